@@ -238,7 +238,13 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             failure = feeds.error();
             break;
         }
-        auto values = (*session)->run(fetches, *feeds, {prepared->trainOp});
+        const bool trace = options.traceStepsRequested && options.traceStepsRequested->load() > 0;
+        tensorflow::RunOptions runOptions;
+        tensorflow::RunMetadata runMetadata;
+        if (trace)
+            runOptions.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+        auto values = (*session)->run(fetches, *feeds, {prepared->trainOp}, trace ? &runOptions : nullptr,
+                                      trace ? &runMetadata : nullptr);
         if (!values) {
             failure = values.error();
             break;
@@ -250,6 +256,11 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             break;
         }
         result.lastStep = *step + 1;
+        if (trace) {
+            options.traceStepsRequested->fetch_sub(1);
+            if (options.onTrace)
+                options.onTrace(*step, runMetadata);
+        }
         if (fetches.size() > 1)
             result.finalLoss = scalarValue((*values)[1]);
         const Clock::time_point now = Clock::now();

@@ -6,6 +6,10 @@
 #include "core/expected.h"
 #include "project_file.h"
 
+namespace tensorflow {
+class RunMetadata;
+}
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -61,6 +65,11 @@ struct TrainRunOptions {
     /// Called once the session exists (the log directory holds the graph and the first checkpoint),
     /// before the first step, with step == firstStep.
     std::function<void(const TrainProgress&)> onStarted;
+    /// Steps still to trace, counted down by the loop (set up front, or by another thread: the
+    /// Training panel's Profile button). While above zero each step runs with FULL_TRACE and onTrace
+    /// gets the global step it ran at and its RunMetadata (step_stats), on the training thread.
+    std::atomic<int>* traceStepsRequested = nullptr;
+    std::function<void(std::int64_t step, const tensorflow::RunMetadata&)> onTrace;
 };
 
 struct TrainRunResult {

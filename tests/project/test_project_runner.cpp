@@ -5,6 +5,8 @@
 #include "project_runner.h"
 #include "runtime/default_registries.h"
 
+#include "proto/config.pb.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -12,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 using namespace tstudio;
@@ -113,6 +116,43 @@ private slots:
                     return path.ends_with("model.ckpt-3");
                 }) != all.end());
         QCOMPARE(result->lastCheckpoint, (logdir / "model.ckpt-6").string());
+    }
+
+    /// Two traced steps asked for after step 2 run with FULL_TRACE: onTrace gets steps 3 and 4 (the
+    /// global step each ran at) with step stats that hold the train op and the loss; the other steps
+    /// are not traced and the counter ends at zero.
+    void tracesTheRequestedSteps()
+    {
+        QTemporaryDir dir;
+        std::atomic<int> traceSteps{0};
+        std::vector<std::int64_t> traced;
+        std::vector<std::set<std::string>> nodes;
+        TrainRunOptions options;
+        options.logdir = dir.path().toStdString();
+        options.progressEverySteps = 1;
+        options.traceStepsRequested = &traceSteps;
+        options.onProgress = [&](const TrainProgress& p) {
+            if (p.step == 3)
+                traceSteps = 2;
+        };
+        options.onTrace = [&](std::int64_t step, const tensorflow::RunMetadata& metadata) {
+            traced.push_back(step);
+            std::set<std::string> names;
+            for (const auto& device : metadata.step_stats().dev_stats())
+                for (const auto& node : device.node_stats())
+                    names.insert(node.node_name());
+            nodes.push_back(std::move(names));
+        };
+        const Project project = spirals(8);
+        auto result = trainProject(project, *m_registries, options);
+        QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
+        QCOMPARE(traced, (std::vector<std::int64_t>{3, 4}));
+        QCOMPARE(traceSteps.load(), 0);
+        for (const auto& names : nodes) {
+            QVERIFY(names.count("sparse_softmax_cross_entropy_loss/value"));
+            QVERIFY(std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("Adam") != std::string::npos; }));
+            QVERIFY(names.size() > 20);
+        }
     }
 
     /// Stop requested while paused ends the run at once with a final checkpoint.
