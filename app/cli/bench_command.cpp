@@ -42,6 +42,7 @@ struct BenchArgs {
     std::string dir;
     int runs = 1;
     std::string keep;
+    bool trace = false;
     bool repeatGiven = false;
 };
 
@@ -399,6 +400,9 @@ void addBenchCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--warmup", args->warmup, "mlp, lenet: untimed steps first (0 = 20 for mlp, 3 for lenet)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
+    cmd->add_flag("--trace", args->trace,
+                  "mlp, lenet: also time the steps with FULL_TRACE (as the profiler runs them) and print the "
+                  "tracing overhead");
     cmd->add_option("--mb", args->megabytes,
                     "checkpoint: model size in MB (10^6 bytes) of float32 tensors; events: size of the "
                     "log directory written")
@@ -432,7 +436,8 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             return;
         }
         if (args->what == "mlp" || args->what == "lenet") {
-            exitCode = benchTraining(**registries, {args->what, args->threads, args->steps, args->warmup});
+            exitCode = benchTraining(**registries,
+                                     {args->what, args->threads, args->steps, args->warmup, 100, args->trace});
             return;
         }
         exitCode = args->what == "matmul" ? benchMatmul(**registries, *args) : benchOverhead(**registries, *args);

@@ -15,11 +15,16 @@ struct TrainingBenchArgs {
     int steps = 0;     ///< timed steps (0: 300 for mlp, 30 for lenet)
     int warmup = 0;    ///< untimed steps first (0: 20 for mlp, 3 for lenet)
     int batch = 100;
+    /// Also time the same steps traced (RunOptions FULL_TRACE, RunMetadata collected, as the
+    /// profiler asks for them), untraced and traced blocks alternating three times, and print the
+    /// tracing overhead from the fastest block of each kind.
+    bool trace = false;
 };
 
 /// Builds the network (examples/layer_networks.h: GradientDescent, sparse softmax cross entropy),
 /// feeds one random batch of MNIST's shape, runs the train op warmup + steps times and prints
-/// the figures, ending with "<model>: <steps/s> steps/s". Returns the exit code.
+/// the figures, ending with "<model>: <steps/s> steps/s" (and with trace, "<model> traced: ..." and
+/// "tracing overhead: N%"). Returns the exit code.
 int benchTraining(const Registries& registries, const TrainingBenchArgs& args);
 
 } // namespace tstudio::cli

@@ -435,8 +435,9 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     if (metadata) {
         if (collector)
             collector->finish(metadata->mutable_step_stats());
-        if (options.trace_level() == tensorflow::RunOptions::FULL_TRACE || options.output_partition_graphs()) {
-            // One GraphDef per device, its nodes in GraphDef order with their assigned devices.
+        if (options.output_partition_graphs()) {
+            // One GraphDef per device, its nodes in GraphDef order with their assigned devices. Only on
+            // request, as TensorFlow: copying every NodeDef would double the cost of a traced step.
             std::vector<std::vector<NodeId>> byDevice(m_devices.size());
             for (const PlanNode& node : (*plan)->nodes)
                 byDevice[static_cast<std::size_t>(node.runtime.deviceIndex)].push_back(node.id);

@@ -81,8 +81,9 @@ public:
     /// fed/fetched tensor or target; a kernel's error prefixed "node 'a' (op 'Add'): "; Cancelled
     /// when `observer` cancels; DeadlineExceeded after RunOptions.timeout_in_ms.
     /// With options.trace_level > NO_TRACE, `metadata` (may be null) receives step_stats (one
-    /// DeviceStepStats per device, one NodeExecStats per executed node); with FULL_TRACE or
-    /// output_partition_graphs, also one partition GraphDef per device that ran nodes.
+    /// DeviceStepStats per device, one NodeExecStats per executed node); with
+    /// output_partition_graphs (not implied by FULL_TRACE, as in TensorFlow), also one partition
+    /// GraphDef per device that ran nodes.
     /// With an `observer` the run is single-threaded in the stable order.
     Status run(const tensorflow::RunOptions& options, const std::vector<std::pair<std::string, Tensor>>& feeds,
                const std::vector<std::string>& fetches, const std::vector<std::string>& targets,

@@ -95,7 +95,13 @@ private slots:
         QVERIFY(sum.memory(0).peak_bytes() >= 4);
         QCOMPARE(sum.memory(0).total_bytes(), std::int64_t(4));
 
-        // One partition graph per device that ran nodes, with full device names.
+        // As in TensorFlow, FULL_TRACE alone gives no partition graphs; output_partition_graphs gives
+        // one per device that ran nodes, with full device names.
+        QCOMPARE(metadata.partition_graphs_size(), 0);
+        options.set_output_partition_graphs(true);
+        metadata.Clear();
+        const Status again = session->run(options, {}, {"sum"}, {}, &out, &metadata);
+        QVERIFY2(again.isOk(), again.toString().c_str());
         QCOMPARE(metadata.partition_graphs_size(), 2);
         const tensorflow::GraphDef& p0 = metadata.partition_graphs(0);
         QCOMPARE(p0.node_size(), 2);
