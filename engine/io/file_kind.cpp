@@ -19,6 +19,7 @@ std::string_view fileKindId(FileKind kind)
     case FileKind::kEventLogDir: return "event-logdir";
     case FileKind::kTfRecord: return "tfrecord";
     case FileKind::kProject: return "project";
+    case FileKind::kChromeTrace: return "chrome-trace";
     }
     return "unknown";
 }
@@ -39,6 +40,7 @@ std::string_view fileKindDescription(FileKind kind)
     case FileKind::kEventLogDir: return "Event log directory";
     case FileKind::kTfRecord: return "TFRecord";
     case FileKind::kProject: return "TensorStudio project";
+    case FileKind::kChromeTrace: return "Chrome trace (JSON)";
     }
     return "Unknown";
 }
@@ -50,7 +52,7 @@ const std::vector<FileKind>& allFileKinds()
         FileKind::kMetaGraphDef,   FileKind::kMetaGraphDefText, FileKind::kSavedModel,
         FileKind::kCheckpoint,     FileKind::kCheckpointState, FileKind::kCheckpointV1,
         FileKind::kEventFile,      FileKind::kEventLogDir,     FileKind::kTfRecord,
-        FileKind::kProject,
+        FileKind::kProject,        FileKind::kChromeTrace,
     };
     return kinds;
 }

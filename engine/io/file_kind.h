@@ -24,6 +24,7 @@ enum class FileKind {
     kEventLogDir,       ///< a log directory holding event files, possibly in run subdirectories
     kTfRecord,          ///< a TFRecord file whose records are not events
     kProject,           ///< a TensorStudio project (.tsproj, JSON with "format": "tensorstudio-project")
+    kChromeTrace,       ///< a Chrome trace (JSON: {"traceEvents": [...]} or an array of events), e.g. a TF timeline
 };
 
 /// A stable identifier for scripts and JSON: "graphdef", "graphdef-text", "saved-model", ...

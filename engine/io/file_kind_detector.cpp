@@ -116,6 +116,33 @@ bool isProjectJson(std::string_view text)
     return false;
 }
 
+/// The start of a Chrome trace: an object whose first member is "traceEvents" (as TensorFlow's
+/// timeline, Perfetto and chrome://tracing write it), or an array whose first element is an object
+/// with a "ph" member (the array form of the Trace Event Format). Only the head is looked at, so a
+/// trace of any size is recognised without reading it.
+bool isChromeTraceHead(std::string_view head)
+{
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    auto skip = [&](std::size_t i) {
+        while (i < head.size() && isSpace(head[i]))
+            ++i;
+        return i;
+    };
+    std::size_t i = skip(0);
+    if (i == head.size())
+        return false;
+    if (head[i] == '{')
+        return head.substr(skip(i + 1)).starts_with("\"traceEvents\"");
+    if (head[i] != '[')
+        return false;
+    i = skip(i + 1);
+    if (i == head.size() || head[i] != '{')
+        return false;
+    const std::size_t close = head.find('}', i);
+    return head.substr(i, close == std::string_view::npos ? std::string_view::npos : close - i).find("\"ph\"") !=
+           std::string_view::npos;
+}
+
 bool isNodeNameChar(char c, bool first)
 {
     const bool alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
@@ -514,8 +541,14 @@ Expected<FileKindReport> detectRegularFile(const fs::path& path, const FileKindD
         return report;
     }
 
-    // 4. Text: the checkpoint state file or a text-format protobuf.
+    // 4. Text: a Chrome trace (by its head: traces are large), the checkpoint state file or a
+    // text-format protobuf.
     if (looksLikeText(head)) {
+        if (isChromeTraceHead(head)) {
+            report.kind = FileKind::kChromeTrace;
+            report.detail = "Chrome trace (JSON), opened in the profiler";
+            return report;
+        }
         if (file.size() > options.maxProtobufBytes) {
             report.detail = "text file too large to inspect (" + std::to_string(file.size()) + " bytes)";
             return report;

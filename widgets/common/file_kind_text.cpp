@@ -20,6 +20,7 @@ QString fileKindDisplayName(FileKind kind)
     case FileKind::kEventLogDir: return QCoreApplication::translate("FileKind", "Event log directory");
     case FileKind::kTfRecord: return QCoreApplication::translate("FileKind", "TFRecord");
     case FileKind::kProject: return QCoreApplication::translate("FileKind", "TensorStudio project");
+    case FileKind::kChromeTrace: return QCoreApplication::translate("FileKind", "Chrome trace (JSON)");
     }
     return QCoreApplication::translate("FileKind", "Unknown");
 }

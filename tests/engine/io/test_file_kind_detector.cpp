@@ -322,6 +322,25 @@ private slots:
         QCOMPARE(r.kind, FileKind::kTfRecord);
     }
 
+    /// A Chrome trace by its head: TF's {"traceEvents": ...} and the bare array of events; other
+    /// JSON (an object whose first member is something else, an array of non-events) is not one.
+    void chromeTrace()
+    {
+        QTemporaryDir dir;
+        const QString tf = dir.filePath("timeline-10.json");
+        QVERIFY(writeFile(tf, "{\"traceEvents\":[{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0}]}"));
+        QCOMPARE(detect(tf).kind, FileKind::kChromeTrace);
+        const QString array = dir.filePath("trace");
+        QVERIFY(writeFile(array, "  [ {\"name\": \"MatMul\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2} ]"));
+        QCOMPARE(detect(array).kind, FileKind::kChromeTrace);
+        const QString other = dir.filePath("other.json");
+        QVERIFY(writeFile(other, "{ \"events\": [], \"traceEvents\": [] }"));
+        QCOMPARE(detect(other).kind, FileKind::kUnknown);
+        const QString numbers = dir.filePath("numbers.json");
+        QVERIFY(writeFile(numbers, "[{\"x\": 1}, {\"ph\": 2}]"));
+        QCOMPARE(detect(numbers).kind, FileKind::kUnknown);
+    }
+
     /// A .tsproj is a project by its "format" member, whatever its name; other JSON is not.
     void projectFile()
     {
