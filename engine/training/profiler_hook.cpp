@@ -2,8 +2,9 @@
 #include "training/profiler_hook.h"
 
 #include "io/atomic_file.h"
+#include "profiler/chrome_trace_json.h"
+#include "profiler/trace_builder.h"
 #include "runtime/session.h"
-#include "training/chrome_trace.h"
 
 #include <filesystem>
 
@@ -60,7 +61,15 @@ Status ProfilerHook::afterRun(SessionRunContext& context, const SessionRunValues
         m_timer.updateLastTriggeredStep(step);
         const std::filesystem::path file =
             std::filesystem::path(m_options.outputDir) / ("timeline-" + std::to_string(step) + ".json");
-        if (Status s = writeFileAtomically(file, chromeTraceFromStepStats(values.runMetadata.step_stats())); !s.isOk())
+        // As tf.train.ProfilerHook: show_dataflow=True, show_memory=False, written by
+        // generate_chrome_trace_format (indented JSON); our args let the profiler read the file back whole.
+        profiler::ChromeTraceOptions trace;
+        trace.showDataflow = true;
+        trace.showMemory = false;
+        trace.pretty = true;
+        const std::string json =
+            profiler::chromeTraceJson(profiler::traceFromStepStats(values.runMetadata.step_stats(), step), trace);
+        if (Status s = writeFileAtomically(file, json); !s.isOk())
             return s;
         if (Status s = m_writer->addRunMetadata(values.runMetadata, "step_" + std::to_string(step), step); !s.isOk())
             return s;

@@ -25,8 +25,9 @@ struct ProfilerHookOptions {
 
 /// As TensorFlow's hook: the first run only starts the timer (at its fetched global step); a later
 /// run for whose step (the one after the previous run's) the timer fires runs with FULL_TRACE,
-/// then the hook reads the global step, writes "<outputDir>/timeline-<step>.json"
-/// (chromeTraceFromStepStats of the run's step_stats) and adds the RunMetadata to the event file
+/// then the hook reads the global step, writes "<outputDir>/timeline-<step>.json" (the run's
+/// step_stats as profiler::chromeTraceJson with TensorFlow's show_dataflow=True, show_memory=False,
+/// indented as generate_chrome_trace_format writes it) and adds the RunMetadata to the event file
 /// with tag "step_<step>".
 class ProfilerHook : public SessionRunHook {
 public:

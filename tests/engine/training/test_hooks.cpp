@@ -3,9 +3,11 @@
 // timer, and TensorFlow's argument errors.
 #include "builder/tensor_proto_values.h"
 #include "monitored_test_support.h"
+#include "profiler/chrome_trace_json.h"
+#include "profiler/trace_builder.h"
+#include "profiler/trace_files.h"
 #include "proto/summary.pb.h"
 #include "training/checkpoint_saver_hook.h"
-#include "training/chrome_trace.h"
 #include "training/logging_tensor_hook.h"
 #include "training/nan_tensor_hook.h"
 #include "training/profiler_hook.h"
@@ -21,6 +23,7 @@
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -358,6 +361,23 @@ private slots:
             QCOMPARE(processes.first(), QString("Allocators"));
             QCOMPARE(processes.at(1), QString::fromStdString(stats.dev_stats(0).device() + " Compute"));
         }
+        // The profiler reads both back: the timeline (with TensorStudio's args: steps and outputs) and the
+        // run metadata of the event file, steps numbered by their "step_<N>" tags.
+        auto timeline = profiler::readTraceFile(dir + "/timeline-6.json");
+        QVERIFY2(timeline, timeline ? "" : timeline.error().toString().c_str());
+        QCOMPARE(timeline->steps.size(), std::size_t(1));
+        QCOMPARE(timeline->steps[0].number, std::int64_t(6));
+        QCOMPARE(timeline->events.size(), std::size_t(std::accumulate(
+                     metadata[6].step_stats().dev_stats().begin(), metadata[6].step_stats().dev_stats().end(), 0,
+                     [](int n, const tensorflow::DeviceStepStats& d) { return n + d.node_stats_size(); })));
+        QVERIFY(std::any_of(timeline->events.begin(), timeline->events.end(),
+                            [](const profiler::TraceEvent& e) { return e.outputCount > 0; }));
+        auto logged = profiler::readTraceFile(dir);
+        QVERIFY2(logged, logged ? "" : logged.error().toString().c_str());
+        QCOMPARE(logged->steps.size(), std::size_t(2));
+        QCOMPARE(logged->steps[0].number, std::int64_t(3));
+        QCOMPARE(logged->steps[1].number, std::int64_t(6));
+        QVERIFY(logged->findNode("GradientDescent/update_w/ApplyGradientDescent") != profiler::kNoIndex);
         int tagged = 0;
         for (const tensorflow::Event& e : readEvents(dir))
             if (e.has_tagged_run_metadata()) {
@@ -369,30 +389,167 @@ private slots:
 
     void chromeTraceLayout()
     {
+        // The hook's timeline as TensorFlow's Timeline(step_stats).generate_chrome_trace_format(
+        // show_dataflow=True, show_memory=False) writes it, byte for byte (without TensorStudio's args):
+        // indented JSON, metadata first, lanes by TensorFlow's rule, a flow where a tensor crosses lanes,
+        // Python's ASCII escaping, no inputs on GPU stream devices.
         tensorflow::StepStats stats;
         auto* dev = stats.add_dev_stats();
         dev->set_device("/job:localhost/replica:0/task:0/device:CPU:0");
-        auto add = [&](const char* name, const char* label, std::int64_t start, std::int64_t dur) {
-            auto* n = dev->add_node_stats();
+        auto add = [&](tensorflow::DeviceStepStats* device, const char* name, const char* label, std::int64_t start,
+                       std::int64_t dur) {
+            auto* n = device->add_node_stats();
             n->set_node_name(name);
             n->set_timeline_label(label);
             n->set_all_start_micros(start);
             n->set_all_end_rel_micros(dur);
+            return n;
         };
-        add("a", "a = Const()", 10, 5);
-        add("b", "b = Add(a, a:1)", 12, 4); // overlaps a: second lane
-        add("c", "garbage", 20, 1);         // after both: first lane again
-        add("d", "d = NoOp()", 21, 0);      // starts as c ends: not strictly after it, second lane
+        auto* a = add(dev, "a", "a = Const()", 10, 5);
+        auto* out = a->add_output()->mutable_tensor_description();
+        out->set_dtype(tensorflow::DT_FLOAT);
+        out->mutable_shape()->add_dim()->set_size(2);
+        out->mutable_allocation_description()->set_requested_bytes(8);
+        add(dev, "b", "b = Add(a, a:1)", 12, 4);  // overlaps a: second lane; a flows in, a:1 does not exist
+        add(dev, "c\"\xc3\xa9", "garbage", 20, 1); // after both: first lane again; escaped as Python does
+        add(dev, "d", "d = NoOp()", 21, 0);       // starts as c ends: not strictly after it, second lane
+        auto* stream = stats.add_dev_stats();
+        stream->set_device("/job:localhost/replica:0/task:0/device:GPU:0/stream:all");
+        add(stream, "b:Add", "volta_sgemm @@b:Add#id=3#", 13, 2);
         const std::string expected =
-            R"({"traceEvents":[)"
-            R"({"name":"process_name","ph":"M","pid":0,"args":{"name":"Allocators"}},)"
-            R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"/job:localhost/replica:0/task:0/device:CPU:0 Compute"}},)"
-            R"({"name":"process_name","ph":"M","pid":2,"args":{"name":"/job:localhost/replica:0/task:0/device:CPU:0 Tensors"}},)"
-            R"({"ph":"X","cat":"Op","name":"Const","pid":1,"tid":0,"ts":10,"dur":5,"args":{"name":"a","op":"Const"}},)"
-            R"({"ph":"X","cat":"Op","name":"Add","pid":1,"tid":1,"ts":12,"dur":4,"args":{"name":"b","op":"Add","input0":"a","input1":"a:1"}},)"
-            R"({"ph":"X","cat":"Op","name":"unknown","pid":1,"tid":0,"ts":20,"dur":1,"args":{"name":"c","op":"unknown"}},)"
-            R"({"ph":"X","cat":"Op","name":"NoOp","pid":1,"tid":1,"ts":21,"dur":0,"args":{"name":"d","op":"NoOp"}}]})";
-        QCOMPARE(chromeTraceFromStepStats(stats), expected);
+            "{\n"
+            "    \"traceEvents\": [\n"
+            "        {\n"
+            "            \"name\": \"process_name\",\n"
+            "            \"ph\": \"M\",\n"
+            "            \"pid\": 0,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"Allocators\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"name\": \"process_name\",\n"
+            "            \"ph\": \"M\",\n"
+            "            \"pid\": 1,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"/job:localhost/replica:0/task:0/device:CPU:0 Compute\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"name\": \"process_name\",\n"
+            "            \"ph\": \"M\",\n"
+            "            \"pid\": 2,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"/job:localhost/replica:0/task:0/device:CPU:0 Tensors\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"name\": \"process_name\",\n"
+            "            \"ph\": \"M\",\n"
+            "            \"pid\": 3,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"/job:localhost/replica:0/task:0/device:GPU:0/stream:all Compute\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"name\": \"process_name\",\n"
+            "            \"ph\": \"M\",\n"
+            "            \"pid\": 4,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"/job:localhost/replica:0/task:0/device:GPU:0/stream:all Tensors\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"X\",\n"
+            "            \"cat\": \"Op\",\n"
+            "            \"name\": \"Const\",\n"
+            "            \"pid\": 1,\n"
+            "            \"tid\": 0,\n"
+            "            \"ts\": 10,\n"
+            "            \"dur\": 5,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"a\",\n"
+            "                \"op\": \"Const\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"X\",\n"
+            "            \"cat\": \"Op\",\n"
+            "            \"name\": \"Add\",\n"
+            "            \"pid\": 1,\n"
+            "            \"tid\": 1,\n"
+            "            \"ts\": 12,\n"
+            "            \"dur\": 4,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"b\",\n"
+            "                \"op\": \"Add\",\n"
+            "                \"input0\": \"a\",\n"
+            "                \"input1\": \"a:1\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"s\",\n"
+            "            \"cat\": \"DataFlow\",\n"
+            "            \"name\": \"a\",\n"
+            "            \"pid\": 1,\n"
+            "            \"tid\": 0,\n"
+            "            \"ts\": 15,\n"
+            "            \"id\": 0\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"t\",\n"
+            "            \"cat\": \"DataFlow\",\n"
+            "            \"name\": \"a\",\n"
+            "            \"pid\": 1,\n"
+            "            \"tid\": 1,\n"
+            "            \"ts\": 12,\n"
+            "            \"id\": 0\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"X\",\n"
+            "            \"cat\": \"Op\",\n"
+            "            \"name\": \"unknown\",\n"
+            "            \"pid\": 1,\n"
+            "            \"tid\": 0,\n"
+            "            \"ts\": 20,\n"
+            "            \"dur\": 1,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"c\\\"\\u00e9\",\n"
+            "                \"op\": \"unknown\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"X\",\n"
+            "            \"cat\": \"Op\",\n"
+            "            \"name\": \"NoOp\",\n"
+            "            \"pid\": 1,\n"
+            "            \"tid\": 1,\n"
+            "            \"ts\": 21,\n"
+            "            \"dur\": 0,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"d\",\n"
+            "                \"op\": \"NoOp\"\n"
+            "            }\n"
+            "        },\n"
+            "        {\n"
+            "            \"ph\": \"X\",\n"
+            "            \"cat\": \"Op\",\n"
+            "            \"name\": \"Add\",\n"
+            "            \"pid\": 3,\n"
+            "            \"tid\": 0,\n"
+            "            \"ts\": 13,\n"
+            "            \"dur\": 2,\n"
+            "            \"args\": {\n"
+            "                \"name\": \"b\",\n"
+            "                \"op\": \"Add\"\n"
+            "            }\n"
+            "        }\n"
+            "    ]\n"
+            "}";
+        profiler::ChromeTraceOptions options;
+        options.pretty = true;
+        options.tensorStudioArgs = false;
+        QCOMPARE(profiler::chromeTraceJson(profiler::traceFromStepStats(stats), options), expected);
     }
 };
 
