@@ -30,6 +30,9 @@ void addTrainCommand(CLI::App& app, int& exitCode);
 /// Adds `tstudio events LOGDIR [--csv | --json] [--tag REGEX]`.
 void addEventsCommand(CLI::App& app, int& exitCode);
 
+/// Adds `tstudio profile PROJECT|MODEL|TRACE [--steps N] [--out trace.json] [--summary]`.
+void addProfileCommand(CLI::App& app, int& exitCode);
+
 /// Adds `tstudio freeze MODEL --checkpoint PREFIX|DIR --outputs a,b -o frozen.pb`.
 void addFreezeCommand(CLI::App& app, int& exitCode);
 

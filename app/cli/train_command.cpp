@@ -3,6 +3,7 @@
 #include "cli_command.h"
 
 #include "progress_line.h"
+#include "project_argument.h"
 #include "project_file.h"
 #include "project_runner.h"
 #include "runtime/default_registries.h"
@@ -16,9 +17,6 @@
 
 namespace tstudio::cli {
 namespace {
-
-/// The example projects shipped in examples/projects/, by name.
-constexpr const char* kExampleNames[] = {"spirals", "book-mnist", "lenet"};
 
 struct TrainArgs {
     std::string project;
@@ -35,24 +33,6 @@ int fail(const Status& s)
 {
     std::fprintf(stderr, "error: %s\n", s.toString().c_str());
     return kExitFailure;
-}
-
-/// PROJECT as given, or the shipped example of that name: looked up in $TSTUDIO_EXAMPLES_DIR,
-/// then in the source tree this program was built from.
-std::filesystem::path projectPath(const std::string& argument)
-{
-    std::error_code ec;
-    if (std::filesystem::exists(argument, ec))
-        return argument;
-    for (const char* name : kExampleNames) {
-        if (argument != name)
-            continue;
-        const std::string file = argument + ".tsproj";
-        if (const char* dir = std::getenv("TSTUDIO_EXAMPLES_DIR"); dir && std::filesystem::exists(std::filesystem::path(dir) / file, ec))
-            return std::filesystem::path(dir) / file;
-        return std::filesystem::path(TSTUDIO_SOURCE_DIR) / "examples" / "projects" / file;
-    }
-    return argument;
 }
 
 /// Ctrl+C stops after the current step; the final checkpoint is still written.

@@ -1,0 +1,203 @@
+// tstudio profile: traces training steps of a project, or runs of a model, with FULL_TRACE and writes
+// them as a Chrome trace and/or prints tfprof's op and scope tables; also summarises a trace file.
+#include "cli_command.h"
+#include "model_session.h"
+#include "project_argument.h"
+
+#include "io/file_kind_detector.h"
+#include "profiler/profile_summary.h"
+#include "profiler/trace_builder.h"
+#include "profiler/trace_files.h"
+#include "project_file.h"
+#include "project_runner.h"
+#include "proto/config.pb.h"
+#include "runtime/default_registries.h"
+#include "runtime/session.h"
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <random>
+
+namespace tstudio::cli {
+namespace {
+
+struct ProfileArgs : ModelRunArgs {
+    int steps = 1;
+    int warmup = 1;
+    std::string out;
+    bool summary = false;
+    int step = -1;
+    std::string logdir;
+    std::vector<std::string> sets;
+};
+
+int fail(const Status& s)
+{
+    std::fprintf(stderr, "tstudio profile: %s\n", s.toString().c_str());
+    return kExitFailure;
+}
+
+/// A fresh directory under the system's temporary directory, for a profiling run's checkpoints.
+Expected<std::filesystem::path> temporaryLogDirectory()
+{
+    std::random_device random;
+    std::error_code ec;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const auto dir = std::filesystem::temp_directory_path(ec) / ("tstudio-profile-" + std::to_string(random()));
+        if (!ec && std::filesystem::create_directory(dir, ec))
+            return dir;
+    }
+    return unexpected(unavailableError("cannot create a temporary log directory: " + ec.message()));
+}
+
+/// Trains the project for warmup + steps global steps in a log directory of its own (a temporary
+/// one unless --logdir) and traces the last `steps`.
+Expected<profiler::ProfileTrace> traceProject(const ProfileArgs& args, const std::filesystem::path& path,
+                                              std::shared_ptr<tensorflow::GraphDef>* graph)
+{
+    std::vector<project::Override> overrides;
+    for (const std::string& text : args.sets) {
+        auto o = project::parseOverride(text);
+        if (!o)
+            return unexpected(o.error());
+        overrides.push_back(*o);
+    }
+    if (args.device != "cpu")
+        overrides.push_back({"device", "\"" + args.device + "\""});
+    auto loaded = project::loadProject(path, overrides);
+    if (!loaded)
+        return unexpected(loaded.error());
+    if (auto projectGraph = project::readProjectGraph(*loaded))
+        *graph = std::make_shared<tensorflow::GraphDef>(std::move(*projectGraph));
+    auto registries = makeDefaultRegistries();
+    if (!registries)
+        return unexpected(registries.error());
+
+    std::filesystem::path logdir = args.logdir;
+    const bool temporary = logdir.empty();
+    if (temporary) {
+        auto dir = temporaryLogDirectory();
+        if (!dir)
+            return unexpected(dir.error());
+        logdir = *dir;
+    }
+    std::atomic<int> traceSteps{args.warmup == 0 ? args.steps : 0};
+    std::vector<profiler::TracedStep> traced;
+    project::TrainRunOptions options;
+    options.logdir = logdir;
+    options.steps = args.warmup + args.steps;
+    options.progressEverySteps = 1;
+    options.traceStepsRequested = &traceSteps;
+    options.onProgress = [&](const project::TrainProgress& p) {
+        if (p.step - p.firstStep == args.warmup)
+            traceSteps = args.steps;
+    };
+    options.onTrace = [&](std::int64_t step, const tensorflow::RunMetadata& metadata) {
+        traced.push_back({step, metadata.step_stats()});
+    };
+    auto result = project::trainProject(*loaded, **registries, options);
+    if (temporary) {
+        std::error_code ec;
+        std::filesystem::remove_all(logdir, ec);
+    }
+    if (!result)
+        return unexpected(result.error());
+    if (traced.empty())
+        return unexpected(failedPreconditionError(
+            "no step was traced: the run ended at global step " + std::to_string(result->lastStep) +
+            " (is the log directory's training already past warmup + steps? use --logdir with a fresh directory)"));
+    return profiler::traceFromStepStats(traced);
+}
+
+/// Runs the model's fetches and targets warmup times, then `steps` times traced.
+Expected<profiler::ProfileTrace> traceModel(const ProfileArgs& args, std::shared_ptr<tensorflow::GraphDef>* graph)
+{
+    if (args.fetches.empty() && args.targets.empty())
+        return unexpected(invalidArgumentError("nothing to run: give at least one --fetch or --target"));
+    auto model = openModelSession(args);
+    if (!model)
+        return unexpected(model.error());
+    *graph = std::make_shared<tensorflow::GraphDef>((*model)->graph());
+    std::vector<Tensor> outputs;
+    for (int i = 0; i < args.warmup; ++i)
+        if (Status s = (*model)->session().run((*model)->feeds(), args.fetches, args.targets, &outputs); !s.isOk())
+            return unexpected(s);
+    tensorflow::RunOptions options;
+    options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+    std::vector<profiler::TracedStep> traced;
+    for (int i = 0; i < args.steps; ++i) {
+        tensorflow::RunMetadata metadata;
+        if (Status s = (*model)->session().run(options, (*model)->feeds(), args.fetches, args.targets, &outputs,
+                                               &metadata);
+            !s.isOk())
+            return unexpected(s);
+        traced.push_back({i, metadata.step_stats()});
+    }
+    return profiler::traceFromStepStats(traced);
+}
+
+int profile(const ProfileArgs& args)
+{
+    const std::filesystem::path path = projectPath(args.model);
+    auto report = detectFileKind(path);
+    if (!report)
+        return fail(report.error());
+    std::shared_ptr<tensorflow::GraphDef> graph;
+    Expected<profiler::ProfileTrace> trace = unexpected(internalError("not traced"));
+    switch (report->kind) {
+    case FileKind::kProject: trace = traceProject(args, path, &graph); break;
+    case FileKind::kChromeTrace:
+    case FileKind::kEventFile:
+    case FileKind::kEventLogDir: trace = profiler::readTraceFile(path); break;
+    default: trace = traceModel(args, &graph); break;
+    }
+    if (!trace)
+        return fail(trace.error());
+    std::size_t events = trace->events.size();
+    std::fprintf(stderr, "tstudio profile: %zu step(s), %zu op executions on %zu device(s)\n", trace->steps.size(),
+                 events, trace->devices.size());
+    if (!args.out.empty()) {
+        if (Status s = profiler::writeChromeTraceFile(*trace, args.out, {}); !s.isOk())
+            return fail(s);
+        std::fprintf(stderr, "tstudio profile: wrote %s (Chrome trace JSON: Perfetto, chrome://tracing, TensorStudio)\n",
+                     args.out.c_str());
+    }
+    if (args.summary || args.out.empty()) {
+        profiler::ProfileSummaryOptions options;
+        options.step = args.step;
+        options.graph = graph.get();
+        auto text = profiler::formatProfileSummary(*trace, options);
+        if (!text)
+            return fail(text.error());
+        std::cout << *text << std::flush;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void addProfileCommand(CLI::App& app, int& exitCode)
+{
+    auto* cmd = app.add_subcommand(
+        "profile",
+        "Trace steps with FULL_TRACE: a project's training steps (.tsproj, or spirals, book-mnist, lenet), or runs "
+        "of a model (.pb, .pbtxt, .meta, SavedModel) with --feed/--fetch/--target as tstudio run; write a Chrome "
+        "trace (--out) and/or print tfprof's op and scope tables (--summary). A Chrome trace or event file given "
+        "as MODEL is summarised as it is");
+    auto args = std::make_shared<ProfileArgs>();
+    addModelRunOptions(*cmd, *args);
+    cmd->add_option("--steps", args->steps, "steps (or runs) traced")->capture_default_str()->check(CLI::Range(1, 100000000));
+    cmd->add_option("--warmup", args->warmup, "untraced steps (or runs) first")->capture_default_str()->check(CLI::Range(0, 100000000));
+    cmd->add_option("--out", args->out, "write the trace here as Chrome trace JSON (TensorFlow's timeline layout)");
+    cmd->add_flag("--summary", args->summary, "print the op and scope tables, float operations and parameters "
+                                              "(the default when there is no --out)");
+    cmd->add_option("--step", args->step, "--summary for one traced step (its index) instead of the average per step");
+    cmd->add_option("--logdir", args->logdir, "project: train in this log directory (default: a temporary one, removed)");
+    cmd->add_option("--set", args->sets, "project: KEY=VALUE overrides a project setting, e.g. --set data.dir=DIR");
+    cmd->callback([args, &exitCode] { exitCode = profile(*args); });
+}
+
+} // namespace tstudio::cli
