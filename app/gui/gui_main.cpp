@@ -2,6 +2,7 @@
 #include "app_settings.h"
 #include "language_manager.h"
 #include "dashboard_bench.h"
+#include "profiler_bench.h"
 #include "editor_bench.h"
 #include "layout_bench.h"
 #include "main_window.h"
@@ -97,7 +98,7 @@ int main(int argc, char** argv)
                                         QCoreApplication::translate("CommandLine", "Render the window to FILE.png offscreen and exit."),
                                         QStringLiteral("FILE.png"));
     QCommandLineOption panelOption(QStringLiteral("panel"),
-                                   QCoreApplication::translate("CommandLine", "Show panel NAME (console, training, start, document, graph, editor, dashboard, settings, about)."),
+                                   QCoreApplication::translate("CommandLine", "Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, settings, about)."),
                                    QStringLiteral("NAME"));
     QCommandLineOption languageOption(QStringLiteral("language"),
                                       QCoreApplication::translate("CommandLine", "UI language for this run: en or zh_CN (not saved)."),
@@ -114,7 +115,7 @@ int main(int argc, char** argv)
                                     QCoreApplication::translate("CommandLine", "With --panel graph: structure, device, placed, time, memory or runnable."),
                                     QStringLiteral("MODE"));
     QCommandLineOption selectOption(QStringLiteral("select"),
-                                    QCoreApplication::translate("CommandLine", "With --panel graph or editor: select this node."),
+                                    QCoreApplication::translate("CommandLine", "With --panel graph, editor or profiler: select this node."),
                                     QStringLiteral("NODE"));
     QCommandLineOption findOption(QStringLiteral("find"),
                                   QCoreApplication::translate("CommandLine", "With --panel graph: find nodes whose name contains TEXT."),
@@ -125,13 +126,19 @@ int main(int argc, char** argv)
                                       QCoreApplication::translate("CommandLine", "With --panel editor and --select: capture the Evaluate dialog of that node."));
     parser.addOption(evaluateOption);
     QCommandLineOption trainStepsOption(QStringLiteral("train-steps"),
-                                        QCoreApplication::translate("CommandLine", "With --panel training: train the open project to step N "
-                                                                                   "(into a temporary log directory) before capturing."),
+                                        QCoreApplication::translate("CommandLine", "With --panel training or profiler: train the open project to step N "
+                                                                                   "(into a temporary log directory; profiler: step 3 is profiled) before capturing."),
                                         QStringLiteral("N"));
     parser.addOption(trainStepsOption);
+    QCommandLineOption dataOption(QStringLiteral("data"),
+                                  QCoreApplication::translate("CommandLine", "With --train-steps: the MNIST folder of a project "
+                                                                             "whose Dataset node reads one."),
+                                  QStringLiteral("DIR"));
+    parser.addOption(dataOption);
     QCommandLineOption tabOption(QStringLiteral("tab"),
                                  QCoreApplication::translate("CommandLine", "With --panel dashboard: show this tab (scalars, images, graphs, "
-                                                                            "distributions, histograms, text, audio)."),
+                                                                            "distributions, histograms, text, audio); with --panel profiler: timeline, ops, "
+                                                                            "scopes, nodes or advice."),
                                  QStringLiteral("TAB"));
     parser.addOption(tabOption);
     QCommandLineOption benchLayoutOption(QStringLiteral("bench-layout"),
@@ -157,7 +164,12 @@ int main(int argc, char** argv)
     QCommandLineOption benchDataOption(QStringLiteral("bench-data"),
                                        QCoreApplication::translate("CommandLine", "With --bench-live: the MNIST folder, when the project needs one."),
                                        QStringLiteral("DIR"));
-    parser.addOptions({benchChartOption, benchDashboardOption, benchLiveOption, benchStepsOption, benchDataOption});
+    QCommandLineOption benchProfilerOption(QStringLiteral("bench-profiler"),
+                                           QCoreApplication::translate("CommandLine", "Open TRACE in the profiler and print the time to the first "
+                                                                                      "timeline and the frame times of pans and zooms."),
+                                           QStringLiteral("TRACE"));
+    parser.addOptions({benchChartOption, benchDashboardOption, benchLiveOption, benchStepsOption, benchDataOption,
+                       benchProfilerOption});
     parser.addOptions({screenshotOption, panelOption, languageOption, themeOption, sizeOption, exampleOption, expandOption,
                        colourOption, selectOption, findOption, leftToRightOption, benchLayoutOption});
     parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("CommandLine", "Files or folders to open."),
@@ -176,6 +188,8 @@ int main(int argc, char** argv)
     }
     if (parser.isSet(benchDashboardOption))
         return runDashboardBench(parser.value(benchDashboardOption));
+    if (parser.isSet(benchProfilerOption))
+        return runProfilerBench(parser.value(benchProfilerOption));
     if (parser.isSet(benchLiveOption)) {
         const int steps = parser.value(benchStepsOption).toInt();
         if (steps < 1) {
@@ -217,6 +231,7 @@ int main(int argc, char** argv)
         request.leftToRight = parser.isSet(leftToRightOption);
         request.evaluate = parser.isSet(evaluateOption);
         request.dashboardTab = parser.value(tabOption);
+        request.dataDir = parser.value(dataOption);
         if (parser.isSet(trainStepsOption)) {
             bool ok = false;
             request.trainSteps = parser.value(trainStepsOption).toInt(&ok);

@@ -16,6 +16,8 @@
 #include "graph/graph_file.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "profiler/profiler_view.h"
+#include "profiler/run_stats_from_trace.h"
 #include "training/training_panel.h"
 #include "io/file_kind_detector.h"
 #include "runtime/default_registries.h"
@@ -144,6 +146,14 @@ void MainWindow::createActions()
     m_openFolderAction = new QAction(this);
     m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
+    m_openTraceAction = new QAction(this);
+    connect(m_openTraceAction, &QAction::triggered, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Open Profile Trace"), QString(),
+            tr("Traces (*.json *.json.gz *.pb *tfevents*);;Chrome trace (*.json *.json.gz);;RunMetadata (*.pb);;All files (*)"));
+        if (!file.isEmpty())
+            openProfiler(QFileInfo(file).absoluteFilePath());
+    });
     m_openExampleAction = new QAction(this);
     connect(m_openExampleAction, &QAction::triggered, this, &MainWindow::openExample);
     m_closeTabAction = new QAction(this);
@@ -182,6 +192,7 @@ void MainWindow::createMenus()
     m_fileMenu->addAction(m_newGraphAction);
     m_fileMenu->addAction(m_openAction);
     m_fileMenu->addAction(m_openFolderAction);
+    m_fileMenu->addAction(m_openTraceAction);
     m_recentMenu = m_fileMenu->addMenu(QString());
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     m_fileMenu->addAction(m_openExampleAction);
@@ -240,6 +251,7 @@ void MainWindow::createPanels()
             [](const QString& text) { logApp(LogSeverity::kInfo, text); });
     connect(m_trainingPanel, &training_panel::TrainingPanel::runStarted, this,
             [this](const QString& logdir) { openDashboard({logdir}); });
+    connect(m_trainingPanel, &training_panel::TrainingPanel::profiled, this, &MainWindow::showProfile);
     connect(m_trainingPanel, &training_panel::TrainingPanel::showNodeRequested, this, [this](const QString& name) {
         for (int i = 0; i < m_documents->count(); ++i) {
             auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
@@ -316,6 +328,9 @@ void MainWindow::retranslateUi()
     m_openAction->setStatusTip(tr("Open a graph, MetaGraph, checkpoint, event file or TFRecord"));
     m_openFolderAction->setText(tr("Open &Folder…"));
     m_openFolderAction->setStatusTip(tr("Open a SavedModel, checkpoint directory or log directory"));
+    m_openTraceAction->setText(tr("Open Profile &Trace…"));
+    m_openTraceAction->setStatusTip(
+        tr("Open a Chrome trace (TensorFlow timeline), a RunMetadata .pb or an event file's run metadata in the profiler"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_clearRecentAction->setText(tr("&Clear Recent Files"));
     m_openExampleAction->setText(tr("Open &Example"));
@@ -435,6 +450,11 @@ void MainWindow::openPath(const QString& path)
             openGraphViewer(absolute, kind);
             return;
         }
+        if (report.kind == FileKind::kChromeTrace) {
+            --m_pendingOpens; // openProfiler counts its own open
+            openProfiler(absolute);
+            return;
+        }
         if (report.kind == FileKind::kEventLogDir) {
             openDashboard({absolute});
             finishOpen(absolute, true);
@@ -499,7 +519,118 @@ void MainWindow::openGraphViewer(const QString& absolute, const QString& kindNam
         finishOpen(absolute, ok);
     });
     connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
+    connect(viewer, &graph_viewer::GraphViewer::showInTimelineRequested, this, &MainWindow::showNodeInProfiler);
+    updateTimelineLinks();
     viewer->open(absolute);
+}
+
+profiler::ProfilerView* MainWindow::addProfilerTab(const QString& title)
+{
+    auto* view = new profiler::ProfilerView(&m_registries->ops, m_documents);
+    const int index = m_documents->addTab(view, tr("%1 (profile)").arg(title));
+    m_documents->setCurrentIndex(index);
+    connect(view, &profiler::ProfilerView::nodeActivated, this,
+            [this, view](const QString& name) { showNodeInGraph(view, name); });
+    connect(view, &QObject::destroyed, this, [this] { QMetaObject::invokeMethod(this, [this] { updateTimelineLinks(); }, Qt::QueuedConnection); });
+    updateCentralPage();
+    updateTimelineLinks();
+    return view;
+}
+
+void MainWindow::openProfiler(const QString& absolute)
+{
+    for (int i = 0; i < m_documents->count(); ++i)
+        if (m_documents->widget(i)->property(kPathProperty).toString() == absolute) {
+            m_documents->setCurrentIndex(i);
+            emit pathOpened(absolute, true);
+            return;
+        }
+    ++m_pendingOpens;
+    m_settings->addRecentFile(absolute);
+    updateRecentMenu();
+    profiler::ProfilerView* view = addProfilerTab(QFileInfo(absolute).fileName());
+    view->setProperty(kPathProperty, absolute);
+    m_documents->setTabToolTip(m_documents->indexOf(view), absolute);
+    auto counted = std::make_shared<bool>(false);
+    connect(view, &QObject::destroyed, this, [this, absolute, counted] {
+        if (!*counted) {
+            *counted = true;
+            finishOpen(absolute, false);
+        }
+    });
+    connect(view, &profiler::ProfilerView::loaded, this, [this, view, absolute, counted](bool ok) {
+        if (ok)
+            statusBar()->showMessage(tr("Opened %1 in the profiler").arg(QFileInfo(absolute).fileName()), 10000);
+        else
+            logApp(LogSeverity::kError, tr("Cannot read the trace %1: %2").arg(absolute, view->errorText()));
+        if (!*counted) {
+            *counted = true;
+            finishOpen(absolute, ok);
+        }
+    });
+    view->openFile(absolute);
+}
+
+void MainWindow::showProfile(std::shared_ptr<const profiler::ProfileTrace> trace,
+                             std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title)
+{
+    profiler::ProfilerView* view = addProfilerTab(title);
+    view->setTrace(std::move(trace), std::move(graph), title);
+    statusBar()->showMessage(tr("Profiled a step of %1").arg(title), 10000);
+}
+
+void MainWindow::showNodeInGraph(profiler::ProfilerView* profiler, const QString& nodeName)
+{
+    for (int i = 0; i < m_documents->count(); ++i) {
+        auto* viewer = qobject_cast<graph_viewer::GraphViewer*>(m_documents->widget(i));
+        if (viewer && viewer->isReady() && viewer->selectNodeNamed(nodeName)) {
+            statusBar()->showMessage(tr("%1 selected in %2").arg(nodeName, m_documents->tabText(i)), 8000);
+            return;
+        }
+    }
+    if (!profiler->graph()) {
+        statusBar()->showMessage(tr("No open graph has a node %1; open the model's graph to see it").arg(nodeName), 10000);
+        return;
+    }
+    // A viewer on the profiler's own graph, coloured by the trace's compute time, in a tab next to it.
+    const int here = m_documents->currentIndex();
+    auto* viewer = new graph_viewer::GraphViewer(m_registries.get(), m_documents);
+    m_documents->insertTab(here + 1, viewer, tr("%1 (graph)").arg(profiler->title()));
+    connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
+    connect(viewer, &graph_viewer::GraphViewer::showInTimelineRequested, this, &MainWindow::showNodeInProfiler);
+    viewer->setTimelineAvailable(true);
+    connect(viewer, &graph_viewer::GraphViewer::loaded, viewer, [viewer, profiler = QPointer(profiler), nodeName](bool ok) {
+        if (!ok)
+            return;
+        if (profiler && profiler->trace())
+            viewer->setRunStats(profiler->title(), profiler::runStatsFromTrace(*profiler->trace()));
+        viewer->selectNodeNamed(nodeName);
+    });
+    viewer->showGraph(*profiler->graph(), profiler->title());
+    m_documents->setCurrentWidget(profiler);
+    statusBar()->showMessage(tr("Opened the graph of %1 beside the profile").arg(profiler->title()), 8000);
+}
+
+void MainWindow::showNodeInProfiler(const QString& nodeName)
+{
+    for (int i = 0; i < m_documents->count(); ++i) {
+        auto* view = qobject_cast<profiler::ProfilerView*>(m_documents->widget(i));
+        if (view && view->showNode(nodeName)) {
+            m_documents->setCurrentIndex(i);
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("No profile holds an execution of %1").arg(nodeName), 8000);
+}
+
+void MainWindow::updateTimelineLinks()
+{
+    bool anyProfiler = false;
+    for (int i = 0; i < m_documents->count(); ++i)
+        anyProfiler = anyProfiler || qobject_cast<profiler::ProfilerView*>(m_documents->widget(i));
+    for (int i = 0; i < m_documents->count(); ++i)
+        if (auto* viewer = qobject_cast<graph_viewer::GraphViewer*>(m_documents->widget(i)))
+            viewer->setTimelineAvailable(anyProfiler);
 }
 
 void MainWindow::finishOpen(const QString& path, bool ok)

@@ -28,6 +28,10 @@ class LanguageManager;
 class LogModel;
 class LogPanel;
 class StartPage;
+namespace profiler {
+struct ProfileTrace;
+class ProfilerView;
+} // namespace profiler
 namespace training_panel {
 class TrainingPanel;
 }
@@ -122,6 +126,19 @@ private:
     void finishOpen(const QString& path, bool ok);
     void addDocument(QWidget* view, const QString& absolute);
     void openGraphViewer(const QString& absolute, const QString& kindName);
+    /// A profiler tab reading a trace file (Chrome trace, RunMetadata .pb, event file).
+    void openProfiler(const QString& absolute);
+    /// A profiler tab over a trace traced in the IDE.
+    void showProfile(std::shared_ptr<const profiler::ProfileTrace> trace,
+                     std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title);
+    profiler::ProfilerView* addProfilerTab(const QString& title);
+    /// A profiler's op or row was activated: select the node in a graph viewer that has it (opening one
+    /// on the profiler's graph, coloured by the trace's compute time, when none does).
+    void showNodeInGraph(profiler::ProfilerView* profiler, const QString& nodeName);
+    /// A graph viewer's "Show in Timeline": the first profiler tab whose trace has the node.
+    void showNodeInProfiler(const QString& nodeName);
+    /// Graph viewers offer "Show in Timeline" while a profiler tab exists.
+    void updateTimelineLinks();
 
     std::unique_ptr<Registries> m_registries;
     AppSettings* m_settings;
@@ -147,6 +164,7 @@ private:
     QMenu* m_helpMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_openFolderAction = nullptr;
+    QAction* m_openTraceAction = nullptr;
     QAction* m_openExampleAction = nullptr;
     QAction* m_closeTabAction = nullptr;
     QAction* m_newGraphAction = nullptr;

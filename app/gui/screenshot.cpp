@@ -6,6 +6,9 @@
 #include "settings_dialog.h"
 
 #include "dashboard/dashboard_view.h"
+#include "profiler/profile_tables_view.h"
+#include "profiler/profiler_view.h"
+#include "profiler/timeline_view.h"
 #include "example_project.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/evaluate_dialog.h"
@@ -30,6 +33,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <map>
 
 namespace tstudio {
 namespace {
@@ -122,13 +126,73 @@ QString prepareGraph(MainWindow& window, const ScreenshotRequest& request)
     return {};
 }
 
+/// The profiler tab as the request says: a trace file opened in it, or (with --train-steps) the
+/// open project trained from the Training panel with its Profile button pressed at step 3.
+QString prepareProfiler(MainWindow& window, const ScreenshotRequest& request)
+{
+    auto currentProfiler = [&window] {
+        for (int i = window.documents()->count() - 1; i >= 0; --i)
+            if (auto* view = qobject_cast<profiler::ProfilerView*>(window.documents()->widget(i)))
+                return view;
+        return static_cast<profiler::ProfilerView*>(nullptr);
+    };
+    QTemporaryDir logs;
+    if (request.trainSteps > 0) {
+        training_panel::TrainingPanel* panel = window.trainingPanel();
+        panel->logDirectoryEdit()->setText(logs.filePath(QStringLiteral("run")));
+        panel->stepsBox()->setValue(request.trainSteps);
+        if (!request.dataDir.isEmpty())
+            panel->dataFolderEdit()->setText(request.dataDir);
+        bool asked = false;
+        QObject::connect(panel, &training_panel::TrainingPanel::progressed, panel,
+                         [panel, &asked](const project::TrainProgress& p) {
+                             if (!asked && p.step >= 3) {
+                                 asked = true;
+                                 panel->profileNextStep();
+                             }
+                         });
+        if (!panel->start())
+            return QStringLiteral("training did not start: %1").arg(panel->statusText());
+        if (!waitFor([panel] { return !panel->isRunning(); }, 600000))
+            return QStringLiteral("timed out waiting for the training run");
+        if (!waitFor([&] { return currentProfiler() != nullptr; }, 10000))
+            return QStringLiteral("the run ended before a step was profiled (give more --train-steps)");
+    }
+    profiler::ProfilerView* view = currentProfiler();
+    if (!view)
+        return QStringLiteral("panel 'profiler' needs a trace file or a project with --train-steps");
+    window.documents()->setCurrentWidget(view);
+    if (!waitFor([view] { return !view->isLoading(); }, 120000))
+        return QStringLiteral("timed out reading the trace");
+    if (!view->errorText().isEmpty())
+        return view->errorText();
+    if (!waitFor([view] { return !view->tables()->isBusy(); }, 120000))
+        return QStringLiteral("timed out building the tables");
+    for (const QString& name : window.panelNames())
+        window.panel(name)->hide();
+    const QString tab = request.dashboardTab;
+    using Tab = profiler::tables::ProfileTablesView::Tab;
+    const std::map<QString, Tab> tabs = {{QStringLiteral("ops"), Tab::kOpTypes}, {QStringLiteral("scopes"), Tab::kScopes},
+                                         {QStringLiteral("nodes"), Tab::kNodes}, {QStringLiteral("advice"), Tab::kAdvice}};
+    if (!tab.isEmpty() && tab != QLatin1String("timeline")) {
+        const auto it = tabs.find(tab);
+        if (it == tabs.end())
+            return QStringLiteral("unknown --tab '%1'; expected timeline, ops, scopes, nodes or advice").arg(tab);
+        view->tables()->setCurrentTab(it->second);
+    }
+    if (!request.select.isEmpty() && !view->showNode(request.select))
+        return QStringLiteral("--select: the trace has no execution of '%1'").arg(request.select);
+    return {};
+}
+
 } // namespace
 
 QStringList screenshotPanelNames(const MainWindow& window)
 {
     QStringList names = window.panelNames();
     names << QStringLiteral("start") << QStringLiteral("document") << QStringLiteral("settings")
-          << QStringLiteral("about") << QStringLiteral("graph") << QStringLiteral("editor") << QStringLiteral("dashboard");
+          << QStringLiteral("about") << QStringLiteral("graph") << QStringLiteral("editor") << QStringLiteral("dashboard")
+          << QStringLiteral("profiler");
     return names;
 }
 
@@ -224,6 +288,12 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
                                            "histograms, text or audio").arg(request.dashboardTab));
         }
         settle(400);
+    } else if (request.panel == QLatin1String("profiler")) {
+        const QString error = prepareProfiler(window, request);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(300);
+        return save(window.grab(), request.outputFile);
     } else if (!request.panel.isEmpty()) {
         window.showPanel(request.panel);
     }
@@ -232,6 +302,8 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         training_panel::TrainingPanel* panel = window.trainingPanel();
         panel->logDirectoryEdit()->setText(logs.filePath(QStringLiteral("run")));
         panel->stepsBox()->setValue(request.trainSteps);
+        if (!request.dataDir.isEmpty())
+            panel->dataFolderEdit()->setText(request.dataDir);
         if (!panel->start())
             return fail(QStringLiteral("training did not start: %1").arg(panel->statusText()));
         if (!waitFor([panel] { return !panel->isRunning(); }, 600000))

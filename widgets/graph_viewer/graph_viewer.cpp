@@ -242,11 +242,23 @@ void GraphViewer::buildUi()
     m_copyNameAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_editAction = m_toolBar->addAction(QString());
     connect(m_editAction, &QAction::triggered, this, &GraphViewer::editSelection);
+    // Not on the toolbar: it appears in the context menu while a profiler tab holds a trace.
+    m_timelineAction = new QAction(this);
+    m_timelineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_timelineAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_timelineAction->setEnabled(false);
+    connect(m_timelineAction, &QAction::triggered, this, [this] {
+        if (!m_loaded || m_canvas->selected() < 0)
+            return;
+        const HierarchyNode& n = m_loaded->hierarchy->node(m_canvas->selected());
+        if (n.kind == HierarchyNodeKind::kOp)
+            emit showInTimelineRequested(q(n.nodeName));
+    });
     m_exportAction = m_toolBar->addAction(QString());
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     for (QAction* a : {m_fitAction, m_zoomSelectionAction, m_traceAction, m_collapseAllAction, m_findAction,
-                       m_copyNameAction, m_exportAction})
+                       m_copyNameAction, m_timelineAction, m_exportAction})
         addAction(a);
     connect(m_fitAction, &QAction::triggered, this, [this] { m_canvas->zoomToFit(); });
     connect(m_zoomSelectionAction, &QAction::triggered, this, [this] { m_canvas->zoomToNode(m_canvas->selected()); });
@@ -402,6 +414,8 @@ void GraphViewer::retranslateUi()
     m_findAction->setToolTip(tr("Find nodes by name, op type or regular expression (%1)")
                                  .arg(m_findAction->shortcut().toString(QKeySequence::NativeText)));
     m_copyNameAction->setText(tr("Copy name"));
+    m_timelineAction->setText(tr("Show in Timeline"));
+    m_timelineAction->setToolTip(tr("Select this op's execution in the profiler's timeline"));
     m_editAction->setText(tr("Edit…"));
     m_editAction->setToolTip(tr("Open the selected name scope (or the whole graph) in the node editor"));
     m_exportAction->setText(tr("Export image…"));
@@ -1057,6 +1071,11 @@ void GraphViewer::exportWithDialog()
         m_problems->addItem(tr("Could not export %1: %2").arg(file, error));
 }
 
+void GraphViewer::setTimelineAvailable(bool available)
+{
+    m_timelineAction->setEnabled(available);
+}
+
 void GraphViewer::copySelectedName()
 {
     if (!m_loaded || m_canvas->selected() < 0)
@@ -1079,6 +1098,8 @@ void GraphViewer::showContextMenu(int node, QPoint globalPos)
         menu.addAction(m_traceAction);
         menu.addAction(m_copyNameAction);
         menu.addAction(m_zoomSelectionAction);
+        if (m_timelineAction->isEnabled() && n.kind == HierarchyNodeKind::kOp)
+            menu.addAction(m_timelineAction);
         menu.addSeparator();
     }
     menu.addAction(m_fitAction);

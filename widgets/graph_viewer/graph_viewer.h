@@ -111,6 +111,9 @@ public:
     /// The ops of hierarchy node `node` (a group: everything inside; -1: the whole graph) as a GraphDef, in
     /// GraphDef order; inputs from outside stay as they are (the editor reports them as unconnected).
     tensorflow::GraphDef subgraph(int node) const;
+    /// Offers "Show in Timeline" (context menu, Ctrl+T) on ops while a profiler holds a trace.
+    void setTimelineAvailable(bool available);
+    QAction* showInTimelineAction() const { return m_timelineAction; }
     /// Emits editRequested for the selection (or the whole graph).
     void editSelection();
 
@@ -126,6 +129,8 @@ signals:
     void titleChanged(const QString& title);
     /// "Edit in node editor": the selected name scope's ops (or the whole graph) as a GraphDef to edit.
     void editRequested(const tensorflow::GraphDef& graph, const QString& title);
+    /// "Show in Timeline" on the selected op.
+    void showInTimelineRequested(const QString& nodeName);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -214,6 +219,7 @@ private:
     QAction* m_exportAction = nullptr;
     QAction* m_copyNameAction = nullptr;
     QAction* m_editAction = nullptr;
+    QAction* m_timelineAction = nullptr;
     QWidget* m_findBar = nullptr;
     QLineEdit* m_findEdit = nullptr;
     QComboBox* m_findMode = nullptr;

@@ -55,10 +55,17 @@ QString duration(double seconds)
 }
 
 /// The node names of a project's graph, for finding the node an error names.
-QStringList graphNodeNames(const project::Project& p)
+/// The project's graph (null when it cannot be read: the run's own error will say why).
+std::shared_ptr<const tensorflow::GraphDef> projectGraph(const project::Project& p)
+{
+    auto graph = project::readProjectGraph(p);
+    return graph ? std::make_shared<const tensorflow::GraphDef>(std::move(*graph)) : nullptr;
+}
+
+QStringList graphNodeNames(const tensorflow::GraphDef* graph)
 {
     QStringList names;
-    if (auto graph = project::readProjectGraph(p))
+    if (graph)
         for (const tensorflow::NodeDef& n : graph->node())
             names << QString::fromStdString(n.name());
     return names;
@@ -149,11 +156,14 @@ void TrainingPanel::buildUi()
     m_stop->setObjectName(QStringLiteral("trainingStop"));
     m_checkpoint = new QPushButton(this);
     m_checkpoint->setObjectName(QStringLiteral("trainingCheckpoint"));
+    m_profile = new QPushButton(this);
+    m_profile->setObjectName(QStringLiteral("trainingProfile"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
     buttons->addWidget(m_pause);
     buttons->addWidget(m_stop);
     buttons->addWidget(m_checkpoint);
+    buttons->addWidget(m_profile);
     buttons->addStretch(1);
 
     m_progress = new QProgressBar(this);
@@ -198,6 +208,7 @@ void TrainingPanel::buildUi()
     });
     connect(m_stop, &QPushButton::clicked, this, &TrainingPanel::stop);
     connect(m_checkpoint, &QPushButton::clicked, this, &TrainingPanel::saveCheckpointNow);
+    connect(m_profile, &QPushButton::clicked, this, [this] { profileNextStep(); });
     connect(m_browseLogdir, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Log Directory"), m_logdir->text());
         if (!dir.isEmpty())
@@ -239,6 +250,8 @@ void TrainingPanel::retranslateUi()
     m_stop->setText(tr("Stop"));
     m_stop->setToolTip(tr("Stop after the current step; a final checkpoint is saved"));
     m_checkpoint->setText(tr("Save checkpoint now"));
+    m_profile->setText(tr("Profile"));
+    m_profile->setToolTip(tr("Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables"));
     m_projectLabel->setText(m_title.isEmpty() ? tr("No project: open a .tsproj or a graph in the node editor")
                                               : tr("Project: %1").arg(m_title));
     if (!m_run && m_figures->text().isEmpty())
@@ -344,7 +357,8 @@ bool TrainingPanel::start()
     }
     if (!m_dataDir->text().trimmed().isEmpty() && needsDataFolder(*p))
         QSettings().setValue(QLatin1String(kDataDirSetting), m_dataDir->text().trimmed());
-    m_graphNodes = graphNodeNames(*p);
+    m_graph = projectGraph(*p);
+    m_graphNodes = graphNodeNames(m_graph.get());
     project::TrainRunOptions options;
     options.logdir = dir.toStdString();
     options.resume = m_resume->isChecked();
@@ -370,6 +384,11 @@ bool TrainingPanel::start()
         emit message(tr("Saved checkpoint %1").arg(prefix));
     });
     connect(m_run.get(), &TrainingRun::finished, this, &TrainingPanel::onFinished);
+    connect(m_run.get(), &TrainingRun::profiled, this,
+            [this](std::shared_ptr<const profiler::ProfileTrace> trace) {
+                updateButtons();
+                emit profiled(trace, m_graph, m_title);
+            });
     m_progress->setFormat(tr("Preparing…"));
     showStatus(tr("Building the training graph…"), false);
     m_run->start();
@@ -410,6 +429,14 @@ void TrainingPanel::saveCheckpointNow()
 {
     if (isRunning())
         m_run->requestCheckpoint();
+}
+
+void TrainingPanel::profileNextStep(int steps)
+{
+    if (!isRunning())
+        return;
+    m_run->requestProfile(steps);
+    m_profile->setEnabled(false);
 }
 
 bool TrainingPanel::isRunning() const
@@ -490,6 +517,7 @@ void TrainingPanel::updateButtons()
     m_pause->setEnabled(running);
     m_stop->setEnabled(running);
     m_checkpoint->setEnabled(running);
+    m_profile->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData, m_resume})
         w->setEnabled(!running);
 }

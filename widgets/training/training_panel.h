@@ -6,6 +6,7 @@
 #include "core/expected.h"
 #include "project_file.h"
 #include "project_runner.h"
+#include "proto/graph.pb.h"
 #include "training/training_run.h" // the metatypes of the signals
 
 #include <QString>
@@ -51,6 +52,8 @@ public:
     void resume();
     void stop();
     void saveCheckpointNow();
+    /// Traces the next `steps` steps of the running training; profiled delivers them.
+    void profileNextStep(int steps = 1);
 
     bool isRunning() const;
     /// The log directory of the current or last run (empty before the first).
@@ -75,6 +78,10 @@ signals:
     void runFinished(bool ok, const QString& message);
     /// "Show node" on an error that names a node of the graph.
     void showNodeRequested(const QString& nodeName);
+    /// The steps asked for by profileNextStep, traced; `graph` is the project's (for parameter
+    /// counts and node attributes; null when it could not be read).
+    void profiled(std::shared_ptr<const tstudio::profiler::ProfileTrace> trace,
+                  std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title);
     /// A line for the log panel.
     void message(const QString& text);
 
@@ -100,6 +107,7 @@ private:
     std::unique_ptr<TrainingRun> m_run;
     QString m_runLogdir;
     project::TrainProgress m_last;
+    std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project
     QStringList m_graphNodes; // of the running project, for "Show node"
     QString m_errorNode;
     bool m_statusIsError = false;
@@ -120,6 +128,7 @@ private:
     QPushButton* m_pause = nullptr;
     QPushButton* m_stop = nullptr;
     QPushButton* m_checkpoint = nullptr;
+    QPushButton* m_profile = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_figures = nullptr;
     QLabel* m_status = nullptr;

@@ -1,8 +1,12 @@
 // TrainingRun: trainProject on a std::thread; callbacks posted back to the owner's thread.
 #include "training/training_run.h"
 
+#include "profiler/trace_builder.h"
+#include "proto/config.pb.h"
+
 #include <QMetaObject>
 
+#include <algorithm>
 #include <chrono>
 
 namespace tstudio::training_panel {
@@ -44,6 +48,11 @@ void TrainingRun::requestCheckpoint()
     m_checkpoint = true;
 }
 
+void TrainingRun::requestProfile(int steps)
+{
+    m_traceSteps += std::max(1, steps);
+}
+
 void TrainingRun::work()
 {
     using Clock = std::chrono::steady_clock;
@@ -51,6 +60,7 @@ void TrainingRun::work()
     options.stopRequested = &m_stop;
     options.pauseRequested = &m_pause;
     options.checkpointRequested = &m_checkpoint;
+    options.traceStepsRequested = &m_traceSteps;
     options.progressEverySteps = 1;
     options.flushSecs = 0.4; // the dashboard reads twice a second
     // Throttled on this thread: at most one progressed signal per interval, steps per second over it.
@@ -75,6 +85,16 @@ void TrainingRun::work()
     options.onCheckpoint = [this](const std::string& prefix) {
         const QString text = QString::fromStdString(prefix);
         QMetaObject::invokeMethod(this, [this, text] { emit checkpointSaved(text); }, Qt::QueuedConnection);
+    };
+    // Traced steps gather here until the last one asked for has run, then go as one trace.
+    std::vector<profiler::TracedStep> traced;
+    options.onTrace = [this, &traced](std::int64_t step, const tensorflow::RunMetadata& metadata) {
+        traced.push_back({step, metadata.step_stats()});
+        if (m_traceSteps.load() > 0)
+            return;
+        auto trace = std::make_shared<const profiler::ProfileTrace>(profiler::traceFromStepStats(traced));
+        traced.clear();
+        QMetaObject::invokeMethod(this, [this, trace] { emit profiled(trace); }, Qt::QueuedConnection);
     };
     auto result = project::trainProject(m_project, *m_registries, options);
     const bool ok = result.has_value();

@@ -2,6 +2,7 @@
 // checkpoint requests from the GUI thread and its progress delivered back to the GUI thread.
 #pragma once
 
+#include "profiler/profile_trace.h"
 #include "project_file.h"
 #include "project_runner.h"
 
@@ -10,10 +11,13 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 Q_DECLARE_METATYPE(tstudio::project::TrainProgress)
 Q_DECLARE_METATYPE(tstudio::project::TrainRunResult)
+Q_DECLARE_METATYPE(std::shared_ptr<const tstudio::profiler::ProfileTrace>)
 
 namespace tstudio {
 struct Registries;
@@ -43,6 +47,9 @@ public:
     void requestStop();
     /// Saves a checkpoint after the current step (checkpointSaved then reports it).
     void requestCheckpoint();
+    /// Traces the next `steps` steps with FULL_TRACE (as a ProfilerHook would); profiled then
+    /// delivers their trace. A request while one is pending adds to it.
+    void requestProfile(int steps = 1);
     /// Minimum time between progressed signals (default 100 ms).
     void setProgressInterval(int milliseconds) { m_progressIntervalMs = milliseconds; }
 
@@ -52,6 +59,8 @@ signals:
     void started(const tstudio::project::TrainProgress& progress);
     void progressed(const tstudio::project::TrainProgress& progress);
     void checkpointSaved(const QString& prefix);
+    /// The steps asked for by requestProfile, traced (built into a trace on the worker).
+    void profiled(std::shared_ptr<const tstudio::profiler::ProfileTrace> trace);
     /// ok false: `message` is the error, in the engine's words.
     void finished(bool ok, const QString& message, const tstudio::project::TrainRunResult& result);
 
@@ -64,6 +73,7 @@ private:
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_pause{false};
     std::atomic<bool> m_checkpoint{false};
+    std::atomic<int> m_traceSteps{0};
     std::atomic<int> m_progressIntervalMs{100};
     bool m_running = false;
     std::thread m_thread;

@@ -13,8 +13,11 @@
 #include "dashboard/dashboard_view.h"
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalars_view.h"
+#include "graph_viewer/graph_canvas.h"
+#include "graph_viewer/graph_hierarchy.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "profiler/profiler_view.h"
 #include "training/training_panel.h"
 
 #include "../../support/test_files.h"
@@ -158,6 +161,66 @@ private slots:
         QVERIFY(QFile::exists(logdir + QStringLiteral("/model.ckpt-%1.index").arg(last)));
         // Closing the window while nothing runs is clean; the editor's project is unchanged.
         QVERIFY(!editor->isModified());
+    }
+
+    /// Profile in the Training panel traces one step and opens it in a profiler tab (with the project's
+    /// graph: parameters counted); clicking an op there selects its node in a graph viewer opened on that
+    /// graph, whose "Show in Timeline" goes back; the trace exported and opened again reads back whole.
+    void profilingFromTheTrainingPanel()
+    {
+        m_window->openPath(QStringLiteral(TSTUDIO_SOURCE_DIR "/examples/projects/spirals.tsproj"));
+        QVERIFY(waitForOpens(*m_window));
+        auto* editor = qobject_cast<node_editor::NodeEditor*>(m_window->documents()->currentWidget());
+        QVERIFY(editor);
+        training_panel::TrainingPanel* panel = m_window->trainingPanel();
+        panel->logDirectoryEdit()->setText(m_dir.filePath(QStringLiteral("profiled-run")));
+        panel->stepsBox()->setValue(1000000);
+        QSignalSpy profiled(panel, &training_panel::TrainingPanel::profiled);
+        QSignalSpy finished(panel, &training_panel::TrainingPanel::runFinished);
+        emit editor->trainRequested();
+        QVERIFY2(panel->isRunning(), qPrintable(panel->statusText()));
+        panel->profileNextStep();
+        QVERIFY(profiled.wait(30000));
+        panel->stop();
+        QVERIFY(finished.wait(30000));
+
+        profiler::ProfilerView* view = nullptr;
+        for (int i = 0; i < m_window->documents()->count(); ++i)
+            if (auto* p = qobject_cast<profiler::ProfilerView*>(m_window->documents()->widget(i)))
+                view = p;
+        QVERIFY(view);
+        QVERIFY(view->trace());
+        QCOMPARE(view->trace()->steps.size(), std::size_t(1));
+        QVERIFY(view->graph());
+        const std::uint32_t loss = view->trace()->findNode("sparse_softmax_cross_entropy_loss/value");
+        QVERIFY(loss != profiler::kNoIndex);
+
+        // Profiler -> graph: a viewer opens on the profile's graph with the node selected.
+        emit view->nodeActivated(QStringLiteral("sparse_softmax_cross_entropy_loss/value"));
+        graph_viewer::GraphViewer* viewer = nullptr;
+        for (int i = 0; i < m_window->documents()->count(); ++i)
+            if (auto* g = qobject_cast<graph_viewer::GraphViewer*>(m_window->documents()->widget(i)))
+                viewer = g;
+        QVERIFY(viewer);
+        QTRY_VERIFY_WITH_TIMEOUT(viewer->isReady() && viewer->canvas()->selected() >= 0, 30000);
+        QCOMPARE(QString::fromStdString(viewer->hierarchy()->node(viewer->canvas()->selected()).nodeName),
+                 QStringLiteral("sparse_softmax_cross_entropy_loss/value"));
+        // Graph -> profiler: Show in Timeline selects the op in the profile's tab.
+        QVERIFY(viewer->showInTimelineAction()->isEnabled());
+        m_window->documents()->setCurrentWidget(viewer);
+        emit viewer->showInTimelineRequested(QStringLiteral("sparse_softmax_cross_entropy_loss/value"));
+        QCOMPARE(m_window->documents()->currentWidget(), static_cast<QWidget*>(view));
+
+        // Export and open again: a Chrome trace tab with the same executions.
+        const QString file = m_dir.filePath(QStringLiteral("spirals.trace.json"));
+        QString error;
+        QVERIFY2(view->exportChromeTrace(file, &error), qPrintable(error));
+        m_window->openPath(file);
+        QVERIFY(waitForOpens(*m_window));
+        auto* reopened = qobject_cast<profiler::ProfilerView*>(m_window->documents()->currentWidget());
+        QVERIFY(reopened && reopened != view);
+        QVERIFY2(reopened->trace(), qPrintable(reopened->errorText()));
+        QCOMPARE(reopened->trace()->events.size(), view->trace()->events.size());
     }
 
     void openingAMissingFileReportsAnError()

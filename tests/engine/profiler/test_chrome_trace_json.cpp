@@ -3,6 +3,7 @@
 // show_memory layout byte for byte; Python's string escaping; malformed input gives errors, never crashes
 // (built a second time against the engine under AddressSanitizer).
 #include "profiler/chrome_trace_json.h"
+#include "profiler/profile_tables.h"
 #include "profiler/trace_builder.h"
 
 #include "traced_run.h"
@@ -280,6 +281,16 @@ private slots:
             back = parse(chromeTraceJson(*trace, options));
             QVERIFY2(back, errorOf(back).c_str());
             QCOMPARE(compareTraces(*trace, *back, true), std::string());
+        }
+        // The check: the imported trace gives the same tfprof tables, byte for byte as CSV.
+        auto again = parse(chromeTraceJson(real, {}));
+        QVERIFY2(again, errorOf(again).c_str());
+        for (ProfileView view : {ProfileView::ByOpType, ProfileView::ByScope, ProfileView::ByNode}) {
+            auto before = buildProfileTable(real, view, {});
+            auto after = buildProfileTable(*again, view, {});
+            QVERIFY(before && after);
+            QVERIFY(before->rows.size() > 3);
+            QCOMPARE(profileTableCsv(*after), profileTableCsv(*before));
         }
         const ProfileTrace hand = handTrace();
         QCOMPARE(hand.lanes.size(), std::size_t(4)); // thread 2, Träger "9" and its sub-lane, stream 14
