@@ -52,28 +52,12 @@
         <translation>不打开窗口，加载并布局 FILE，然后打印耗时。</translation>
     </message>
     <message>
-        <source>With --panel graph or editor: select this node.</source>
-        <translation>配合 --panel graph 或 editor：选中此节点。</translation>
-    </message>
-    <message>
         <source>Edit an N-node graph in the node editor without a window and print timings.</source>
         <translation>不打开窗口，在节点编辑器中编辑 N 个节点的计算图并打印耗时。</translation>
     </message>
     <message>
         <source>With --panel editor and --select: capture the Evaluate dialog of that node.</source>
         <translation>配合 --panel editor 和 --select：截取该节点的求值对话框。</translation>
-    </message>
-    <message>
-        <source>Show panel NAME (console, training, start, document, graph, editor, dashboard, settings, about).</source>
-        <translation>显示面板 NAME（console、training、start、document、graph、editor、dashboard、settings、about）。</translation>
-    </message>
-    <message>
-        <source>With --panel training: train the open project to step N (into a temporary log directory) before capturing.</source>
-        <translation>配合 --panel training：截图前先将打开的项目训练到第 N 步（写入临时日志目录）。</translation>
-    </message>
-    <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）。</translation>
     </message>
     <message>
         <source>Redraw an N-point scalar chart with smoothing and print timings.</source>
@@ -94,6 +78,30 @@
     <message>
         <source>With --bench-live: the MNIST folder, when the project needs one.</source>
         <translation>配合 --bench-live：项目需要时使用的 MNIST 文件夹。</translation>
+    </message>
+    <message>
+        <source>Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, settings, about).</source>
+        <translation>显示面板 NAME（console、training、start、document、graph、editor、dashboard、profiler、settings、about）。</translation>
+    </message>
+    <message>
+        <source>With --panel graph, editor or profiler: select this node.</source>
+        <translation>配合 --panel graph、editor 或 profiler：选中此节点。</translation>
+    </message>
+    <message>
+        <source>With --panel training or profiler: train the open project to step N (into a temporary log directory; profiler: step 3 is profiled) before capturing.</source>
+        <translation>配合 --panel training 或 profiler：截图前将打开的项目训练到第 N 步（写入临时日志目录；profiler：对第 3 步进行性能分析）。</translation>
+    </message>
+    <message>
+        <source>With --train-steps: the MNIST folder of a project whose Dataset node reads one.</source>
+        <translation>配合 --train-steps：项目的 Dataset 节点读取的 MNIST 文件夹。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice.</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice。</translation>
+    </message>
+    <message>
+        <source>Open TRACE in the profiler and print the time to the first timeline and the frame times of pans and zooms.</source>
+        <translation>在性能分析器中打开 TRACE，并打印显示第一个时间线所需的时间以及平移和缩放的帧时间。</translation>
     </message>
 </context>
 <context>
@@ -192,6 +200,10 @@
     <message>
         <source>Projects (*.tsproj)</source>
         <translation>项目 (*.tsproj)</translation>
+    </message>
+    <message>
+        <source>Chrome trace (JSON)</source>
+        <translation>Chrome 跟踪（JSON）</translation>
     </message>
 </context>
 <context>
@@ -749,6 +761,58 @@
     <message>
         <source>Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb);;MetaGraph with variables and saver (*.meta);;TensorStudio project with layout and training (*.tsproj)</source>
         <translation>文本 GraphDef (*.pbtxt);;二进制 GraphDef (*.pb);;含变量和保存器的 MetaGraph (*.meta);;含布局和训练设置的 TensorStudio 项目 (*.tsproj)</translation>
+    </message>
+    <message>
+        <source>Open Profile Trace</source>
+        <translation>打开性能跟踪</translation>
+    </message>
+    <message>
+        <source>Traces (*.json *.json.gz *.pb *tfevents*);;Chrome trace (*.json *.json.gz);;RunMetadata (*.pb);;All files (*)</source>
+        <translation>跟踪文件 (*.json *.json.gz *.pb *tfevents*);;Chrome 跟踪 (*.json *.json.gz);;RunMetadata (*.pb);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Profile &amp;Trace…</source>
+        <translation>打开性能跟踪(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open a Chrome trace (TensorFlow timeline), a RunMetadata .pb or an event file&apos;s run metadata in the profiler</source>
+        <translation>在性能分析器中打开 Chrome 跟踪（TensorFlow 时间线）、RunMetadata .pb 或事件文件中的运行元数据</translation>
+    </message>
+    <message>
+        <source>%1 (profile)</source>
+        <translation>%1（性能分析）</translation>
+    </message>
+    <message>
+        <source>Opened %1 in the profiler</source>
+        <translation>已在性能分析器中打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the trace %1: %2</source>
+        <translation>无法读取跟踪 %1：%2</translation>
+    </message>
+    <message>
+        <source>Profiled a step of %1</source>
+        <translation>已对 %1 的一个步骤进行性能分析</translation>
+    </message>
+    <message>
+        <source>%1 selected in %2</source>
+        <translation>已在 %2 中选中 %1</translation>
+    </message>
+    <message>
+        <source>No open graph has a node %1; open the model&apos;s graph to see it</source>
+        <translation>没有打开的图包含节点 %1；请打开模型的图以查看它</translation>
+    </message>
+    <message>
+        <source>%1 (graph)</source>
+        <translation>%1（图）</translation>
+    </message>
+    <message>
+        <source>Opened the graph of %1 beside the profile</source>
+        <translation>已在性能分析旁打开 %1 的图</translation>
+    </message>
+    <message>
+        <source>No profile holds an execution of %1</source>
+        <translation>没有性能分析包含 %1 的执行</translation>
     </message>
 </context>
 <context>
@@ -1835,6 +1899,14 @@
         <source>Open the selected name scope (or the whole graph) in the node editor</source>
         <translation>在节点编辑器中打开选中的名称作用域（或整个计算图）</translation>
     </message>
+    <message>
+        <source>Show in Timeline</source>
+        <translation>在时间线中显示</translation>
+    </message>
+    <message>
+        <source>Select this op&apos;s execution in the profiler&apos;s timeline</source>
+        <translation>在性能分析器的时间线中选中此操作的执行</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::graph_viewer::NodePropertiesPanel</name>
@@ -2247,6 +2319,606 @@
     </message>
 </context>
 <context>
+    <name>tstudio::profiler::ProfilerView</name>
+    <message>
+        <source>There is no trace to export.</source>
+        <translation>没有可导出的跟踪。</translation>
+    </message>
+    <message>
+        <source>Export Chrome Trace</source>
+        <translation>导出 Chrome 跟踪</translation>
+    </message>
+    <message>
+        <source>Chrome trace (*.json)</source>
+        <translation>Chrome 跟踪 (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not export the trace: %1</source>
+        <translation>无法导出跟踪：%1</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>No trace</source>
+        <translation>没有跟踪</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n step(s)</source>
+        <translation>
+            <numerusform>%1：%n 个步骤</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 op executions on %n device(s)</source>
+        <translation>
+            <numerusform>%n 个设备上的 %1 次操作执行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>read in %1 ms</source>
+        <translation>读取用时 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>no graph: parameters are not counted</source>
+        <translation>没有图：不统计参数</translation>
+    </message>
+    <message>
+        <source>Export Chrome Trace…</source>
+        <translation>导出 Chrome 跟踪…</translation>
+    </message>
+    <message>
+        <source>Save the trace as Chrome trace JSON in TensorFlow&apos;s timeline layout (opens in Perfetto and chrome://tracing)</source>
+        <translation>将跟踪按 TensorFlow 时间线的布局保存为 Chrome 跟踪 JSON（可在 Perfetto 和 chrome://tracing 中打开）</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::profiler::tables::ProfileTableModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Some executions have unknown shapes; their float operations are not counted.</source>
+        <translation>部分执行的形状未知；不统计它们的浮点运算。</translation>
+    </message>
+    <message>
+        <source>total %1, self %2</source>
+        <translation>总计 %1，自身 %2</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>操作类型</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行次数</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Self time</source>
+        <translation>自身时间</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Accelerator</source>
+        <translation>加速器</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Requested</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation>残留</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Float ops</source>
+        <translation>浮点运算</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 纳秒</translation>
+    </message>
+    <message>
+        <source>%1 us</source>
+        <translation>%1 微秒</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 KB</source>
+        <translation>%1 KB</translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>%1 k</source>
+        <translation>%1 k</translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <translation>%1 M</translation>
+    </message>
+    <message>
+        <source>%1 G</source>
+        <translation>%1 G</translation>
+    </message>
+    <message>
+        <source>%1 T</source>
+        <translation>%1 T</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::profiler::tables::ProfileTablesView</name>
+    <message numerus="yes">
+        <source>Building the tables of %n event(s)…</source>
+        <translation>
+            <numerusform>正在为 %n 个事件生成表格…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Information</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>Expected a time in microseconds</source>
+        <translation>应为以微秒为单位的时间</translation>
+    </message>
+    <message>
+        <source>Expected a number of bytes</source>
+        <translation>应为字节数</translation>
+    </message>
+    <message>
+        <source>Expected a number of float operations</source>
+        <translation>应为浮点运算次数</translation>
+    </message>
+    <message>
+        <source>No trace</source>
+        <translation>没有跟踪</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Averaged over %n step(s)</source>
+        <translation>
+            <numerusform>在 %n 个步骤上取平均</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event(s)</source>
+        <translation>
+            <numerusform>%n 个事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 float operations, %2 parameters</source>
+        <translation>%1 次浮点运算，%2 个参数</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) with unknown shapes (float ops marked *)</source>
+        <translation>
+            <numerusform>%n 个节点的形状未知（浮点运算标记为 *）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes shown</source>
+        <translation>显示 %2 个节点中的 %1 个</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Filter names (regular expression)</source>
+        <translation>过滤名称（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Min time (us):</source>
+        <translation>最短时间（微秒）：</translation>
+    </message>
+    <message>
+        <source>Min bytes:</source>
+        <translation>最少字节：</translation>
+    </message>
+    <message>
+        <source>Min float ops:</source>
+        <translation>最少浮点运算：</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the rows of this tab, as filtered and sorted, as CSV</source>
+        <translation>将此标签页中经过过滤和排序的行保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Op types</source>
+        <translation>操作类型</translation>
+    </message>
+    <message>
+        <source>Name scopes</source>
+        <translation>名称作用域</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::profiler::timeline::TimelineCanvas</name>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>(no device)</source>
+        <translation>（无设备）</translation>
+    </message>
+    <message>
+        <source>Memory %1</source>
+        <translation>内存 %1</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::profiler::timeline::TimelineDetails</name>
+    <message>
+        <source>Click an op to see its details; drag over lanes to total the ops in a box; W/S zoom, A/D pan, 1-4 pick a tool.</source>
+        <translation>单击操作查看其详细信息；在通道上拖出方框以汇总其中的操作；W/S 缩放，A/D 平移，1-4 选择工具。</translation>
+    </message>
+    <message>
+        <source>No trace.</source>
+        <translation>没有跟踪。</translation>
+    </message>
+    <message>
+        <source>(unknown node)</source>
+        <translation>（未知节点）</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>(no device)</source>
+        <translation>（无设备）</translation>
+    </message>
+    <message>
+        <source>Lane</source>
+        <translation>通道</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>%1 after the step&apos;s start</source>
+        <translation>步骤开始后 %1</translation>
+    </message>
+    <message>
+        <source>%1 after the trace&apos;s start</source>
+        <translation>跟踪开始后 %1</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>持续时间</translation>
+    </message>
+    <message>
+        <source>Output bytes</source>
+        <translation>输出字节</translation>
+    </message>
+    <message>
+        <source>Requested bytes</source>
+        <translation>请求字节</translation>
+    </message>
+    <message>
+        <source>Peak bytes</source>
+        <translation>峰值字节</translation>
+    </message>
+    <message>
+        <source>Residual bytes</source>
+        <translation>残留字节</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Slot</source>
+        <translation>槽位</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source> (control)</source>
+        <translation>（控制）</translation>
+    </message>
+    <message>
+        <source>ended %1 before</source>
+        <translation>%1 之前结束</translation>
+    </message>
+    <message>
+        <source>started %1 after</source>
+        <translation>%1 之后开始</translation>
+    </message>
+    <message>
+        <source>not in the trace</source>
+        <translation>不在跟踪中</translation>
+    </message>
+    <message>
+        <source>did not run in this step</source>
+        <translation>在此步骤中未运行</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Consumers</source>
+        <translation>使用者</translation>
+    </message>
+    <message>
+        <source>Show in graph</source>
+        <translation>在图中显示</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Total duration</source>
+        <translation>总持续时间</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>实际时间</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>操作类型</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Step %1 (A) and step %2 (B)</source>
+        <translation>步骤 %1（A）与步骤 %2（B）</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::profiler::timeline::TimelineView</name>
+    <message>
+        <source>Select</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Zoom</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>Timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <source>Select ops; drag a box to total them (1)</source>
+        <translation>选择操作；拖出方框以汇总它们 (1)</translation>
+    </message>
+    <message>
+        <source>Drag to pan (2)</source>
+        <translation>拖动以平移 (2)</translation>
+    </message>
+    <message>
+        <source>Drag up or down to zoom (3)</source>
+        <translation>上下拖动以缩放 (3)</translation>
+    </message>
+    <message>
+        <source>Drag to measure a time span (4)</source>
+        <translation>拖动以测量时间跨度 (4)</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>步骤：</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>比较对象：</translation>
+    </message>
+    <message>
+        <source>Find node or op (Enter: next, Shift+Enter: previous)</source>
+        <translation>查找节点或操作（Enter：下一个，Shift+Enter：上一个）</translation>
+    </message>
+    <message>
+        <source>Regular expression</source>
+        <translation>正则表达式</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>上一个</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Show everything (0)</source>
+        <translation>显示全部 (0)</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>步骤 %1 · %2</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>所有步骤</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Invalid pattern: %1</source>
+        <translation>无效的模式：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::training_panel::TrainingPanel</name>
     <message>
         <source>Log Directory</source>
@@ -2411,6 +3083,14 @@
     <message>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables</source>
+        <translation>跟踪下一个步骤（FULL_TRACE）并在性能分析器中打开：时间线和操作表格</translation>
     </message>
 </context>
 </TS>
