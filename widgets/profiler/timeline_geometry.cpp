@@ -90,11 +90,12 @@ std::string formatDuration(double ns)
 
 std::string formatBytes(std::int64_t bytes)
 {
-    static constexpr const char* kNames[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    // Decimal units, as tfprof and the profiler's tables write them, so both say the same number.
+    static constexpr const char* kNames[] = {"B", "KB", "MB", "GB", "TB"};
     double value = double(bytes);
     int unit = 0;
-    while (std::fabs(value) >= 1024.0 && unit < 4) {
-        value /= 1024.0;
+    while (std::fabs(value) >= 1000.0 && unit < 4) {
+        value /= 1000.0;
         ++unit;
     }
     if (unit == 0)

@@ -41,7 +41,7 @@ TimeWindow clampedTo(const TimeWindow& window, double boundsStartNs, double boun
 
 /// "850 ns", "12.3 us" (with the micro sign), "1.25 ms", "2.5 s": three significant digits at most.
 std::string formatDuration(double ns);
-/// "512 B", "1.5 KiB", "12.3 MiB", "1.02 GiB".
+/// "512 B", "1.54 KB", "12.3 MB", "1.02 GB" (powers of 1000, as the tables).
 std::string formatBytes(std::int64_t bytes);
 
 struct RulerTick {

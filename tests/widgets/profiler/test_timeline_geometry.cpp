@@ -77,9 +77,9 @@ private slots:
         QCOMPARE(formatDuration(0), std::string("0 ns"));
         QCOMPARE(formatDuration(-20000), std::string("-20 \xC2\xB5s"));
         QCOMPARE(formatBytes(512), std::string("512 B"));
-        QCOMPARE(formatBytes(1536), std::string("1.5 KiB"));
-        QCOMPARE(formatBytes(1568000), std::string("1.5 MiB"));
-        QCOMPARE(formatBytes(std::int64_t(3) << 30), std::string("3 GiB"));
+        QCOMPARE(formatBytes(1536), std::string("1.54 KB"));
+        QCOMPARE(formatBytes(1568000), std::string("1.57 MB"));
+        QCOMPARE(formatBytes(std::int64_t(3) << 30), std::string("3.22 GB"));
     }
 
     void rulerTicksAdaptToZoom()

@@ -312,7 +312,7 @@ private slots:
         for (const char* expected :
              {"add", "Add", "/job:localhost/replica:0/task:0/device:CPU:0", "thread 1", "Duration", "2 \xC2\xB5s",
               "13 \xC2\xB5s after the step's start", "[100,500]", "float32", "Inputs", "mm", "Consumers", "relu",
-              "Show in graph", "195 KiB (200000 B)"})
+              "Show in graph", "200 KB (200000 B)"})
             QVERIFY2(text.contains(QString::fromUtf8(expected)),
                      qPrintable(QString("%1 not in:\n%2").arg(expected, text)));
         // The producer link selects mm and tells the graph viewer.
