@@ -358,7 +358,6 @@ bool TrainingPanel::start()
     if (!m_dataDir->text().trimmed().isEmpty() && needsDataFolder(*p))
         QSettings().setValue(QLatin1String(kDataDirSetting), m_dataDir->text().trimmed());
     m_graph = projectGraph(*p);
-    m_graphNodes = graphNodeNames(m_graph.get());
     project::TrainRunOptions options;
     options.logdir = dir.toStdString();
     options.resume = m_resume->isChecked();
@@ -495,7 +494,7 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
         showStatus(summary, false);
         emit message(summary);
     } else {
-        m_errorNode = nodeNamedIn(text, m_graphNodes);
+        m_errorNode = nodeNamedIn(text, graphNodeNames(m_graph.get()));
         QString shown = text.toHtmlEscaped();
         if (!m_errorNode.isEmpty())
             shown += QStringLiteral(" <a href=\"node\">%1</a>").arg(tr("Show node %1").arg(m_errorNode.toHtmlEscaped()));

@@ -107,8 +107,7 @@ private:
     std::unique_ptr<TrainingRun> m_run;
     QString m_runLogdir;
     project::TrainProgress m_last;
-    std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project
-    QStringList m_graphNodes; // of the running project, for "Show node"
+    std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project (parameters, "Show node")
     QString m_errorNode;
     bool m_statusIsError = false;
 

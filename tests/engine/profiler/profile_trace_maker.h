@@ -11,6 +11,10 @@
 
 namespace tstudio::testing {
 
+/// The device names the hand-made traces use.
+inline const std::string kCpu = "/job:localhost/replica:0/task:0/device:CPU:0";
+inline const std::string kGpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+
 /// Bytes an event requested, its peak and what it left allocated.
 struct TraceMemory {
     std::int64_t requested = 0;

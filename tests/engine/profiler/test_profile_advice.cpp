@@ -13,8 +13,8 @@ using tstudio::testing::TraceMaker;
 
 namespace {
 
-const std::string kCpu = "/job:localhost/replica:0/task:0/device:CPU:0";
-const std::string kGpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+using tstudio::testing::kCpu;
+using tstudio::testing::kGpu;
 
 std::vector<AdviceItem> advise(const ProfileTrace& trace, const ProfileAdviceOptions& options = {})
 {

@@ -18,8 +18,8 @@ using tstudio::testing::TraceMaker;
 
 namespace {
 
-const std::string kCpu = "/job:localhost/replica:0/task:0/device:CPU:0";
-const std::string kGpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+using tstudio::testing::kCpu;
+using tstudio::testing::kGpu;
 
 ProfileTable build(const ProfileTrace& trace, ProfileView view, int step = -1,
                    const tensorflow::GraphDef* graph = nullptr)
