@@ -82,7 +82,7 @@ private:
 
 /// Host memory from the C library's aligned allocation. Without a limit, requests larger than
 /// the machine's physical memory are refused up front (they could only end in the OOM killer).
-/// Freed blocks of 256 KiB and more are kept for reuse by size (BlockCache, up to 1 GiB), so
+/// Freed blocks of 32 KiB and more are kept for reuse by size (BlockCache, up to 1 GiB), so
 /// the same tensors of the next step cost no page faults; they are released with the allocator.
 class CpuAllocator final : public Allocator {
 public:

@@ -16,11 +16,14 @@ namespace tstudio {
 /// and zeroing every step. Tensors of a graph have the same sizes step after step: exact-size
 /// reuse catches them without fragmenting.
 ///
-/// Blocks below kMinBlockBytes are not cached (the C library's own bins handle them well). At most
-/// `capacityBytes` are kept; past that the least recently cached blocks are freed. Thread-safe.
+/// Blocks from kMinBlockBytes (32 KiB) up are cached: smaller ones sit in the C library's bins,
+/// but a freed block of tens of kilobytes at the top of its heap lets it trim the heap and fault
+/// the pages in again on the next step, the more so when other small allocations (a traced step's
+/// records) move the top about. At most `capacityBytes` are kept; past that the least recently
+/// cached blocks are freed. Thread-safe.
 class BlockCache {
 public:
-    static constexpr std::size_t kMinBlockBytes = std::size_t(256) << 10;
+    static constexpr std::size_t kMinBlockBytes = std::size_t(32) << 10;
 
     explicit BlockCache(std::size_t capacityBytes) : m_capacity(capacityBytes) {}
     ~BlockCache();
