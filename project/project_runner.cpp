@@ -5,6 +5,7 @@
 #include "devices/gpu_probe.h"
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
+#include "runtime/arena_run_metadata.h"
 #include "runtime/default_registries.h"
 #include "summary/summary.h"
 #include "training/checkpoint_saver_hook.h"
@@ -240,11 +241,13 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         }
         const bool trace = options.traceStepsRequested && options.traceStepsRequested->load() > 0;
         tensorflow::RunOptions runOptions;
-        tensorflow::RunMetadata runMetadata;
-        if (trace)
+        std::optional<ArenaRunMetadata> runMetadata;
+        if (trace) {
             runOptions.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+            runMetadata.emplace();
+        }
         auto values = (*session)->run(fetches, *feeds, {prepared->trainOp}, trace ? &runOptions : nullptr,
-                                      trace ? &runMetadata : nullptr);
+                                      runMetadata ? runMetadata->get() : nullptr);
         if (!values) {
             failure = values.error();
             break;
@@ -259,7 +262,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         if (trace) {
             options.traceStepsRequested->fetch_sub(1);
             if (options.onTrace)
-                options.onTrace(*step, runMetadata);
+                options.onTrace(*step, **runMetadata);
         }
         if (fetches.size() > 1)
             result.finalLoss = scalarValue((*values)[1]);

@@ -3,6 +3,7 @@
 
 #include "classifier_training.h"
 #include "layer_networks.h"
+#include "runtime/arena_run_metadata.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
@@ -56,9 +57,9 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     auto step = [&](bool trace) {
         if (!trace)
             return (*session)->run(feeds, {}, {graph->train}, &out);
-        tensorflow::RunMetadata metadata;
-        Status s = (*session)->run(traced, feeds, {}, {graph->train}, &out, &metadata);
-        for (const auto& device : metadata.step_stats().dev_stats())
+        ArenaRunMetadata metadata; // as the profiler runs a traced step
+        Status s = (*session)->run(traced, feeds, {}, {graph->train}, &out, metadata.get());
+        for (const auto& device : metadata->step_stats().dev_stats())
             tracedRecords += static_cast<std::size_t>(device.node_stats_size());
         return s;
     };

@@ -11,6 +11,7 @@
 #include "project_file.h"
 #include "project_runner.h"
 #include "proto/config.pb.h"
+#include "runtime/arena_run_metadata.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
@@ -129,12 +130,12 @@ Expected<profiler::ProfileTrace> traceModel(const ProfileArgs& args, std::shared
     options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
     std::vector<profiler::TracedStep> traced;
     for (int i = 0; i < args.steps; ++i) {
-        tensorflow::RunMetadata metadata;
+        ArenaRunMetadata metadata;
         if (Status s = (*model)->session().run(options, (*model)->feeds(), args.fetches, args.targets, &outputs,
-                                               &metadata);
+                                               metadata.get());
             !s.isOk())
             return unexpected(s);
-        traced.push_back({i, metadata.step_stats()});
+        traced.push_back({i, metadata->step_stats()});
     }
     return profiler::traceFromStepStats(traced);
 }

@@ -350,7 +350,7 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
     Allocator& allocator = node.runtime.device->allocator();
     AllocatorStats memoryBefore;
     if (m_params.stats) {
-        stats.emplace(*node.def);
+        stats.emplace(*node.def, m_params.stats->arena());
         memoryBefore = allocator.stats();
         // Per-node peaks are only meaningful when nothing else allocates meanwhile.
         if (m_singleThreaded)

@@ -385,7 +385,7 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     const bool traced = options.trace_level() > tensorflow::RunOptions::NO_TRACE;
     std::optional<StepStatsCollector> collector;
     if (traced)
-        collector.emplace(devices());
+        collector.emplace(devices(), metadata ? metadata->GetArena() : nullptr);
     StepParams params;
     params.stepId = m_nextStepId++;
     params.feedValues = &feedValues;

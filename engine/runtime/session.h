@@ -83,7 +83,8 @@ public:
     /// With options.trace_level > NO_TRACE, `metadata` (may be null) receives step_stats (one
     /// DeviceStepStats per device, one NodeExecStats per executed node); with
     /// output_partition_graphs (not implied by FULL_TRACE, as in TensorFlow), also one partition
-    /// GraphDef per device that ran nodes.
+    /// GraphDef per device that ran nodes. The records are created on `metadata`'s arena
+    /// (ArenaRunMetadata): much cheaper than on the heap, which a RunMetadata without one uses.
     /// With an `observer` the run is single-threaded in the stable order.
     Status run(const tensorflow::RunOptions& options, const std::vector<std::pair<std::string, Tensor>>& feeds,
                const std::vector<std::string>& fetches, const std::vector<std::string>& targets,

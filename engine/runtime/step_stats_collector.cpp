@@ -13,6 +13,12 @@ std::int64_t wallNanos()
         .count();
 }
 
+template <typename Message>
+Message* createOn(google::protobuf::Arena* arena)
+{
+    return google::protobuf::Arena::CreateMessage<Message>(arena);
+}
+
 } // namespace
 
 std::uint32_t NodeStatsRecorder::currentThreadId()
@@ -22,17 +28,30 @@ std::uint32_t NodeStatsRecorder::currentThreadId()
     return id;
 }
 
-NodeStatsRecorder::NodeStatsRecorder(const tensorflow::NodeDef& node) : m_start(std::chrono::steady_clock::now())
+NodeStatsRecorder::NodeStatsRecorder(const tensorflow::NodeDef& node, google::protobuf::Arena* arena)
+    : m_stats(createOn<tensorflow::NodeExecStats>(arena)), m_owned(arena == nullptr),
+      m_start(std::chrono::steady_clock::now())
 {
     const std::int64_t startNanos = wallNanos();
-    m_stats.set_node_name(node.name());
-    m_stats.set_all_start_nanos(startNanos);
-    m_stats.set_all_start_micros(startNanos / 1000);
-    m_stats.set_thread_id(currentThreadId());
-    std::string label = node.name() + " = " + node.op() + "(";
+    m_stats->set_node_name(node.name());
+    m_stats->set_all_start_nanos(startNanos);
+    m_stats->set_all_start_micros(startNanos / 1000);
+    m_stats->set_thread_id(currentThreadId());
+    std::size_t length = node.name().size() + node.op().size() + 5;
+    for (const std::string& input : node.input())
+        length += input.size() + 2;
+    std::string* label = m_stats->mutable_timeline_label();
+    label->reserve(length);
+    label->append(node.name()).append(" = ").append(node.op()).push_back('(');
     for (int i = 0; i < node.input_size(); ++i)
-        label += (i ? ", " : "") + node.input(i);
-    m_stats.set_timeline_label(label + ")");
+        label->append(i ? ", " : "").append(node.input(i));
+    label->push_back(')');
+}
+
+NodeStatsRecorder::~NodeStatsRecorder()
+{
+    if (m_owned)
+        delete m_stats;
 }
 
 std::int64_t NodeStatsRecorder::relNanos() const
@@ -43,24 +62,26 @@ std::int64_t NodeStatsRecorder::relNanos() const
 void NodeStatsRecorder::opStart()
 {
     const std::int64_t rel = relNanos();
-    m_stats.set_op_start_rel_nanos(rel);
-    m_stats.set_op_start_rel_micros(rel / 1000);
+    m_stats->set_op_start_rel_nanos(rel);
+    m_stats->set_op_start_rel_micros(rel / 1000);
 }
 
 void NodeStatsRecorder::opEnd()
 {
     const std::int64_t rel = relNanos();
-    m_stats.set_op_end_rel_nanos(rel);
-    m_stats.set_op_end_rel_micros(rel / 1000);
+    m_stats->set_op_end_rel_nanos(rel);
+    m_stats->set_op_end_rel_micros(rel / 1000);
 }
 
 void NodeStatsRecorder::addOutput(int slot, const Tensor& value, const std::string& allocatorName)
 {
-    tensorflow::NodeOutput* output = m_stats.add_output();
+    tensorflow::NodeOutput* output = m_stats->add_output();
     output->set_slot(slot);
     tensorflow::TensorDescription* description = output->mutable_tensor_description();
     description->set_dtype(value.dtype());
-    *description->mutable_shape() = value.shape().toProto();
+    tensorflow::TensorShapeProto* shape = description->mutable_shape();
+    for (std::int64_t size : value.shape().dims())
+        shape->add_dim()->set_size(size);
     tensorflow::AllocationDescription* allocation = description->mutable_allocation_description();
     const auto bytes = static_cast<std::int64_t>(value.totalBytes());
     allocation->set_requested_bytes(bytes);
@@ -71,7 +92,7 @@ void NodeStatsRecorder::addOutput(int slot, const Tensor& value, const std::stri
 void NodeStatsRecorder::setMemory(const std::string& allocatorName, std::int64_t totalBytes, std::int64_t peakBytes,
                                   std::int64_t liveBytes, std::int64_t allocatorBytesInUse)
 {
-    tensorflow::AllocatorMemoryUsed* memory = m_stats.add_memory();
+    tensorflow::AllocatorMemoryUsed* memory = m_stats->add_memory();
     memory->set_allocator_name(allocatorName);
     memory->set_total_bytes(totalBytes);
     memory->set_peak_bytes(peakBytes);
@@ -79,34 +100,45 @@ void NodeStatsRecorder::setMemory(const std::string& allocatorName, std::int64_t
     memory->set_allocator_bytes_in_use(allocatorBytesInUse);
 }
 
-tensorflow::NodeExecStats NodeStatsRecorder::finish()
+tensorflow::NodeExecStats* NodeStatsRecorder::finish()
 {
     const std::int64_t rel = relNanos();
-    m_stats.set_all_end_rel_nanos(rel);
-    m_stats.set_all_end_rel_micros(rel / 1000);
-    return std::move(m_stats);
+    m_stats->set_all_end_rel_nanos(rel);
+    m_stats->set_all_end_rel_micros(rel / 1000);
+    m_owned = false;
+    return m_stats;
 }
 
-StepStatsCollector::StepStatsCollector(const std::vector<Device*>& devices)
+StepStatsCollector::StepStatsCollector(const std::vector<Device*>& devices, google::protobuf::Arena* arena)
+    : m_arena(arena)
 {
     for (Device* device : devices) {
-        tensorflow::DeviceStepStats stats;
-        stats.set_device(device->name());
-        m_devices.push_back(std::move(stats));
+        auto* stats = createOn<tensorflow::DeviceStepStats>(arena);
+        stats->set_device(device->name());
+        m_devices.push_back(stats);
     }
 }
 
-void StepStatsCollector::add(int deviceIndex, tensorflow::NodeExecStats stats)
+StepStatsCollector::~StepStatsCollector()
+{
+    if (!m_arena) {
+        for (tensorflow::DeviceStepStats* stats : m_devices)
+            delete stats;
+    }
+}
+
+void StepStatsCollector::add(int deviceIndex, tensorflow::NodeExecStats* stats)
 {
     std::lock_guard lock(m_mutex);
-    *m_devices.at(static_cast<std::size_t>(deviceIndex)).add_node_stats() = std::move(stats);
+    // Same arena (or both on the heap): the repeated field takes the record without a copy.
+    m_devices.at(static_cast<std::size_t>(deviceIndex))->mutable_node_stats()->AddAllocated(stats);
 }
 
 void StepStatsCollector::finish(tensorflow::StepStats* out)
 {
     std::lock_guard lock(m_mutex);
-    for (auto& device : m_devices)
-        *out->add_dev_stats() = std::move(device);
+    for (tensorflow::DeviceStepStats* stats : m_devices)
+        out->mutable_dev_stats()->AddAllocated(stats);
     m_devices.clear();
 }
 

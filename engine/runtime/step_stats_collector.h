@@ -7,6 +7,8 @@
 #include "proto/node_def.pb.h"
 #include "proto/step_stats.pb.h"
 
+#include <google/protobuf/arena.h>
+
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -14,13 +16,18 @@
 
 namespace tstudio {
 
-/// The record of one node execution, filled as it runs. Created only when a step is traced, so an
-/// untraced step makes no clock calls at all.
+/// The record of one node execution, filled in place as it runs. Created only when a step is
+/// traced, so an untraced step makes no clock calls at all. The record lives on the collector's
+/// arena (the RunMetadata's, when the caller put it on one), so filling it costs no heap
+/// allocations beyond long strings.
 class NodeStatsRecorder {
 public:
     /// Records all_start (wall clock), the thread and the timeline label
     /// "<node> = <Op>(<in0>, <in1>)" (NodeDef inputs, control inputs included, as TensorFlow).
-    explicit NodeStatsRecorder(const tensorflow::NodeDef& node);
+    NodeStatsRecorder(const tensorflow::NodeDef& node, google::protobuf::Arena* arena);
+    ~NodeStatsRecorder();
+    NodeStatsRecorder(const NodeStatsRecorder&) = delete;
+    NodeStatsRecorder& operator=(const NodeStatsRecorder&) = delete;
 
     void opStart();
     void opEnd();
@@ -31,8 +38,9 @@ public:
     /// live), the peak above the level before the node, and the allocator's bytes in use after it.
     void setMemory(const std::string& allocatorName, std::int64_t totalBytes, std::int64_t peakBytes,
                    std::int64_t liveBytes, std::int64_t allocatorBytesInUse);
-    /// Sets all_end_rel and returns the record.
-    tensorflow::NodeExecStats finish();
+    /// Sets all_end_rel and hands the record over (on the arena it was created on; the caller
+    /// owns it when that arena is null).
+    tensorflow::NodeExecStats* finish();
 
     /// A small number naming the calling thread (stable for the thread's life).
     static std::uint32_t currentThreadId();
@@ -40,23 +48,33 @@ public:
 private:
     std::int64_t relNanos() const;
 
-    tensorflow::NodeExecStats m_stats;
+    tensorflow::NodeExecStats* m_stats;
+    bool m_owned; ///< heap record not yet handed over
     std::chrono::steady_clock::time_point m_start;
 };
 
 /// Collects the records of one step by device. Thread-safe.
 class StepStatsCollector {
 public:
-    /// One DeviceStepStats per device, in this order, named by the device's full name.
-    explicit StepStatsCollector(const std::vector<Device*>& devices);
+    /// One DeviceStepStats per device, in this order, named by the device's full name. Records
+    /// are created on `arena` (null: the heap); finish() moves them without copying into a
+    /// StepStats on the same arena.
+    StepStatsCollector(const std::vector<Device*>& devices, google::protobuf::Arena* arena);
+    ~StepStatsCollector();
+    StepStatsCollector(const StepStatsCollector&) = delete;
+    StepStatsCollector& operator=(const StepStatsCollector&) = delete;
 
-    void add(int deviceIndex, tensorflow::NodeExecStats stats);
+    /// Where NodeStatsRecorders of this step create their records.
+    google::protobuf::Arena* arena() const { return m_arena; }
+    /// Takes the record from NodeStatsRecorder::finish().
+    void add(int deviceIndex, tensorflow::NodeExecStats* stats);
     /// Appends the collected DeviceStepStats to `out` (records in the order they were added).
     void finish(tensorflow::StepStats* out);
 
 private:
+    google::protobuf::Arena* m_arena;
     std::mutex m_mutex;
-    std::vector<tensorflow::DeviceStepStats> m_devices;
+    std::vector<tensorflow::DeviceStepStats*> m_devices; ///< owned when m_arena is null
 };
 
 } // namespace tstudio

@@ -1,5 +1,6 @@
 // MonitoredTrainingSession: restores or initializes the model and runs hooks around every run.
 #include "training/monitored_session.h"
+#include "runtime/arena_run_metadata.h"
 
 #include "io/checkpoint/checkpoint_state.h"
 #include "training/checkpoint_saver_hook.h"
@@ -245,8 +246,8 @@ Expected<std::vector<Tensor>> MonitoredTrainingSession::run(const std::vector<st
     Feeds allFeeds = feeds;
     allFeeds.insert(allFeeds.end(), hookFeeds.begin(), hookFeeds.end());
 
-    tensorflow::RunMetadata ownMetadata;
-    tensorflow::RunMetadata& runMetadata = metadata ? *metadata : ownMetadata;
+    ArenaRunMetadata ownMetadata; // a traced step (ProfilerHook's) records onto its arena
+    tensorflow::RunMetadata& runMetadata = metadata ? *metadata : *ownMetadata;
     std::vector<Tensor> outputs;
     if (Status s = m_session->run(runOptions, allFeeds, allFetches, allTargets, &outputs, &runMetadata); !s.isOk())
         return fail(s);

@@ -1,6 +1,7 @@
 // Tests for tracing: RunOptions.trace_level FULL_TRACE fills RunMetadata.step_stats (one
 // DeviceStepStats per device, one NodeExecStats per executed node with times, thread, label,
 // outputs and memory) and partition_graphs; NO_TRACE leaves the metadata empty.
+#include "runtime/arena_run_metadata.h"
 #include "runtime_test_support.h"
 
 #include <QTest>
@@ -138,6 +139,50 @@ private slots:
         QCOMPARE(counts["while/Exit"], 1);
         QCOMPARE(counts["while/Identity"], 3);
         QCOMPARE(mergeLabel, std::string("while/Merge = Merge(while/Enter, while/NextIteration)"));
+    }
+
+    void arenaMetadataHoldsTheSameRecordsOnItsArena()
+    {
+        RuntimeFixture f;
+        std::string error;
+        auto session = f.session(kGraph, twoCpus(), &error);
+        QVERIFY2(session, error.c_str());
+        tensorflow::RunOptions options;
+        options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+        std::vector<Tensor> out;
+        tensorflow::RunMetadata heap;
+        QVERIFY(session->run(options, {}, {"sum"}, {}, &out, &heap).isOk());
+        ArenaRunMetadata arena;
+        QVERIFY(session->run(options, {}, {"sum"}, {}, &out, arena.get()).isOk());
+
+        const tensorflow::StepStats& stats = arena->step_stats();
+        QCOMPARE(stats.dev_stats_size(), heap.step_stats().dev_stats_size());
+        for (int d = 0; d < stats.dev_stats_size(); ++d) {
+            const tensorflow::DeviceStepStats& device = stats.dev_stats(d);
+            QCOMPARE(device.GetArena(), arena->GetArena()); // moved in, not copied
+            QCOMPARE(device.device(), heap.step_stats().dev_stats(d).device());
+            auto expected = byName(heap.step_stats().dev_stats(d));
+            auto actual = byName(device);
+            QCOMPARE(actual.size(), expected.size());
+            for (const auto& [name, record] : actual) {
+                QVERIFY(expected.count(name));
+                QCOMPARE(record->GetArena(), arena->GetArena());
+                QCOMPARE(record->timeline_label(), expected[name]->timeline_label());
+                QCOMPARE(record->output_size(), expected[name]->output_size());
+                QCOMPARE(record->output(0).tensor_description().SerializeAsString(),
+                         expected[name]->output(0).tensor_description().SerializeAsString());
+            }
+        }
+
+        // A traced step whose kernel fails hands no partial records to the metadata (heap or arena).
+        auto failing = f.session(constNode("c", 1) + unaryNode("bad", "TestFail", "c"), {}, &error);
+        QVERIFY2(failing, error.c_str());
+        ArenaRunMetadata failedOnArena;
+        QVERIFY(!failing->run(options, {}, {"bad"}, {}, &out, failedOnArena.get()).isOk());
+        QCOMPARE(failedOnArena->step_stats().dev_stats_size(), 0);
+        tensorflow::RunMetadata failedOnHeap;
+        QVERIFY(!failing->run(options, {}, {"bad"}, {}, &out, &failedOnHeap).isOk());
+        QCOMPARE(failedOnHeap.step_stats().dev_stats_size(), 0);
     }
 
     void noTraceLeavesMetadataEmpty()
