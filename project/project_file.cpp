@@ -215,13 +215,46 @@ Expected<GraphSource> readGraph(const JsonReader& r, const json& value, const st
     return GraphSource{file.value_or(""), pbtxt.value_or("")};
 }
 
+Expected<DebuggerSettings> readDebugger(const JsonReader& r, const json& doc, const std::string& path)
+{
+    if (!doc.is_object())
+        return unexpected(r.error(path, "expected an object, got " + describeJson(doc)));
+    if (Status s = r.checkKeys(doc, path, {"breakpoints", "watch"}); !s.isOk())
+        return unexpected(s);
+    DebuggerSettings settings;
+    if (doc.contains("breakpoints")) {
+        const json& list = doc.at("breakpoints");
+        if (!list.is_array())
+            return unexpected(r.error(path + ".breakpoints", "expected an array, got " + describeJson(list)));
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::string at = path + ".breakpoints[" + std::to_string(i) + "]";
+            if (!list[i].is_object())
+                return unexpected(r.error(at, "expected an object, got " + describeJson(list[i])));
+            if (Status s = r.checkKeys(list[i], at, {"at", "enabled"}); !s.isOk())
+                return unexpected(s);
+            TSTUDIO_TRY(text, r.stringKey(list[i], at, "at", std::nullopt));
+            TSTUDIO_TRY(enabled, r.boolKey(list[i], at, "enabled", true));
+            auto breakpoint = debugger::parseBreakpoint(text);
+            if (!breakpoint)
+                return unexpected(r.error(at + ".at", breakpoint.error().message()));
+            breakpoint->enabled = enabled;
+            settings.breakpoints.push_back(std::move(*breakpoint));
+        }
+    }
+    if (doc.contains("watch")) {
+        TSTUDIO_TRY(watch, r.stringListKey(doc, path, "watch"));
+        settings.watch = std::move(watch);
+    }
+    return settings;
+}
+
 Expected<Project> readProject(const JsonReader& r, const json& doc)
 {
     if (!doc.is_object())
         return unexpected(r.error("", "expected a JSON object, got " + describeJson(doc)));
     if (Status s = r.checkKeys(doc, "",
                                {"format", "version", "name", "graph", "data", "training", "batch_size", "steps",
-                                "hooks", "device", "logdir", "settings"});
+                                "hooks", "device", "logdir", "debugger", "settings"});
         !s.isOk())
         return unexpected(s);
     TSTUDIO_TRY(format, r.stringKey(doc, "", "format", std::nullopt));
@@ -273,6 +306,10 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     if (logdir.empty())
         return unexpected(r.error("logdir", "must not be empty"));
     p.logdir = logdir;
+    if (doc.contains("debugger")) {
+        TSTUDIO_TRY(debugger, readDebugger(r, doc.at("debugger"), "debugger"));
+        p.debugger = std::move(debugger);
+    }
     if (doc.contains("settings") && !doc.at("settings").is_null()) {
         if (!doc.at("settings").is_object())
             return unexpected(r.error("settings", "expected an object, got " + describeJson(doc.at("settings"))));
@@ -497,6 +534,18 @@ std::string projectToJson(const Project& p)
     o["hooks"] = std::move(hooks);
     o["device"] = p.device;
     o["logdir"] = p.logdir;
+    if (!p.debugger.empty()) {
+        ordered section;
+        section["breakpoints"] = ordered::array();
+        for (const debugger::Breakpoint& b : p.debugger.breakpoints) {
+            ordered entry;
+            entry["at"] = debugger::formatBreakpoint(b);
+            entry["enabled"] = b.enabled;
+            section["breakpoints"].push_back(std::move(entry));
+        }
+        section["watch"] = p.debugger.watch;
+        o["debugger"] = std::move(section);
+    }
     o["settings"] = ordered::parse(p.settings.dump()); // std::map order: sorted keys
     return o.dump(2) + "\n";
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/expected.h"
+#include "debugger/breakpoint.h"
 #include "framework/data_type.h"
 #include "proto/graph.pb.h"
 
@@ -142,6 +143,14 @@ struct Hooks {
     std::optional<std::int64_t> stopAtStep;
 };
 
+/// "debugger": the breakpoints ({"at": "op:Log if has_nan", "enabled": true}, in parseBreakpoint's
+/// syntax) and the watched tensors ("layer1/MatMul:0"). Written only when not empty.
+struct DebuggerSettings {
+    std::vector<debugger::Breakpoint> breakpoints;
+    std::vector<std::string> watch;
+    bool empty() const { return breakpoints.empty() && watch.empty(); }
+};
+
 struct Project {
     int version = kProjectVersion;
     std::string name;
@@ -154,6 +163,7 @@ struct Project {
     Hooks hooks;
     std::string device = "cpu"; ///< "cpu" or "gpu"
     std::string logdir = "logs";
+    DebuggerSettings debugger;
     nlohmann::json settings = nlohmann::json::object(); ///< free-form, kept as is
 
     /// The .tsproj this project was loaded from or saved to (not stored in the file): relative

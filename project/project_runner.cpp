@@ -6,6 +6,7 @@
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "runtime/arena_run_metadata.h"
+#include "runtime/execution_observer.h"
 #include "runtime/default_registries.h"
 #include "summary/summary.h"
 #include "training/checkpoint_saver_hook.h"
@@ -247,9 +248,12 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             runMetadata.emplace();
         }
         auto values = (*session)->run(fetches, *feeds, {prepared->trainOp}, trace ? &runOptions : nullptr,
-                                      runMetadata ? runMetadata->get() : nullptr);
+                                      runMetadata ? runMetadata->get() : nullptr, options.observer);
         if (!values) {
-            failure = values.error();
+            if (options.observer && values.error().code() == StatusCode::kCancelled)
+                result.stoppedMidStep = true;
+            else
+                failure = values.error();
             break;
         }
         // The step before this run's increment.
@@ -278,6 +282,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             report(now);
     }
     result.seconds = secondsBetween(start, Clock::now());
+    if (options.observer)
+        options.observer->sessionClosing();
     Status closed = (*session)->close();
     if (!failure.isOk())
         return unexpected(failure);
@@ -285,7 +291,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         return unexpected(closed);
     // The step the variables hold now (the last run's increment included).
     auto finalStep = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
-    if (finalStep)
+    if (finalStep && !result.stoppedMidStep)
         result.lastStep = *finalStep;
     if ((result.lastStep - result.firstStep) % every != 0)
         report(Clock::now());

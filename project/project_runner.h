@@ -19,6 +19,7 @@ class RunMetadata;
 
 namespace tstudio {
 struct Registries;
+class ExecutionObserver;
 }
 
 namespace tstudio::project {
@@ -70,6 +71,12 @@ struct TrainRunOptions {
     /// gets the global step it ran at and its RunMetadata (step_stats), on the training thread.
     std::atomic<int>* traceStepsRequested = nullptr;
     std::function<void(std::int64_t step, const tensorflow::RunMetadata&)> onTrace;
+    /// The debugger (or another observer), attached to every training step's session run (each
+    /// step then runs single-threaded in the stable order). When it cancels a step (the debugger's
+    /// Stop) the run ends without an error and without a final checkpoint, since that step may
+    /// have updated some variables and not others: the last checkpoint stays the latest, and the
+    /// result says stoppedMidStep. Its sessionClosing() is called before the session goes.
+    ExecutionObserver* observer = nullptr;
 };
 
 struct TrainRunResult {
@@ -81,6 +88,7 @@ struct TrainRunResult {
     double stepsPerSecond = 0;         ///< (lastStep - firstStep) / seconds
     std::string lastCheckpoint;        ///< the prefix of the checkpoint written last ("" when none)
     bool restored = false;             ///< true when the run continued from a checkpoint
+    bool stoppedMidStep = false;       ///< the observer cancelled a step (see TrainRunOptions::observer)
 };
 
 /// Trains `project` until the global step reaches options.steps (else project.steps, or

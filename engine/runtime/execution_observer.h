@@ -57,6 +57,10 @@ public:
     /// Once per Session::run it was attached to, at the end, with the run's result (also when the
     /// run failed before any node started).
     virtual void runFinished(const Status& status) { (void)status; }
+    /// The Session it was attached to is about to be destroyed: drop every tensor that shares the
+    /// session's buffers (they would outlive the device's allocator). Whoever owns the Session
+    /// and attached the observer calls this.
+    virtual void sessionClosing() {}
 };
 
 } // namespace tstudio

@@ -208,7 +208,8 @@ Status MonitoredTrainingSession::prepareSession()
 Expected<std::vector<Tensor>> MonitoredTrainingSession::run(const std::vector<std::string>& fetches, const Feeds& feeds,
                                                             const std::vector<std::string>& targets,
                                                             const tensorflow::RunOptions* options,
-                                                            tensorflow::RunMetadata* metadata)
+                                                            tensorflow::RunMetadata* metadata,
+                                                            ExecutionObserver* observer)
 {
     if (m_closed)
         return unexpected(failedPreconditionError("Run called on a closed session."));
@@ -249,7 +250,8 @@ Expected<std::vector<Tensor>> MonitoredTrainingSession::run(const std::vector<st
     ArenaRunMetadata ownMetadata; // a traced step (ProfilerHook's) records onto its arena
     tensorflow::RunMetadata& runMetadata = metadata ? *metadata : *ownMetadata;
     std::vector<Tensor> outputs;
-    if (Status s = m_session->run(runOptions, allFeeds, allFetches, allTargets, &outputs, &runMetadata); !s.isOk())
+    if (Status s = m_session->run(runOptions, allFeeds, allFetches, allTargets, &outputs, &runMetadata, observer);
+        !s.isOk())
         return fail(s);
     for (std::size_t i = 0; i < m_hooks.size(); ++i) {
         const auto [first, count] = slices[i];

@@ -86,10 +86,12 @@ public:
     /// SessionRunHook and user. Conflict(s): [x:0]" / "Same tensor is fed by two hooks. Conflict(s):
     /// [x:0]"; FailedPrecondition "Run called on a closed session." after close(); the session's and
     /// the hooks' errors. After an error the session counts as failed (see close()).
+    /// `observer` (the debugger) is attached to the session run of this step, hooks' fetches included.
     Expected<std::vector<Tensor>> run(const std::vector<std::string>& fetches, const Feeds& feeds = {},
                                       const std::vector<std::string>& targets = {},
                                       const tensorflow::RunOptions* options = nullptr,
-                                      tensorflow::RunMetadata* metadata = nullptr);
+                                      tensorflow::RunMetadata* metadata = nullptr,
+                                      ExecutionObserver* observer = nullptr);
 
     /// True once a hook requested a stop (or after close()).
     bool shouldStop() const { return m_shouldStop || m_closed; }

@@ -2,7 +2,7 @@
 // steps, runs to a node or an op type, stops after the first NaN or Inf, and cancels the run.
 #include "runtime_test_support.h"
 
-#include "runtime/debug_controller.h"
+#include "debugger/debug_controller.h"
 
 #include <QTest>
 
@@ -229,6 +229,163 @@ private slots:
         QVERIFY(result.get().isOk());
         // 'e' is on the untaken branch: it is visited dead and never paused at.
         QCOMPARE(pauses, (std::vector<std::string>{"x", "s", "t", "m"}));
+    }
+    void breakpointsPauseBeforeAndConditionsAfter()
+    {
+        RuntimeFixture f;
+        std::string error;
+        auto session = f.session(kChain, &error);
+        QVERIFY2(session, error.c_str());
+        DebugController controller;
+        std::vector<debugger::Breakpoint> list;
+        for (const char* spec : {"node:b", "op:Mul", "node:sum if max > 2", "node:out if max > 100"})
+            list.push_back(debugger::parseBreakpoint(spec).value());
+        list[0].enabled = false;
+        controller.setBreakpoints(debugger::BreakpointSet::create(list).value());
+        auto result = runAsync(*session, controller, {"out"});
+
+        // sum = 3 > 2: paused after it, with its output.
+        QVERIFY(controller.waitUntilPaused(10s));
+        auto point = controller.pausePoint();
+        QCOMPARE(point->node, std::string("sum"));
+        QCOMPARE(point->reason, PausePoint::Reason::kBreakpoint);
+        QCOMPARE(point->breakpoint, std::optional<std::size_t>(2));
+        QVERIFY(point->afterNode);
+        QCOMPARE(point->values[0].scalar<float>(), 3.0f);
+        QVERIFY2(point->detail.find("max") != std::string::npos, point->detail.c_str());
+        QCOMPARE(point->executed, std::int64_t(3)); // a, b, sum
+
+        // op:Mul: paused before prod, with its inputs; the disabled breakpoint on b never fired.
+        controller.resume();
+        QVERIFY(controller.waitUntilPaused(10s));
+        point = controller.pausePoint();
+        QCOMPARE(point->node, std::string("prod"));
+        QCOMPARE(point->breakpoint, std::optional<std::size_t>(1));
+        QVERIFY(!point->afterNode);
+        QCOMPARE(point->values.size(), std::size_t(2));
+
+        // out = 6 is not above 100: the run finishes.
+        controller.resume();
+        auto [status, out] = result.get();
+        QVERIFY2(status.isOk(), status.toString().c_str());
+        QCOMPARE(out[0].scalar<float>(), 6.0f);
+    }
+
+    void executedNodesAndTheirValues()
+    {
+        RuntimeFixture f;
+        std::string error;
+        auto session = f.session(kChain, &error);
+        QVERIFY2(session, error.c_str());
+        DebugController controller;
+        QVERIFY(runAsync(*session, controller, {"out"}).get().first.isOk());
+
+        const std::vector<ExecutedNode> executed = controller.executedNodes();
+        std::vector<std::string> names;
+        for (const ExecutedNode& n : executed) {
+            names.push_back(n.node);
+            QCOMPARE(n.outputs.size(), std::size_t(1));
+            QCOMPARE(n.outputs[0].dtype, tensorflow::DT_FLOAT);
+            QCOMPARE(n.outputs[0].bytes, std::int64_t(4));
+            QVERIFY(n.durationNanos >= 0 && n.startNanos >= 0);
+        }
+        QCOMPARE(names, (std::vector<std::string>{"a", "b", "sum", "prod", "out"}));
+        QCOMPARE(executed[2].op, std::string("Add"));
+        QVERIFY(executed[3].startNanos >= executed[2].startNanos);
+        QCOMPARE(controller.runsFinished(), std::int64_t(1));
+
+        QCOMPARE(controller.tensorValue("sum").value().scalar<float>(), 3.0f);
+        QCOMPARE(controller.tensorValue("prod:0").value().scalar<float>(), 6.0f);
+        QCOMPARE(controller.tensorValue("nope:0").error().code(), StatusCode::kNotFound);
+        QCOMPARE(controller.tensorValue("sum:3").error().code(), StatusCode::kInvalidArgument);
+
+        // The session is going: values sharing its buffers go, the list stays.
+        controller.sessionClosing();
+        QCOMPARE(controller.tensorValue("sum").error().code(), StatusCode::kFailedPrecondition);
+        QCOMPARE(controller.executedNodes().size(), std::size_t(5));
+
+        // Without keeping values the list still has dtypes and shapes.
+        controller.setRetainValues(false);
+        QVERIFY(runAsync(*session, controller, {"out"}).get().first.isOk());
+        QCOMPARE(controller.executedNodes().size(), std::size_t(5));
+        QCOMPARE(controller.executedNodes()[2].outputs[0].bytes, std::int64_t(4));
+        QCOMPARE(controller.tensorValue("sum").error().code(), StatusCode::kFailedPrecondition);
+    }
+
+    void stepOverANameScope()
+    {
+        const std::string graph = constNode("layer/a", 1) + constNode("layer/b", 2) +
+                                  binaryNode("layer/sum", "Add", "layer/a", "layer/b") +
+                                  unaryNode("out", "Identity", "layer/sum");
+        RuntimeFixture f;
+        std::string error;
+        auto session = f.session(graph, &error);
+        QVERIFY2(session, error.c_str());
+        DebugController controller;
+        controller.pause();
+        auto result = runAsync(*session, controller, {"out"});
+        QVERIFY(controller.waitUntilPaused(10s));
+        QCOMPARE(controller.pausePoint()->node, std::string("layer/a"));
+        controller.stepOverScope();
+        QVERIFY(controller.waitUntilPaused(10s));
+        QCOMPARE(controller.pausePoint()->node, std::string("out"));
+        QCOMPARE(controller.pausePoint()->reason, PausePoint::Reason::kStepOverScope);
+        QCOMPARE(f.log.order(), (std::vector<std::string>{"layer/a", "layer/b", "layer/sum"}));
+        controller.resume();
+        QVERIFY(result.get().first.isOk());
+    }
+
+    void continueRunsThenPauseAndKeepWatchedValues()
+    {
+        RuntimeFixture f;
+        std::string error;
+        auto session = f.session(kChain, &error);
+        QVERIFY2(session, error.c_str());
+        DebugController controller;
+        controller.setWatched({"sum", "prod:0"});
+        controller.setBreakpoints(debugger::BreakpointSet::create({debugger::parseBreakpoint("op:Add").value()}).value());
+        controller.pause();
+        auto runs = std::async(std::launch::async, [&] {
+            for (int i = 0; i < 4; ++i) {
+                std::vector<Tensor> out;
+                if (Status s = session->run(tensorflow::RunOptions(), {}, {"out"}, {}, &out, nullptr, &controller);
+                    !s.isOk())
+                    return s;
+            }
+            return Status::ok();
+        });
+        QVERIFY(controller.waitUntilPaused(10s));
+        QCOMPARE(controller.pausePoint()->run, std::int64_t(0));
+        // Two runs go through without stopping at the breakpoint; the third pauses at its start.
+        controller.continueRuns(2);
+        QVERIFY(controller.waitUntilPaused(10s));
+        auto point = controller.pausePoint();
+        while (point && point->run < 2) { // waitUntilPaused also wakes at the end of a run
+            QVERIFY(controller.waitUntilPaused(10s));
+            point = controller.pausePoint();
+        }
+        QCOMPARE(point->run, std::int64_t(2));
+        QCOMPARE(point->node, std::string("a"));
+        QCOMPARE(point->executed, std::int64_t(0));
+        QCOMPARE(controller.runsFinished(), std::int64_t(2));
+        QCOMPARE(controller.executedNodes().size(), std::size_t(5)); // the last run's, kept while paused
+
+        const std::vector<WatchedValue> history = controller.history("sum:0");
+        QCOMPARE(history.size(), std::size_t(2));
+        QCOMPARE(history[0].run, std::int64_t(0));
+        QCOMPARE(history[1].run, std::int64_t(1));
+        QCOMPARE(history[1].value.scalar<float>(), 3.0f);
+        QCOMPARE(controller.history("prod").size(), std::size_t(2));
+
+        // Breakpoints are back: the third run stops at the Add.
+        controller.resume();
+        QVERIFY(controller.waitUntilPaused(10s));
+        QCOMPARE(controller.pausePoint()->node, std::string("sum"));
+        QCOMPARE(controller.pausePoint()->reason, PausePoint::Reason::kBreakpoint);
+        controller.setBreakpoints({});
+        controller.resume();
+        QVERIFY(runs.get().isOk());
+        QCOMPARE(controller.history("sum").size(), std::size_t(4));
     }
 };
 
