@@ -14,7 +14,7 @@ TSTUDIO_PACKAGES=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libqt6opengl6-dev libgl-dev libxkbcommon-dev libvulkan-dev
     libeigen3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libpng-dev libdnnl-dev
-    libcli11-dev nlohmann-json3-dev libsimdjson-dev libexpected-dev
+    libcli11-dev nlohmann-json3-dev libsimdjson-dev libreadline-dev libexpected-dev
     fonts-noto-cjk
 )
 

@@ -33,6 +33,9 @@ void addEventsCommand(CLI::App& app, int& exitCode);
 /// Adds `tstudio profile PROJECT|MODEL|TRACE [--steps N] [--out trace.json] [--summary]`.
 void addProfileCommand(CLI::App& app, int& exitCode);
 
+/// Adds `tstudio debug MODEL|PROJECT [--feed/--fetch/--target] [--break SPEC] [--watch T]`.
+void addDebugCommand(CLI::App& app, int& exitCode);
+
 /// Adds `tstudio freeze MODEL --checkpoint PREFIX|DIR --outputs a,b -o frozen.pb`.
 void addFreezeCommand(CLI::App& app, int& exitCode);
 

@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <random>
 
 namespace tstudio::cli {
 namespace {
@@ -41,34 +40,15 @@ int fail(const Status& s)
     return kExitFailure;
 }
 
-/// A fresh directory under the system's temporary directory, for a profiling run's checkpoints.
-Expected<std::filesystem::path> temporaryLogDirectory()
-{
-    std::random_device random;
-    std::error_code ec;
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        const auto dir = std::filesystem::temp_directory_path(ec) / ("tstudio-profile-" + std::to_string(random()));
-        if (!ec && std::filesystem::create_directory(dir, ec))
-            return dir;
-    }
-    return unexpected(unavailableError("cannot create a temporary log directory: " + ec.message()));
-}
-
 /// Trains the project for warmup + steps global steps in a log directory of its own (a temporary
 /// one unless --logdir) and traces the last `steps`.
 Expected<profiler::ProfileTrace> traceProject(const ProfileArgs& args, const std::filesystem::path& path,
                                               std::shared_ptr<tensorflow::GraphDef>* graph)
 {
-    std::vector<project::Override> overrides;
-    for (const std::string& text : args.sets) {
-        auto o = project::parseOverride(text);
-        if (!o)
-            return unexpected(o.error());
-        overrides.push_back(*o);
-    }
+    std::vector<project::Override> device;
     if (args.device != "cpu")
-        overrides.push_back({"device", "\"" + args.device + "\""});
-    auto loaded = project::loadProject(path, overrides);
+        device.push_back({"device", "\"" + args.device + "\""});
+    auto loaded = loadProjectArgument(path, args.sets, device);
     if (!loaded)
         return unexpected(loaded.error());
     if (auto projectGraph = project::readProjectGraph(*loaded))
@@ -80,7 +60,7 @@ Expected<profiler::ProfileTrace> traceProject(const ProfileArgs& args, const std
     std::filesystem::path logdir = args.logdir;
     const bool temporary = logdir.empty();
     if (temporary) {
-        auto dir = temporaryLogDirectory();
+        auto dir = temporaryLogDirectory("profile");
         if (!dir)
             return unexpected(dir.error());
         logdir = *dir;

@@ -2,6 +2,7 @@
 #include "project_argument.h"
 
 #include <cstdlib>
+#include <random>
 #include <system_error>
 
 namespace tstudio::cli {
@@ -20,6 +21,33 @@ std::filesystem::path projectPath(const std::string& argument)
         return std::filesystem::path(TSTUDIO_SOURCE_DIR) / "examples" / "projects" / file;
     }
     return argument;
+}
+
+Expected<project::Project> loadProjectArgument(const std::filesystem::path& path, const std::vector<std::string>& sets,
+                                               std::vector<project::Override> extra)
+{
+    std::vector<project::Override> overrides;
+    for (const std::string& text : sets) {
+        auto o = project::parseOverride(text);
+        if (!o)
+            return unexpected(o.error());
+        overrides.push_back(*o);
+    }
+    overrides.insert(overrides.end(), extra.begin(), extra.end());
+    return project::loadProject(path, overrides);
+}
+
+Expected<std::filesystem::path> temporaryLogDirectory(const std::string& purpose)
+{
+    std::random_device random;
+    std::error_code ec;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const auto dir =
+            std::filesystem::temp_directory_path(ec) / ("tstudio-" + purpose + "-" + std::to_string(random()));
+        if (!ec && std::filesystem::create_directory(dir, ec))
+            return dir;
+    }
+    return unexpected(unavailableError("cannot create a temporary log directory: " + ec.message()));
 }
 
 } // namespace tstudio::cli

@@ -1,6 +1,7 @@
 // tstudio run: loads a graph (restoring a checkpoint) or a SavedModel, feeds tensors (JSON or .npy),
 // runs fetches, targets or a signature, prints JSON.
 #include "cli_command.h"
+#include "debug_shell.h"
 #include "model_session.h"
 #include "tensor_json.h"
 
@@ -21,6 +22,7 @@ namespace {
 struct RunArgs : ModelRunArgs {
     std::string outNpy;
     std::string signature;
+    DebugArgs debug;
 };
 
 std::string npyFileName(const std::string& tensorName)
@@ -117,8 +119,27 @@ int runCommand(const RunArgs& args)
         return runSignature(args, *(*model)->bundle());
     }
     std::vector<Tensor> outputs;
-    if (Status s = (*model)->session().run((*model)->feeds(), args.fetches, args.targets, &outputs); !s.isOk())
+    auto runOnce = [&](ExecutionObserver* observer) {
+        return (*model)->session().run(tensorflow::RunOptions(), (*model)->feeds(), args.fetches, args.targets, &outputs,
+                                       nullptr, observer);
+    };
+    if (!args.debug.breaks.empty()) {
+        // The debugger's prompt opens at the first breakpoint hit; exit there ends without results.
+        bool ran = false;
+        Status s = runUnderDebugger((*model)->graph(), args.debug, /*startPaused=*/false,
+                                    [&](DebugController& controller) {
+                                        Status r = runOnce(&controller);
+                                        ran = r.isOk();
+                                        return r;
+                                    },
+                                    [] {});
+        if (!s.isOk())
+            return fail(s);
+        if (!ran)
+            return kExitFailure;
+    } else if (Status s = runOnce(nullptr); !s.isOk()) {
         return fail(s);
+    }
     std::vector<std::pair<std::string, Tensor>> results;
     for (std::size_t i = 0; i < args.fetches.size(); ++i)
         results.emplace_back(args.fetches[i], outputs[i]);
@@ -137,6 +158,7 @@ void addRunCommand(CLI::App& app, int& exitCode)
                     "SavedModel: run this signature (e.g. serving_default); --feed names its input keys, "
                     "--fetch picks output keys (default: all)");
     cmd->add_option("--out-npy", args->outNpy, "Also write each fetched tensor to DIR/<name>.npy");
+    addDebugOptions(*cmd, args->debug);
     cmd->callback([args, &exitCode] { exitCode = runCommand(*args); });
 }
 

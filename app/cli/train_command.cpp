@@ -2,6 +2,7 @@
 // line, checkpoints and event files in the run's log directory.
 #include "cli_command.h"
 
+#include "debug_shell.h"
 #include "progress_line.h"
 #include "project_argument.h"
 #include "project_file.h"
@@ -27,6 +28,8 @@ struct TrainArgs {
     std::string mnistDir;
     bool resume = false;
     int threads = 0;
+    DebugArgs debug;
+    bool useSavedBreakpoints = false;
 };
 
 int fail(const Status& s)
@@ -45,17 +48,11 @@ extern "C" void onInterrupt(int)
 int train(const TrainArgs& args)
 {
     std::vector<project::Override> overrides;
-    for (const std::string& text : args.sets) {
-        auto o = project::parseOverride(text);
-        if (!o)
-            return fail(o.error());
-        overrides.push_back(*o);
-    }
     if (!args.mnistDir.empty())
         overrides.push_back({"data.dir", nlohmann::json(args.mnistDir).dump()});
     if (!args.device.empty())
         overrides.push_back({"device", nlohmann::json(args.device).dump()});
-    auto loaded = project::loadProject(projectPath(args.project), overrides);
+    auto loaded = loadProjectArgument(projectPath(args.project), args.sets, overrides);
     if (!loaded)
         return fail(loaded.error());
     auto registries = makeDefaultRegistries();
@@ -83,7 +80,29 @@ int train(const TrainArgs& args)
     std::fflush(stdout);
     g_stopRequested.store(false);
     auto previous = std::signal(SIGINT, onInterrupt);
-    auto result = project::trainProject(*loaded, **registries, options);
+    Expected<project::TrainRunResult> result = unexpected(internalError("not trained"));
+    DebugArgs debug = args.debug;
+    if (args.useSavedBreakpoints) {
+        debug.saved = loaded->debugger.breakpoints;
+        debug.watch.insert(debug.watch.begin(), loaded->debugger.watch.begin(), loaded->debugger.watch.end());
+    }
+    if (!debug.empty()) {
+        // Each step runs under the debugger; its prompt opens at the first breakpoint hit.
+        auto graph = project::readProjectGraph(*loaded);
+        if (!graph)
+            return fail(graph.error());
+        Status s = runUnderDebugger(
+            *graph, debug, /*startPaused=*/false,
+            [&](DebugController& controller) {
+                options.observer = &controller;
+                result = project::trainProject(*loaded, **registries, options);
+                return result ? Status::ok() : result.error();
+            },
+            [] { g_stopRequested.store(true); });
+        (void)s; // the run's own error is in `result`
+    } else {
+        result = project::trainProject(*loaded, **registries, options);
+    }
     std::signal(SIGINT, previous);
     if (tty)
         std::printf("\n");
@@ -116,6 +135,9 @@ void addTrainCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--set", args->sets, "KEY=VALUE: overrides a project setting, e.g. --set data.dir=/data/mnist "
                                          "--set training.optimizer.learning_rate=0.1 (repeatable)");
     cmd->add_flag("--resume", args->resume, "continue from the latest checkpoint of the log directory");
+    addDebugOptions(*cmd, args->debug);
+    cmd->add_flag("--debug", args->useSavedBreakpoints,
+                  "attach the debugger with the breakpoints and watches saved in the project");
     cmd->add_option("--threads", args->threads, "intra-op threads (0 = one per hardware thread)")->capture_default_str();
     cmd->add_option("--mnist", args->mnistDir, "the same as --set data.dir=DIR");
     cmd->callback([args, &exitCode] { exitCode = train(*args); });

@@ -31,6 +31,7 @@ int main(int argc, char** argv)
     tstudio::cli::addFreezeCommand(app, exitCode);
     tstudio::cli::addTrainCommand(app, exitCode);
     tstudio::cli::addProfileCommand(app, exitCode);
+    tstudio::cli::addDebugCommand(app, exitCode);
     tstudio::cli::addEventsCommand(app, exitCode);
     try {
         app.parse(argc, argv);

@@ -6,10 +6,10 @@
 
 namespace tstudio::testing {
 
-ProcessRun runProcess(const QString& program, const QStringList& args, int timeoutMs)
+namespace {
+
+ProcessRun finish(QProcess& p, int timeoutMs)
 {
-    QProcess p;
-    p.start(program, args);
     ProcessRun r;
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -21,6 +21,24 @@ ProcessRun runProcess(const QString& program, const QStringList& args, int timeo
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+} // namespace
+
+ProcessRun runProcess(const QString& program, const QStringList& args, int timeoutMs)
+{
+    QProcess p;
+    p.start(program, args);
+    return finish(p, timeoutMs);
+}
+
+ProcessRun runProcessWithInput(const QString& program, const QStringList& args, const QByteArray& input, int timeoutMs)
+{
+    QProcess p;
+    p.start(program, args);
+    p.write(input);
+    p.closeWriteChannel();
+    return finish(p, timeoutMs);
 }
 
 bool pythonWithProtobuf()

@@ -14,6 +14,9 @@ struct ProcessRun {
 
 /// Runs `program` with `args` and waits up to `timeoutMs` (then kills it; err says "timed out").
 ProcessRun runProcess(const QString& program, const QStringList& args, int timeoutMs = 120000);
+/// The same with `input` written to the program's standard input, which is then closed.
+ProcessRun runProcessWithInput(const QString& program, const QStringList& args, const QByteArray& input,
+                               int timeoutMs = 120000);
 
 /// True when /usr/bin/python3 can import google.protobuf (the independent event-file decoder's needs).
 bool pythonWithProtobuf();
