@@ -43,6 +43,7 @@ struct BenchArgs {
     int runs = 1;
     std::string keep;
     bool trace = false;
+    bool debug = false;
     bool repeatGiven = false;
 };
 
@@ -403,6 +404,9 @@ void addBenchCommand(CLI::App& app, int& exitCode)
     cmd->add_flag("--trace", args->trace,
                   "mlp, lenet: also time the steps with FULL_TRACE (as the profiler runs them) and print the "
                   "tracing overhead");
+    cmd->add_flag("--debug", args->debug,
+                  "mlp, lenet: also time the steps with the debugger attached (no breakpoints) and with its NaN/Inf "
+                  "check on every float tensor, and print both overheads");
     cmd->add_option("--mb", args->megabytes,
                     "checkpoint: model size in MB (10^6 bytes) of float32 tensors; events: size of the "
                     "log directory written")
@@ -437,7 +441,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
         }
         if (args->what == "mlp" || args->what == "lenet") {
             exitCode = benchTraining(**registries,
-                                     {args->what, args->threads, args->steps, args->warmup, 100, args->trace});
+                                     {args->what, args->threads, args->steps, args->warmup, 100, args->trace, args->debug});
             return;
         }
         exitCode = args->what == "matmul" ? benchMatmul(**registries, *args) : benchOverhead(**registries, *args);

@@ -3,6 +3,7 @@
 
 #include "classifier_training.h"
 #include "layer_networks.h"
+#include "debugger/debug_controller.h"
 #include "runtime/arena_run_metadata.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
@@ -54,41 +55,59 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     tensorflow::RunOptions traced;
     traced.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
     std::size_t tracedRecords = 0;
-    auto step = [&](bool trace) {
-        if (!trace)
-            return (*session)->run(feeds, {}, {graph->train}, &out);
-        ArenaRunMetadata metadata; // as the profiler runs a traced step
-        Status s = (*session)->run(traced, feeds, {}, {graph->train}, &out, metadata.get());
-        for (const auto& device : metadata->step_stats().dev_stats())
-            tracedRecords += static_cast<std::size_t>(device.node_stats_size());
-        return s;
+    DebugController attached;
+    DebugController checking;
+    checking.setStopOnNonFinite(true);
+    // The kinds of block timed: plain, then those asked for.
+    enum Mode { kPlain, kTraced, kDebugger, kDebuggerNanCheck };
+    std::vector<Mode> modes = {kPlain};
+    if (args.trace)
+        modes.push_back(kTraced);
+    if (args.debug) {
+        modes.push_back(kDebugger);
+        modes.push_back(kDebuggerNanCheck);
+    }
+    auto step = [&](Mode mode) {
+        switch (mode) {
+        case kTraced: {
+            ArenaRunMetadata metadata; // as the profiler runs a traced step
+            Status s = (*session)->run(traced, feeds, {}, {graph->train}, &out, metadata.get());
+            for (const auto& device : metadata->step_stats().dev_stats())
+                tracedRecords += static_cast<std::size_t>(device.node_stats_size());
+            return s;
+        }
+        case kDebugger:
+        case kDebuggerNanCheck:
+            return (*session)->run(tensorflow::RunOptions(), feeds, {}, {graph->train}, &out, nullptr,
+                                   mode == kDebugger ? &attached : &checking);
+        case kPlain: break;
+        }
+        return (*session)->run(feeds, {}, {graph->train}, &out);
     };
     // Seconds for `steps` steps.
-    auto timeSteps = [&](bool trace) -> Expected<double> {
+    auto timeSteps = [&](Mode mode) -> Expected<double> {
         const auto start = std::chrono::steady_clock::now();
         for (int i = 0; i < steps; ++i)
-            if (Status s = step(trace); !s.isOk())
+            if (Status s = step(mode); !s.isOk())
                 return unexpected(s);
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     for (int i = 0; i < warmup; ++i) {
-        if (Status s = step(args.trace && i % 2 == 1); !s.isOk()) {
+        if (Status s = step(modes[static_cast<std::size_t>(i) % modes.size()]); !s.isOk()) {
             std::fprintf(stderr, "error: %s\n", s.toString().c_str());
             return 1;
         }
     }
-    double seconds = std::numeric_limits<double>::infinity();
-    double tracedSeconds = std::numeric_limits<double>::infinity();
-    for (int round = 0; round < (args.trace ? 3 : 1); ++round) {
-        for (bool trace : {false, true}) {
-            if (trace && !args.trace)
-                continue;
-            auto t = timeSteps(trace);
+    // The fastest of three blocks per mode, the modes alternating.
+    std::vector<double> seconds(modes.size(), std::numeric_limits<double>::infinity());
+    for (int round = 0; round < (modes.size() > 1 ? 3 : 1); ++round) {
+        for (std::size_t m = 0; m < modes.size(); ++m) {
+            auto t = timeSteps(modes[m]);
             if (!t) {
                 std::fprintf(stderr, "error: %s\n", t.error().toString().c_str());
                 return 1;
             }
-            (trace ? tracedSeconds : seconds) = std::min(trace ? tracedSeconds : seconds, *t);
+            seconds[m] = std::min(seconds[m], *t);
         }
     }
     if (Status s = (*session)->run(feeds, {graph->loss}, {}, &out); !s.isOk()) {
@@ -97,12 +116,28 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     }
     const unsigned threads = args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
     std::printf("tensorstudio, %u threads, batch %d, %d steps in %.3f s (loss %.4f)\n", threads, args.batch, steps,
-                seconds, static_cast<double>(out[0].values<float>()[0]));
-    std::printf("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds);
-    if (args.trace) {
-        std::printf("%s traced: %.1f steps/s (FULL_TRACE, %.0f node records per step)\n", args.model.c_str(),
-                    steps / tracedSeconds, static_cast<double>(tracedRecords) / (3.0 * steps + warmup / 2));
-        std::printf("tracing overhead: %.1f%%\n", 100.0 * (tracedSeconds / seconds - 1.0));
+                seconds[0], static_cast<double>(out[0].values<float>()[0]));
+    std::printf("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds[0]);
+    for (std::size_t m = 1; m < modes.size(); ++m) {
+        const double overhead = 100.0 * (seconds[m] / seconds[0] - 1.0);
+        switch (modes[m]) {
+        case kTraced:
+            std::printf("%s traced: %.1f steps/s (FULL_TRACE, %.0f node records per step)\n", args.model.c_str(),
+                        steps / seconds[m], static_cast<double>(tracedRecords) / (3.0 * steps + warmup / 2));
+            std::printf("tracing overhead: %.1f%%\n", overhead);
+            break;
+        case kDebugger:
+            std::printf("%s with the debugger attached: %.1f steps/s (no breakpoints, values kept)\n",
+                        args.model.c_str(), steps / seconds[m]);
+            std::printf("debugger attached: %.1f%%\n", overhead);
+            break;
+        case kDebuggerNanCheck:
+            std::printf("%s with the debugger's NaN/Inf check: %.1f steps/s (every float output)\n",
+                        args.model.c_str(), steps / seconds[m]);
+            std::printf("debugger with NaN/Inf check: %.1f%%\n", overhead);
+            break;
+        case kPlain: break;
+        }
     }
     return 0;
 }

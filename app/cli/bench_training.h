@@ -19,12 +19,17 @@ struct TrainingBenchArgs {
     /// profiler asks for them), untraced and traced blocks alternating three times, and print the
     /// tracing overhead from the fastest block of each kind.
     bool trace = false;
+    /// Also time the steps with the debugger attached (DebugController, no breakpoints, values
+    /// kept) and with its NaN/Inf check on every float output, alternating the same way, and print
+    /// both overheads.
+    bool debug = false;
 };
 
 /// Builds the network (examples/layer_networks.h: GradientDescent, sparse softmax cross entropy),
 /// feeds one random batch of MNIST's shape, runs the train op warmup + steps times and prints
 /// the figures, ending with "<model>: <steps/s> steps/s" (and with trace, "<model> traced: ..." and
-/// "tracing overhead: N%"). Returns the exit code.
+/// "tracing overhead: N%"; with debug, "debugger attached: N%" and "debugger with NaN/Inf check:
+/// N%"). Returns the exit code.
 int benchTraining(const Registries& registries, const TrainingBenchArgs& args);
 
 } // namespace tstudio::cli

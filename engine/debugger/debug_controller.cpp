@@ -1,7 +1,9 @@
 // DebugController: a small state machine under one mutex; the run's thread waits on a condition.
 #include "debugger/debug_controller.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace tstudio {
 
@@ -288,27 +290,50 @@ PausePoint pointFor(const NodeExecution& execution, PausePoint::Reason reason, b
     return point;
 }
 
-template <typename T> std::string nonFiniteIn(const Tensor& tensor)
+/// True when an element's exponent bits are all ones (NaN or Inf). With the sign bit S cleared, an
+/// element is non-finite exactly when its bits are >= the exponent mask M, so adding S - M carries
+/// into S: OR-ing those sums over a block and testing S once is a branch-free pass the compiler
+/// vectorises. The NaN/Inf check runs on every float output of every step, so it must cost a
+/// fraction of the kernels that made them.
+template <typename Bits> bool anyExponentAllOnes(const std::byte* data, std::size_t count, Bits exponentMask)
 {
-    for (const T& v : tensor.values<T>()) {
-        const double d = static_cast<double>(static_cast<float>(v));
-        if (std::isnan(d))
-            return "NaN";
-        if (std::isinf(d))
-            return "Inf";
+    constexpr Bits kSign = Bits(1) << (8 * sizeof(Bits) - 1);
+    const Bits carry = static_cast<Bits>(kSign - exponentMask);
+    constexpr std::size_t kBlock = 1024 / sizeof(Bits);
+    auto element = [data](std::size_t i) {
+        Bits bits;
+        std::memcpy(&bits, data + i * sizeof(Bits), sizeof bits);
+        return bits;
+    };
+    std::size_t i = 0;
+    for (; i + kBlock <= count; i += kBlock) {
+        Bits any = 0;
+        for (std::size_t j = 0; j < kBlock; ++j)
+            any |= static_cast<Bits>((element(i + j) & static_cast<Bits>(~kSign)) + carry);
+        if (any & kSign)
+            return true;
     }
-    return {};
+    Bits any = 0;
+    for (; i < count; ++i)
+        any |= static_cast<Bits>((element(i) & static_cast<Bits>(~kSign)) + carry);
+    return (any & kSign) != 0;
 }
 
-template <> std::string nonFiniteIn<double>(const Tensor& tensor)
+/// "NaN" or "Inf" for the first non-finite element (NaN when the tensor holds both kinds, as
+/// the more telling one), "" when all are finite.
+template <typename T, typename Bits> std::string nonFiniteIn(const Tensor& tensor, Bits exponentMask)
 {
-    for (double d : tensor.values<double>()) {
+    const std::span<const std::byte> bytes = tensor.tensorData();
+    if (!anyExponentAllOnes<Bits>(bytes.data(), bytes.size() / sizeof(Bits), exponentMask))
+        return {};
+    bool inf = false;
+    for (const T& v : tensor.values<T>()) {
+        const double d = static_cast<double>(v);
         if (std::isnan(d))
             return "NaN";
-        if (std::isinf(d))
-            return "Inf";
+        inf = inf || std::isinf(d);
     }
-    return {};
+    return inf ? "Inf" : std::string();
 }
 
 /// True when `output` shares its buffer with a ref input (a variable read): later ops may assign
@@ -341,10 +366,10 @@ std::string DebugController::findNonFinite(const NodeExecution& execution)
             continue;
         std::string found;
         switch (t.dtype()) {
-        case tensorflow::DT_FLOAT: found = nonFiniteIn<float>(t); break;
-        case tensorflow::DT_DOUBLE: found = nonFiniteIn<double>(t); break;
-        case tensorflow::DT_HALF: found = nonFiniteIn<Eigen::half>(t); break;
-        case tensorflow::DT_BFLOAT16: found = nonFiniteIn<Eigen::bfloat16>(t); break;
+        case tensorflow::DT_FLOAT: found = nonFiniteIn<float, std::uint32_t>(t, 0x7f800000u); break;
+        case tensorflow::DT_DOUBLE: found = nonFiniteIn<double, std::uint64_t>(t, 0x7ff0000000000000ull); break;
+        case tensorflow::DT_HALF: found = nonFiniteIn<Eigen::half, std::uint16_t>(t, 0x7c00u); break;
+        case tensorflow::DT_BFLOAT16: found = nonFiniteIn<Eigen::bfloat16, std::uint16_t>(t, 0x7f80u); break;
         default: break;
         }
         if (!found.empty())
@@ -380,16 +405,42 @@ ExecutedNode DebugController::recordOf(const NodeExecution& execution, bool reta
         out.bytes = static_cast<std::int64_t>(tensor.totalBytes());
         if (!retain)
             continue;
-        if (value.isRef() || aliasesVariable(tensor, execution.inputs)) {
-            if (auto copy = tensor.deepCopy(*m_copies)) {
-                out.value = std::move(*copy);
-                out.copied = true;
-            }
-        } else {
-            out.value = tensor;
-        }
+        out.value = tensor;
+        out.variableBuffer = value.isRef() || aliasesVariable(tensor, execution.inputs);
     }
     return record;
+}
+
+void DebugController::snapshotVariablesWrittenBy(const NodeExecution& execution)
+{
+    // Called with m_mutex held, on the run's thread, before the node computes.
+    if (m_variableViews.empty() || !execution.inputTypes || !execution.inputs)
+        return;
+    for (std::size_t i = 0; i < execution.inputs->size() && i < execution.inputTypes->size(); ++i) {
+        const TensorValue& input = (*execution.inputs)[i];
+        if (!isRefType((*execution.inputTypes)[i]) || !input.isRef())
+            continue;
+        std::unique_lock<std::mutex> refLock;
+        if (input.refMutex)
+            refLock = std::unique_lock(*input.refMutex);
+        const Tensor& variable = *input.ref;
+        std::optional<Tensor> copy; // one copy for every kept view of this buffer
+        std::erase_if(m_variableViews, [&](const std::pair<std::size_t, std::size_t>& view) {
+            ExecutedOutput& output = m_executed[view.first].outputs[view.second];
+            if (!output.value.sharesBufferWith(variable))
+                return false;
+            if (!copy) {
+                auto made = variable.deepCopy(*m_copies);
+                if (!made)
+                    return false; // out of memory: the view stays (it will show the written value)
+                copy = std::move(*made);
+            }
+            output.value = *copy;
+            output.copied = true;
+            output.variableBuffer = false;
+            return true;
+        });
+    }
 }
 
 void DebugController::keepWatched(const NodeExecution& execution)
@@ -449,6 +500,8 @@ ObserverAction DebugController::beforeNode(const NodeExecution& execution)
         if (newRun) {
             m_executed.clear();
             m_executedByName.clear();
+            m_variableViews.clear();
+            m_variableBuffers.clear();
             m_runStart = Clock::now();
         }
     };
@@ -486,6 +539,7 @@ ObserverAction DebugController::beforeNode(const NodeExecution& execution)
             return ObserverAction::kCancel;
     }
     startRecord();
+    snapshotVariablesWrittenBy(execution);
     m_nodeStart = Clock::now();
     return ObserverAction::kContinue;
 }
@@ -522,6 +576,18 @@ ObserverAction DebugController::afterNode(const NodeExecution& execution)
     }
 
     lock.lock();
+    for (std::size_t i = 0; i < record.outputs.size(); ++i) {
+        ExecutedOutput& output = record.outputs[i];
+        if (!output.value.isInitialized() || output.value.numElements() == 0)
+            continue;
+        const std::byte* buffer = output.value.tensorData().data();
+        if (output.variableBuffer)
+            m_variableBuffers.insert(buffer);
+        else
+            output.variableBuffer = m_variableBuffers.count(buffer) > 0;
+        if (output.variableBuffer)
+            m_variableViews.emplace_back(m_executed.size(), i);
+    }
     m_executedByName[record.node] = m_executed.size();
     m_executed.push_back(std::move(record));
     if (!m_watched.empty())
@@ -547,6 +613,8 @@ void DebugController::sessionClosing()
         for (ExecutedOutput& output : record.outputs)
             if (!output.copied)
                 output.value = Tensor::uninitialized(tensorflow::DT_INVALID);
+    m_variableViews.clear();
+    m_variableBuffers.clear();
     m_paused.reset();
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -61,10 +62,13 @@ struct ExecutedOutput {
     bool live = true; ///< false for an output a Switch did not take
     /// The value after the node ran, while retainValues is on (else uninitialized). Non-ref
     /// outputs share the run's buffer (kernels never write a buffer someone else holds) until
-    /// sessionClosing(); ref outputs and variable reads are deep-copied, since later ops assign
-    /// to variables in place.
+    /// sessionClosing(); ref outputs and variable reads share the variable's buffer until a node
+    /// is about to write through it (Assign, Apply*), and are deep-copied then.
     Tensor value = Tensor::uninitialized(tensorflow::DT_INVALID);
     bool copied = false; ///< `value` is a deep copy of the controller's own
+    /// `value` shares a ref variable's buffer: it is deep-copied just before a node writes to
+    /// that variable (copy on write), so it keeps the value the node saw.
+    bool variableBuffer = false;
 };
 
 /// One node execution of a run, in execution order (tfdbg's `lt` row).
@@ -180,6 +184,8 @@ private:
     /// The node's record with its outputs (values retained or deep-copied as ExecutedOutput says).
     ExecutedNode recordOf(const NodeExecution& execution, bool retain) const;
     void keepWatched(const NodeExecution& execution);
+    /// Copy on write: deep-copies the kept values that share a variable `execution` writes to.
+    void snapshotVariablesWrittenBy(const NodeExecution& execution);
 
     mutable std::mutex m_mutex;
     mutable std::condition_variable m_changed;
@@ -203,6 +209,10 @@ private:
     // The run's record, written by the run's thread (under m_mutex) and read by commands.
     std::vector<ExecutedNode> m_executed;
     std::unordered_map<std::string, std::size_t> m_executedByName; ///< last execution of each node
+    /// (record, output) of kept values still sharing a ref variable's buffer, and those buffers
+    /// (an Identity of a variable's read gets no ref input, but the same buffer).
+    std::vector<std::pair<std::size_t, std::size_t>> m_variableViews;
+    std::unordered_set<const std::byte*> m_variableBuffers;
     Clock::time_point m_runStart;
     Clock::time_point m_nodeStart;
     std::set<std::string> m_watched;

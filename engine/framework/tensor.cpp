@@ -438,6 +438,11 @@ Tensor::Tensor(DataType dtype, TensorShape shape, std::int64_t numElements, std:
 
 Expected<Tensor> Tensor::allocate(Allocator& allocator, DataType dtype, const TensorShape& shape)
 {
+    return allocate(allocator, dtype, shape, true);
+}
+
+Expected<Tensor> Tensor::allocate(Allocator& allocator, DataType dtype, const TensorShape& shape, bool zeroFill)
+{
     auto count = checkedElementCount(dtype, shape);
     if (!count)
         return unexpected(count.error());
@@ -454,7 +459,7 @@ Expected<Tensor> Tensor::allocate(Allocator& allocator, DataType dtype, const Te
         std::uninitialized_value_construct_n(reinterpret_cast<std::string*>(raw), n);
     else if (dtype == DT_RESOURCE)
         std::uninitialized_value_construct_n(reinterpret_cast<ResourceHandle*>(raw), n);
-    else
+    else if (zeroFill)
         std::memset(raw, 0, bytes);
     std::shared_ptr<std::byte> buffer(raw,
                                       BufferReleaser{&allocator, bytes, dtype, hasObjectElements(dtype) ? n : 0});
@@ -577,7 +582,7 @@ std::span<std::byte> Tensor::tensorData()
 
 Expected<Tensor> Tensor::deepCopy(Allocator& allocator) const
 {
-    auto copy = allocate(allocator, m_dtype, m_shape);
+    auto copy = allocate(allocator, m_dtype, m_shape, /*zeroFill=*/false); // every byte is copied below
     if (!copy || m_numElements == 0)
         return copy;
     if (m_dtype == DT_STRING) {

@@ -212,6 +212,9 @@ public:
 
 private:
     Tensor(DataType dtype, TensorShape shape, std::int64_t numElements, std::shared_ptr<std::byte> buffer);
+    /// allocate(), leaving plain-number buffers unfilled when `zeroFill` is false (for a copy that
+    /// overwrites every byte at once).
+    static Expected<Tensor> allocate(Allocator& allocator, DataType dtype, const TensorShape& shape, bool zeroFill);
 
     template <typename T>
     void checkType() const

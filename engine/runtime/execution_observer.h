@@ -31,6 +31,9 @@ struct NodeExecution {
     /// `outputLive` tells apart from a real empty tensor.
     const std::vector<TensorValue>* outputs = nullptr;
     const std::vector<bool>* outputLive = nullptr;
+    /// The kernel's input dtypes: a ref dtype marks an input the node may write through (Assign,
+    /// ApplyGradientDescent); null for dead nodes.
+    const std::vector<DataType>* inputTypes = nullptr;
 };
 
 /// What the run does after a callback.

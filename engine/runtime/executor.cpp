@@ -279,8 +279,10 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
                     status = cancelledError("Run call was cancelled");
             }
         }
-    } else if (node.controlOnly && !m_params.observer) {
-        // Nothing reads its outputs (see markControlOnlyNodes); a debugger still sees every node.
+    } else if (node.controlOnly) {
+        // Nothing reads its outputs (see markControlOnlyNodes), so it does not compute, with a
+        // debugger attached too: the debugger sees the run as it happens (as Grappler's pruning
+        // hides such nodes from tfdbg), and a dead-end gradient MatMul costs no time.
     } else {
         status = compute(tagged, inputs, present, outputs, live);
     }
@@ -342,7 +344,8 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
                             &inputs,
                             &present,
                             nullptr,
-                            nullptr};
+                            nullptr,
+                            node.runtime.inputTypes};
     if (m_params.observer && m_params.observer->beforeNode(execution) == ObserverAction::kCancel)
         return cancelledError("Run call was cancelled");
 

@@ -3,10 +3,12 @@
 #include "runtime_test_support.h"
 
 #include "debugger/debug_controller.h"
+#include "kernels/kernels.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <future>
 
 using namespace tstudio;
@@ -358,12 +360,12 @@ private slots:
         QCOMPARE(controller.pausePoint()->run, std::int64_t(0));
         // Two runs go through without stopping at the breakpoint; the third pauses at its start.
         controller.continueRuns(2);
-        QVERIFY(controller.waitUntilPaused(10s));
-        auto point = controller.pausePoint();
-        while (point && point->run < 2) { // waitUntilPaused also wakes at the end of a run
-            QVERIFY(controller.waitUntilPaused(10s));
+        std::optional<PausePoint> point;
+        for (int i = 0; i < 100 && !point; ++i) { // waitUntilPaused also wakes at the end of each run
+            controller.waitUntilPaused(100ms);
             point = controller.pausePoint();
         }
+        QVERIFY(point);
         QCOMPARE(point->run, std::int64_t(2));
         QCOMPARE(point->node, std::string("a"));
         QCOMPARE(point->executed, std::int64_t(0));
@@ -386,6 +388,80 @@ private slots:
         controller.resume();
         QVERIFY(runs.get().isOk());
         QCOMPARE(controller.history("sum").size(), std::size_t(4));
+    }
+    void variableReadsKeepTheValueTheySaw()
+    {
+        // read = v, then ApplyGradientDescent writes v in place: the kept values of v and read
+        // must still be what they were when they ran (copied just before the write).
+        const std::string graph =
+            "node { name: 'v' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } }"
+            " attr { key: 'shape' value { shape { } } } }\n" +
+            constNode("init", 7) + constNode("alpha", 0.5f) + constNode("delta", 2) +
+            "node { name: 'assign' op: 'Assign' input: 'v' input: 'init' attr { key: 'T' value { type: DT_FLOAT } } }\n" +
+            unaryNode("read", "Identity", "v") + binaryNode("twice", "Add", "read", "read") +
+            "node { name: 'apply' op: 'ApplyGradientDescent' input: 'v' input: 'alpha' input: 'delta' input: '^read'"
+            " attr { key: 'T' value { type: DT_FLOAT } } }\n";
+        CpuKernelFixture f({registerArrayCpuKernels, registerMathCpuKernels, registerStateCpuKernels,
+                            registerTrainingCpuKernels});
+        std::string error;
+        auto session = f.session(graph, &error);
+        QVERIFY2(session, error.c_str());
+        std::vector<Tensor> out;
+        QVERIFY(session->run({}, {}, {"assign"}, &out).isOk());
+        DebugController controller;
+        const Status applied = runAsync(*session, controller, {"apply", "twice"}).get().first;
+        QVERIFY2(applied.isOk(), applied.toString().c_str());
+        QCOMPARE(controller.tensorValue("read").value().scalar<float>(), 7.0f);
+        QCOMPARE(controller.tensorValue("v").value().scalar<float>(), 7.0f);
+        QCOMPARE(controller.tensorValue("apply").value().scalar<float>(), 6.0f);
+        QCOMPARE(controller.tensorValue("twice").value().scalar<float>(), 14.0f);
+        QVERIFY(session->run({}, {"read"}, {}, &out).isOk());
+        QCOMPARE(out[0].scalar<float>(), 6.0f);
+    }
+    void nonFiniteCheckFindsEveryPositionAndFloatType()
+    {
+        // Every position of tensors longer than the check's 64-byte blocks, plus the tail, in each
+        // float dtype; ints never count.
+        CpuAllocator cpu;
+        tensorflow::NodeDef node;
+        node.set_name("n");
+        auto check = [&](const Tensor& t) {
+            std::vector<TensorValue> outputs{TensorValue{t}};
+            std::vector<bool> live{true};
+            NodeExecution execution;
+            execution.node = &node;
+            execution.outputs = &outputs;
+            execution.outputLive = &live;
+            return DebugController::findNonFinite(execution);
+        };
+        const float inf = std::numeric_limits<float>::infinity();
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (std::size_t size : {1u, 15u, 16u, 17u, 70u}) {
+            for (std::size_t at = 0; at < size; ++at) {
+                std::vector<float> v(size, 1.5f);
+                QCOMPARE(check(Tensor::fromVector<float>(cpu, TensorShape{std::int64_t(size)}, v).value()), std::string());
+                v[at] = at % 2 ? inf : -inf;
+                QCOMPARE(check(Tensor::fromVector<float>(cpu, TensorShape{std::int64_t(size)}, v).value()),
+                         std::string("output 0 of node 'n' has Inf"));
+                v[size - 1] = nan;
+                QCOMPARE(check(Tensor::fromVector<float>(cpu, TensorShape{std::int64_t(size)}, v).value()),
+                         std::string("output 0 of node 'n' has NaN"));
+            }
+        }
+        std::vector<double> d(9, 3.0);
+        d[8] = -std::numeric_limits<double>::infinity();
+        QCOMPARE(check(Tensor::fromVector<double>(cpu, TensorShape{9}, d).value()), std::string("output 0 of node 'n' has Inf"));
+        std::vector<double> big(9, 3e300); // large but finite: exponent bits not all ones
+        QCOMPARE(check(Tensor::fromVector<double>(cpu, TensorShape{9}, big).value()), std::string());
+        std::vector<Eigen::half> h(40, Eigen::half(65504.0f)); // float16's largest finite value
+        QCOMPARE(check(Tensor::fromVector<Eigen::half>(cpu, TensorShape{40}, h).value()), std::string());
+        h[33] = Eigen::half(nan);
+        QCOMPARE(check(Tensor::fromVector<Eigen::half>(cpu, TensorShape{40}, h).value()), std::string("output 0 of node 'n' has NaN"));
+        std::vector<Eigen::bfloat16> b(40, Eigen::bfloat16(1.0f));
+        b[39] = Eigen::bfloat16(inf);
+        QCOMPARE(check(Tensor::fromVector<Eigen::bfloat16>(cpu, TensorShape{40}, b).value()), std::string("output 0 of node 'n' has Inf"));
+        std::vector<std::int32_t> ints(40, 0x7f800000);
+        QCOMPARE(check(Tensor::fromVector<std::int32_t>(cpu, TensorShape{40}, ints).value()), std::string());
     }
 };
 

@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace tstudio;
 using namespace tstudio::testing;
 
@@ -156,14 +158,22 @@ private slots:
         QVERIFY(session->run({}, {"after"}, {"unread"}, &out).isOk());
         QCOMPARE(f.log.count("unread"), 1);
 
-        // Under an observer (the debugger) every node runs, so every tensor can be inspected.
+        // Under an observer (the debugger) it does not run either, and the observer does not see it:
+        // the debugger shows the run as it happens.
         class Watch : public ExecutionObserver {
         public:
-            ObserverAction beforeNode(const NodeExecution&) override { return ObserverAction::kContinue; }
+            ObserverAction beforeNode(const NodeExecution& e) override
+            {
+                seen.push_back(e.node->name());
+                return ObserverAction::kContinue;
+            }
             ObserverAction afterNode(const NodeExecution&) override { return ObserverAction::kContinue; }
+            std::vector<std::string> seen;
         } watch;
         QVERIFY(session->run({}, {"after"}, {}, &out, &watch).isOk());
-        QCOMPARE(f.log.count("unread"), 2);
+        QCOMPARE(f.log.count("unread"), 1);
+        QVERIFY(std::find(watch.seen.begin(), watch.seen.end(), "unread") == watch.seen.end());
+        QVERIFY(std::find(watch.seen.begin(), watch.seen.end(), "after") != watch.seen.end());
     }
 
     void singleThreadedOrderIsTheStableTopologicalOrder()
