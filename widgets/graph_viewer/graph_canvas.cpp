@@ -147,6 +147,7 @@ void GraphCanvas::setHierarchy(std::shared_ptr<const GraphHierarchy> hierarchy)
     m_selected = -1;
     m_matchFlags.clear();
     m_traceFlags.clear();
+    m_debugMarks.clear();
     m_tracing = false;
     m_fitPending = true;
     update();
@@ -225,6 +226,18 @@ void GraphCanvas::setTraced(std::vector<int> nodes)
         if (n >= 0 && static_cast<std::size_t>(n) < m_traceFlags.size())
             m_traceFlags[static_cast<std::size_t>(n)] = 1;
     update();
+}
+
+void GraphCanvas::setDebugMarks(std::vector<char> marks)
+{
+    m_debugMarks = std::move(marks);
+    update();
+}
+
+int GraphCanvas::debugMarks(int node) const
+{
+    const auto n = static_cast<std::size_t>(node);
+    return node >= 0 && n < m_debugMarks.size() ? m_debugMarks[n] : 0;
 }
 
 void GraphCanvas::setView(double zoom, QPointF offset)
@@ -519,6 +532,26 @@ void GraphCanvas::drawItem(QPainter& painter, const ViewItem& item, double scale
         painter.setPen(QPen(QColor(0xf0, 0xb0, 0x00), (item.node == m_currentMatch ? 4.0 : 2.5) / scale));
         painter.setBrush(Qt::NoBrush);
         painter.drawPath(shape);
+    }
+    if (const int marks = debugMarks(item.node)) {
+        const QColor red(0xd3, 0x2f, 0x2f);
+        if (marks & kExecutedMark) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(QColor(0x43, 0xa0, 0x47));
+            painter.drawEllipse(QPointF(r.right() - 7, r.bottom() - 1), 3, 3);
+        }
+        // What is inside an expanded group carries its own marks.
+        if ((marks & kPausedMark) || ((marks & kContainsPausedMark) && !item.expanded)) {
+            painter.setPen(QPen(QColor(0x7b, 0x1f, 0xa2), 4.0 / scale));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawPath(shape);
+        }
+        if ((marks & kBreakpointMark) || ((marks & kContainsBreakpointMark) && !item.expanded)) {
+            const bool own = marks & kBreakpointMark;
+            painter.setPen(own ? QPen(Qt::white, 1.0 / scale) : QPen(red, 2.0 / scale));
+            painter.setBrush(own ? QBrush(red) : QBrush(Qt::NoBrush));
+            painter.drawEllipse(QPointF(r.x(), r.center().y()), 5, 5);
+        }
     }
     if (item.node == m_selected && screen) {
         painter.setPen(QPen(palette().color(QPalette::Highlight), 3.0 / scale));

@@ -49,6 +49,17 @@ public:
     void setMatches(std::vector<int> nodes, int current);
     /// Nodes on a traced path: everything else is faded. Empty clears.
     void setTraced(std::vector<int> nodes);
+    /// What the debugger marks on a hierarchy node (bits).
+    enum DebugMark : char {
+        kBreakpointMark = 1,         ///< an op with a breakpoint: a red dot
+        kContainsBreakpointMark = 2, ///< a group holding such an op: a red ring
+        kExecutedMark = 4,           ///< an op that ran in the debugged run: a small green dot
+        kPausedMark = 8,             ///< the op the run is paused at: a thick violet outline
+        kContainsPausedMark = 16,    ///< a group holding it: outlined the same while collapsed
+    };
+    /// The debugger's marks (DebugMark bits) per hierarchy node; empty clears.
+    void setDebugMarks(std::vector<char> marks);
+    int debugMarks(int node) const;
 
     /// View transform: screen = world * zoom + offset.
     double zoom() const { return m_zoom; }
@@ -113,6 +124,7 @@ private:
     std::vector<char> m_problemFlags;
     std::vector<char> m_matchFlags;
     std::vector<char> m_traceFlags;
+    std::vector<char> m_debugMarks;
     bool m_tracing = false;
     int m_currentMatch = -1;
     std::function<QString(int, int)> m_describeEdge;

@@ -41,6 +41,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <unordered_map>
 
 namespace tstudio::graph_viewer {
 namespace {
@@ -254,11 +255,23 @@ void GraphViewer::buildUi()
         if (n.kind == HierarchyNodeKind::kOp)
             emit showInTimelineRequested(q(n.nodeName));
     });
+    // Not on the toolbar either: the debugger's F9, also in the context menu of ops.
+    m_breakpointAction = new QAction(this);
+    m_breakpointAction->setObjectName(QStringLiteral("toggleBreakpointAction"));
+    m_breakpointAction->setShortcut(QKeySequence(Qt::Key_F9));
+    m_breakpointAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_breakpointAction, &QAction::triggered, this, [this] {
+        if (!m_loaded || m_canvas->selected() < 0)
+            return;
+        const HierarchyNode& n = m_loaded->hierarchy->node(m_canvas->selected());
+        if (n.kind == HierarchyNodeKind::kOp)
+            emit breakpointToggleRequested(q(n.nodeName));
+    });
     m_exportAction = m_toolBar->addAction(QString());
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     for (QAction* a : {m_fitAction, m_zoomSelectionAction, m_traceAction, m_collapseAllAction, m_findAction,
-                       m_copyNameAction, m_timelineAction, m_exportAction})
+                       m_copyNameAction, m_timelineAction, m_breakpointAction, m_exportAction})
         addAction(a);
     connect(m_fitAction, &QAction::triggered, this, [this] { m_canvas->zoomToFit(); });
     connect(m_zoomSelectionAction, &QAction::triggered, this, [this] { m_canvas->zoomToNode(m_canvas->selected()); });
@@ -416,6 +429,9 @@ void GraphViewer::retranslateUi()
     m_copyNameAction->setText(tr("Copy name"));
     m_timelineAction->setText(tr("Show in Timeline"));
     m_timelineAction->setToolTip(tr("Select this op's execution in the profiler's timeline"));
+    m_breakpointAction->setText(tr("Toggle Breakpoint"));
+    m_breakpointAction->setToolTip(tr("Pause the debugger before this op runs (%1)")
+                                       .arg(m_breakpointAction->shortcut().toString(QKeySequence::NativeText)));
     m_editAction->setText(tr("Edit…"));
     m_editAction->setToolTip(tr("Open the selected name scope (or the whole graph) in the node editor"));
     m_exportAction->setText(tr("Export image…"));
@@ -576,6 +592,7 @@ void GraphViewer::installLoaded(LoadedGraph result, std::shared_ptr<GraphViewLay
     m_traced.clear();
     m_canvas->setHierarchy(m_loaded->hierarchy);
     m_canvas->setProblemFlags({});
+    applyDebugMarks();
     m_canvas->setSnapshot(snapshot);
     m_statusLabel->setText(tr("%n node(s) shown · laid out in %1 ms", nullptr, static_cast<int>(snapshot->items.size()))
                                .arg(snapshot->milliseconds, 0, 'f', 1));
@@ -1100,6 +1117,8 @@ void GraphViewer::showContextMenu(int node, QPoint globalPos)
         menu.addAction(m_zoomSelectionAction);
         if (m_timelineAction->isEnabled() && n.kind == HierarchyNodeKind::kOp)
             menu.addAction(m_timelineAction);
+        if (n.kind == HierarchyNodeKind::kOp)
+            menu.addAction(m_breakpointAction);
         menu.addSeparator();
     }
     menu.addAction(m_fitAction);
@@ -1154,11 +1173,54 @@ void GraphViewer::editSelection()
     emit editRequested(subgraph(selected), title);
 }
 
+void GraphViewer::setDebugMarks(const QString& pausedNode, const QSet<QString>& executed,
+                                const QSet<QString>& breakpoints)
+{
+    m_debugPaused = pausedNode;
+    m_debugExecuted = executed;
+    m_debugBreakpoints = breakpoints;
+    applyDebugMarks();
+}
+
+void GraphViewer::applyDebugMarks()
+{
+    if (!m_loaded)
+        return;
+    const GraphHierarchy& h = *m_loaded->hierarchy;
+    std::vector<char> marks;
+    // By GraphDef name: find() could answer a group's path ("a" is also the group of "a/read").
+    std::unordered_map<std::string, int> ops;
+    if (!m_debugPaused.isEmpty() || !m_debugExecuted.isEmpty() || !m_debugBreakpoints.isEmpty())
+        for (const HierarchyNode& node : h.nodes())
+            if (node.kind == HierarchyNodeKind::kOp)
+                ops.emplace(node.nodeName, node.id);
+    // Marks `name`'s op with `own` and every group above it with `inside`.
+    const auto mark = [&](const QString& name, char own, char inside) {
+        const auto found = ops.find(name.toStdString());
+        if (found == ops.end())
+            return;
+        const int id = found->second;
+        marks.resize(h.nodes().size(), 0);
+        marks[static_cast<std::size_t>(id)] |= own;
+        for (int n = h.node(id).parent; inside && n > 0; n = h.node(n).parent)
+            marks[static_cast<std::size_t>(n)] |= inside;
+    };
+    for (const QString& name : m_debugExecuted)
+        mark(name, GraphCanvas::kExecutedMark, 0);
+    for (const QString& name : m_debugBreakpoints)
+        mark(name, GraphCanvas::kBreakpointMark, GraphCanvas::kContainsBreakpointMark);
+    if (!m_debugPaused.isEmpty())
+        mark(m_debugPaused, GraphCanvas::kPausedMark, GraphCanvas::kContainsPausedMark);
+    m_canvas->setDebugMarks(std::move(marks));
+}
+
 void GraphViewer::updateActions()
 {
     const bool selected = m_canvas && m_canvas->selected() >= 0;
     m_zoomSelectionAction->setEnabled(selected);
     m_copyNameAction->setEnabled(selected);
+    m_breakpointAction->setEnabled(selected && m_loaded &&
+                                   m_loaded->hierarchy->node(m_canvas->selected()).kind == HierarchyNodeKind::kOp);
     m_traceAction->setEnabled(selected || m_traceAction->isChecked());
 }
 

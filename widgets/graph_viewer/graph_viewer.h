@@ -10,6 +10,7 @@
 #include "graph_viewer/run_stats.h"
 
 #include <QFutureWatcher>
+#include <QSet>
 #include <QString>
 #include <QWidget>
 
@@ -116,6 +117,13 @@ public:
     QAction* showInTimelineAction() const { return m_timelineAction; }
     /// Emits editRequested for the selection (or the whole graph).
     void editSelection();
+    /// The debugger's marks, by GraphDef name: the op a run is paused at (outlined, and so is the collapsed
+    /// group holding it), the ops that ran (a small mark) and the ops with a breakpoint (a red dot; groups
+    /// holding one, a red ring). Names the view does not draw (absent, embedded constants) are ignored. Empty
+    /// arguments clear; the marks are kept when another graph is shown.
+    void setDebugMarks(const QString& pausedNode, const QSet<QString>& executed, const QSet<QString>& breakpoints);
+    /// "Toggle Breakpoint" (F9, and the context menu of ops): emits breakpointToggleRequested.
+    QAction* toggleBreakpointAction() const { return m_breakpointAction; }
 
     /// Milliseconds from open() to the first collapsed view being ready.
     double firstViewMilliseconds() const { return m_firstViewMs; }
@@ -131,6 +139,8 @@ signals:
     void editRequested(const tensorflow::GraphDef& graph, const QString& title);
     /// "Show in Timeline" on the selected op.
     void showInTimelineRequested(const QString& nodeName);
+    /// "Toggle Breakpoint" on the selected op.
+    void breakpointToggleRequested(const QString& nodeName);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -159,6 +169,7 @@ private:
     QString outputDescription(int graphIndex, int output) const;
     QString describeEdge(int group, int edgeIndex) const;
     void updateActions();
+    void applyDebugMarks();
 
     const Registries* m_registries;
     QString m_path;
@@ -188,6 +199,9 @@ private:
     int m_matchIndex = -1;
     std::vector<int> m_traced;
     LayoutDirection m_direction = LayoutDirection::kTopToBottom;
+    QString m_debugPaused;
+    QSet<QString> m_debugExecuted;
+    QSet<QString> m_debugBreakpoints;
 
     QStackedWidget* m_pages = nullptr;
     QWidget* m_loadingPage = nullptr;
@@ -220,6 +234,7 @@ private:
     QAction* m_copyNameAction = nullptr;
     QAction* m_editAction = nullptr;
     QAction* m_timelineAction = nullptr;
+    QAction* m_breakpointAction = nullptr;
     QWidget* m_findBar = nullptr;
     QLineEdit* m_findEdit = nullptr;
     QComboBox* m_findMode = nullptr;

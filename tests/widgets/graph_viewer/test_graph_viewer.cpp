@@ -10,6 +10,7 @@
 
 #include "../../support/graph_def_nodes.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -344,6 +345,78 @@ private slots:
         QVERIFY(text.contains("MatMul")); // labels are text, not pixels
         QVERIFY(!viewer->exportImage(dir.filePath("no/such/dir/g.png"), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void debuggerMarksAndBreakpointToggle()
+    {
+        auto viewer = show(twoLayers());
+        QVERIFY(viewer);
+        GraphCanvas* canvas = viewer->canvas();
+        const GraphHierarchy& h = *viewer->hierarchy();
+        // Paused in the collapsed group layer1; two ops ran; a breakpoint inside layer2; unknown names ignored.
+        viewer->setDebugMarks("layer1/MatMul", {"input/x", "layer1/W", "no/such/node"}, {"layer2/Relu"});
+        QCOMPARE(canvas->debugMarks(h.find("layer1/MatMul")), int(GraphCanvas::kPausedMark));
+        QCOMPARE(canvas->debugMarks(h.find("layer1")), int(GraphCanvas::kContainsPausedMark));
+        QCOMPARE(canvas->debugMarks(h.find("input/x")), int(GraphCanvas::kExecutedMark));
+        // The VariableV2 "layer1/W" is the op "layer1/W/(W)" inside the group "layer1/W" (it has "layer1/W/read").
+        const auto& nodes = h.nodes();
+        const auto variable = std::find_if(nodes.begin(), nodes.end(), [](const HierarchyNode& n) {
+            return n.kind == HierarchyNodeKind::kOp && n.nodeName == "layer1/W";
+        });
+        QVERIFY(variable != nodes.end());
+        QCOMPARE(canvas->debugMarks(variable->id), int(GraphCanvas::kExecutedMark));
+        QCOMPARE(canvas->debugMarks(h.find("layer1/W")), 0); // the group
+        QCOMPARE(canvas->debugMarks(h.find("input")), 0); // executed marks stay on ops
+        QCOMPARE(canvas->debugMarks(h.find("layer2/Relu")), int(GraphCanvas::kBreakpointMark));
+        QCOMPARE(canvas->debugMarks(h.find("layer2")), int(GraphCanvas::kContainsBreakpointMark));
+        QCOMPARE(canvas->debugMarks(h.find("loss/Sum")), 0);
+
+        // Drawn: the collapsed layer1 box carries the paused op's violet outline, layer2 the red ring.
+        const auto countNear = [&](const std::string& name, QColor colour) {
+            const QImage image = canvas->grab().toImage();
+            const ViewItem& item = canvas->snapshot()->items[static_cast<std::size_t>(canvas->itemIndexOf(h.find(name)))];
+            const QRectF world(item.x - 8, item.y - 8, item.width + 16, item.height + 16);
+            const QRect r = QRectF(world.topLeft() * canvas->zoom() + canvas->offset(), world.size() * canvas->zoom())
+                                .toAlignedRect()
+                                .intersected(image.rect());
+            int count = 0;
+            for (int y = r.top(); y <= r.bottom(); ++y)
+                for (int x = r.left(); x <= r.right(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    count += std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
+                                     std::abs(c.blue() - colour.blue()) <
+                                 30
+                                 ? 1
+                                 : 0;
+                }
+            return count;
+        };
+        const QColor violet(0x7b, 0x1f, 0xa2);
+        const QColor red(0xd3, 0x2f, 0x2f);
+        QVERIFY(countNear("layer1", violet) > 20);
+        QVERIFY(countNear("layer2", red) > 5);
+        QCOMPARE(countNear("layer2", violet), 0);
+
+        // Empty arguments clear.
+        viewer->setDebugMarks({}, {}, {});
+        for (const auto& node : h.nodes())
+            QCOMPARE(canvas->debugMarks(node.id), 0);
+        QCOMPARE(countNear("layer1", violet), 0);
+
+        // Toggle Breakpoint (F9) on the selected op; disabled on a group.
+        QAction* toggle = viewer->toggleBreakpointAction();
+        QCOMPARE(toggle->shortcut(), QKeySequence(Qt::Key_F9));
+        QSignalSpy requested(viewer.get(), &GraphViewer::breakpointToggleRequested);
+        QVERIFY(viewer->selectNodeNamed("layer1/MatMul"));
+        QVERIFY(waitForLayout(*viewer));
+        QVERIFY(toggle->isEnabled());
+        toggle->trigger();
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).toString(), QString("layer1/MatMul"));
+        canvas->setSelected(h.find("layer2"));
+        QVERIFY(!toggle->isEnabled());
+        toggle->trigger();
+        QCOMPARE(requested.count(), 1);
     }
 };
 

@@ -1,0 +1,132 @@
+// ExecutionListView: the filter bar and the sortable table of executed nodes.
+#include "debugger/execution_list_view.h"
+
+#include "debugger/execution_list_model.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tstudio::debugger_ui {
+
+ExecutionListView::ExecutionListView(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* filters = new QHBoxLayout;
+    m_nameLabel = new QLabel(this);
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("nameFilterEdit"));
+    m_name->setClearButtonEnabled(true);
+    m_opLabel = new QLabel(this);
+    m_op = new QLineEdit(this);
+    m_op->setObjectName(QStringLiteral("opFilterEdit"));
+    m_op->setClearButtonEnabled(true);
+    m_device = new QComboBox(this);
+    m_device->setObjectName(QStringLiteral("deviceFilterCombo"));
+    m_device->addItem(QString(), QString());
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    filters->addWidget(m_nameLabel);
+    filters->addWidget(m_name, 2);
+    filters->addWidget(m_opLabel);
+    filters->addWidget(m_op, 1);
+    filters->addWidget(m_device);
+    layout->addLayout(filters);
+
+    m_model = new ExecutionListModel(this);
+    m_filter = new ExecutionFilterModel(this);
+    m_filter->setSourceModel(m_model);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("executionTable"));
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ExecutionListModel::kIndex, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(ExecutionListModel::kNode, QHeaderView::Stretch);
+    m_table->setColumnWidth(ExecutionListModel::kIndex, 40);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    layout->addWidget(m_table, 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("filterStatusLabel"));
+    layout->addWidget(m_status);
+
+    connect(m_name, &QLineEdit::textChanged, this, &ExecutionListView::applyFilters);
+    connect(m_op, &QLineEdit::textChanged, this, &ExecutionListView::applyFilters);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &ExecutionListView::applyFilters);
+    const auto clicked = [this](const QModelIndex& index) {
+        const QString node = index.data(ExecutionListModel::kNodeNameRole).toString();
+        if (!node.isEmpty())
+            emit nodeClicked(node);
+    };
+    connect(m_table, &QTableView::clicked, this, clicked);
+    connect(m_table, &QTableView::activated, this, clicked);
+    retranslateUi();
+}
+
+void ExecutionListView::setNodes(std::vector<ExecutedNode> nodes)
+{
+    m_model->setNodes(std::move(nodes));
+    const QString chosen = m_device->currentData().toString();
+    {
+        const QSignalBlocker block(m_device);
+        while (m_device->count() > 1)
+            m_device->removeItem(1);
+        for (const QString& device : m_model->devices())
+            m_device->addItem(ExecutionListModel::shortDevice(device.toStdString()), device);
+        m_device->setCurrentIndex(std::max(0, m_device->findData(chosen)));
+    }
+    applyFilters();
+}
+
+void ExecutionListView::scrollToBottom()
+{
+    m_table->scrollToBottom();
+}
+
+void ExecutionListView::applyFilters()
+{
+    const bool nameOk = m_filter->setNameFilter(m_name->text());
+    const bool opOk = m_filter->setOpFilter(m_op->text());
+    m_filter->setDeviceFilter(m_device->currentData().toString());
+    m_name->setStyleSheet(nameOk ? QString() : QStringLiteral("background: #ffebee;"));
+    m_op->setStyleSheet(opOk ? QString() : QStringLiteral("background: #ffebee;"));
+    const QString error = m_filter->filterError();
+    m_status->setText(error.isEmpty()
+                          ? tr("Showing %1 of %2 executed nodes").arg(m_filter->rowCount()).arg(m_model->rowCount())
+                          : tr("Invalid %1").arg(error));
+}
+
+void ExecutionListView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ExecutionListView::retranslateUi()
+{
+    m_nameLabel->setText(tr("Node:"));
+    m_name->setPlaceholderText(tr("regex"));
+    m_name->setToolTip(tr("Show the nodes whose name matches this regular expression"));
+    m_opLabel->setText(tr("Op:"));
+    m_op->setPlaceholderText(tr("regex"));
+    m_op->setToolTip(tr("Show the nodes whose op type matches this regular expression"));
+    m_device->setItemText(0, tr("All devices"));
+    m_model->retranslate();
+    applyFilters();
+}
+
+} // namespace tstudio::debugger_ui
