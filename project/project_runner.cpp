@@ -172,6 +172,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     auto session = training::MonitoredTrainingSession::create(b, std::move(mts));
     if (!session)
         return unexpected(session.error());
+    if (options.onSessionGraph)
+        options.onSessionGraph(b.graphDef());
     auto first = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
     if (!first)
         return unexpected(first.error());

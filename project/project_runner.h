@@ -7,6 +7,7 @@
 #include "project_file.h"
 
 namespace tensorflow {
+class GraphDef;
 class RunMetadata;
 }
 
@@ -77,6 +78,9 @@ struct TrainRunOptions {
     /// have updated some variables and not others: the last checkpoint stays the latest, and the
     /// result says stoppedMidStep. Its sessionClosing() is called before the session goes.
     ExecutionObserver* observer = nullptr;
+    /// Called once the session exists, before the first step, with the graph it runs: the
+    /// project's graph plus the optimizer, summaries and the hooks' ops (what the observer sees).
+    std::function<void(const tensorflow::GraphDef&)> onSessionGraph;
 };
 
 struct TrainRunResult {

@@ -12,6 +12,8 @@
 #include "console/log_model.h"
 #include "console/log_panel.h"
 #include "dashboard/dashboard_view.h"
+#include "debugger/debugger_view.h"
+#include "debugger/debugging_tab.h"
 #include "document/file_summary_view.h"
 #include "graph/graph_file.h"
 #include "graph_viewer/graph_viewer.h"
@@ -252,6 +254,7 @@ void MainWindow::createPanels()
     connect(m_trainingPanel, &training_panel::TrainingPanel::runStarted, this,
             [this](const QString& logdir) { openDashboard({logdir}); });
     connect(m_trainingPanel, &training_panel::TrainingPanel::profiled, this, &MainWindow::showProfile);
+    connect(m_trainingPanel, &training_panel::TrainingPanel::debugging, this, &MainWindow::showDebugging);
     connect(m_trainingPanel, &training_panel::TrainingPanel::showNodeRequested, this, [this](const QString& name) {
         for (int i = 0; i < m_documents->count(); ++i) {
             auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
@@ -295,6 +298,7 @@ void MainWindow::bindTrainingPanel(node_editor::NodeEditor* editor)
     if (!m_trainingPanel || !editor)
         return;
     QPointer<node_editor::NodeEditor> guard(editor);
+    m_trainingEditor = editor;
     const int index = m_documents->indexOf(editor);
     const QString title = index >= 0 ? m_documents->tabText(index).remove(QStringLiteral(" *")) : tr("Untitled graph");
     m_trainingPanel->setProjectSource(
@@ -631,6 +635,32 @@ void MainWindow::updateTimelineLinks()
     for (int i = 0; i < m_documents->count(); ++i)
         if (auto* viewer = qobject_cast<graph_viewer::GraphViewer*>(m_documents->widget(i)))
             viewer->setTimelineAvailable(anyProfiler);
+}
+
+void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
+                               std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title)
+{
+    if (!m_debugging) {
+        m_debugging = new debugger_ui::DebuggingTab(m_registries.get(), m_documents);
+        m_documents->addTab(m_debugging, tr("Debugger"));
+        debugger_ui::DebuggerView* view = m_debugging->debugger();
+        connect(view, &debugger_ui::DebuggerView::startRequested, this, [this] {
+            m_trainingPanel->setDebugging(true);
+            m_trainingPanel->start();
+        });
+        connect(view, &debugger_ui::DebuggerView::stopRequested, m_trainingPanel, &training_panel::TrainingPanel::stop);
+        connect(view, &debugger_ui::DebuggerView::breakpointsChanged, this, [this, view] {
+            // Kept with the trained graph's project, saved with it as .tsproj.
+            if (m_trainingEditor && view->controller())
+                m_trainingEditor->setDebuggerSettings({view->breakpointList(), view->controller()->watched()});
+        });
+        connect(m_debugging->graphViewer(), &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
+    }
+    m_debugging->attach(std::move(controller), std::move(graph), tr("%1 (training graph)").arg(title));
+    m_documents->setCurrentWidget(m_debugging);
+    statusBar()->showMessage(tr("Debugging the training of %1: set breakpoints, pause or step in the Debugger tab")
+                                 .arg(title),
+                             10000);
 }
 
 void MainWindow::finishOpen(const QString& path, bool ok)

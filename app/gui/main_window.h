@@ -32,6 +32,10 @@ namespace profiler {
 struct ProfileTrace;
 class ProfilerView;
 } // namespace profiler
+namespace debugger_ui {
+class DebuggingTab;
+}
+class DebugController;
 namespace training_panel {
 class TrainingPanel;
 }
@@ -139,6 +143,10 @@ private:
     void showNodeInProfiler(const QString& nodeName);
     /// Graph viewers offer "Show in Timeline" while a profiler tab exists.
     void updateTimelineLinks();
+    /// The Debugger tab (the training graph beside the debugger panel) attached to a training run
+    /// started with the Training panel's Debug on.
+    void showDebugging(std::shared_ptr<DebugController> controller, std::shared_ptr<const tensorflow::GraphDef> graph,
+                       const QString& title);
 
     std::unique_ptr<Registries> m_registries;
     AppSettings* m_settings;
@@ -146,6 +154,9 @@ private:
     LogModel* m_logModel;
     LogPanel* m_logPanel = nullptr;
     training_panel::TrainingPanel* m_trainingPanel = nullptr;
+    QPointer<debugger_ui::DebuggingTab> m_debugging;
+    /// The editor whose document the Training panel trains (its project keeps the breakpoints).
+    QPointer<node_editor::NodeEditor> m_trainingEditor;
     EngineLogBridge* m_logBridge = nullptr;
     QStackedWidget* m_central;
     StartPage* m_startPage;

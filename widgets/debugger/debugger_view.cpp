@@ -306,6 +306,8 @@ void DebuggerView::attach(std::shared_ptr<DebugController> controller,
     });
     m_controller->setStopOnNonFinite(action(Action::kStopOnNonFinite)->isChecked());
     m_controller->setRetainValues(action(Action::kRetainValues)->isChecked());
+    for (const std::string& tensor : m_controller->watched()) // a project's saved watches stay
+        m_watched.insert(tensor);
     m_controller->setWatched({m_watched.begin(), m_watched.end()});
     pushBreakpoints();
     setState(RunState::kIdle);

@@ -765,8 +765,10 @@ Status NodeEditor::saveAs(const QString& path)
     if (!written.isOk())
         return written;
     m_path = path;
-    if (savedProject)
+    if (savedProject) {
         m_project = std::move(savedProject);
+        m_debuggerSettingsChanged = false;
+    }
     m_document->undoStack()->setClean();
     emit titleChanged(QFileInfo(path).fileName());
     return Status::ok();
@@ -818,7 +820,17 @@ void NodeEditor::openLayer(DocNodeId id)
 
 bool NodeEditor::isModified() const
 {
-    return !m_document->undoStack()->isClean();
+    return !m_document->undoStack()->isClean() || m_debuggerSettingsChanged;
+}
+
+void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)
+{
+    if (!m_project) {
+        const QString name = m_path.isEmpty() ? QStringLiteral("model") : QFileInfo(m_path).completeBaseName();
+        m_project = newProject(name.toStdString());
+    }
+    m_project->debugger = std::move(settings);
+    m_debuggerSettingsChanged = true;
 }
 
 } // namespace tstudio::node_editor

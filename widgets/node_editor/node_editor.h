@@ -67,6 +67,9 @@ public:
     Expected<project::Project> trainingProject() const;
     QString filePath() const { return m_path; }
     bool isModified() const;
+    /// The debugger's breakpoints and watches for this graph: kept in its project (one is made
+    /// when there is none) and written with it by the next save as .tsproj.
+    void setDebuggerSettings(project::DebuggerSettings settings);
 
     /// Lays the document out with the graph viewer's layered layout (one undoable move).
     void autoArrange();
@@ -132,6 +135,7 @@ private:
     QLabel* m_status = nullptr;
     QString m_path;
     std::optional<project::Project> m_project;
+    bool m_debuggerSettingsChanged = false; ///< since the last save
     double m_feedbackMs = 0;
     std::map<QString, QAction*> m_actions;
 };

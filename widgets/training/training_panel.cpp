@@ -158,12 +158,16 @@ void TrainingPanel::buildUi()
     m_checkpoint->setObjectName(QStringLiteral("trainingCheckpoint"));
     m_profile = new QPushButton(this);
     m_profile->setObjectName(QStringLiteral("trainingProfile"));
+    m_debug = new QPushButton(this);
+    m_debug->setObjectName(QStringLiteral("trainingDebug"));
+    m_debug->setCheckable(true);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
     buttons->addWidget(m_pause);
     buttons->addWidget(m_stop);
     buttons->addWidget(m_checkpoint);
     buttons->addWidget(m_profile);
+    buttons->addWidget(m_debug);
     buttons->addStretch(1);
 
     m_progress = new QProgressBar(this);
@@ -252,6 +256,9 @@ void TrainingPanel::retranslateUi()
     m_checkpoint->setText(tr("Save checkpoint now"));
     m_profile->setText(tr("Profile"));
     m_profile->setToolTip(tr("Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables"));
+    m_debug->setText(tr("Debug"));
+    m_debug->setToolTip(tr("Attach the debugger to the next run: breakpoints, stepping through ops and every "
+                           "tensor, in the Debugger tab"));
     m_projectLabel->setText(m_title.isEmpty() ? tr("No project: open a .tsproj or a graph in the node editor")
                                               : tr("Project: %1").arg(m_title));
     if (!m_run && m_figures->text().isEmpty())
@@ -361,7 +368,22 @@ bool TrainingPanel::start()
     project::TrainRunOptions options;
     options.logdir = dir.toStdString();
     options.resume = m_resume->isChecked();
+    std::shared_ptr<DebugController> debugger;
+    if (m_debug->isChecked()) {
+        debugger = std::make_shared<DebugController>();
+        // The project's breakpoints hold from the first step, before the Debugger tab attaches.
+        if (auto set = debugger::BreakpointSet::create(p->debugger.breakpoints))
+            debugger->setBreakpoints(std::move(*set));
+        debugger->setWatched(p->debugger.watch);
+    }
     m_run = std::make_unique<TrainingRun>(m_registries, std::move(*p), options);
+    m_run->setDebugger(debugger);
+    if (debugger) {
+        connect(m_run.get(), &TrainingRun::sessionGraph, this,
+                [this, debugger](std::shared_ptr<const tensorflow::GraphDef> graph) {
+                    emit debugging(debugger, std::move(graph), m_title);
+                });
+    }
     m_runLogdir = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
     m_last = {};
     connect(m_run.get(), &TrainingRun::started, this, [this](const project::TrainProgress& progress) {
@@ -438,6 +460,16 @@ void TrainingPanel::profileNextStep(int steps)
     m_profile->setEnabled(false);
 }
 
+void TrainingPanel::setDebugging(bool on)
+{
+    m_debug->setChecked(on);
+}
+
+bool TrainingPanel::isDebugging() const
+{
+    return m_debug->isChecked();
+}
+
 bool TrainingPanel::isRunning() const
 {
     return m_run && m_run->isRunning();
@@ -487,10 +519,15 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
         if (p.lastStep == 0)
             p.lastStep = result.lastStep;
         showProgress(p);
-        const QString summary = tr("Finished at step %1 (%2 steps/s); last checkpoint %3")
-                                    .arg(result.lastStep)
-                                    .arg(result.stepsPerSecond, 0, 'f', 1)
-                                    .arg(QString::fromStdString(result.lastCheckpoint));
+        const QString summary =
+            result.stoppedMidStep
+                ? tr("Stopped in the debugger during step %1; that step was not saved, the last checkpoint is %2")
+                      .arg(result.lastStep + 1)
+                      .arg(QString::fromStdString(result.lastCheckpoint))
+                : tr("Finished at step %1 (%2 steps/s); last checkpoint %3")
+                      .arg(result.lastStep)
+                      .arg(result.stepsPerSecond, 0, 'f', 1)
+                      .arg(QString::fromStdString(result.lastCheckpoint));
         showStatus(summary, false);
         emit message(summary);
     } else {
@@ -517,6 +554,7 @@ void TrainingPanel::updateButtons()
     m_stop->setEnabled(running);
     m_checkpoint->setEnabled(running);
     m_profile->setEnabled(running);
+    m_debug->setEnabled(!running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData, m_resume})
         w->setEnabled(!running);
 }

@@ -54,6 +54,9 @@ public:
     void saveCheckpointNow();
     /// Traces the next `steps` steps of the running training; profiled delivers them.
     void profileNextStep(int steps = 1);
+    /// Runs started from now on attach the debugger (the Debug button): debugging() hands it out.
+    void setDebugging(bool on);
+    bool isDebugging() const;
 
     bool isRunning() const;
     /// The log directory of the current or last run (empty before the first).
@@ -82,6 +85,10 @@ signals:
     /// counts and node attributes; null when it could not be read).
     void profiled(std::shared_ptr<const tstudio::profiler::ProfileTrace> trace,
                   std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title);
+    /// A run with the debugger attached has its session: `controller` drives its steps (the
+    /// project's saved breakpoints and watches already set), `graph` is what the session runs.
+    void debugging(std::shared_ptr<tstudio::DebugController> controller,
+                   std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title);
     /// A line for the log panel.
     void message(const QString& text);
 
@@ -128,6 +135,7 @@ private:
     QPushButton* m_stop = nullptr;
     QPushButton* m_checkpoint = nullptr;
     QPushButton* m_profile = nullptr;
+    QPushButton* m_debug = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_figures = nullptr;
     QLabel* m_status = nullptr;

@@ -21,6 +21,8 @@ TrainingRun::~TrainingRun()
 {
     m_stop = true;
     m_pause = false;
+    if (m_debugger && m_debugger->isPaused())
+        m_debugger->cancel();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -41,6 +43,8 @@ void TrainingRun::setPaused(bool paused)
 void TrainingRun::requestStop()
 {
     m_stop = true;
+    if (m_debugger && m_debugger->isPaused())
+        m_debugger->cancel();
 }
 
 void TrainingRun::requestCheckpoint()
@@ -62,6 +66,11 @@ void TrainingRun::work()
     options.checkpointRequested = &m_checkpoint;
     options.traceStepsRequested = &m_traceSteps;
     options.progressEverySteps = 1;
+    options.observer = m_debugger.get();
+    options.onSessionGraph = [this](const tensorflow::GraphDef& graph) {
+        auto shared = std::make_shared<const tensorflow::GraphDef>(graph);
+        QMetaObject::invokeMethod(this, [this, shared] { emit sessionGraph(shared); }, Qt::QueuedConnection);
+    };
     options.flushSecs = 0.4; // the dashboard reads twice a second
     // Throttled on this thread: at most one progressed signal per interval, steps per second over it.
     Clock::time_point lastPost = Clock::now();

@@ -2,6 +2,7 @@
 // checkpoint requests from the GUI thread and its progress delivered back to the GUI thread.
 #pragma once
 
+#include "debugger/debug_controller.h"
 #include "profiler/profile_trace.h"
 #include "project_file.h"
 #include "project_runner.h"
@@ -18,6 +19,7 @@
 Q_DECLARE_METATYPE(tstudio::project::TrainProgress)
 Q_DECLARE_METATYPE(tstudio::project::TrainRunResult)
 Q_DECLARE_METATYPE(std::shared_ptr<const tstudio::profiler::ProfileTrace>)
+Q_DECLARE_METATYPE(std::shared_ptr<const tensorflow::GraphDef>)
 
 namespace tstudio {
 struct Registries;
@@ -54,6 +56,9 @@ public:
     void setProgressInterval(int milliseconds) { m_progressIntervalMs = milliseconds; }
 
     const project::Project& project() const { return m_project; }
+    /// Attaches the debugger to every training step (before start()). Stop while it is paused
+    /// cancels the paused step: the run ends without a checkpoint of that half-done step.
+    void setDebugger(std::shared_ptr<DebugController> debugger) { m_debugger = std::move(debugger); }
 
 signals:
     void started(const tstudio::project::TrainProgress& progress);
@@ -61,6 +66,9 @@ signals:
     void checkpointSaved(const QString& prefix);
     /// The steps asked for by requestProfile, traced (built into a trace on the worker).
     void profiled(std::shared_ptr<const tstudio::profiler::ProfileTrace> trace);
+    /// The graph the training session runs (the project's plus optimizer, summaries and hooks),
+    /// before the first step: what the debugger's node names refer to.
+    void sessionGraph(std::shared_ptr<const tensorflow::GraphDef> graph);
     /// ok false: `message` is the error, in the engine's words.
     void finished(bool ok, const QString& message, const tstudio::project::TrainRunResult& result);
 
@@ -75,6 +83,7 @@ private:
     std::atomic<bool> m_checkpoint{false};
     std::atomic<int> m_traceSteps{0};
     std::atomic<int> m_progressIntervalMs{100};
+    std::shared_ptr<DebugController> m_debugger;
     bool m_running = false;
     std::thread m_thread;
 };

@@ -13,6 +13,10 @@
 #include "dashboard/dashboard_view.h"
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalars_view.h"
+#include "debugger/debugger_view.h"
+#include "debugger/debugging_tab.h"
+#include "debugger/tensor_inspector.h"
+#include "io/checkpoint/checkpoint_state.h"
 #include "graph_viewer/graph_canvas.h"
 #include "graph_viewer/graph_hierarchy.h"
 #include "graph_viewer/graph_viewer.h"
@@ -221,6 +225,86 @@ private slots:
         QVERIFY(reopened && reopened != view);
         QVERIFY2(reopened->trace(), qPrintable(reopened->errorText()));
         QCOMPARE(reopened->trace()->events.size(), view->trace()->events.size());
+    }
+
+    void debuggingFromTheTrainingPanel()
+    {
+        m_window->openPath(QStringLiteral(TSTUDIO_SOURCE_DIR "/examples/projects/spirals.tsproj"));
+        QVERIFY(waitForOpens(*m_window));
+        auto* editor = qobject_cast<node_editor::NodeEditor*>(m_window->documents()->currentWidget());
+        QVERIFY(editor);
+        training_panel::TrainingPanel* panel = m_window->trainingPanel();
+        QSignalSpy finished(panel, &training_panel::TrainingPanel::runFinished);
+        panel->setDebugging(true);
+
+        // The project's saved breakpoint (on every MatMul) holds from the first step.
+        project::DebuggerSettings saved;
+        saved.breakpoints.push_back(debugger::parseBreakpoint("op:MatMul").value());
+        editor->setDebuggerSettings(saved);
+
+        // Starts a run to `steps` in `dir` under the debugger and returns the Debugger tab once the
+        // run is paused at the breakpoint.
+        auto runToBreakpoint = [&](const QString& dir, int steps) -> debugger_ui::DebuggingTab* {
+            panel->logDirectoryEdit()->setText(m_dir.filePath(dir));
+            panel->stepsBox()->setValue(steps);
+            emit editor->trainRequested();
+            if (!panel->isRunning())
+                return nullptr;
+            for (int i = 0; i < 300; ++i) {
+                QTest::qWait(100);
+                for (int t = 0; t < m_window->documents()->count(); ++t)
+                    if (auto* d = qobject_cast<debugger_ui::DebuggingTab*>(m_window->documents()->widget(t)))
+                        if (d->debugger()->isPaused())
+                            return d;
+            }
+            return nullptr;
+        };
+
+        // Pause at the breakpoint, look at a tensor, resume, finish.
+        debugger_ui::DebuggingTab* tab = runToBreakpoint(QStringLiteral("debugged-run"), 5);
+        QVERIFY2(tab, qPrintable(panel->statusText()));
+        debugger_ui::DebuggerView* view = tab->debugger();
+        const QString matmul = view->pausedNode();
+        const tensorflow::NodeDef* node = nullptr;
+        for (const tensorflow::NodeDef& n : tab->graphViewer()->graph()->node())
+            if (QString::fromStdString(n.name()) == matmul)
+                node = &n;
+        QVERIFY2(node && node->op() == "MatMul", qPrintable(matmul));
+        QVERIFY2(view->statusText().contains(matmul), qPrintable(view->statusText()));
+        QVERIFY2(view->showTensor(QString::fromStdString(node->input(0))), qPrintable(view->statusText()));
+        QVERIFY(view->inspector()->hasTensor());
+        QCOMPARE(view->inspector()->shownTensor().rank(), 2);
+        // F9 on the paused node in the graph adds a breakpoint, kept with the document's project.
+        emit tab->graphViewer()->breakpointToggleRequested(matmul);
+        QVERIFY(view->breakpointNodes().contains(matmul));
+        QVERIFY(editor->isModified());
+        QCOMPARE(editor->project()->debugger.breakpoints.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(editor->project()->debugger.breakpoints[1].pattern), matmul);
+        // Without breakpoints, Continue runs the remaining steps to the end.
+        view->setBreakpoints({});
+        view->action(debugger_ui::DebuggerView::Action::kRunContinue)->trigger();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QVERIFY2(panel->statusText().contains(QStringLiteral("Finished at step 5")), qPrintable(panel->statusText()));
+
+        // Stop while paused: the run ends cleanly and the last checkpoint stays the latest (no
+        // checkpoint of the interrupted, half-done step).
+        QVERIFY(editor->project()->debugger.breakpoints.empty()); // cleared in the panel above
+        editor->setDebuggerSettings(saved);
+        tab = runToBreakpoint(QStringLiteral("stopped-run"), 1000000);
+        QVERIFY2(tab, qPrintable(panel->statusText()));
+        const std::string logdir = m_dir.filePath(QStringLiteral("stopped-run")).toStdString();
+        auto before = latestCheckpoint(logdir);
+        QVERIFY(before);
+        tab->debugger()->action(debugger_ui::DebuggerView::Action::kStop)->trigger();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QVERIFY2(panel->statusText().contains(QStringLiteral("not saved")), qPrintable(panel->statusText()));
+        auto after = latestCheckpoint(logdir);
+        QVERIFY(after);
+        QCOMPARE(after->string(), before->string());
+        QVERIFY(QFile::exists(QString::fromStdString(after->string() + ".index")));
+        panel->setDebugging(false);
     }
 
     void openingAMissingFileReportsAnError()
