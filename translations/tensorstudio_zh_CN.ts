@@ -40,10 +40,6 @@
         <translation>配合 --panel graph：structure、device、placed、time、memory 或 runnable。</translation>
     </message>
     <message>
-        <source>With --panel graph: find nodes whose name contains TEXT.</source>
-        <translation>配合 --panel graph：查找名称包含 TEXT 的节点。</translation>
-    </message>
-    <message>
         <source>With --panel graph: lay out from left to right.</source>
         <translation>配合 --panel graph：从左到右布局。</translation>
     </message>
@@ -80,28 +76,32 @@
         <translation>配合 --bench-live：项目需要时使用的 MNIST 文件夹。</translation>
     </message>
     <message>
-        <source>Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, settings, about).</source>
-        <translation>显示面板 NAME（console、training、start、document、graph、editor、dashboard、profiler、settings、about）。</translation>
-    </message>
-    <message>
-        <source>With --panel graph, editor or profiler: select this node.</source>
-        <translation>配合 --panel graph、editor 或 profiler：选中此节点。</translation>
-    </message>
-    <message>
-        <source>With --panel training or profiler: train the open project to step N (into a temporary log directory; profiler: step 3 is profiled) before capturing.</source>
-        <translation>配合 --panel training 或 profiler：截图前将打开的项目训练到第 N 步（写入临时日志目录；profiler：对第 3 步进行性能分析）。</translation>
-    </message>
-    <message>
-        <source>With --train-steps: the MNIST folder of a project whose Dataset node reads one.</source>
-        <translation>配合 --train-steps：项目的 Dataset 节点读取的 MNIST 文件夹。</translation>
-    </message>
-    <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice.</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice。</translation>
-    </message>
-    <message>
         <source>Open TRACE in the profiler and print the time to the first timeline and the frame times of pans and zooms.</source>
         <translation>在性能分析器中打开 TRACE，并打印显示第一个时间线所需的时间以及平移和缩放的帧时间。</translation>
+    </message>
+    <message>
+        <source>Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, debugger, settings, about).</source>
+        <translation>显示面板 NAME（console、training、start、document、graph、editor、dashboard、profiler、debugger、settings、about）。</translation>
+    </message>
+    <message>
+        <source>With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul).</source>
+        <translation>配合 --panel graph、editor 或 profiler：选中此节点；配合 --panel debugger：要暂停的断点（默认 op:MatMul）。</translation>
+    </message>
+    <message>
+        <source>With --panel graph: find nodes whose name contains TEXT; with --panel debugger: the tensor to inspect.</source>
+        <translation>配合 --panel graph：查找名称包含 TEXT 的节点；配合 --panel debugger：要查看的张量。</translation>
+    </message>
+    <message>
+        <source>With --panel training, profiler or debugger: train the open project to step N (into a temporary log directory; profiler: step 3 is profiled) before capturing.</source>
+        <translation>配合 --panel training、profiler 或 debugger：截图前将打开的项目训练到第 N 步（写入临时日志目录；profiler：对第 3 步进行性能分析）。</translation>
+    </message>
+    <message>
+        <source>With --train-steps or --panel debugger: the MNIST folder of a project whose Dataset node reads one.</source>
+        <translation>配合 --train-steps 或 --panel debugger：项目的 Dataset 节点读取的 MNIST 文件夹。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images.</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images。</translation>
     </message>
 </context>
 <context>
@@ -814,6 +814,18 @@
         <source>No profile holds an execution of %1</source>
         <translation>没有性能分析包含 %1 的执行</translation>
     </message>
+    <message>
+        <source>Debugger</source>
+        <translation>调试器</translation>
+    </message>
+    <message>
+        <source>%1 (training graph)</source>
+        <translation>%1（训练图）</translation>
+    </message>
+    <message>
+        <source>Debugging the training of %1: set breakpoints, pause or step in the Debugger tab</source>
+        <translation>正在调试 %1 的训练：可在“调试器”标签页中设置断点、暂停或单步执行</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>
@@ -1497,6 +1509,897 @@
     </message>
 </context>
 <context>
+    <name>tstudio::debugger_ui::BreakpointListModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>操作类型</translation>
+    </message>
+    <message>
+        <source>Name regex</source>
+        <translation>名称正则表达式</translation>
+    </message>
+    <message>
+        <source>Any node</source>
+        <translation>任意节点</translation>
+    </message>
+    <message>
+        <source>always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <source>Unknown breakpoint target &apos;%1&apos;: expected node, op, regex or any</source>
+        <translation>未知的断点目标“%1”：应为 node、op、regex 或 any</translation>
+    </message>
+    <message>
+        <source>has_inf_or_nan, has_nan, has_inf, or a statistic (min, max, mean, std, abs_max) compared with a number, e.g. max &gt; 100; empty pauses before the node runs</source>
+        <translation>has_inf_or_nan、has_nan、has_inf，或将某个统计量（min、max、mean、std、abs_max）与数值比较，例如 max &gt; 100；留空则在节点运行前暂停</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Condition</source>
+        <translation>条件</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::BreakpointListView</name>
+    <message>
+        <source>node:NAME, op:TYPE, regex:PATTERN or any, optionally with if has_nan, has_inf, max &gt; 100, ...</source>
+        <translation>node:NAME、op:TYPE、regex:PATTERN 或 any，可附加 if has_nan、has_inf、max &gt; 100 等条件</translation>
+    </message>
+    <message>
+        <source>A breakpoint as one line, e.g. op:MatMul or any if has_inf_or_nan; Return adds it</source>
+        <translation>用一行描述断点，例如 op:MatMul 或 any if has_inf_or_nan；按回车键添加</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove the selected breakpoints</source>
+        <translation>删除选中的断点</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::DebuggerView</name>
+    <message>
+        <source>Breakpoints not applied: %1</source>
+        <translation>断点未应用：%1</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>No run attached</source>
+        <translation>未附加运行</translation>
+    </message>
+    <message>
+        <source>Ready: Run (F5) or Step (F10) starts a run</source>
+        <translation>就绪：按“运行”(F5) 或“单步”(F10) 开始运行</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>正在运行</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>stepped over scope</source>
+        <translation>已跳过作用域</translation>
+    </message>
+    <message>
+        <source>run to cursor</source>
+        <translation>运行到光标处</translation>
+    </message>
+    <message>
+        <source>run to op %1</source>
+        <translation>运行到操作 %1</translation>
+    </message>
+    <message>
+        <source>breakpoint %1</source>
+        <translation>断点 %1</translation>
+    </message>
+    <message>
+        <source>Paused after %1 (%2)</source>
+        <translation>已在 %1 之后暂停（%2）</translation>
+    </message>
+    <message>
+        <source>Paused before %1 (%2)</source>
+        <translation>已在 %1 之前暂停（%2）</translation>
+    </message>
+    <message>
+        <source> in frame %1, iteration %2</source>
+        <translation>，位于帧 %1，第 %2 次迭代</translation>
+    </message>
+    <message>
+        <source>Finished run %1</source>
+        <translation>运行 %1 已完成</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped</source>
+        <translation>运行 %1 已停止</translation>
+    </message>
+    <message>
+        <source>Run %1 failed: %2</source>
+        <translation>运行 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>output %1</source>
+        <translation>输出 %1</translation>
+    </message>
+    <message>
+        <source>dead</source>
+        <translation>死张量</translation>
+    </message>
+    <message>
+        <source>uninitialized</source>
+        <translation>未初始化</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a tensor name (expected node:output)</source>
+        <translation>“%1”不是张量名称（应为 节点:输出）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; holds no value</source>
+        <translation>“%1”没有值</translation>
+    </message>
+    <message>
+        <source>no run is attached</source>
+        <translation>未附加运行</translation>
+    </message>
+    <message>
+        <source>No value for %1: %2</source>
+        <translation>%1 没有值：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Continue the paused run, or start a run</source>
+        <translation>继续已暂停的运行，或开始运行</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Run one node and pause before the next</source>
+        <translation>运行一个节点，并在下一个节点之前暂停</translation>
+    </message>
+    <message>
+        <source>Step over scope</source>
+        <translation>跳过作用域</translation>
+    </message>
+    <message>
+        <source>Run until the first node outside the paused node&apos;s name scope</source>
+        <translation>运行到已暂停节点的名称作用域之外的第一个节点</translation>
+    </message>
+    <message>
+        <source>Run to cursor</source>
+        <translation>运行到光标处</translation>
+    </message>
+    <message>
+        <source>Run until just before the node selected in the graph</source>
+        <translation>运行到图中选中节点之前</translation>
+    </message>
+    <message>
+        <source>Continue runs:</source>
+        <translation>继续运行次数：</translation>
+    </message>
+    <message>
+        <source>Run on, ignoring breakpoints, until this many session runs have finished, then pause</source>
+        <translation>忽略断点继续运行，直到完成指定次数的会话运行后再暂停</translation>
+    </message>
+    <message>
+        <source>Session runs to finish before pausing again</source>
+        <translation>再次暂停前要完成的会话运行次数</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause before the next node</source>
+        <translation>在下一个节点之前暂停</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Cancel the run</source>
+        <translation>取消运行</translation>
+    </message>
+    <message>
+        <source>Stop on NaN/Inf</source>
+        <translation>遇 NaN/Inf 时停止</translation>
+    </message>
+    <message>
+        <source>Pause after the first node whose output holds NaN or Inf</source>
+        <translation>在第一个输出含 NaN 或 Inf 的节点之后暂停</translation>
+    </message>
+    <message>
+        <source>Keep values</source>
+        <translation>保留值</translation>
+    </message>
+    <message>
+        <source>Keep every executed node&apos;s outputs, so that any of them can be inspected</source>
+        <translation>保留每个已执行节点的输出，以便查看其中任意一个</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>Breakpoints</source>
+        <translation>断点</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Node info</source>
+        <translation>节点信息</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::ExecutionFilterModel</name>
+    <message>
+        <source>name filter: %1</source>
+        <translation>名称筛选条件：%1</translation>
+    </message>
+    <message>
+        <source>op filter: %1</source>
+        <translation>操作筛选条件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::ExecutionListModel</name>
+    <message>
+        <source>dead</source>
+        <translation>死张量</translation>
+    </message>
+    <message>
+        <source>%1 in frame %2, iteration %3</source>
+        <translation>%1，位于帧 %2，第 %3 次迭代</translation>
+    </message>
+    <message>
+        <source>%1 (iteration %2)</source>
+        <translation>%1（第 %2 次迭代）</translation>
+    </message>
+    <message>
+        <source>Position in the run&apos;s execution order</source>
+        <translation>在本次运行执行顺序中的位置</translation>
+    </message>
+    <message>
+        <source>Bytes of the node&apos;s outputs</source>
+        <translation>节点输出的字节数</translation>
+    </message>
+    <message>
+        <source>Start of the node&apos;s computation, from the start of the run</source>
+        <translation>节点开始计算的时刻（从运行开始算起）</translation>
+    </message>
+    <message>
+        <source>Compute time of the node</source>
+        <translation>节点的计算时间</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>t (ms)</source>
+        <translation>t（毫秒）</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::ExecutionListView</name>
+    <message>
+        <source>Showing %1 of %2 executed nodes</source>
+        <translation>显示 %2 个已执行节点中的 %1 个</translation>
+    </message>
+    <message>
+        <source>Invalid %1</source>
+        <translation>无效的%1</translation>
+    </message>
+    <message>
+        <source>Node:</source>
+        <translation>节点：</translation>
+    </message>
+    <message>
+        <source>regex</source>
+        <translation>正则表达式</translation>
+    </message>
+    <message>
+        <source>Show the nodes whose name matches this regular expression</source>
+        <translation>显示名称与此正则表达式匹配的节点</translation>
+    </message>
+    <message>
+        <source>Op:</source>
+        <translation>操作：</translation>
+    </message>
+    <message>
+        <source>Show the nodes whose op type matches this regular expression</source>
+        <translation>显示操作类型与此正则表达式匹配的节点</translation>
+    </message>
+    <message>
+        <source>All devices</source>
+        <translation>所有设备</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::NodeInfoView</name>
+    <message numerus="yes">
+        <source>%n tensor(s)</source>
+        <translation>
+            <numerusform>%n 个张量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Node &apos;%1&apos; is not in the graph</source>
+        <translation>节点“%1”不在图中</translation>
+    </message>
+    <message>
+        <source>(not in graph)</source>
+        <translation>（不在图中）</translation>
+    </message>
+    <message>
+        <source>%1 (Ctrl)</source>
+        <translation>%1（控制）</translation>
+    </message>
+    <message>
+        <source>Depth:</source>
+        <translation>深度：</translation>
+    </message>
+    <message>
+        <source>How many levels of inputs and consumers to list</source>
+        <translation>要列出的输入和使用者的层数</translation>
+    </message>
+    <message>
+        <source>Attribute</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>(no device requested)</source>
+        <translation>（未请求设备）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Op: %2 · Device: %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;操作：%2 · 设备：%3</translation>
+    </message>
+    <message>
+        <source>Select a node to see its attributes, inputs and consumers.</source>
+        <translation>选择一个节点以查看其属性、输入和使用者。</translation>
+    </message>
+    <message>
+        <source>Attributes (%1)</source>
+        <translation>属性（%1）</translation>
+    </message>
+    <message>
+        <source>Inputs (%1)</source>
+        <translation>输入（%1）</translation>
+    </message>
+    <message>
+        <source>Consumers (%1)</source>
+        <translation>使用者（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::TensorHeatMap</name>
+    <message>
+        <source>[%1, %2] = %3</source>
+        <translation>[%1, %2] = %3</translation>
+    </message>
+    <message>
+        <source>No 2-D tensor to draw</source>
+        <translation>没有可绘制的二维张量</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>+Inf</source>
+        <translation>+Inf</translation>
+    </message>
+    <message>
+        <source>-Inf</source>
+        <translation>-Inf</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::TensorHistogramChart</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>[%1, %2%3: %4</source>
+        <translation>[%1, %2%3：%4</translation>
+    </message>
+    <message>
+        <source>No finite values to count</source>
+        <translation>没有可计数的有限值</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finite value(s)</source>
+        <translation>
+            <numerusform>%n 个有限值</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n NaN or infinite value(s) not counted</source>
+        <translation>
+            <numerusform>；%n 个 NaN 或无穷值未计入</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::TensorImageGrid</name>
+    <message>
+        <source>The tensor holds no value.</source>
+        <translation>该张量没有值。</translation>
+    </message>
+    <message>
+        <source>Images need real numbers; %1 tensors have none.</source>
+        <translation>图像需要实数；%1 类型张量不含实数。</translation>
+    </message>
+    <message>
+        <source>Images need a [batch, height, width, channels] or [height, width, channels] tensor with 1, 3 or 4 channels; this one is %1.</source>
+        <translation>图像需要形状为 [batch, height, width, channels] 或 [height, width, channels] 且通道数为 1、3 或 4 的张量；此张量为 %1。</translation>
+    </message>
+    <message>
+        <source>The tensor %1 has no elements.</source>
+        <translation>张量 %1 没有元素。</translation>
+    </message>
+    <message>
+        <source>Images of %1 are too large to draw.</source>
+        <translation>%1 的图像过大，无法绘制。</translation>
+    </message>
+    <message>
+        <source>image %1, pixel (%2, %3)</source>
+        <translation>图像 %1，像素 (%2, %3)</translation>
+    </message>
+    <message>
+        <source>pixel (%1, %2)</source>
+        <translation>像素 (%1, %2)</translation>
+    </message>
+    <message>
+        <source>No image-like tensor to draw</source>
+        <translation>没有可绘制为图像的张量</translation>
+    </message>
+    <message>
+        <source>grey</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <source>RGB</source>
+        <translation>RGB</translation>
+    </message>
+    <message>
+        <source>RGBA</source>
+        <translation>RGBA</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s) of %1 x %2, %3</source>
+        <translation>
+            <numerusform>%n 张 %1 x %2 的图像，%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the first %1 shown; slice to see others)</source>
+        <translation>（显示前 %1 张；切片可查看其他图像）</translation>
+    </message>
+    <message>
+        <source>; values as they are (0 to 255)</source>
+        <translation>；按原值显示（0 到 255）</translation>
+    </message>
+    <message>
+        <source>; %1 (black) to %2 (white)</source>
+        <translation>；%1（黑）到 %2（白）</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::TensorInspector</name>
+    <message>
+        <source>Select a tensor (an input or output of an executed node) to inspect it.</source>
+        <translation>选择一个张量（已执行节点的输入或输出）以查看它。</translation>
+    </message>
+    <message>
+        <source>Watch</source>
+        <translation>监视</translation>
+    </message>
+    <message>
+        <source>Keep this tensor&apos;s value after every session run and chart its history</source>
+        <translation>在每次会话运行后保留此张量的值，并绘制其历史图表</translation>
+    </message>
+    <message>
+        <source>Save .npy...</source>
+        <translation>保存 .npy...</translation>
+    </message>
+    <message>
+        <source>Save the whole tensor as a NumPy .npy file</source>
+        <translation>将整个张量保存为 NumPy .npy 文件</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>-Inf</source>
+        <translation>-Inf</translation>
+    </message>
+    <message>
+        <source>negative</source>
+        <translation>负数</translation>
+    </message>
+    <message>
+        <source>zero</source>
+        <translation>零</translation>
+    </message>
+    <message>
+        <source>positive</source>
+        <translation>正数</translation>
+    </message>
+    <message>
+        <source>+Inf</source>
+        <translation>+Inf</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>&amp;Slice</source>
+        <translation>切片(&amp;S)</translation>
+    </message>
+    <message>
+        <source>whole tensor; e.g. [::5, :2] or [0, ..., -1]</source>
+        <translation>整个张量；例如 [::5, :2] 或 [0, ..., -1]</translation>
+    </message>
+    <message>
+        <source>A NumPy basic index applied to the table, the heat map and the images</source>
+        <translation>应用于表格、热力图和图像的 NumPy 基本索引</translation>
+    </message>
+    <message>
+        <source>&amp;Highlight</source>
+        <translation>高亮(&amp;H)</translation>
+    </message>
+    <message>
+        <source>e.g. [[-inf, -1], [1, inf]]</source>
+        <translation>例如 [[-inf, -1], [1, inf]]</translation>
+    </message>
+    <message>
+        <source>Value ranges to highlight, as tfdbg&apos;s pt -r: [low, high] or a list of them</source>
+        <translation>要高亮的值范围，同 tfdbg 的 pt -r：[low, high] 或其列表</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>Heat map</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>&amp;Show run:</source>
+        <translation>显示运行(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Highlighting needs real numbers; %1 tensors have none.</source>
+        <translation>高亮需要实数；%1 类型张量不含实数。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 values lie in the highlighted ranges.</source>
+        <translation>%2 个值中有 %1 个位于高亮范围内。</translation>
+    </message>
+    <message>
+        <source>uninitialized</source>
+        <translation>未初始化</translation>
+    </message>
+    <message>
+        <source>shape %1</source>
+        <translation>形状 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n element(s)</source>
+        <translation>
+            <numerusform>%n 个元素</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>value of session run %1 (history)</source>
+        <translation>会话运行 %1 的值（历史）</translation>
+    </message>
+    <message>
+        <source>The tensor holds no value yet (a variable before its first assignment).</source>
+        <translation>该张量尚无值（变量尚未首次赋值）。</translation>
+    </message>
+    <message>
+        <source>No health summary: %1 tensors hold no real numbers.</source>
+        <translation>无健康摘要：%1 类型张量不含实数。</translation>
+    </message>
+    <message>
+        <source>Over the whole tensor; min, max, mean and std (population) of the finite values</source>
+        <translation>针对整个张量；有限值的最小值、最大值、均值和（总体）标准差</translation>
+    </message>
+    <message>
+        <source>Slice %1 does not fit this tensor (%2); showing the whole tensor.</source>
+        <translation>切片 %1 不适用于此张量（%2）；显示整个张量。</translation>
+    </message>
+    <message>
+        <source>No tensor is selected.</source>
+        <translation>未选中张量。</translation>
+    </message>
+    <message>
+        <source>%1 tensors hold no real numbers.</source>
+        <translation>%1 类型张量不含实数。</translation>
+    </message>
+    <message>
+        <source>History charts real numbers; %1 tensors hold none.</source>
+        <translation>历史图表只绘制实数；%1 类型张量不含实数。</translation>
+    </message>
+    <message>
+        <source>No history yet: press Watch and run the session again to record this tensor after every run.</source>
+        <translation>尚无历史：按“监视”后再次运行会话，即可在每次运行后记录此张量。</translation>
+    </message>
+    <message>
+        <source>The tensor holds no value yet.</source>
+        <translation>该张量尚无值。</translation>
+    </message>
+    <message>
+        <source>%1 tensors have no values to list.</source>
+        <translation>%1 类型张量没有可列出的值。</translation>
+    </message>
+    <message>
+        <source>The tensor has no elements.</source>
+        <translation>该张量没有元素。</translation>
+    </message>
+    <message>
+        <source>The tensor has no finite values.</source>
+        <translation>该张量没有有限值。</translation>
+    </message>
+    <message>
+        <source>A heat map needs a 2-D tensor; %1 is %2-D. Slice it to two axes, e.g. [0] or [..., 0].</source>
+        <translation>热力图需要二维张量；%1为 %2 维。请将其切片为两个轴，例如 [0] 或 [..., 0]。</translation>
+    </message>
+    <message>
+        <source>the tensor</source>
+        <translation>该张量</translation>
+    </message>
+    <message>
+        <source>the slice</source>
+        <translation>该切片</translation>
+    </message>
+    <message>
+        <source>The slice has no elements.</source>
+        <translation>该切片没有元素。</translation>
+    </message>
+    <message>
+        <source>Slice: %1</source>
+        <translation>切片：%1</translation>
+    </message>
+    <message>
+        <source>Highlight: %1</source>
+        <translation>高亮：%1</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>Highlight</source>
+        <translation>高亮</translation>
+    </message>
+    <message>
+        <source>Current value</source>
+        <translation>当前值</translation>
+    </message>
+    <message>
+        <source>Session run %1</source>
+        <translation>会话运行 %1</translation>
+    </message>
+    <message>
+        <source>There is no tensor value to save.</source>
+        <translation>没有可保存的张量值。</translation>
+    </message>
+    <message>
+        <source>Cannot save %1 tensors as .npy.</source>
+        <translation>无法将 %1 类型张量保存为 .npy。</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save tensor as .npy</source>
+        <translation>将张量保存为 .npy</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::TensorTableModel</name>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::ValueHistoryChart</name>
+    <message>
+        <source>run %1
+min %2
+mean %3
+max %4</source>
+        <translation>运行 %1
+最小值 %2
+均值 %3
+最大值 %4</translation>
+    </message>
+    <message>
+        <source>No values recorded yet: watch the tensor and run the session</source>
+        <translation>尚未记录任何值：请监视该张量并运行会话</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>session run</source>
+        <translation>会话运行</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::graph_viewer::CheckpointVariablesView</name>
     <message numerus="yes">
         <source>partitioned into %n slice(s)</source>
@@ -1906,6 +2809,14 @@
     <message>
         <source>Select this op&apos;s execution in the profiler&apos;s timeline</source>
         <translation>在性能分析器的时间线中选中此操作的执行</translation>
+    </message>
+    <message>
+        <source>Toggle Breakpoint</source>
+        <translation>切换断点</translation>
+    </message>
+    <message>
+        <source>Pause the debugger before this op runs (%1)</source>
+        <translation>在此操作运行前让调试器暂停（%1）</translation>
     </message>
 </context>
 <context>
@@ -3091,6 +4002,18 @@
     <message>
         <source>Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables</source>
         <translation>跟踪下一个步骤（FULL_TRACE）并在性能分析器中打开：时间线和操作表格</translation>
+    </message>
+    <message>
+        <source>Debug</source>
+        <translation>调试</translation>
+    </message>
+    <message>
+        <source>Attach the debugger to the next run: breakpoints, stepping through ops and every tensor, in the Debugger tab</source>
+        <translation>将调试器附加到下一次运行：在“调试器”标签页中使用断点、逐个操作单步执行并查看每个张量</translation>
+    </message>
+    <message>
+        <source>Stopped in the debugger during step %1; that step was not saved, the last checkpoint is %2</source>
+        <translation>在第 %1 步时于调试器中停止；该步未保存，最后的检查点为 %2</translation>
     </message>
 </context>
 </TS>

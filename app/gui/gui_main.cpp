@@ -98,7 +98,7 @@ int main(int argc, char** argv)
                                         QCoreApplication::translate("CommandLine", "Render the window to FILE.png offscreen and exit."),
                                         QStringLiteral("FILE.png"));
     QCommandLineOption panelOption(QStringLiteral("panel"),
-                                   QCoreApplication::translate("CommandLine", "Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, settings, about)."),
+                                   QCoreApplication::translate("CommandLine", "Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, debugger, settings, about)."),
                                    QStringLiteral("NAME"));
     QCommandLineOption languageOption(QStringLiteral("language"),
                                       QCoreApplication::translate("CommandLine", "UI language for this run: en or zh_CN (not saved)."),
@@ -115,10 +115,10 @@ int main(int argc, char** argv)
                                     QCoreApplication::translate("CommandLine", "With --panel graph: structure, device, placed, time, memory or runnable."),
                                     QStringLiteral("MODE"));
     QCommandLineOption selectOption(QStringLiteral("select"),
-                                    QCoreApplication::translate("CommandLine", "With --panel graph, editor or profiler: select this node."),
+                                    QCoreApplication::translate("CommandLine", "With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul)."),
                                     QStringLiteral("NODE"));
     QCommandLineOption findOption(QStringLiteral("find"),
-                                  QCoreApplication::translate("CommandLine", "With --panel graph: find nodes whose name contains TEXT."),
+                                  QCoreApplication::translate("CommandLine", "With --panel graph: find nodes whose name contains TEXT; with --panel debugger: the tensor to inspect."),
                                   QStringLiteral("TEXT"));
     QCommandLineOption leftToRightOption(QStringLiteral("left-to-right"),
                                          QCoreApplication::translate("CommandLine", "With --panel graph: lay out from left to right."));
@@ -126,19 +126,19 @@ int main(int argc, char** argv)
                                       QCoreApplication::translate("CommandLine", "With --panel editor and --select: capture the Evaluate dialog of that node."));
     parser.addOption(evaluateOption);
     QCommandLineOption trainStepsOption(QStringLiteral("train-steps"),
-                                        QCoreApplication::translate("CommandLine", "With --panel training or profiler: train the open project to step N "
+                                        QCoreApplication::translate("CommandLine", "With --panel training, profiler or debugger: train the open project to step N "
                                                                                    "(into a temporary log directory; profiler: step 3 is profiled) before capturing."),
                                         QStringLiteral("N"));
     parser.addOption(trainStepsOption);
     QCommandLineOption dataOption(QStringLiteral("data"),
-                                  QCoreApplication::translate("CommandLine", "With --train-steps: the MNIST folder of a project "
+                                  QCoreApplication::translate("CommandLine", "With --train-steps or --panel debugger: the MNIST folder of a project "
                                                                              "whose Dataset node reads one."),
                                   QStringLiteral("DIR"));
     parser.addOption(dataOption);
     QCommandLineOption tabOption(QStringLiteral("tab"),
                                  QCoreApplication::translate("CommandLine", "With --panel dashboard: show this tab (scalars, images, graphs, "
                                                                             "distributions, histograms, text, audio); with --panel profiler: timeline, ops, "
-                                                                            "scopes, nodes or advice."),
+                                                                            "scopes, nodes or advice; with --panel debugger: the inspector's table, histogram, heatmap or images."),
                                  QStringLiteral("TAB"));
     parser.addOption(tabOption);
     QCommandLineOption benchLayoutOption(QStringLiteral("bench-layout"),

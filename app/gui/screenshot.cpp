@@ -6,6 +6,9 @@
 #include "settings_dialog.h"
 
 #include "dashboard/dashboard_view.h"
+#include "debugger/debugger_view.h"
+#include "debugger/debugging_tab.h"
+#include "debugger/tensor_inspector.h"
 #include "profiler/profile_tables_view.h"
 #include "profiler/profiler_view.h"
 #include "profiler/timeline_view.h"
@@ -185,6 +188,64 @@ QString prepareProfiler(MainWindow& window, const ScreenshotRequest& request)
     return {};
 }
 
+/// Trains the open project with the debugger attached and a breakpoint (--select, default
+/// "op:MatMul"), waits for the pause and opens a tensor in the inspector (--find, default the
+/// paused node's first input) in the view --tab names (table, histogram, heatmap, images).
+QString prepareDebugger(MainWindow& window, const ScreenshotRequest& request, const QTemporaryDir& logs)
+{
+    auto* editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget());
+    if (!editor)
+        return QStringLiteral("panel 'debugger' needs a project (.tsproj) or graph with training to open");
+    const QString spec = request.select.isEmpty() ? QStringLiteral("op:MatMul") : request.select;
+    auto breakpoint = debugger::parseBreakpoint(spec.toStdString());
+    if (!breakpoint)
+        return QStringLiteral("--select: %1").arg(QString::fromStdString(breakpoint.error().message()));
+    const std::map<QString, debugger_ui::TensorInspector::View> views = {
+        {QStringLiteral("table"), debugger_ui::TensorInspector::View::Table},
+        {QStringLiteral("histogram"), debugger_ui::TensorInspector::View::Histogram},
+        {QStringLiteral("heatmap"), debugger_ui::TensorInspector::View::HeatMap},
+        {QStringLiteral("images"), debugger_ui::TensorInspector::View::Images}};
+    const QString viewName = request.dashboardTab.isEmpty() ? QStringLiteral("heatmap") : request.dashboardTab;
+    if (!views.count(viewName))
+        return QStringLiteral("unknown --tab '%1'; expected table, histogram, heatmap or images").arg(viewName);
+    project::DebuggerSettings settings;
+    settings.breakpoints.push_back(*breakpoint);
+    editor->setDebuggerSettings(settings);
+    training_panel::TrainingPanel* panel = window.trainingPanel();
+    panel->logDirectoryEdit()->setText(logs.filePath(QStringLiteral("run")));
+    panel->stepsBox()->setValue(request.trainSteps > 0 ? request.trainSteps : 100);
+    if (!request.dataDir.isEmpty())
+        panel->dataFolderEdit()->setText(request.dataDir);
+    panel->setDebugging(true);
+    emit editor->trainRequested();
+    if (!panel->isRunning())
+        return QStringLiteral("training did not start: %1").arg(panel->statusText());
+    debugger_ui::DebuggingTab* tab = nullptr;
+    auto paused = [&] {
+        for (int i = 0; i < window.documents()->count(); ++i)
+            if (auto* d = qobject_cast<debugger_ui::DebuggingTab*>(window.documents()->widget(i)))
+                if (d->debugger()->isPaused())
+                    tab = d;
+        return tab != nullptr || !panel->isRunning();
+    };
+    if (!waitFor(paused, 600000) || !tab)
+        return QStringLiteral("the run did not stop at '%1': %2").arg(spec, panel->statusText());
+    debugger_ui::DebuggerView* view = tab->debugger();
+    QString tensor = request.find;
+    if (tensor.isEmpty() && tab->graphViewer()->graph())
+        for (const tensorflow::NodeDef& node : tab->graphViewer()->graph()->node())
+            if (QString::fromStdString(node.name()) == view->pausedNode() && node.input_size() > 0)
+                tensor = QString::fromStdString(node.input(0));
+    if (!tensor.isEmpty() && !view->showTensor(tensor))
+        return QStringLiteral("--find: no value of '%1' to show").arg(tensor);
+    view->inspector()->setView(views.at(viewName));
+    for (const QString& name : window.panelNames())
+        window.panel(name)->hide();
+    window.documents()->setCurrentWidget(tab);
+    waitFor([tab] { return tab->graphViewer()->isReady() && !tab->graphViewer()->layoutPending(); }, 60000);
+    return {};
+}
+
 } // namespace
 
 QStringList screenshotPanelNames(const MainWindow& window)
@@ -192,7 +253,7 @@ QStringList screenshotPanelNames(const MainWindow& window)
     QStringList names = window.panelNames();
     names << QStringLiteral("start") << QStringLiteral("document") << QStringLiteral("settings")
           << QStringLiteral("about") << QStringLiteral("graph") << QStringLiteral("editor") << QStringLiteral("dashboard")
-          << QStringLiteral("profiler");
+          << QStringLiteral("profiler") << QStringLiteral("debugger");
     return names;
 }
 
@@ -288,6 +349,13 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
                                            "histograms, text or audio").arg(request.dashboardTab));
         }
         settle(400);
+    } else if (request.panel == QLatin1String("debugger")) {
+        QTemporaryDir logs; // the run stays paused in it until the window closes
+        const QString error = prepareDebugger(window, request, logs);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(400);
+        return save(window.grab(), request.outputFile);
     } else if (request.panel == QLatin1String("profiler")) {
         const QString error = prepareProfiler(window, request);
         if (!error.isEmpty())
