@@ -3142,6 +3142,20 @@ max %4</source>
         <source>Train</source>
         <translation>训练</translation>
     </message>
+    <message>
+        <source>Toggle breakpoint</source>
+        <translation>切换断点</translation>
+    </message>
+    <message>
+        <source>Select the nodes to put a breakpoint on.</source>
+        <translation>请选择要设置断点的节点。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n breakpoint(s) in this graph&apos;s project</source>
+        <translation>
+            <numerusform>此图的项目中有 %n 个断点</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::NodeEditorMinimap</name>

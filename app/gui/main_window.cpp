@@ -299,6 +299,12 @@ void MainWindow::bindTrainingPanel(node_editor::NodeEditor* editor)
         return;
     QPointer<node_editor::NodeEditor> guard(editor);
     m_trainingEditor = editor;
+    // F9 in the editor reaches a debugger attached to its training.
+    disconnect(editor, &node_editor::NodeEditor::breakpointsEdited, this, nullptr);
+    connect(editor, &node_editor::NodeEditor::breakpointsEdited, this, [this, guard] {
+        if (guard && m_debugging && m_trainingEditor == guard && guard->project())
+            m_debugging->debugger()->setBreakpoints(guard->project()->debugger.breakpoints);
+    });
     const int index = m_documents->indexOf(editor);
     const QString title = index >= 0 ? m_documents->tabText(index).remove(QStringLiteral(" *")) : tr("Untitled graph");
     m_trainingPanel->setProjectSource(

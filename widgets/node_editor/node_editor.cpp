@@ -280,6 +280,7 @@ void NodeEditor::createActions()
         EvaluateDialog dialog(m_document, m_registries, selected.front(), this);
         dialog.exec();
     });
+    add("breakpoint", QKeySequence(Qt::Key_F9), &NodeEditor::toggleBreakpointsOnSelection);
     QAction* snap = add("snap", QKeySequence(), [this] { m_scene->setSnapToGrid(m_actions[QStringLiteral("snap")]->isChecked()); });
     snap->setCheckable(true);
     snap->setChecked(true);
@@ -303,7 +304,8 @@ void NodeEditor::retranslateUi()
         {"paste", tr("Paste")},            {"duplicate", tr("Duplicate")}, {"group", tr("Group into scope…")},
         {"alignLeft", tr("Align left")},   {"alignTop", tr("Align top")}, {"arrange", tr("Auto-arrange")},
         {"fit", tr("Fit")},                {"snap", tr("Snap to grid")}, {"selectAll", tr("Select all")},
-        {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")}};
+        {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")},
+        {"breakpoint", tr("Toggle breakpoint")}};
     for (const auto& [key, text] : texts) {
         QAction* action = m_actions[QString::fromLatin1(key)];
         action->setText(text);
@@ -821,6 +823,47 @@ void NodeEditor::openLayer(DocNodeId id)
 bool NodeEditor::isModified() const
 {
     return !m_document->undoStack()->isClean() || m_debuggerSettingsChanged;
+}
+
+void NodeEditor::toggleBreakpointsOnSelection()
+{
+    const auto selected = m_scene->selectedNodes();
+    if (selected.empty()) {
+        m_status->setText(tr("Select the nodes to put a breakpoint on."));
+        return;
+    }
+    project::DebuggerSettings settings = m_project ? m_project->debugger : project::DebuggerSettings{};
+    for (DocNodeId id : selected) {
+        const DocNode* node = m_document->node(id);
+        if (!node)
+            continue;
+        debugger::Breakpoint breakpoint;
+        if (node->kind == NodeKind::kOp) {
+            breakpoint.target = debugger::Breakpoint::Target::kNode;
+            breakpoint.pattern = node->name;
+        } else {
+            breakpoint.target = debugger::Breakpoint::Target::kNameRegex;
+            std::string escaped;
+            for (char c : node->name) {
+                if (std::string_view(".^$|()[]{}*+?\\").find(c) != std::string_view::npos)
+                    escaped += '\\';
+                escaped += c;
+            }
+            breakpoint.pattern = "^" + escaped + "/";
+        }
+        auto& list = settings.breakpoints;
+        const auto same = [&](const debugger::Breakpoint& b) {
+            return b.target == breakpoint.target && b.pattern == breakpoint.pattern;
+        };
+        if (std::any_of(list.begin(), list.end(), same))
+            std::erase_if(list, same);
+        else
+            list.push_back(std::move(breakpoint));
+    }
+    setDebuggerSettings(std::move(settings));
+    m_status->setText(tr("%n breakpoint(s) in this graph's project", nullptr,
+                         static_cast<int>(m_project->debugger.breakpoints.size())));
+    emit breakpointsEdited();
 }
 
 void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)

@@ -70,6 +70,9 @@ public:
     /// The debugger's breakpoints and watches for this graph: kept in its project (one is made
     /// when there is none) and written with it by the next save as .tsproj.
     void setDebuggerSettings(project::DebuggerSettings settings);
+    /// F9: a breakpoint on each selected node is removed when it has one, else added (an op node:
+    /// "node:NAME"; a layer node, whose ops lie in its scope: "regex:^NAME/"). Emits breakpointsEdited.
+    void toggleBreakpointsOnSelection();
 
     /// Lays the document out with the graph viewer's layered layout (one undoable move).
     void autoArrange();
@@ -102,6 +105,8 @@ signals:
     /// "View in graph viewer": the document's graph to show in a viewer tab.
     void viewRequested(const tensorflow::GraphDef& graph, const QString& title);
     void message(const QString& text);
+    /// The project's breakpoints changed here (F9); a debugger attached to this graph takes them.
+    void breakpointsEdited();
     /// "Train" (F5): the main window trains trainingProject() in its Training panel.
     void trainRequested();
 

@@ -37,6 +37,8 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+
+#include <regex>
 #include <QTest>
 
 using namespace tstudio;
@@ -280,6 +282,21 @@ private slots:
         QVERIFY(editor->isModified());
         QCOMPARE(editor->project()->debugger.breakpoints.size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(editor->project()->debugger.breakpoints[1].pattern), matmul);
+        // F9 in the node editor on the node holding the MatMul (a layer node: a breakpoint on its
+        // scope) reaches the attached debugger; again removes it.
+        view->toggleNodeBreakpoint(matmul); // off again: only op:MatMul is left
+        QCOMPARE(view->breakpointList().size(), std::size_t(1));
+        QVERIFY(editor->showNode(matmul));
+        const std::size_t breakpointsBefore = view->breakpointList().size();
+        editor->toggleBreakpointsOnSelection();
+        QCOMPARE(view->breakpointList().size(), breakpointsBefore + 1);
+        const debugger::Breakpoint added = view->breakpointList().back();
+        QVERIFY2((added.target == debugger::Breakpoint::Target::kNameRegex &&
+                  std::regex_search(matmul.toStdString(), std::regex(added.pattern))) ||
+                     (added.target == debugger::Breakpoint::Target::kNode && added.pattern == matmul.toStdString()),
+                 added.pattern.c_str());
+        editor->toggleBreakpointsOnSelection();
+        QCOMPARE(view->breakpointList().size(), breakpointsBefore);
         // Without breakpoints, Continue runs the remaining steps to the end.
         view->setBreakpoints({});
         view->action(debugger_ui::DebuggerView::Action::kRunContinue)->trigger();
