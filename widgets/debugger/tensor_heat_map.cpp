@@ -46,22 +46,12 @@ void TensorHeatMap::setTensor(const Tensor& matrix)
         m_tensor = matrix;
         m_rows = matrix.shape().dim(0);
         m_columns = matrix.shape().dim(1);
-        double lo = std::numeric_limits<double>::infinity();
-        double hi = -lo;
-        for (double v : realValues(matrix)) {
-            if (std::isnan(v)) {
-                m_hasNaN = true;
-            } else if (std::isinf(v)) {
-                (v > 0 ? m_hasPosInf : m_hasNegInf) = true;
-            } else {
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-            }
-        }
-        if (lo <= hi) {
-            m_low = lo;
-            m_high = hi;
-        }
+        const ValueSpread spread = spreadOf(realValues(matrix));
+        m_hasNaN = spread.nan;
+        m_hasPosInf = spread.posInf;
+        m_hasNegInf = spread.negInf;
+        m_low = spread.low;
+        m_high = spread.high;
         m_dirty = true;
     }
     update();

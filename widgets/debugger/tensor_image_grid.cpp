@@ -76,17 +76,9 @@ void TensorImageGrid::setTensor(const Tensor& tensor)
             m_low = 0;
             m_high = 255;
         } else {
-            double lo = std::numeric_limits<double>::infinity();
-            double hi = -lo;
-            for (double v : realValues(tensor))
-                if (std::isfinite(v)) {
-                    lo = std::min(lo, v);
-                    hi = std::max(hi, v);
-                }
-            if (lo <= hi) {
-                m_low = lo;
-                m_high = hi;
-            }
+            const ValueSpread spread = spreadOf(realValues(tensor));
+            m_low = spread.low;
+            m_high = spread.high;
         }
         m_dirty = true;
     }

@@ -2,6 +2,8 @@
 #include "debugger/tensor_real_values.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace tstudio::debugger_ui {
 
@@ -73,6 +75,29 @@ std::vector<double> realValues(const Tensor& tensor, std::int64_t begin, std::in
             out[i] = static_cast<double>(values[i]);
     });
     return out;
+}
+
+ValueSpread spreadOf(const std::vector<double>& values)
+{
+    ValueSpread spread;
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (double v : values) {
+        if (std::isnan(v)) {
+            spread.nan = true;
+        } else if (std::isinf(v)) {
+            (v > 0 ? spread.posInf : spread.negInf) = true;
+        } else {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    if (lo <= hi) {
+        spread.anyFinite = true;
+        spread.low = lo;
+        spread.high = hi;
+    }
+    return spread;
 }
 
 } // namespace tstudio::debugger_ui

@@ -2,6 +2,8 @@
 #include "debugger/value_ranges.h"
 
 #include <QRandomGenerator>
+#include "../../support/text_mutations.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -206,23 +208,12 @@ private slots:
         const std::string alphabet = "[[]], , -+.0123456789eEinfa \t";
         const std::string seeds[] = {"[-inf, -1]", "[[-inf, -1], [1, inf]]", "[[.5, 1.], [-2.5e-3, 1E+2],]",
                                      "[0, 1e308]", "[[1, 1], [2, 3], [4, 5]]"};
-        auto randomChar = [&] {
-            return random.bounded(20) == 0 ? static_cast<char>(random.bounded(256))
-                                           : alphabet[random.bounded(static_cast<int>(alphabet.size()))];
-        };
+        auto randomChar = [&] { return testing::randomTextChar(random, alphabet); };
         int parsed = 0, refused = 0;
         for (int i = 0; i < 5000; ++i) {
             std::string text;
             if (i % 2) {
-                text = seeds[random.bounded(5)];
-                for (int edits = static_cast<int>(random.bounded(1, 4)); edits > 0 && !text.empty(); --edits) {
-                    const auto at = static_cast<std::size_t>(random.bounded(static_cast<int>(text.size())));
-                    switch (random.bounded(3)) {
-                    case 0: text.erase(at, 1); break;
-                    case 1: text.insert(at, 1, randomChar()); break;
-                    default: text[at] = randomChar();
-                    }
-                }
+                text = testing::mutatedText(random, seeds[random.bounded(5)], alphabet);
             } else {
                 const int length = static_cast<int>(random.bounded(16));
                 if (random.bounded(4))
