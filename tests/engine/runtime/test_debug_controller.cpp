@@ -463,6 +463,41 @@ private slots:
         std::vector<std::int32_t> ints(40, 0x7f800000);
         QCOMPARE(check(Tensor::fromVector<std::int32_t>(cpu, TensorShape{40}, ints).value()), std::string());
     }
+    void plantedNanStopsAtTheOpThatMadeIt()
+    {
+        // loss = Sum(Log(x - 2) * 2) with x = [3, 1, 5]: the Log of -1, two ops upstream of the loss.
+        const std::string graph =
+            "node { name: 'x' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
+            " tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: 3 float_val: 1 float_val: 5 } } } }\n" +
+            constNode("shift", 2) + binaryNode("sub", "Sub", "x", "shift") + unaryNode("log", "Log", "sub") +
+            binaryNode("scaled", "Mul", "log", "shift") + intConstNode("axis", 0) +
+            "node { name: 'loss' op: 'Sum' input: 'scaled' input: 'axis' attr { key: 'T' value { type: DT_FLOAT } }"
+            " attr { key: 'Tidx' value { type: DT_INT32 } } }\n";
+        CpuKernelFixture f({registerArrayCpuKernels, registerMathCpuKernels, registerReductionCpuKernels});
+        std::string error;
+        auto session = f.session(graph, &error);
+        QVERIFY2(session, error.c_str());
+        DebugController controller;
+        controller.setStopOnNonFinite(true);
+        auto result = runAsync(*session, controller, {"loss"});
+        QVERIFY(controller.waitUntilPaused(10s));
+        const PausePoint point = *controller.pausePoint();
+        QCOMPARE(point.node, std::string("log"));
+        QVERIFY(point.afterNode);
+        QCOMPARE(point.detail, std::string("output 0 of node 'log' has NaN"));
+        QVERIFY(std::isnan(point.values[0].values<float>()[1]));
+        // Its input, as the run computed it; nothing downstream ran.
+        const Tensor sub = controller.tensorValue("sub").value();
+        QCOMPARE(std::vector<float>(sub.values<float>().begin(), sub.values<float>().end()),
+                 (std::vector<float>{1, -1, 3}));
+        QCOMPARE(controller.tensorValue("scaled").error().code(), StatusCode::kNotFound);
+        // The NaN flows on: each op it reaches would stop too, so turn the check off to finish.
+        controller.setStopOnNonFinite(false);
+        controller.resume();
+        auto [status, out] = result.get();
+        QVERIFY2(status.isOk(), status.toString().c_str());
+        QVERIFY(std::isnan(out[0].scalar<float>()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDebugController)
