@@ -325,27 +325,6 @@ void DebugShell::printPause(const PausePoint& point)
     }
 }
 
-Expected<Tensor> DebugShell::valueOf(const std::string& tensor) const
-{
-    auto value = m_controller.tensorValue(tensor);
-    if (value)
-        return value;
-    // A fed tensor or an input of the paused node may not be the output of any executed node.
-    if (auto point = m_controller.pausePoint(); point && !point->afterNode) {
-        if (const tensorflow::NodeDef* node = m_relations.find(point->node)) {
-            const std::string wanted = tensor.find(':') == std::string::npos ? tensor + ":0" : tensor;
-            for (int i = 0; i < node->input_size() && static_cast<std::size_t>(i) < point->values.size(); ++i) {
-                std::string input = node->input(i);
-                if (input.find(':') == std::string::npos)
-                    input += ":0";
-                if (input == wanted && point->valueLive[static_cast<std::size_t>(i)])
-                    return point->values[static_cast<std::size_t>(i)];
-            }
-        }
-    }
-    return value;
-}
-
 bool DebugShell::execute(const std::string& line)
 {
     std::vector<std::string> args = words(line);
@@ -544,7 +523,7 @@ void DebugShell::cmdPrint(const std::vector<std::string>& given)
         return;
     }
     const auto [name, sliceText] = debugger::splitTensorExpression(args[0]);
-    auto value = valueOf(name);
+    auto value = m_controller.tensorValue(name);
     if (!value) {
         printf("error: %s\n", value.error().message().c_str());
         return;

@@ -98,7 +98,6 @@ private:
     void cmdBreakIndex(const std::string& command, const std::vector<std::string>& args);
     void cmdWatch(const std::vector<std::string>& args);
     void cmdHelp();
-    Expected<Tensor> valueOf(const std::string& tensor) const;
 
     DebugController& m_controller;
     const tensorflow::GraphDef& m_graph;

@@ -227,7 +227,7 @@ std::vector<ExecutedNode> DebugController::executedNodes() const
     return m_executed;
 }
 
-Expected<Tensor> DebugController::tensorValue(const std::string& tensor) const
+Expected<Tensor> DebugController::keptValue(const std::string& tensor) const
 {
     const std::string name = canonicalTensorName(tensor);
     const auto colon = name.rfind(':');
@@ -255,6 +255,21 @@ Expected<Tensor> DebugController::tensorValue(const std::string& tensor) const
     return output.value;
 }
 
+Expected<Tensor> DebugController::tensorValue(const std::string& tensor) const
+{
+    Expected<Tensor> kept = keptValue(tensor);
+    if (kept)
+        return kept;
+    std::lock_guard lock(m_mutex);
+    if (m_paused) {
+        const std::string name = canonicalTensorName(tensor);
+        for (std::size_t i = 0; i < m_paused->names.size() && i < m_paused->values.size(); ++i)
+            if (m_paused->names[i] == name && m_paused->valueLive[i] && m_paused->values[i].isInitialized())
+                return m_paused->values[i];
+    }
+    return kept;
+}
+
 std::vector<WatchedValue> DebugController::history(const std::string& tensor) const
 {
     std::lock_guard lock(m_mutex);
@@ -277,6 +292,14 @@ PausePoint pointFor(const NodeExecution& execution, PausePoint::Reason reason, b
     point.iteration = execution.iteration;
     point.afterNode = after;
     const std::vector<TensorValue>* values = after ? execution.outputs : execution.inputs;
+    if (after) {
+        for (std::size_t i = 0; values && i < values->size(); ++i)
+            point.names.push_back(point.node + ":" + std::to_string(i));
+    } else {
+        for (const std::string& input : execution.node->input())
+            if (!input.empty() && input[0] != '^')
+                point.names.push_back(canonicalTensorName(input));
+    }
     for (std::size_t i = 0; values && i < values->size(); ++i) {
         const TensorValue& value = (*values)[i];
         const std::vector<bool>* liveFlags = after ? execution.outputLive : execution.inputLive;

@@ -45,6 +45,9 @@ struct PausePoint {
     /// the device lives, and may change once the run goes on (deep-copy to keep a snapshot).
     std::vector<Tensor> values;
     std::vector<bool> valueLive;
+    /// The tensor name of each value: the node's data inputs as "producer:slot" (before), or
+    /// "node:i" (after).
+    std::vector<std::string> names;
     /// For kNonFinite: "output 0 of node 'x' has NaN" (or Inf); for a conditional breakpoint the
     /// condition's reason ("output 0: max 1.2e+03 > 100").
     std::string detail;
@@ -159,8 +162,9 @@ public:
     /// (also while a new run is paused before its first node).
     std::vector<ExecutedNode> executedNodes() const;
     /// The value of an executed node's output ("node:1"; "node" means ":0") from the current or
-    /// last run: NotFound when the node has not run, FailedPrecondition when values are not
-    /// retained, InvalidArgument for a bad name or slot.
+    /// last run, or else one of the values of the pause (a fed input of the node paused at):
+    /// NotFound when the node has not run, FailedPrecondition when values are not retained,
+    /// InvalidArgument for a bad name or slot.
     Expected<Tensor> tensorValue(const std::string& tensor) const;
     /// The values a watched tensor had, oldest first.
     std::vector<WatchedValue> history(const std::string& tensor) const;
@@ -184,6 +188,8 @@ private:
     /// The node's record with its outputs (values retained or deep-copied as ExecutedOutput says).
     ExecutedNode recordOf(const NodeExecution& execution, bool retain) const;
     void keepWatched(const NodeExecution& execution);
+    /// tensorValue from the execution list only.
+    Expected<Tensor> keptValue(const std::string& tensor) const;
     /// Copy on write: deep-copies the kept values that share a variable `execution` writes to.
     void snapshotVariablesWrittenBy(const NodeExecution& execution);
 

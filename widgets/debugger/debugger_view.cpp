@@ -638,25 +638,9 @@ bool DebuggerView::showTensor(const QString& tensor)
     }
     // Values not kept by the controller (retaining off) are still in the pause for the node paused at.
     if (!value && m_pause) {
-        const std::string name = m_pause->node;
-        for (std::size_t i = 0; i < m_pause->values.size() && !value; ++i) {
-            QString candidate;
-            if (m_pause->afterNode) {
-                candidate = q(name) + ':' + QString::number(i);
-            } else if (const auto found = m_nodeIndex.find(name); found != m_nodeIndex.end()) {
-                std::size_t dataIndex = 0;
-                for (const std::string& input : m_graph->node(found->second).input()) {
-                    const QString t = canonicalTensor(input);
-                    if (t.isEmpty())
-                        continue;
-                    if (dataIndex++ == i) {
-                        candidate = t;
-                        break;
-                    }
-                }
-            }
+        for (std::size_t i = 0; i < m_pause->values.size() && i < m_pause->names.size() && !value; ++i) {
             const bool live = i >= m_pause->valueLive.size() || m_pause->valueLive[i];
-            if (candidate == canonical && live && m_pause->values[i].isInitialized())
+            if (q(m_pause->names[i]) == canonical && live && m_pause->values[i].isInitialized())
                 value = m_pause->values[i];
         }
     }
