@@ -1,4 +1,4 @@
-// StepStatsCollector: NodeExecStats records with wall-clock starts and steady-clock offsets.
+// StepStatsCollector: NodeExecStats records timed on the steady clock, starts expressed as wall-clock time.
 #include "runtime/step_stats_collector.h"
 
 #include <atomic>
@@ -7,10 +7,17 @@ namespace tstudio {
 
 namespace {
 
-std::int64_t wallNanos()
+/// Wall-clock nanoseconds of a steady-clock instant. The two clocks are read together once per
+/// process, so every record's start and end come from the one monotonic clock: two threads' records
+/// never disagree about order (reading both clocks per node let a thread preempted between the two
+/// reads start late on the wall clock, after a consumer it had already unblocked).
+std::int64_t wallNanos(std::chrono::steady_clock::time_point at)
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    static const auto anchorSteady = std::chrono::steady_clock::now();
+    static const std::int64_t anchorWall =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    return anchorWall + std::chrono::duration_cast<std::chrono::nanoseconds>(at - anchorSteady).count();
 }
 
 template <typename Message>
@@ -32,7 +39,7 @@ NodeStatsRecorder::NodeStatsRecorder(const tensorflow::NodeDef& node, google::pr
     : m_stats(createOn<tensorflow::NodeExecStats>(arena)), m_owned(arena == nullptr),
       m_start(std::chrono::steady_clock::now())
 {
-    const std::int64_t startNanos = wallNanos();
+    const std::int64_t startNanos = wallNanos(m_start);
     m_stats->set_node_name(node.name());
     m_stats->set_all_start_nanos(startNanos);
     m_stats->set_all_start_micros(startNanos / 1000);
