@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -39,8 +40,12 @@ Allocator::Allocator(std::string deviceName, std::optional<std::int64_t> byteLim
 
 Status Allocator::oomError(std::size_t bytes, const std::string& reason) const
 {
-    return resourceExhaustedError("OOM when allocating tensor of " + std::to_string(bytes) + " bytes on " +
-                                  m_deviceName + " (" + reason + ")");
+    std::string message =
+        "OOM when allocating tensor of " + std::to_string(bytes) + " bytes on " + m_deviceName + " (" + reason + ")";
+    const std::string detail = oomDetail();
+    if (!detail.empty())
+        message += ". " + detail;
+    return resourceExhaustedError(std::move(message));
 }
 
 Expected<void*> Allocator::allocate(std::size_t bytes, std::size_t alignment)
@@ -95,6 +100,12 @@ AllocatorStats Allocator::stats() const
 void Allocator::resetPeak()
 {
     m_peakBytesInUse.store(m_bytesInUse.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+void Allocator::fillZero(void* ptr, std::size_t bytes)
+{
+    if (bytes != 0)
+        std::memset(ptr, 0, bytes);
 }
 
 std::uint64_t CpuAllocator::maxRequestBytes() const

@@ -59,6 +59,13 @@ public:
     /// Sets peakBytesInUse to the current bytesInUse (e.g. before profiling one step).
     void resetPeak();
 
+    /// Whether the host may read and write this allocator's memory directly (false for GPU
+    /// memory: such tensors are read through their device's copies).
+    virtual bool hostAccessible() const { return true; }
+    /// Sets `bytes` bytes at `ptr` (memory from this allocator) to zero. Host memory: memset.
+    /// Device memory: an asynchronous memset ordered before the device's later kernels.
+    virtual void fillZero(void* ptr, std::size_t bytes);
+
 protected:
     /// `deviceName` for messages; `byteLimit` caps bytesInUse (none when empty).
     Allocator(std::string deviceName, std::optional<std::int64_t> byteLimit);
@@ -68,6 +75,9 @@ protected:
     /// Raw memory or nullptr; `bytes` may be 0. Called concurrently.
     virtual void* allocateRaw(std::size_t bytes, std::size_t alignment) = 0;
     virtual void deallocateRaw(void* ptr, std::size_t bytes) = 0;
+    /// Extra text for every OOM error of this allocator (e.g. a caching allocator's memory report),
+    /// appended after the reason; empty for none. Called outside allocateRaw, from any thread.
+    virtual std::string oomDetail() const { return {}; }
 
 private:
     Status oomError(std::size_t bytes, const std::string& reason) const;
