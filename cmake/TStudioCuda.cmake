@@ -15,6 +15,11 @@ if(TSTUDIO_ENABLE_CUDA)
     if(CMAKE_CUDA_COMPILER)
         set(CMAKE_CUDA_ARCHITECTURES "${TSTUDIO_CUDA_ARCHITECTURES}")
         enable_language(CUDA)
+        # CMake 3.25 predates nvcc's C++20 support: tell it the flag (nvcc 12+ accepts -std=c++20).
+        if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+            set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+            set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+        endif()
         find_package(CUDAToolkit)
         find_path(TSTUDIO_CUDNN_INCLUDE_DIR cudnn.h
             HINTS ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_LIBRARY_ROOT}/include)

@@ -10,6 +10,30 @@
 namespace tstudio {
 namespace {
 
+/// One flag per flattened argument of `args` (list arguments expand to their length): true for
+/// the arguments named in `hostArgs`.
+Expected<std::vector<bool>> hostMemoryFlags(const google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef>& args,
+                                            const tensorflow::NodeDef& node, const std::vector<std::string>& hostArgs)
+{
+    std::vector<bool> flags;
+    for (const tensorflow::OpDef::ArgDef& arg : args) {
+        std::int64_t count = 1;
+        if (!arg.number_attr().empty() || !arg.type_list_attr().empty()) {
+            const std::string& attr = arg.number_attr().empty() ? arg.type_list_attr() : arg.number_attr();
+            const auto found = node.attr().find(attr);
+            if (found == node.attr().end())
+                return unexpected(invalidArgumentError("NodeDef missing attr '" + attr + "' that sizes argument '" +
+                                                       arg.name() + "'"));
+            count = arg.number_attr().empty() ? found->second.list().type_size() : found->second.i();
+            if (count < 0)
+                return unexpected(invalidArgumentError("attr '" + attr + "' is negative"));
+        }
+        const bool host = std::find(hostArgs.begin(), hostArgs.end(), arg.name()) != hostArgs.end();
+        flags.insert(flags.end(), static_cast<std::size_t>(count), host);
+    }
+    return flags;
+}
+
 /// True when the node's value(s) for `attr` are all among `allowed`.
 bool attrSatisfies(const tensorflow::NodeDef& node, const std::string& attr, const std::vector<DataType>& allowed)
 {
@@ -153,6 +177,14 @@ Expected<std::unique_ptr<OpKernel>> KernelRegistry::createKernel(const tensorflo
     if (!kernel)
         return unexpected(kernel.error());
     OpKernelConstruction construction(node, opDef, device, std::move(*inputTypes), std::move(*outputTypes));
+    if (!(*kernel)->def.hostMemoryArgs.empty()) {
+        auto inputs = hostMemoryFlags(opDef.input_arg(), node, (*kernel)->def.hostMemoryArgs);
+        auto outputs = hostMemoryFlags(opDef.output_arg(), node, (*kernel)->def.hostMemoryArgs);
+        if (!inputs || !outputs)
+            return unexpected((inputs ? outputs.error() : inputs.error())
+                                  .withContext("Node '" + node.name() + "' (op '" + node.op() + "')"));
+        construction.setHostMemory(std::move(*inputs), std::move(*outputs));
+    }
     auto created = (*kernel)->factory(construction);
     if (!created)
         return unexpected(created.error().withContext("Node '" + node.name() + "' (op '" + node.op() + "')"));

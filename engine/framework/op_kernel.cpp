@@ -12,7 +12,8 @@ OpKernelConstruction::OpKernelConstruction(const tensorflow::NodeDef& node, cons
 }
 
 OpKernel::OpKernel(OpKernelConstruction& construction)
-    : m_node(construction.node()), m_inputTypes(construction.inputTypes()), m_outputTypes(construction.outputTypes())
+    : m_node(construction.node()), m_inputTypes(construction.inputTypes()), m_outputTypes(construction.outputTypes()),
+      m_hostInputs(construction.hostMemoryInputs()), m_hostOutputs(construction.hostMemoryOutputs())
 {
 }
 
@@ -30,7 +31,8 @@ Expected<Tensor*> OpKernelContext::allocateOutput(int i, const TensorShape& shap
         return unexpected(internalError("output index " + std::to_string(i) + " out of range for op '" +
                                         kernel().op() + "' with " + std::to_string(numOutputs()) + " outputs"));
     const DataType dtype = baseType(kernel().outputTypes()[static_cast<std::size_t>(i)]);
-    auto tensor = Tensor::allocate(allocator(), dtype, shape);
+    Allocator& memory = kernel().outputInHostMemory(i) ? device().hostAllocator() : allocator();
+    auto tensor = Tensor::allocate(memory, dtype, shape);
     if (!tensor)
         return unexpected(tensor.error());
     auto& slot = m_outputs[static_cast<std::size_t>(i)];

@@ -44,6 +44,15 @@ public:
     Device& device() const { return m_device; }
     const std::vector<DataType>& inputTypes() const { return m_inputTypes; }
     const std::vector<DataType>& outputTypes() const { return m_outputTypes; }
+    /// Per input and output: kept in host memory on a device whose own memory the host cannot
+    /// read (KernelDef::hostMemoryArgs: shapes, axes, ...). Empty means none.
+    const std::vector<bool>& hostMemoryInputs() const { return m_hostInputs; }
+    const std::vector<bool>& hostMemoryOutputs() const { return m_hostOutputs; }
+    void setHostMemory(std::vector<bool> inputs, std::vector<bool> outputs)
+    {
+        m_hostInputs = std::move(inputs);
+        m_hostOutputs = std::move(outputs);
+    }
 
 private:
     const tensorflow::NodeDef& m_node;
@@ -51,6 +60,8 @@ private:
     Device& m_device;
     std::vector<DataType> m_inputTypes;
     std::vector<DataType> m_outputTypes;
+    std::vector<bool> m_hostInputs;
+    std::vector<bool> m_hostOutputs;
 };
 
 class OpKernel;
@@ -90,7 +101,8 @@ public:
     std::mutex* refInputMutex(int i) const { return (*m_params.inputs)[static_cast<std::size_t>(i)].refMutex; }
 
     int numOutputs() const { return static_cast<int>(m_outputs.size()); }
-    /// Allocates output `i` with the output's dtype on this device (zero-filled).
+    /// Allocates output `i` with the output's dtype on this device (zero-filled); in host memory
+    /// when the kernel keeps that output there (OpKernel::outputInHostMemory).
     Expected<Tensor*> allocateOutput(int i, const TensorShape& shape);
     /// Sets output `i`; InvalidArgument if its dtype is not the output's.
     Status setOutput(int i, Tensor value);
@@ -134,11 +146,22 @@ public:
     const std::vector<DataType>& inputTypes() const { return m_inputTypes; }
     const std::vector<DataType>& outputTypes() const { return m_outputTypes; }
     int numOutputs() const { return static_cast<int>(m_outputTypes.size()); }
+    /// Whether input/output `i` lives in host memory on a device with memory of its own (always
+    /// true in effect on CPU devices, whose memory is host memory).
+    bool inputInHostMemory(int i) const { return flagAt(m_hostInputs, i); }
+    bool outputInHostMemory(int i) const { return flagAt(m_hostOutputs, i); }
 
 private:
+    static bool flagAt(const std::vector<bool>& flags, int i)
+    {
+        return i >= 0 && static_cast<std::size_t>(i) < flags.size() && flags[static_cast<std::size_t>(i)];
+    }
+
     tensorflow::NodeDef m_node;
     std::vector<DataType> m_inputTypes;
     std::vector<DataType> m_outputTypes;
+    std::vector<bool> m_hostInputs;
+    std::vector<bool> m_hostOutputs;
 };
 
 } // namespace tstudio

@@ -460,7 +460,7 @@ Expected<Tensor> Tensor::allocate(Allocator& allocator, DataType dtype, const Te
     else if (dtype == DT_RESOURCE)
         std::uninitialized_value_construct_n(reinterpret_cast<ResourceHandle*>(raw), n);
     else if (zeroFill)
-        std::memset(raw, 0, bytes);
+        allocator.fillZero(raw, bytes);
     std::shared_ptr<std::byte> buffer(raw,
                                       BufferReleaser{&allocator, bytes, dtype, hasObjectElements(dtype) ? n : 0});
     return Tensor(dtype, shape, n, std::move(buffer));
@@ -580,8 +580,25 @@ std::span<std::byte> Tensor::tensorData()
     return {m_buffer.get(), static_cast<std::size_t>(m_numElements) * dataTypeSize(m_dtype)};
 }
 
+Allocator* Tensor::bufferAllocator() const
+{
+    const BufferReleaser* releaser = m_buffer ? std::get_deleter<BufferReleaser>(m_buffer) : nullptr;
+    return releaser ? releaser->allocator : nullptr;
+}
+
+bool Tensor::inHostMemory() const
+{
+    const Allocator* allocator = bufferAllocator();
+    return allocator == nullptr || allocator->hostAccessible();
+}
+
 Expected<Tensor> Tensor::deepCopy(Allocator& allocator) const
 {
+    if (!inHostMemory() || !allocator.hostAccessible())
+        return unexpected(invalidArgumentError(
+            "a deep copy of a " + describe(m_dtype, m_shape) + " tensor from " +
+            (inHostMemory() ? std::string("host") : bufferAllocator()->deviceName()) + " memory to " +
+            allocator.deviceName() + " memory needs the device's copy (Device::copyToHost/copyFromHost)"));
     auto copy = allocate(allocator, m_dtype, m_shape, /*zeroFill=*/false); // every byte is copied below
     if (!copy || m_numElements == 0)
         return copy;

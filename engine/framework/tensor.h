@@ -73,6 +73,11 @@ public:
     /// DT_INVALID or a shape that is not fully defined or has too many elements; Unimplemented
     /// for unsupported dtypes; ResourceExhausted from the allocator.
     static Expected<Tensor> allocate(Allocator& allocator, DataType dtype, const TensorShape& shape);
+    /// As allocate, without the zero fill, for callers that write every element (copies, kernels).
+    static Expected<Tensor> allocateUninitialized(Allocator& allocator, DataType dtype, const TensorShape& shape)
+    {
+        return allocate(allocator, dtype, shape, /*zeroFill=*/false);
+    }
 
     /// A tensor of `shape` holding `values` in row-major order; InvalidArgument when the counts
     /// differ.
@@ -117,8 +122,15 @@ public:
     /// true. Only meaningful while no other thread can copy this Tensor object (the resource
     /// variable's mutex guarantees that); false for tensors without elements.
     bool bufferIsShared() const;
-    /// An independent copy with its own buffer from `allocator`.
+    /// An independent copy with its own buffer from `allocator`. Both this tensor's memory and
+    /// `allocator` must be host memory (device tensors are copied through Device::copyToHost and
+    /// copyFromHost): InvalidArgument otherwise.
     Expected<Tensor> deepCopy(Allocator& allocator) const;
+    /// The allocator the elements came from; nullptr when there are no elements.
+    Allocator* bufferAllocator() const;
+    /// Whether the host may read and write the elements directly (false for GPU memory; true
+    /// for tensors without elements).
+    bool inHostMemory() const;
 
     /// TensorFlow's DebugString: "Tensor<type: float shape: [2] values: 1 2>" with at most
     /// `maxValues` values (all when negative), nested brackets for rank >= 2 and "..." when cut.

@@ -2,6 +2,7 @@
 #include "runtime/default_registries.h"
 
 #include "autodiff/gradients_registry.h"
+#include "devices/gpu_devices.h"
 #include "kernels/kernels.h"
 #include "ops/register_all_ops.h"
 
@@ -16,6 +17,8 @@ Expected<std::unique_ptr<Registries>> makeDefaultRegistries()
         return unexpected(s.withContext("registering gradients"));
     if (Status s = registerCpuKernels(registries->kernels); !s.isOk())
         return unexpected(s.withContext("registering CPU kernels"));
+    if (Status s = registerGpuKernels(registries->kernels); !s.isOk())
+        return unexpected(s.withContext("registering GPU kernels"));
     return registries;
 }
 

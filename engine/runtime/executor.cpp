@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <map>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -19,6 +20,31 @@ struct Entry {
     bool has = false;
     TensorValue value;
 };
+
+/// Host copies of the live values among `values` (refs read under their lock), for observers of a
+/// node whose device memory the host cannot read. Values already in host memory are shared.
+Expected<std::vector<TensorValue>> hostCopies(const std::vector<TensorValue>& values, const std::vector<bool>& live,
+                                              Device& device)
+{
+    std::vector<TensorValue> copies(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i < live.size() && !live[i])
+            continue;
+        std::unique_lock<std::mutex> lock;
+        if (values[i].refMutex)
+            lock = std::unique_lock(*values[i].refMutex);
+        const Tensor& value = values[i].get();
+        if (!value.isInitialized() || value.inHostMemory()) {
+            copies[i] = TensorValue{value};
+            continue;
+        }
+        auto copy = device.copyToHost(value, device.hostAllocator());
+        if (!copy)
+            return unexpected(copy.error());
+        copies[i] = TensorValue{std::move(*copy)};
+    }
+    return copies;
+}
 
 struct IterationState {
     IterationState(std::int64_t number, const PlanFrame& frame)
@@ -102,8 +128,13 @@ private:
     Status propagate(const TaggedNode& tagged, const std::vector<Entry>& outputs);
     Status activate(const PlanNode& node, bool isDead, FrameState* frame, IterationState* iter,
                     const std::vector<Entry>& outputs, int* activated);
+    /// `value` moved to where input `dstSlot` of `dst` wants it (host or device memory), or
+    /// nothing (the value as it is) when it is there already; `source` produced it.
+    Expected<std::optional<TensorValue>> moveForInput(const PlanNode& dst, int dstSlot, const TensorValue& value,
+                                                      Device* source, bool crossDevice);
     Status deliverData(const PlanNode& dst, int dstIndex, int dstSlot, const Entry& value, bool srcDead,
-                       bool crossDevice, FrameState* frame, IterationState* iter, int* activated);
+                       bool crossDevice, FrameState* frame, IterationState* iter, int* activated,
+                       Device* source = nullptr);
     void deliverControl(const PlanNode& dst, int dstIndex, bool srcDead, FrameState* frame, IterationState* iter,
                         int* activated);
     int mergeDeadThreshold(const PlanNode& merge, const IterationState* iter) const;
@@ -346,6 +377,15 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
                             nullptr,
                             nullptr,
                             node.runtime.inputTypes};
+    // An observer reads values on the host: a GPU node's are shown as host copies.
+    std::vector<TensorValue> hostInputs;
+    if (m_params.observer && node.onDeviceMemory) {
+        auto copies = hostCopies(inputs, present, *node.runtime.device);
+        if (!copies)
+            return copies.error().withContext(nodeContext(node));
+        hostInputs = std::move(*copies);
+        execution.inputs = &hostInputs;
+    }
     if (m_params.observer && m_params.observer->beforeNode(execution) == ObserverAction::kCancel)
         return cancelledError("Run call was cancelled");
 
@@ -426,7 +466,15 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
     }
 
     if (m_params.observer) {
+        std::vector<TensorValue> hostOutputs;
         execution.outputs = &outputs;
+        if (node.onDeviceMemory) {
+            auto copies = hostCopies(outputs, live, *node.runtime.device);
+            if (!copies)
+                return copies.error().withContext(nodeContext(node));
+            hostOutputs = std::move(*copies);
+            execution.outputs = &hostOutputs;
+        }
         execution.outputLive = &live;
         if (m_params.observer->afterNode(execution) == ObserverAction::kCancel)
             return cancelledError("Run call was cancelled");
@@ -445,8 +493,44 @@ int Step::mergeDeadThreshold(const PlanNode& merge, const IterationState* iter) 
     return iter->iter == 0 ? merge.numForwardInputs : merge.numBackInputs;
 }
 
+Expected<std::optional<TensorValue>> Step::moveForInput(const PlanNode& dst, int dstSlot, const TensorValue& value,
+                                                        Device* source, bool crossDevice)
+{
+    const bool wantHost = dst.wantsHostInput(dstSlot);
+    bool isHost = true;
+    {
+        std::unique_lock<std::mutex> lock;
+        if (value.refMutex)
+            lock = std::unique_lock(*value.refMutex);
+        isHost = value.get().inHostMemory();
+    }
+    if (wantHost == isHost && !crossDevice)
+        return std::optional<TensorValue>{}; // already where it is wanted (refs stay refs)
+    const TensorValue plain = dereference(value);
+    if (!plain.tensor.isInitialized())
+        return unexpected(failedPreconditionError("Attempting to use uninitialized value " + dst.def->input(dstSlot)));
+    Device& target = *dst.runtime.device;
+    Allocator& hostMemory = target.hostMemory() ? target.allocator() : target.hostAllocator();
+    Expected<Tensor> moved = unexpected(internalError("no copy"));
+    if (isHost && wantHost) // host memory of one device to another's (TensorFlow's Send/Recv)
+        moved = plain.tensor.deepCopy(hostMemory);
+    else if (isHost) // to the device
+        moved = target.copyFromHost(plain.tensor);
+    else if (wantHost) // from the device that produced it
+        moved = source ? source->copyToHost(plain.tensor, hostMemory)
+                       : unexpected(internalError("a value in device memory has no producing device"));
+    else if (source) { // between two devices' memories, through the host
+        auto host = source->copyToHost(plain.tensor, source->hostAllocator());
+        moved = host ? target.copyFromHost(*host) : host;
+    }
+    if (!moved)
+        return unexpected(moved.error().withContext("moving input " + std::to_string(dstSlot) + " of '" +
+                                                    dst.def->name() + "' to " + target.name()));
+    return std::optional<TensorValue>{TensorValue{std::move(*moved)}};
+}
+
 Status Step::deliverData(const PlanNode& dst, int dstIndex, int dstSlot, const Entry& value, bool srcDead,
-                         bool crossDevice, FrameState* frame, IterationState* iter, int* activated)
+                         bool crossDevice, FrameState* frame, IterationState* iter, int* activated, Device* source)
 {
     const auto local = static_cast<std::size_t>(dst.localIndex);
     int& pending = iter->pending[local];
@@ -455,7 +539,12 @@ Status Step::deliverData(const PlanNode& dst, int dstIndex, int dstSlot, const E
 
     auto store = [&]() -> Status {
         Entry& slot = iter->inputs[static_cast<std::size_t>(dst.inputStart + dstSlot)];
-        if (crossDevice) {
+        if (m_plan.hasDeviceMemory) {
+            auto moved = moveForInput(dst, dstSlot, value.value, source, crossDevice);
+            if (!moved)
+                return moved.error();
+            slot = *moved ? Entry{true, std::move(**moved)} : value;
+        } else if (crossDevice) {
             // The tensor moves into the destination device's memory (TensorFlow's Send/Recv).
             const TensorValue plain = dereference(value.value);
             if (!plain.tensor.isInitialized())
@@ -543,7 +632,8 @@ Status Step::activate(const PlanNode& node, bool isDead, FrameState* frame, Iter
                                      ? outputs[static_cast<std::size_t>(edge.srcSlot)]
                                      : kDead;
             if (Status s =
-                    deliverData(dst, edge.dst, edge.dstSlot, value, isDead, edge.crossDevice, frame, iter, activated);
+                    deliverData(dst, edge.dst, edge.dstSlot, value, isDead, edge.crossDevice, frame, iter, activated,
+                                node.runtime.device);
                 !s.isOk())
                 return s;
         }

@@ -110,6 +110,12 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
                                             " data inputs but its op expects " +
                                             std::to_string(node.runtime.inputTypes->size())));
         node.initialPending = node.primitive == PrimitiveKind::kMerge ? 1 + 2 * controlInputs : waitFor;
+        if (node.runtime.device && !node.runtime.device->hostMemory()) {
+            node.onDeviceMemory = true;
+            plan.hasDeviceMemory = true;
+            for (int slot = 0; slot < node.numInputs; ++slot)
+                node.inputInHostMemory.push_back(node.runtime.kernel && node.runtime.kernel->inputInHostMemory(slot));
+        }
 
         PlanFrame& frame = plan.frames[static_cast<std::size_t>(node.frame)];
         node.localIndex = frame.numNodes++;

@@ -71,6 +71,16 @@ struct PlanNode {
     /// Set by markControlOnlyNodes: the node's outputs go nowhere, it is run only for the control
     /// edges leaving it, so the executor completes it without running its kernel.
     bool controlOnly = false;
+    /// On a device whose memory the host cannot read (a GPU): per data input, whether the kernel
+    /// takes it in host memory (KernelDef::hostMemoryArgs). Empty on host-memory devices.
+    std::vector<bool> inputInHostMemory;
+    bool onDeviceMemory = false;
+    /// Whether input `slot` is wanted in host memory.
+    bool wantsHostInput(int slot) const
+    {
+        return !onDeviceMemory || (static_cast<std::size_t>(slot) < inputInHostMemory.size() &&
+                                   inputInHostMemory[static_cast<std::size_t>(slot)]);
+    }
 };
 
 struct PlanFrame {
@@ -104,6 +114,9 @@ struct ExecutorPlan {
     std::vector<PlanFetch> fetches;
     std::vector<int> roots;     ///< plan nodes ready at the start (no inputs)
     std::vector<int> planIndex; ///< by NodeId: index into nodes, or -1
+    /// Some node runs on a device with memory of its own: values may have to move between host
+    /// and device memory on their way to a consumer (checked per delivery).
+    bool hasDeviceMemory = false;
 };
 
 /// Builds the plan for `needed` (from pruneForRun). `feeds[i]` is fed with value i; `fetches`

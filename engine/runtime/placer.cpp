@@ -271,8 +271,21 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
                 return unexpected(
                     cannotAssign(node, "Could not satisfy explicit device specification '" + node.device() + "'"));
             }
-            if (chosen < 0)
+            if (chosen < 0) {
                 chosen = pick(false);
+                if (chosen >= 0 && group.firstRequester >= 0) {
+                    // allow_soft_placement: say why the requested device was not used.
+                    const tensorflow::NodeDef& node = graph.node(group.firstRequester);
+                    const bool anyDeviceMatches =
+                        std::any_of(deviceNames.begin(), deviceNames.end(),
+                                    [&](const DeviceName& d) { return d.matches(group.spec); });
+                    logInfo("placement",
+                            node.name() + ": (" + node.op() + "): requested '" + specText(group.spec) + "' " +
+                                (anyDeviceMatches ? "has no kernel for every op colocated with it"
+                                                  : "matches no device of this session") +
+                                "; soft placement put it on " + devices[static_cast<std::size_t>(chosen)]->name());
+                }
+            }
             if (chosen < 0) {
                 const tensorflow::NodeDef& node = graph.node(limiting >= 0 ? limiting : group.members.front());
                 auto found = kernels.find(node, devices.front()->type());

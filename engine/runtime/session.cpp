@@ -4,6 +4,7 @@
 #include "runtime/session.h"
 
 #include "devices/cpu/cpu_device.h"
+#include "devices/gpu_devices.h"
 #include "framework/kernel_registry.h"
 #include "framework/node_attrs.h"
 #include "framework/node_def_validation.h"
@@ -107,6 +108,15 @@ Status Session::createDevices()
                                     ": a session needs at least one CPU device");
     for (int i = 0; i < cpus; ++i)
         m_devices.push_back(std::make_unique<CpuDevice>(i, config.intra_op_parallelism_threads()));
+    // GPUs after the CPUs, as TensorFlow lists them; device_count["GPU"] caps them (absent: all).
+    int gpus = -1;
+    if (const auto it = config.device_count().find("GPU"); it != config.device_count().end())
+        gpus = std::max(0, it->second);
+    auto gpuDevices = createGpuDevices(config.gpu_options(), gpus);
+    if (!gpuDevices)
+        return gpuDevices.error().withContext("creating the session's GPU devices");
+    for (auto& gpu : *gpuDevices)
+        m_devices.push_back(std::move(gpu));
     m_interOpThreads = std::max(1, config.inter_op_parallelism_threads());
     if (m_interOpThreads > 1)
         m_interOpPool = std::make_unique<Eigen::ThreadPool>(m_interOpThreads - 1);
@@ -426,7 +436,10 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
         if (!value.get().isInitialized())
             return failedPreconditionError("Attempting to use uninitialized value " +
                                            graph.node(fetchRefs[i].first).name());
-        auto copy = value.get().deepCopy(resultAllocator());
+        // Values in GPU memory come back through their device (the one wait a step has).
+        Device& producer =
+            *m_devices[static_cast<std::size_t>(m_placement[static_cast<std::size_t>(fetchRefs[i].first)])];
+        auto copy = producer.copyToHost(value.get(), resultAllocator());
         if (!copy)
             return copy.error().withContext("Cannot return '" + name + "'");
         results.push_back(std::move(*copy));

@@ -33,7 +33,9 @@ class OpRegistry;
 struct ExecutorPlan;
 
 struct SessionOptions {
-    /// Used: device_count["CPU"] (default 1), intra_op_parallelism_threads (per CPU device),
+    /// Used: device_count["CPU"] (default 1), device_count["GPU"] (default: every visible GPU;
+    /// gpu_options: visible_device_list, allow_growth, per_process_gpu_memory_fraction),
+    /// intra_op_parallelism_threads (per CPU device),
     /// inter_op_parallelism_threads (> 1: a pool of that many threads runs independent nodes; 0 or
     /// 1: one thread in the stable order, where TensorFlow would pick a size itself),
     /// allow_soft_placement, log_device_placement, operation_timeout_in_ms.

@@ -85,9 +85,30 @@ Expected<std::vector<Tensor>> KernelHarness::runOn(Device& device, tensorflow::N
     if (!kernel)
         return unexpected(kernel.error());
     std::vector<TensorValue> values;
-    for (const Tensor& t : inputs)
-        values.push_back(TensorValue{t});
-    return runKernelOnce(**kernel, device, values, &m_resources, ++m_step);
+    const bool deviceMemory = !device.hostMemory();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        // A GPU kernel reads its inputs from GPU memory, except those it keeps in host memory.
+        if (deviceMemory && !(*kernel)->inputInHostMemory(static_cast<int>(i))) {
+            auto copy = device.copyFromHost(inputs[i]);
+            if (!copy)
+                return unexpected(copy.error().withContext("input " + std::to_string(i)));
+            values.push_back(TensorValue{std::move(*copy)});
+        } else {
+            values.push_back(TensorValue{inputs[i]});
+        }
+    }
+    auto outputs = runKernelOnce(**kernel, device, values, &m_resources, ++m_step);
+    if (!outputs || !deviceMemory)
+        return outputs;
+    for (Tensor& output : *outputs) {
+        auto host = device.copyToHost(output, m_device.allocator());
+        if (!host)
+            return unexpected(host.error().withContext(node.name()));
+        output = std::move(*host);
+    }
+    if (Status s = device.synchronize(); !s.isOk())
+        return unexpected(s.withContext(node.name()));
+    return outputs;
 }
 
 namespace {

@@ -334,7 +334,12 @@ std::unique_ptr<Session> SessionFixture::session(const std::string& graphText, c
         *error = "test graph does not parse:\n" + graphText;
         return nullptr;
     }
-    auto session = std::make_unique<Session>(SessionOptions{config, &ops, &kernels});
+    // The fixtures' kernels are CPU kernels and their placement tests expect CPU devices only:
+    // no GPU device unless the test asks for one (test_gpu_session does).
+    tensorflow::ConfigProto cpuOnly = config;
+    if (!cpuOnly.device_count().contains("GPU"))
+        (*cpuOnly.mutable_device_count())["GPU"] = 0;
+    auto session = std::make_unique<Session>(SessionOptions{cpuOnly, &ops, &kernels});
     if (Status s = session->create(std::move(graph)); !s.isOk()) {
         *error = s.toString();
         return nullptr;

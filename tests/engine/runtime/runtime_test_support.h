@@ -62,7 +62,8 @@ Status registerRuntimeTestKernels(KernelRegistry& kernels, ExecutionLog* log, Ba
 
 /// Op definitions and kernels for sessions over text-format graphs; the fixtures below fill them.
 struct SessionFixture {
-    /// A session over `graphText` (a text-format GraphDef) or nullptr with `*error` set.
+    /// A session over `graphText` (a text-format GraphDef) or nullptr with `*error` set. Without a
+    /// GPU count in `config`, the session has no GPU device (device_count["GPU"] = 0).
     std::unique_ptr<Session> session(const std::string& graphText, const tensorflow::ConfigProto& config,
                                      std::string* error);
     std::unique_ptr<Session> session(const std::string& graphText, std::string* error)

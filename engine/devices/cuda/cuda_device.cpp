@@ -1,0 +1,183 @@
+// CudaDevice: a GPU's streams, handles, allocators and host copies.
+#include "devices/cuda/cuda_device.h"
+
+#include "devices/cuda/cuda_error.h"
+#include "devices/cuda/cuda_memory.h"
+#include "framework/bfc_allocator.h"
+#include "framework/tensor.h"
+
+#include <string>
+
+namespace tstudio {
+
+namespace {
+
+/// Page-locked staging memory: grown on demand, at most this much.
+constexpr std::uint64_t kPinnedHostLimit = std::uint64_t(16) << 30;
+
+/// The host-side owner of a tensor that an asynchronous copy still reads or writes; released by a
+/// host callback on the copy's stream once the copy is done (the callback makes no CUDA calls).
+void releaseWhenDone(cudaStream_t stream, Tensor tensor)
+{
+    auto* keep = new Tensor(std::move(tensor));
+    if (cudaLaunchHostFunc(stream, [](void* p) { delete static_cast<Tensor*>(p); }, keep) != cudaSuccess) {
+        // The stream is broken; wait so the memory is not released under a running copy.
+        cudaGetLastError();
+        cudaStreamSynchronize(stream);
+        delete keep;
+    }
+}
+
+Status plainDataOnly(const Tensor& tensor, const std::string& device)
+{
+    if (tensor.dtype() == tensorflow::DT_STRING || tensor.dtype() == tensorflow::DT_RESOURCE ||
+        tensor.dtype() == tensorflow::DT_VARIANT)
+        return invalidArgumentError(dataTypeString(tensor.dtype()) + " tensors stay in host memory; " + device +
+                                    " holds only numeric tensors");
+    return Status::ok();
+}
+
+} // namespace
+
+CudaDevice::CudaDevice(const CudaDeviceOptions& options) : Device("GPU", options.id), m_options(options) {}
+
+CudaDevice::~CudaDevice()
+{
+    if (m_compute.get())
+        cudaStreamSynchronize(m_compute.get());
+    if (m_cudnn)
+        cudnnDestroy(m_cudnn);
+    if (m_cublas)
+        cublasDestroy(m_cublas);
+}
+
+Expected<std::unique_ptr<CudaDevice>> CudaDevice::create(const CudaDeviceOptions& options)
+{
+    std::unique_ptr<CudaDevice> device(new CudaDevice(options));
+    if (Status s = device->initialise(); !s.isOk())
+        return unexpected(s.withContext("GPU:" + std::to_string(options.id) + " (CUDA device " +
+                                        std::to_string(options.ordinal) + ")"));
+    return device;
+}
+
+Status CudaDevice::initialise()
+{
+    if (Status s = activate(); !s.isOk())
+        return s;
+    for (cuda::CudaStream* stream : {&m_compute, &m_hostToDevice, &m_deviceToHost}) {
+        auto created = cuda::CudaStream::create();
+        if (!created)
+            return created.error();
+        *stream = std::move(*created);
+    }
+    for (cuda::CudaEvent* event : {&m_computeDone, &m_copyDone}) {
+        auto created = cuda::CudaEvent::create();
+        if (!created)
+            return created.error();
+        *event = std::move(*created);
+    }
+    const std::string shortName = "GPU:" + std::to_string(id());
+    m_allocator = std::make_unique<BfcAllocator>(
+        std::make_unique<cuda::DeviceMemory>(m_options.ordinal, m_compute.get()),
+        "GPU_" + std::to_string(id()) + "_bfc", shortName, m_options.memoryLimit, m_options.allowGrowth);
+    m_hostAllocator = std::make_unique<BfcAllocator>(std::make_unique<cuda::PinnedHostMemory>(), "cuda_host_bfc",
+                                                     "CPU (page-locked for " + shortName + ")", kPinnedHostLimit,
+                                                     /*allowGrowth=*/true);
+
+    if (Status s = cuda::cublasStatus(cublasCreate(&m_cublas), "cublasCreate"); !s.isOk())
+        return s;
+    if (Status s = cuda::cublasStatus(cublasSetStream(m_cublas, m_compute.get()), "cublasSetStream"); !s.isOk())
+        return s;
+    // Full float precision unless TF32 is asked for (TensorFlow 1.x never used TF32).
+    const cublasMath_t math = m_options.allowTf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH;
+    if (Status s = cuda::cublasStatus(cublasSetMathMode(m_cublas, math), "cublasSetMathMode"); !s.isOk())
+        return s;
+    if (Status s = cuda::cudnnStatus(cudnnCreate(&m_cudnn), "cudnnCreate"); !s.isOk())
+        return s;
+    if (Status s = cuda::cudnnStatus(cudnnSetStream(m_cudnn, m_compute.get()), "cudnnSetStream"); !s.isOk())
+        return s;
+    return Status::ok();
+}
+
+Allocator& CudaDevice::allocator()
+{
+    return *m_allocator;
+}
+
+Allocator& CudaDevice::hostAllocator()
+{
+    return *m_hostAllocator;
+}
+
+Status CudaDevice::activate() const
+{
+    return cuda::cudaStatus(cudaSetDevice(m_options.ordinal), "cudaSetDevice");
+}
+
+Expected<Tensor> CudaDevice::copyFromHost(const Tensor& host)
+{
+    if (!host.inHostMemory())
+        return unexpected(invalidArgumentError("copyFromHost to " + name() + " was given a tensor in " +
+                                               host.bufferAllocator()->deviceName() + " memory"));
+    if (Status s = plainDataOnly(host, name()); !s.isOk())
+        return unexpected(s);
+    if (Status s = activate(); !s.isOk())
+        return unexpected(s);
+    auto device = Tensor::allocateUninitialized(*m_allocator, host.dtype(), host.shape());
+    if (!device || host.numElements() == 0)
+        return device;
+    const std::span<const std::byte> bytes = host.tensorData();
+    std::lock_guard lock(m_copyMutex);
+    // The destination's memory may have been freed by the host while kernels queued earlier still
+    // use it: the copy stream first waits for the compute stream, and the compute stream then
+    // waits for the copy.
+    if (Status s = cuda::orderAfter(m_hostToDevice, m_compute.get(), m_computeDone); !s.isOk())
+        return unexpected(s);
+    if (Status s = cuda::cudaStatus(cudaMemcpyAsync(device->tensorData().data(), bytes.data(), bytes.size(),
+                                                    cudaMemcpyHostToDevice, m_hostToDevice.get()),
+                                    "cudaMemcpyAsync (host to " + name() + ")");
+        !s.isOk())
+        return unexpected(s);
+    releaseWhenDone(m_hostToDevice.get(), host);
+    if (Status s = cuda::orderAfter(m_compute, m_hostToDevice.get(), m_copyDone); !s.isOk())
+        return unexpected(s);
+    return device;
+}
+
+Expected<Tensor> CudaDevice::copyToHost(const Tensor& tensor, Allocator& hostAllocator)
+{
+    if (tensor.inHostMemory())
+        return tensor.deepCopy(hostAllocator);
+    if (!hostAllocator.hostAccessible())
+        return unexpected(invalidArgumentError("copyToHost from " + name() + " was given a device allocator (" +
+                                               hostAllocator.name() + ")"));
+    if (Status s = activate(); !s.isOk())
+        return unexpected(s);
+    auto host = Tensor::allocateUninitialized(hostAllocator, tensor.dtype(), tensor.shape());
+    if (!host || tensor.numElements() == 0)
+        return host;
+    const std::span<const std::byte> bytes = tensor.tensorData();
+    std::lock_guard lock(m_copyMutex);
+    if (Status s = cuda::orderAfter(m_deviceToHost, m_compute.get(), m_computeDone); !s.isOk())
+        return unexpected(s);
+    if (Status s = cuda::cudaStatus(cudaMemcpyAsync(host->tensorData().data(), bytes.data(), bytes.size(),
+                                                    cudaMemcpyDeviceToHost, m_deviceToHost.get()),
+                                    "cudaMemcpyAsync (" + name() + " to host)");
+        !s.isOk())
+        return unexpected(s);
+    if (Status s = m_deviceToHost.synchronize(); !s.isOk())
+        return unexpected(s.withContext("copying a " + std::to_string(bytes.size()) + "-byte tensor from " + name()));
+    return host;
+}
+
+Status CudaDevice::synchronize()
+{
+    if (Status s = activate(); !s.isOk())
+        return s;
+    for (const cuda::CudaStream* stream : {&m_compute, &m_hostToDevice, &m_deviceToHost})
+        if (Status s = stream->synchronize(); !s.isOk())
+            return s.withContext(name());
+    return Status::ok();
+}
+
+} // namespace tstudio

@@ -1,0 +1,79 @@
+// CudaDevice: one GPU behind the engine's Device interface — its caching allocator, a compute
+// stream and two copy streams, and cuBLAS and cuDNN handles.
+#pragma once
+
+#include "core/expected.h"
+#include "devices/cuda/cuda_stream.h"
+#include "framework/device.h"
+
+#include <cublas_v2.h>
+#include <cudnn.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace tstudio {
+
+class BfcAllocator;
+
+struct CudaDeviceOptions {
+    int id = 0;                     ///< N of "GPU:N"
+    int ordinal = 0;                ///< the CUDA device ordinal
+    std::uint64_t memoryLimit = 0;  ///< bytes the allocator may reserve (gpuMemoryBudget)
+    bool allowGrowth = false;       ///< reserve on demand instead of all at the first allocation
+    bool allowTf32 = false;         ///< cuBLAS/cuDNN may use TF32 for float (off: full float)
+};
+
+/// A GPU. Kernels run in order on the compute stream, so a kernel sees its inputs complete and
+/// memory freed on the host side may be reused at once by later kernels (stream order). Copies
+/// run on their own streams, ordered against the compute stream with events. Nothing waits on
+/// the host except copyToHost and synchronize.
+/// Thread-safety: kernels on several threads may queue work; cuBLAS and cuDNN calls, which share
+/// one handle each, are made under libraryMutex().
+class CudaDevice final : public Device {
+public:
+    /// Opens GPU `options.ordinal`: streams, handles and allocators. The CUDA error names the GPU.
+    static Expected<std::unique_ptr<CudaDevice>> create(const CudaDeviceOptions& options);
+    ~CudaDevice() override;
+
+    /// The caching allocator of the GPU's memory ("GPU_0_bfc").
+    Allocator& allocator() override;
+    /// Page-locked host memory ("cuda_host_bfc") for host-memory arguments and copies.
+    Allocator& hostAllocator() override;
+    Expected<Tensor> copyFromHost(const Tensor& host) override;
+    Expected<Tensor> copyToHost(const Tensor& tensor, Allocator& hostAllocator) override;
+    Status synchronize() override;
+
+    int ordinal() const { return m_options.ordinal; }
+    bool allowTf32() const { return m_options.allowTf32; }
+    /// Makes this GPU current on the calling thread; every kernel calls it before CUDA calls.
+    Status activate() const;
+    cudaStream_t computeStream() const { return m_compute.get(); }
+    /// cuBLAS bound to the compute stream (math mode: TF32 only when allowed).
+    cublasHandle_t cublas() const { return m_cublas; }
+    /// cuDNN bound to the compute stream.
+    cudnnHandle_t cudnn() const { return m_cudnn; }
+    std::mutex& libraryMutex() const { return m_libraryMutex; }
+    /// The caching allocator with its statistics (reserved bytes, regions).
+    BfcAllocator& bfcAllocator() { return *m_allocator; }
+
+private:
+    explicit CudaDevice(const CudaDeviceOptions& options);
+    Status initialise();
+
+    CudaDeviceOptions m_options;
+    cuda::CudaStream m_compute;
+    cuda::CudaStream m_hostToDevice;
+    cuda::CudaStream m_deviceToHost;
+    std::unique_ptr<BfcAllocator> m_allocator;
+    std::unique_ptr<BfcAllocator> m_hostAllocator;
+    cublasHandle_t m_cublas = nullptr;
+    cudnnHandle_t m_cudnn = nullptr;
+    mutable std::mutex m_libraryMutex;
+    std::mutex m_copyMutex; ///< one copy at a time per direction pair (events are reused)
+    cuda::CudaEvent m_computeDone;
+    cuda::CudaEvent m_copyDone;
+};
+
+} // namespace tstudio

@@ -1,0 +1,48 @@
+// createGpuDevices for CUDA builds: one CudaDevice per visible GPU, sized by gpuMemoryBudget.
+#include "devices/cuda/cuda_device.h"
+#include "devices/cuda/cuda_error.h"
+#include "devices/gpu_devices.h"
+#include "devices/gpu_memory_budget.h"
+#include "devices/gpu_probe.h"
+
+#include <string>
+
+namespace tstudio {
+
+Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow::GPUOptions& options, int maxCount)
+{
+    std::vector<std::unique_ptr<Device>> devices;
+    const GpuProbeReport report = probeGpus();
+    if (report.devices.empty() || maxCount == 0)
+        return devices;
+    auto ordinals = visibleGpuOrdinals(options.visible_device_list(), static_cast<int>(report.devices.size()));
+    if (!ordinals)
+        return unexpected(ordinals.error());
+    for (const int ordinal : *ordinals) {
+        if (maxCount >= 0 && static_cast<int>(devices.size()) >= maxCount)
+            break;
+        const int id = static_cast<int>(devices.size());
+        const std::string gpu = "GPU:" + std::to_string(id) + " (CUDA device " + std::to_string(ordinal) + ", " +
+                                report.devices[static_cast<std::size_t>(ordinal)].name + ")";
+        if (Status s = cuda::cudaStatus(cudaSetDevice(ordinal), "cudaSetDevice"); !s.isOk())
+            return unexpected(s.withContext(gpu));
+        std::size_t freeBytes = 0, totalBytes = 0;
+        if (Status s = cuda::cudaStatus(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo"); !s.isOk())
+            return unexpected(s.withContext(gpu));
+        auto budget = gpuMemoryBudget(options, totalBytes, freeBytes);
+        if (!budget)
+            return unexpected(budget.error().withContext(gpu));
+        CudaDeviceOptions deviceOptions;
+        deviceOptions.id = id;
+        deviceOptions.ordinal = ordinal;
+        deviceOptions.memoryLimit = budget->limitBytes;
+        deviceOptions.allowGrowth = budget->allowGrowth;
+        auto device = CudaDevice::create(deviceOptions);
+        if (!device)
+            return unexpected(device.error());
+        devices.push_back(std::move(*device));
+    }
+    return devices;
+}
+
+} // namespace tstudio

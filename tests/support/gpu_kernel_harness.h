@@ -1,0 +1,62 @@
+// GpuKernelHarness: runs an op's GPU kernel on GPU:0 and its CPU twin on the CPU with the same
+// inputs and compares the outputs, for every CUDA kernel (skipped where there is no GPU).
+#pragma once
+
+#include "kernel_harness.h"
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tstudio::testing {
+
+class GpuKernelHarness {
+public:
+    /// Every op and every CPU and GPU kernel, a CPU device and GPU:0 (allow_growth). nullptr with
+    /// `reason` set ("no GPU found (...)", "no GPU support compiled in", or the error) otherwise.
+    static std::unique_ptr<GpuKernelHarness> create(std::string* reason);
+    /// One harness for the whole test program, created at the first call and never destroyed (a
+    /// CUDA device must not be torn down after the CUDA runtime during exit); nullptr as create().
+    static GpuKernelHarness* shared(std::string* reason);
+    ~GpuKernelHarness();
+
+    /// Runs `nodeText` (as KernelHarness::run) on GPU:0: inputs copied to GPU memory except the
+    /// kernel's host-memory inputs, outputs copied back, the device synchronised (so asynchronous
+    /// errors surface here).
+    Expected<std::vector<Tensor>> runOnGpu(const std::string& nodeText, const std::vector<Tensor>& inputs);
+    /// The same node on the CPU.
+    Expected<std::vector<Tensor>> runOnCpu(const std::string& nodeText, const std::vector<Tensor>& inputs);
+    /// "" when the GPU kernel's outputs equal the CPU kernel's within NumPy's allclose(rtol, atol)
+    /// (dtypes and shapes exactly), else the node and the first difference. Errors of either run
+    /// are differences, except that both failing is a match when `sameErrorOk` (bad-input cases:
+    /// the GPU kernel must reject what the CPU kernel rejects, with the same error code).
+    std::string compareWithCpu(const std::string& nodeText, const std::vector<Tensor>& inputs, double rtol,
+                               double atol, bool sameErrorOk = false);
+
+    /// Host memory for inputs.
+    Allocator& allocator() { return m_cpu->allocator(); }
+    KernelHarness& cpu() { return *m_cpu; }
+    Device& gpu() { return *m_gpu; }
+
+private:
+    GpuKernelHarness() = default;
+    std::unique_ptr<KernelHarness> m_cpu;
+    std::unique_ptr<Device> m_gpu;
+};
+
+/// A tensor of `shape` with values uniform in [lo, hi) (integer dtypes: integers in [lo, hi];
+/// bool: either), drawn from `random`. Float types are rounded to the dtype.
+Tensor randomTensor(Allocator& allocator, DataType dtype, const TensorShape& shape, std::mt19937& random,
+                    double lo = -1.0, double hi = 1.0);
+
+} // namespace tstudio::testing
+
+/// In a test function: `GPU_HARNESS_OR_SKIP(h);` declares GpuKernelHarness& h, or QSKIPs with the
+/// reason the machine has no usable GPU.
+#define GPU_HARNESS_OR_SKIP(name)                                                                        \
+    std::string name##Reason;                                                                            \
+    tstudio::testing::GpuKernelHarness* name##Pointer = tstudio::testing::GpuKernelHarness::shared(&name##Reason); \
+    if (!name##Pointer)                                                                                  \
+        QSKIP(("GPU kernel tests need a GPU: " + name##Reason).c_str());                                 \
+    tstudio::testing::GpuKernelHarness& name = *name##Pointer
