@@ -3,6 +3,7 @@
 #include "kernels/math/add_n.h"
 #include "kernels/math/binary_functors.h"
 #include "kernels/math/cwise_cpu.h"
+#include "kernels/math/cwise_shape_checks.h"
 #include "kernels/math/math_cpu_kernels.h"
 
 #include <complex>
@@ -41,15 +42,9 @@ public:
         auto device = cwise::cpuDevice(context);
         if (!device)
             return device.error();
+        if (Status s = checkSameShapes(*this, context); !s.isOk())
+            return s;
         const Tensor& first = context.input(0);
-        for (int i = 1; i < context.numInputs(); ++i) {
-            if (!(context.input(i).shape() == first.shape())) {
-                return invalidArgumentError(
-                    "Inputs to operation " + name() + " of type " + op() +
-                    " must have the same size and shape.  Input 0: " + first.shape().toString() + " != input " +
-                    std::to_string(i) + ": " + context.input(i).shape().toString());
-            }
-        }
         if (context.numInputs() == 1)
             return context.setOutput(0, first); // as TensorFlow: the input itself
         auto out = context.allocateOutput(0, first.shape());

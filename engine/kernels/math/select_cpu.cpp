@@ -2,6 +2,7 @@
 // vector over the first dimension) and SelectV2 (condition, t and e broadcast together).
 #define EIGEN_USE_THREADS
 #include "kernels/math/cwise_cpu.h"
+#include "kernels/math/cwise_shape_checks.h"
 #include "kernels/math/math_cpu_kernels.h"
 #include "kernels/math/select.h"
 
@@ -48,24 +49,17 @@ template <typename T> struct SelectFunctor<CpuDevice, T> {
 
 namespace {
 
-std::string sameSizeError(const Tensor& t, const Tensor& e)
-{
-    return "'then' and 'else' must have the same size.  but received: " + t.shape().toString() + " vs. " +
-           e.shape().toString();
-}
-
-/// Allocates the output of `plan` and fills it.
-template <typename T>
-Status runSelect(OpKernelContext& context, const BroadcastPlan& plan, const TensorShape& outputShape)
+/// Allocates the output of `shapes` and fills it.
+template <typename T> Status runSelect(OpKernelContext& context, const SelectShapes& shapes)
 {
     auto device = cwise::cpuDevice(context);
     if (!device)
         return device.error();
-    auto out = context.allocateOutput(0, outputShape);
+    auto out = context.allocateOutput(0, shapes.output);
     if (!out)
         return out.error();
-    if (plan.numElements() > 0) {
-        SelectFunctor<CpuDevice, T>()(**device, plan, (*out)->template data<T>(), context.input(0).data<bool>(),
+    if (shapes.plan.numElements() > 0) {
+        SelectFunctor<CpuDevice, T>()(**device, shapes.plan, (*out)->template data<T>(), context.input(0).data<bool>(),
                                       context.input(1).data<T>(), context.input(2).data<T>());
     }
     return Status::ok();
@@ -80,41 +74,13 @@ public:
         if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
             return s;
         const Tensor& cond = context.input(0);
-        const Tensor& t = context.input(1);
-        const Tensor& e = context.input(2);
-        if (cond.rank() == 0) {
-            // A scalar condition picks one of the two tensors as a whole.
-            if (!(t.shape() == e.shape()))
-                return invalidArgumentError(sameSizeError(t, e));
-            return context.setOutput(0, cond.scalar<bool>() ? t : e);
-        }
-        if (cond.rank() == 1 && t.rank() != 1) {
-            // The condition picks rows: entry i decides t[i, ...] or e[i, ...].
-            if (t.rank() == 0) {
-                return invalidArgumentError("'then' must be at least a vector, but saw shape: " + t.shape().toString());
-            }
-            if (t.shape().dim(0) != cond.numElements()) {
-                return invalidArgumentError("Number of batches of 'then' must match size of 'cond', but saw: " +
-                                            std::to_string(t.shape().dim(0)) + " vs. " +
-                                            std::to_string(cond.numElements()));
-            }
-            if (!(t.shape() == e.shape()))
-                return invalidArgumentError(sameSizeError(t, e));
-            std::vector<std::int64_t> condDims(static_cast<std::size_t>(t.rank()), 1);
-            condDims[0] = cond.numElements();
-            const BroadcastPlan plan{TensorShape(condDims), t.shape(), e.shape()};
-            return runSelect<T>(context, plan, t.shape());
-        }
-        for (int i = 1; i < 3; ++i) {
-            if (!(context.input(i).shape() == cond.shape())) {
-                return invalidArgumentError("Inputs to operation " + name() + " of type " + op() +
-                                            " must have the same size and shape.  Input 0: " + cond.shape().toString() +
-                                            " != input " + std::to_string(i) + ": " +
-                                            context.input(i).shape().toString());
-            }
-        }
-        const BroadcastPlan plan{cond.shape(), t.shape(), e.shape()};
-        return runSelect<T>(context, plan, t.shape());
+        auto shapes = selectShapes(*this, cond.shape(), context.input(1).shape(), context.input(2).shape());
+        if (!shapes)
+            return shapes.error();
+        // A scalar condition picks one of the two tensors as a whole.
+        if (shapes->scalarCondition)
+            return context.setOutput(0, cond.scalar<bool>() ? context.input(1) : context.input(2));
+        return runSelect<T>(context, *shapes);
     }
 };
 
@@ -126,19 +92,10 @@ public:
     {
         if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
             return s;
-        const Tensor& cond = context.input(0);
-        const Tensor& t = context.input(1);
-        const Tensor& e = context.input(2);
-        if (!BroadcastPlan{t.shape(), e.shape()}.valid()) {
-            return invalidArgumentError("then " + t.shape().toString() + " and else " + e.shape().toString() +
-                                        " must be broadcastable");
-        }
-        const BroadcastPlan plan{cond.shape(), t.shape(), e.shape()};
-        if (!plan.valid()) {
-            return invalidArgumentError("condition " + cond.shape().toString() + ", then " + t.shape().toString() +
-                                        ", and else " + e.shape().toString() + " must be broadcastable");
-        }
-        return runSelect<T>(context, plan, plan.outputShape());
+        auto shapes = selectV2Shapes(context.input(0).shape(), context.input(1).shape(), context.input(2).shape());
+        if (!shapes)
+            return shapes.error();
+        return runSelect<T>(context, *shapes);
     }
 };
 

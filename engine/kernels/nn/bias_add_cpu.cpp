@@ -10,20 +10,6 @@ namespace tstudio::nn {
 
 namespace {
 
-/// [outer, channels, inner] of a value of rank >= 2 in `format`.
-std::array<Eigen::Index, 3> biasDims(const TensorShape& shape, DataFormat format)
-{
-    const int channelDim = format == DataFormat::kNchw ? 1 : shape.rank() - 1;
-    std::array<Eigen::Index, 3> dims{1, shape.dim(channelDim), 1};
-    for (int i = 0; i < shape.rank(); ++i) {
-        if (i < channelDim)
-            dims[0] *= shape.dim(i);
-        else if (i > channelDim)
-            dims[2] *= shape.dim(i);
-    }
-    return dims;
-}
-
 class BiasAddOp : public NnKernel {
 public:
     explicit BiasAddOp(OpKernelConstruction& c) : NnKernel(c) { read(dataFormatAttr(c.node()), m_format); }

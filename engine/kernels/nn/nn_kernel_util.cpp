@@ -133,6 +133,19 @@ Expected<WindowDim> windowDim(std::int64_t input, std::int64_t filter, std::int6
     return dim;
 }
 
+std::array<std::int64_t, 3> biasDims(const TensorShape& shape, DataFormat format)
+{
+    const int channelDim = format == DataFormat::kNchw ? 1 : shape.rank() - 1;
+    std::array<std::int64_t, 3> dims{1, shape.dim(channelDim), 1};
+    for (int i = 0; i < shape.rank(); ++i) {
+        if (i < channelDim)
+            dims[0] *= shape.dim(i);
+        else if (i > channelDim)
+            dims[2] *= shape.dim(i);
+    }
+    return dims;
+}
+
 std::string listText(const std::vector<std::int64_t>& values)
 {
     std::string text = "[";

@@ -147,6 +147,10 @@ inline FormatIndex formatIndex(DataFormat format)
     return format == DataFormat::kNhwc ? FormatIndex{0, 1, 2, 3} : FormatIndex{0, 2, 3, 1};
 }
 
+/// A value of rank >= 2 in `format` viewed as [outer, channels, inner] (NHWC: channels last,
+/// inner = 1; NCHW: channels at dimension 1, outer = batch), as BiasAdd and BiasAddGrad use it.
+std::array<std::int64_t, 3> biasDims(const TensorShape& shape, DataFormat format);
+
 /// A 4-D shape in `format` from its parts.
 TensorShape imageShape(DataFormat format, std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c);
 
