@@ -2,12 +2,14 @@
 #define EIGEN_USE_THREADS
 #include "framework/kernel_registry.h"
 #include "framework/op_kernel.h"
+#include "kernels/linalg/batch_matmul.h"
 #include "kernels/linalg/matmul_cpu.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <algorithm>
 #include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,40 +17,24 @@ namespace tstudio::linalg {
 
 namespace {
 
-/// Batches whose single product is at least this many multiply-adds are computed one after the
-/// other, each product using every thread; smaller ones are spread over the threads a batch each
-/// (TensorFlow's LaunchBatchMatMul makes the same choice).
-constexpr std::int64_t kInnerParallelMacs = 1 << 18;
-
-/// TensorFlow's MatMulBCast: the batch dimensions (all but the last two) broadcast as NumPy's.
-struct BatchBroadcast {
-    bool valid = true;
-    std::vector<std::int64_t> outputDims; ///< the output's batch dimensions
-    std::int64_t batch = 1;               ///< their product
-    std::int64_t xBatch = 1;              ///< matrices in x
-    std::int64_t yBatch = 1;              ///< matrices in y
-    std::vector<std::int64_t> xIndex;     ///< x's matrix for each output matrix
-    std::vector<std::int64_t> yIndex;
-};
-
-BatchBroadcast broadcastBatches(const TensorShape& x, const TensorShape& y)
+/// MatMulBCast of the batch dimensions of x and y (all but their last two), or nothing.
+std::optional<BatchBroadcast> broadcastBatches(const TensorShape& x, const TensorShape& y)
 {
     BatchBroadcast b;
     const int xr = x.rank() - 2;
     const int yr = y.rank() - 2;
     const int rank = std::max(xr, yr);
-    std::vector<std::int64_t> xd(static_cast<std::size_t>(rank), 1), yd(static_cast<std::size_t>(rank), 1);
+    b.xDims.assign(static_cast<std::size_t>(rank), 1);
+    b.yDims.assign(static_cast<std::size_t>(rank), 1);
     for (int i = 0; i < xr; ++i)
-        xd[static_cast<std::size_t>(rank - xr + i)] = x.dim(i);
+        b.xDims[static_cast<std::size_t>(rank - xr + i)] = x.dim(i);
     for (int i = 0; i < yr; ++i)
-        yd[static_cast<std::size_t>(rank - yr + i)] = y.dim(i);
-    for (int i = 0; i < rank; ++i) {
-        const std::int64_t a = xd[static_cast<std::size_t>(i)];
-        const std::int64_t c = yd[static_cast<std::size_t>(i)];
-        if (a != c && a != 1 && c != 1) {
-            b.valid = false;
-            return b;
-        }
+        b.yDims[static_cast<std::size_t>(rank - yr + i)] = y.dim(i);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(rank); ++i) {
+        const std::int64_t a = b.xDims[i];
+        const std::int64_t c = b.yDims[i];
+        if (a != c && a != 1 && c != 1)
+            return std::nullopt;
         b.outputDims.push_back(a == 1 ? c : a);
         b.batch *= b.outputDims.back();
         b.xBatch *= a;
@@ -60,10 +46,9 @@ BatchBroadcast broadcastBatches(const TensorShape& x, const TensorShape& y)
     std::vector<std::int64_t> index(static_cast<std::size_t>(rank), 0);
     for (std::int64_t i = 0; i < b.batch; ++i) {
         std::int64_t xi = 0, yi = 0;
-        for (int d = 0; d < rank; ++d) {
-            const auto u = static_cast<std::size_t>(d);
-            xi = xi * xd[u] + (xd[u] == 1 ? 0 : index[u]);
-            yi = yi * yd[u] + (yd[u] == 1 ? 0 : index[u]);
+        for (std::size_t d = 0; d < static_cast<std::size_t>(rank); ++d) {
+            xi = xi * b.xDims[d] + (b.xDims[d] == 1 ? 0 : index[d]);
+            yi = yi * b.yDims[d] + (b.yDims[d] == 1 ? 0 : index[d]);
         }
         b.xIndex.push_back(xi);
         b.yIndex.push_back(yi);
@@ -76,6 +61,70 @@ BatchBroadcast broadcastBatches(const TensorShape& x, const TensorShape& y)
     }
     return b;
 }
+
+Status validateRanks(const TensorShape& x, const TensorShape& y, bool v2)
+{
+    if (v2) {
+        if (x.rank() < 2)
+            return invalidArgumentError("In[0] ndims must be >= 2: " + std::to_string(x.rank()));
+        if (y.rank() < 2)
+            return invalidArgumentError("In[1] ndims must be >= 2: " + std::to_string(y.rank()));
+        return Status::ok();
+    }
+    if (x.rank() != y.rank())
+        return invalidArgumentError("In[0] and In[1] has different ndims: " + x.toString() + " vs. " + y.toString());
+    if (x.rank() < 2)
+        return invalidArgumentError("In[0] and In[1] ndims must be >= 2: " + std::to_string(x.rank()));
+    for (int i = 0; i < x.rank() - 2; ++i) {
+        if (x.dim(i) != y.dim(i)) {
+            const std::string d = std::to_string(i);
+            return invalidArgumentError("In[0].dim(" + d + ") and In[1].dim(" + d +
+                                        ") must be the same: " + x.toString() + " vs " + y.toString());
+        }
+    }
+    return Status::ok();
+}
+
+} // namespace
+
+Expected<BatchMatMulShape> batchMatMulShape(const TensorShape& x, const TensorShape& y, bool adjX, bool adjY, bool v2)
+{
+    if (Status s = validateRanks(x, y, v2); !s.isOk())
+        return unexpected(s);
+    auto bcast = broadcastBatches(x, y);
+    if (!bcast) {
+        return unexpected(invalidArgumentError(
+            "In[0] and In[1] must have compatible batch dimensions: " + x.toString() + " vs. " + y.toString()));
+    }
+    std::int64_t d0 = x.dim(x.rank() - 2), d1 = x.dim(x.rank() - 1);
+    std::int64_t d2 = y.dim(y.rank() - 2), d3 = y.dim(y.rank() - 1);
+    if (adjX)
+        std::swap(d0, d1);
+    if (adjY)
+        std::swap(d2, d3);
+    if (d1 != d2) {
+        return unexpected(invalidArgumentError("In[0] mismatch In[1] shape: " + std::to_string(d1) + " vs. " +
+                                               std::to_string(d2) + ": " + x.toString() + " " + y.toString() + " " +
+                                               (adjX ? "1" : "0") + " " + (adjY ? "1" : "0")));
+    }
+    BatchMatMulShape shape;
+    shape.m = d0;
+    shape.k = d1;
+    shape.n = d3;
+    std::vector<std::int64_t> outDims = bcast->outputDims;
+    outDims.push_back(d0);
+    outDims.push_back(d3);
+    shape.output = TensorShape(outDims);
+    shape.bcast = std::move(*bcast);
+    return shape;
+}
+
+namespace {
+
+/// Batches whose single product is at least this many multiply-adds are computed one after the
+/// other, each product using every thread; smaller ones are spread over the threads a batch each
+/// (TensorFlow's LaunchBatchMatMul makes the same choice).
+constexpr std::int64_t kInnerParallelMacs = 1 << 18;
 
 /// BatchMatMul (kV2 = false) and BatchMatMulV2 (kV2 = true).
 template <typename T, bool kV2> class BatchMatMulOp : public OpKernel {
@@ -100,28 +149,12 @@ public:
             return m_attrStatus;
         const Tensor& x = ctx.input(0);
         const Tensor& y = ctx.input(1);
-        if (Status s = validate(x.shape(), y.shape()); !s.isOk())
-            return s;
-        const BatchBroadcast bcast = broadcastBatches(x.shape(), y.shape());
-        if (!bcast.valid) {
-            return invalidArgumentError("In[0] and In[1] must have compatible batch dimensions: " +
-                                        x.shape().toString() + " vs. " + y.shape().toString());
-        }
-        std::int64_t d0 = x.shape().dim(x.rank() - 2), d1 = x.shape().dim(x.rank() - 1);
-        std::int64_t d2 = y.shape().dim(y.rank() - 2), d3 = y.shape().dim(y.rank() - 1);
-        if (m_adjX)
-            std::swap(d0, d1);
-        if (m_adjY)
-            std::swap(d2, d3);
-        if (d1 != d2) {
-            return invalidArgumentError("In[0] mismatch In[1] shape: " + std::to_string(d1) + " vs. " +
-                                        std::to_string(d2) + ": " + x.shape().toString() + " " + y.shape().toString() +
-                                        " " + (m_adjX ? "1" : "0") + " " + (m_adjY ? "1" : "0"));
-        }
-        std::vector<std::int64_t> outDims = bcast.outputDims;
-        outDims.push_back(d0);
-        outDims.push_back(d3);
-        auto out = ctx.allocateOutput(0, TensorShape(outDims));
+        auto shape = batchMatMulShape(x.shape(), y.shape(), m_adjX, m_adjY, kV2);
+        if (!shape)
+            return shape.error();
+        const BatchBroadcast& bcast = shape->bcast;
+        const std::int64_t d0 = shape->m, d1 = shape->k, d3 = shape->n;
+        auto out = ctx.allocateOutput(0, shape->output);
         if (!out)
             return out.error();
         if ((*out)->numElements() == 0)
@@ -130,7 +163,7 @@ public:
         const T* xData = x.data<T>();
         const T* yData = y.data<T>();
         T* outData = (*out)->template data<T>();
-        const std::int64_t xStride = d0 * d1, yStride = d2 * d3, outStride = d0 * d3;
+        const std::int64_t xStride = d0 * d1, yStride = d1 * d3, outStride = d0 * d3;
         auto one = [&](std::int64_t i, const Eigen::ThreadPoolDevice* device) {
             const auto u = static_cast<std::size_t>(i);
             matMulCpu<T>(device, xData + bcast.xIndex[u] * xStride, yData + bcast.yIndex[u] * yStride,
@@ -153,31 +186,6 @@ public:
     }
 
 private:
-    static Status validate(const TensorShape& x, const TensorShape& y)
-    {
-        if constexpr (kV2) {
-            if (x.rank() < 2)
-                return invalidArgumentError("In[0] ndims must be >= 2: " + std::to_string(x.rank()));
-            if (y.rank() < 2)
-                return invalidArgumentError("In[1] ndims must be >= 2: " + std::to_string(y.rank()));
-        } else {
-            if (x.rank() != y.rank()) {
-                return invalidArgumentError("In[0] and In[1] has different ndims: " + x.toString() + " vs. " +
-                                            y.toString());
-            }
-            if (x.rank() < 2)
-                return invalidArgumentError("In[0] and In[1] ndims must be >= 2: " + std::to_string(x.rank()));
-            for (int i = 0; i < x.rank() - 2; ++i) {
-                if (x.dim(i) != y.dim(i)) {
-                    const std::string d = std::to_string(i);
-                    return invalidArgumentError("In[0].dim(" + d + ") and In[1].dim(" + d +
-                                                ") must be the same: " + x.toString() + " vs " + y.toString());
-                }
-            }
-        }
-        return Status::ok();
-    }
-
     Status m_attrStatus;
     bool m_adjX = false;
     bool m_adjY = false;

@@ -1,9 +1,21 @@
 // MatMulFunctor: one matrix product as an Eigen tensor contraction, written once for every Eigen device.
 #pragma once
 
+#include "core/expected.h"
 #include "framework/tensor.h"
 
+#include <cstdint>
+
 namespace tstudio::linalg {
+
+/// The sizes of MatMul's product out[m, n] = op(a)[m, k] * op(b)[k, n], after TensorFlow's checks
+/// (both operands matrices, inner dimensions equal). Shared by the CPU and GPU kernels.
+struct MatMulDims {
+    std::int64_t m = 0;
+    std::int64_t k = 0;
+    std::int64_t n = 0;
+};
+Expected<MatMulDims> matMulDims(const TensorShape& a, const TensorShape& b, bool transposeA, bool transposeB);
 
 /// out = op(a) * op(b), where op transposes when asked: a is [m,k] or [k,m] (transposeA), b is
 /// [k,n] or [n,k] (transposeB) and out is [m,n], all row-major (TensorFlow's MatMulFunctor).

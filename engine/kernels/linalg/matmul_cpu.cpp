@@ -61,6 +61,23 @@ void matMulCpu(const Eigen::ThreadPoolDevice* device, const T* a, const T* b, T*
     }
 }
 
+Expected<MatMulDims> matMulDims(const TensorShape& a, const TensorShape& b, bool transposeA, bool transposeB)
+{
+    if (a.rank() != 2)
+        return unexpected(invalidArgumentError("In[0] is not a matrix. Instead it has shape " + a.toString()));
+    if (b.rank() != 2)
+        return unexpected(invalidArgumentError("In[1] is not a matrix. Instead it has shape " + b.toString()));
+    MatMulDims dims;
+    dims.k = a.dim(transposeA ? 0 : 1);
+    if (dims.k != b.dim(transposeB ? 1 : 0)) {
+        return unexpected(
+            invalidArgumentError("Matrix size-incompatible: In[0]: " + a.toString() + ", In[1]: " + b.toString()));
+    }
+    dims.m = a.dim(transposeA ? 1 : 0);
+    dims.n = b.dim(transposeB ? 0 : 1);
+    return dims;
+}
+
 #define TSTUDIO_INSTANTIATE_MATMUL_CPU(T)                                                                              \
     template void matMulCpu<T>(const Eigen::ThreadPoolDevice*, const T*, const T*, T*, std::int64_t, std::int64_t,     \
                                std::int64_t, bool, bool, bool, bool)
@@ -99,17 +116,10 @@ public:
             return m_attrStatus;
         const Tensor& a = ctx.input(0);
         const Tensor& b = ctx.input(1);
-        if (a.rank() != 2)
-            return invalidArgumentError("In[0] is not a matrix. Instead it has shape " + a.shape().toString());
-        if (b.rank() != 2)
-            return invalidArgumentError("In[1] is not a matrix. Instead it has shape " + b.shape().toString());
-        const std::int64_t k = a.shape().dim(m_transposeA ? 0 : 1);
-        if (k != b.shape().dim(m_transposeB ? 1 : 0)) {
-            return invalidArgumentError("Matrix size-incompatible: In[0]: " + a.shape().toString() +
-                                        ", In[1]: " + b.shape().toString());
-        }
-        const std::int64_t m = a.shape().dim(m_transposeA ? 1 : 0);
-        const std::int64_t n = b.shape().dim(m_transposeB ? 0 : 1);
+        auto dims = matMulDims(a.shape(), b.shape(), m_transposeA, m_transposeB);
+        if (!dims)
+            return dims.error();
+        const std::int64_t m = dims->m, n = dims->n, k = dims->k;
         auto out = ctx.allocateOutput(0, TensorShape{m, n});
         if (!out)
             return out.error();

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 #include <vector>
 
 namespace tstudio::nn {
@@ -83,33 +82,63 @@ void XentCpu<T>::sparse(const Device& d, std::int64_t rows, std::int64_t classes
     });
 }
 
+Expected<std::array<std::int64_t, 2>> xentShape(const TensorShape& logits, const TensorShape& labels)
+{
+    // TensorFlow's BCast of the two shapes (NumPy rules) when they differ.
+    std::vector<std::int64_t> shape(logits.dims().begin(), logits.dims().end());
+    if (!(logits == labels)) {
+        const int rank = std::max(logits.rank(), labels.rank());
+        shape.assign(static_cast<std::size_t>(rank), 1);
+        for (int i = 0; i < rank; ++i) {
+            const int ia = logits.rank() - rank + i;
+            const int ib = labels.rank() - rank + i;
+            const std::int64_t da = ia >= 0 ? logits.dim(ia) : 1;
+            const std::int64_t db = ib >= 0 ? labels.dim(ib) : 1;
+            if (da != db && da != 1 && db != 1) {
+                return unexpected(invalidArgumentError("logits and labels must be broadcastable: logits_size=" +
+                                                       logits.toString() + " labels_size=" + labels.toString()));
+            }
+            shape[static_cast<std::size_t>(i)] = da == 1 ? db : da;
+        }
+    }
+    if (shape.size() != 2) {
+        return unexpected(
+            invalidArgumentError("logits and labels must be either 2-dimensional, or broadcasted to be 2-dimensional"));
+    }
+    return std::array<std::int64_t, 2>{shape[0], shape[1]};
+}
+
+BroadcastStrides broadcastStrides(const TensorShape& shape)
+{
+    const std::int64_t r = shape.rank() == 2 ? shape.dim(0) : 1;
+    const std::int64_t c = shape.rank() >= 1 ? shape.dim(shape.rank() - 1) : 1;
+    return {r == 1 ? 0 : c, c == 1 ? 0 : 1};
+}
+
+Status validateSparseXent(const TensorShape& logits, const TensorShape& labels)
+{
+    if (logits.rank() != 2)
+        return invalidArgumentError("logits must be 2-D, but got shape " + logits.toString());
+    if (labels.rank() != 1)
+        return invalidArgumentError("labels must be 1-D, but got shape " + labels.toString());
+    if (logits.dim(0) != labels.dim(0)) {
+        return invalidArgumentError("logits and labels must have the same first dimension, got logits shape " +
+                                    logits.toString() + " and labels shape " + labels.toString());
+    }
+    if (logits.dim(1) <= 0)
+        return invalidArgumentError("Must have at least one class, but got logits shape " + logits.toString());
+    return Status::ok();
+}
+
 namespace {
 
 using XentTypes = HalfFloatDouble;
 
-/// TensorFlow's BCast of two shapes (numpy rules), or nothing when they do not broadcast.
-std::optional<std::vector<std::int64_t>> broadcastShape(const TensorShape& a, const TensorShape& b)
-{
-    const int rank = std::max(a.rank(), b.rank());
-    std::vector<std::int64_t> out(static_cast<std::size_t>(rank));
-    for (int i = 0; i < rank; ++i) {
-        const int ia = a.rank() - rank + i;
-        const int ib = b.rank() - rank + i;
-        const std::int64_t da = ia >= 0 ? a.dim(ia) : 1;
-        const std::int64_t db = ib >= 0 ? b.dim(ib) : 1;
-        if (da != db && da != 1 && db != 1)
-            return std::nullopt;
-        out[static_cast<std::size_t>(i)] = da == 1 ? db : da;
-    }
-    return out;
-}
-
 /// The [rows, classes] view of `t` (rank <= 2) broadcast to that shape.
 template <typename T> BroadcastMatrix<T> broadcastView(const Tensor& t)
 {
-    const std::int64_t r = t.rank() == 2 ? t.shape().dim(0) : 1;
-    const std::int64_t c = t.rank() >= 1 ? t.shape().dim(t.rank() - 1) : 1;
-    return {t.data<T>(), r == 1 ? 0 : c, c == 1 ? 0 : 1};
+    const BroadcastStrides strides = broadcastStrides(t.shape());
+    return {t.data<T>(), strides.row, strides.col};
 }
 
 class SoftmaxXentOp : public NnKernel {
@@ -120,21 +149,11 @@ public:
     {
         const Tensor& logits = ctx.input(0);
         const Tensor& labels = ctx.input(1);
-        std::vector<std::int64_t> shape(logits.shape().dims().begin(), logits.shape().dims().end());
-        if (!(logits.shape() == labels.shape())) {
-            auto broadcast = broadcastShape(logits.shape(), labels.shape());
-            if (!broadcast) {
-                return invalidArgumentError("logits and labels must be broadcastable: logits_size=" +
-                                            logits.shape().toString() + " labels_size=" + labels.shape().toString());
-            }
-            shape = *broadcast;
-        }
-        if (shape.size() != 2) {
-            return invalidArgumentError(
-                "logits and labels must be either 2-dimensional, or broadcasted to be 2-dimensional");
-        }
-        const std::int64_t rows = shape[0];
-        const std::int64_t classes = shape[1];
+        auto shape = xentShape(logits.shape(), labels.shape());
+        if (!shape)
+            return shape.error();
+        const std::int64_t rows = (*shape)[0];
+        const std::int64_t classes = (*shape)[1];
         auto loss = ctx.allocateOutput(0, TensorShape{rows});
         if (!loss)
             return loss.error();
@@ -168,19 +187,10 @@ public:
     {
         const Tensor& logits = ctx.input(0);
         const Tensor& labels = ctx.input(1);
-        if (logits.rank() != 2)
-            return invalidArgumentError("logits must be 2-D, but got shape " + logits.shape().toString());
-        if (labels.rank() != 1)
-            return invalidArgumentError("labels must be 1-D, but got shape " + labels.shape().toString());
+        if (Status s = validateSparseXent(logits.shape(), labels.shape()); !s.isOk())
+            return s;
         const std::int64_t rows = logits.shape().dim(0);
         const std::int64_t classes = logits.shape().dim(1);
-        if (rows != labels.shape().dim(0)) {
-            return invalidArgumentError("logits and labels must have the same first dimension, got logits shape " +
-                                        logits.shape().toString() + " and labels shape " + labels.shape().toString());
-        }
-        if (classes <= 0)
-            return invalidArgumentError("Must have at least one class, but got logits shape " +
-                                        logits.shape().toString());
         auto loss = ctx.allocateOutput(0, TensorShape{rows});
         if (!loss)
             return loss.error();

@@ -4,6 +4,7 @@
 
 #include "kernels/nn/nn_kernel_util.h"
 
+#include <array>
 #include <cstdint>
 
 namespace tstudio::nn {
@@ -16,6 +17,23 @@ template <typename T> struct BroadcastMatrix {
     std::int64_t colStride = 0;
     T at(std::int64_t i, std::int64_t j) const { return data[i * rowStride + j * colStride]; }
 };
+
+/// The [rows, classes] shape SoftmaxCrossEntropyWithLogits works on: the common shape of logits
+/// and labels (NumPy broadcasting when they differ), or TensorFlow's error when they do not
+/// broadcast or the result is not a matrix. Shared by the CPU and GPU kernels.
+Expected<std::array<std::int64_t, 2>> xentShape(const TensorShape& logits, const TensorShape& labels);
+
+/// The strides of a tensor of rank <= 2 viewed as the [rows, classes] matrix it broadcasts to
+/// (0 along a broadcast dimension).
+struct BroadcastStrides {
+    std::int64_t row = 0;
+    std::int64_t col = 0;
+};
+BroadcastStrides broadcastStrides(const TensorShape& shape);
+
+/// TensorFlow's shape checks of SparseSoftmaxCrossEntropyWithLogits (logits [rows, classes] with
+/// classes > 0, labels [rows]); label values are checked by the CPU kernel only.
+Status validateSparseXent(const TensorShape& logits, const TensorShape& labels);
 
 template <typename T> struct XentCpu {
     /// Per row i, with z = logits[i] - max(logits[i]) and s = sum(exp(z)):

@@ -1,9 +1,27 @@
 // ArgMinMaxFunctor: the index of the largest or smallest element along one axis, for any Eigen device.
 #pragma once
 
+#include "core/expected.h"
 #include "framework/tensor.h"
+#include "proto/node_def.pb.h"
+
+#include <cstdint>
 
 namespace tstudio::reduction {
+
+/// An ArgMax/ArgMin of `input` along `dimension` (a scalar int32 or int64 tensor in host memory),
+/// checked as TensorFlow does; the input is viewed as [outer, axisSize, inner]. Shared by the CPU
+/// and GPU kernels.
+struct ArgMinMaxShape {
+    TensorShape output;
+    std::int64_t outer = 1;
+    std::int64_t axisSize = 1;
+    std::int64_t inner = 1;
+};
+Expected<ArgMinMaxShape> argMinMaxShape(const TensorShape& input, const Tensor& dimension);
+
+/// The node's output_type: int32 or int64, else InvalidArgument.
+Expected<DataType> argMinMaxOutputType(const tensorflow::NodeDef& node);
 
 /// out[o, i] = the index j of the largest (kMax) or smallest element in[o, j, i], where the
 /// input is viewed as [outer, axis, inner]. Eigen's tuple reducers, as TensorFlow's ArgOp:

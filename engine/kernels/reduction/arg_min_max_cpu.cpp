@@ -13,6 +13,54 @@
 
 namespace tstudio::reduction {
 
+Expected<ArgMinMaxShape> argMinMaxShape(const TensorShape& shape, const Tensor& dimension)
+{
+    if (dimension.rank() != 0) {
+        return unexpected(invalidArgumentError("dim must be a scalar, but received tensor of shape: " +
+                                               dimension.shape().toString()));
+    }
+    std::int64_t dim = 0;
+    if (dimension.dtype() == tensorflow::DT_INT32)
+        dim = dimension.scalar<std::int32_t>();
+    else if (dimension.dtype() == tensorflow::DT_INT64)
+        dim = dimension.scalar<std::int64_t>();
+    else
+        return unexpected(
+            invalidArgumentError("dimension must be int32 or int64, not " + dataTypeString(dimension.dtype())));
+    const int rank = shape.rank();
+    const std::int64_t axis = dim < 0 ? dim + rank : dim;
+    if (axis < 0 || axis >= rank) {
+        return unexpected(invalidArgumentError("Expected dimension in the range [" + std::to_string(-rank) + ", " +
+                                               std::to_string(rank) + "), but got " + std::to_string(dim)));
+    }
+    if (shape.dim(static_cast<int>(axis)) == 0) {
+        return unexpected(
+            invalidArgumentError("Reduction axis " + std::to_string(axis) + " is empty in shape " + shape.toString()));
+    }
+    ArgMinMaxShape result;
+    result.axisSize = shape.dim(static_cast<int>(axis));
+    std::vector<std::int64_t> outDims;
+    for (int i = 0; i < rank; ++i) {
+        if (i == axis)
+            continue;
+        outDims.push_back(shape.dim(i));
+        (i < axis ? result.outer : result.inner) *= shape.dim(i);
+    }
+    result.output = TensorShape(outDims);
+    return result;
+}
+
+Expected<DataType> argMinMaxOutputType(const tensorflow::NodeDef& node)
+{
+    auto outputType = attrType(node, "output_type");
+    if (!outputType)
+        return unexpected(outputType.error());
+    if (*outputType != tensorflow::DT_INT32 && *outputType != tensorflow::DT_INT64)
+        return unexpected(
+            invalidArgumentError("output_type must be int32 or int64, not " + dataTypeString(*outputType)));
+    return *outputType;
+}
+
 namespace {
 
 /// input: T, dimension: Tidx (a scalar) -> output: output_type (int32 or int64), the input's
@@ -21,12 +69,9 @@ template <typename T, bool kMax> class ArgMinMaxOp : public OpKernel {
 public:
     explicit ArgMinMaxOp(OpKernelConstruction& construction) : OpKernel(construction)
     {
-        auto outputType = attrType(construction.node(), "output_type");
+        auto outputType = argMinMaxOutputType(construction.node());
         if (!outputType)
             m_attrStatus = outputType.error();
-        else if (*outputType != tensorflow::DT_INT32 && *outputType != tensorflow::DT_INT64)
-            m_attrStatus =
-                invalidArgumentError("output_type must be int32 or int64, not " + dataTypeString(*outputType));
         else
             m_outputType = *outputType;
     }
@@ -36,44 +81,17 @@ public:
         if (!m_attrStatus.isOk())
             return m_attrStatus;
         const Tensor& input = ctx.input(0);
-        const Tensor& dimension = ctx.input(1);
-        if (dimension.rank() != 0) {
-            return invalidArgumentError("dim must be a scalar, but received tensor of shape: " +
-                                        dimension.shape().toString());
-        }
-        std::int64_t dim = 0;
-        if (dimension.dtype() == tensorflow::DT_INT32)
-            dim = dimension.scalar<std::int32_t>();
-        else if (dimension.dtype() == tensorflow::DT_INT64)
-            dim = dimension.scalar<std::int64_t>();
-        else
-            return invalidArgumentError("dimension must be int32 or int64, not " + dataTypeString(dimension.dtype()));
-        const int rank = input.rank();
-        const std::int64_t axis = dim < 0 ? dim + rank : dim;
-        if (axis < 0 || axis >= rank) {
-            return invalidArgumentError("Expected dimension in the range [" + std::to_string(-rank) + ", " +
-                                        std::to_string(rank) + "), but got " + std::to_string(dim));
-        }
-        const TensorShape& shape = input.shape();
-        if (shape.dim(static_cast<int>(axis)) == 0) {
-            return invalidArgumentError("Reduction axis " + std::to_string(axis) + " is empty in shape " +
-                                        shape.toString());
-        }
-        std::vector<std::int64_t> outDims;
-        std::int64_t outer = 1, inner = 1;
-        for (int i = 0; i < rank; ++i) {
-            if (i == axis)
-                continue;
-            outDims.push_back(shape.dim(i));
-            (i < axis ? outer : inner) *= shape.dim(i);
-        }
-        auto out = ctx.allocateOutput(0, TensorShape(outDims));
+        auto shape = argMinMaxShape(input.shape(), ctx.input(1));
+        if (!shape)
+            return shape.error();
+        auto out = ctx.allocateOutput(0, shape->output);
         if (!out)
             return out.error();
         if ((*out)->numElements() == 0)
             return Status::ok();
+        const std::int64_t outer = shape->outer, inner = shape->inner;
         const Eigen::ThreadPoolDevice& d = *ctx.device().eigenCpuDevice();
-        const ConstShapedTensor<T, 3> in(input.data<T>(), outer, shape.dim(static_cast<int>(axis)), inner);
+        const ConstShapedTensor<T, 3> in(input.data<T>(), outer, shape->axisSize, inner);
         if (m_outputType == tensorflow::DT_INT32) {
             ArgMinMaxFunctor<Eigen::ThreadPoolDevice, T, std::int32_t, kMax>()(
                 d, in, ShapedTensor<std::int32_t, 2>((*out)->template data<std::int32_t>(), outer, inner));
