@@ -52,6 +52,18 @@ struct Conv2DGeometry {
 Expected<Conv2DGeometry> conv2DGeometry(const Conv2DParams& params, const TensorShape& input,
                                         const TensorShape& filter);
 
+/// Conv2D's checks of its input and filter shapes ("input must be 4-dimensional[2,3]", "filter
+/// must be 4-dimensional: [3,3]") followed by conv2DGeometry; the CPU and GPU kernels share it.
+Expected<Conv2DGeometry> conv2DForwardGeometry(const Conv2DParams& params, const TensorShape& input,
+                                               const TensorShape& filter);
+
+/// The checks of TensorFlow's ConvBackpropComputeDimensionsV2 on the input, filter and
+/// out_backprop shapes of a backprop op (`label` names it: "Conv2DBackpropInput: input and filter
+/// must have the same depth"), then the geometry; the CPU and GPU kernels share it.
+Expected<Conv2DGeometry> conv2DBackpropGeometry(const Conv2DParams& params, const std::string& label,
+                                                const TensorShape& input, const TensorShape& filter,
+                                                const TensorShape& outBackprop);
+
 /// The CPU convolutions on NHWC buffers of T (half is computed in float). `scratch` allocates the
 /// im2col buffer. Errors come only from allocation.
 template <typename T> struct Conv2DCpu {

@@ -134,58 +134,19 @@ Expected<Conv2DGeometry> conv2DGeometry(const Conv2DParams& params, const Tensor
     return g;
 }
 
-Expected<TensorShape> shapeFromSizes(const Tensor& sizes, const std::string& label, const std::string& inputName)
+Expected<Conv2DGeometry> conv2DForwardGeometry(const Conv2DParams& params, const TensorShape& input,
+                                               const TensorShape& filter)
 {
-    if (sizes.rank() != 1) {
-        return unexpected(
-            invalidArgumentError(label + ": " + inputName + " input must be 1-dim, not " + str(sizes.rank())));
-    }
-    std::vector<std::int64_t> dims;
-    for (std::int32_t v : sizes.values<std::int32_t>()) {
-        if (v < 0)
-            return unexpected(invalidArgumentError("Dimension " + str(v) + " must be >= 0"));
-        dims.push_back(v);
-    }
-    return TensorShape(std::move(dims));
+    if (input.rank() != 4)
+        return unexpected(invalidArgumentError("input must be 4-dimensional" + input.toString()));
+    if (filter.rank() != 4)
+        return unexpected(invalidArgumentError("filter must be 4-dimensional: " + filter.toString()));
+    return conv2DGeometry(params, input, filter);
 }
 
-namespace {
-
-using ConvTypes = HalfFloatDouble;
-
-class Conv2DOp : public NnKernel {
-public:
-    explicit Conv2DOp(OpKernelConstruction& c) : NnKernel(c) { read(conv2DParams(c.node()), m_params); }
-
-    Status compute(OpKernelContext& ctx) override
-    {
-        const Tensor& input = ctx.input(0);
-        const Tensor& filter = ctx.input(1);
-        if (input.rank() != 4)
-            return invalidArgumentError("input must be 4-dimensional" + input.shape().toString());
-        if (filter.rank() != 4)
-            return invalidArgumentError("filter must be 4-dimensional: " + filter.shape().toString());
-        auto g = conv2DGeometry(m_params, input.shape(), filter.shape());
-        if (!g)
-            return g.error();
-        const TensorShape outShape = imageShape(m_params.format, g->batch, g->rows.output, g->cols.output, g->outDepth);
-        return computeInNhwc(ctx, m_params.format, {&input}, outShape, [&](const auto& in, Tensor& out) {
-            return dispatchDataType<ConvTypes>(input.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                return Conv2DCpu<T>::forward(ctx, *g, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
-            });
-        });
-    }
-
-private:
-    Conv2DParams m_params;
-};
-
-/// The checks of TensorFlow's ConvBackpropComputeDimensionsV2 for input, filter and out_backprop
-/// shapes, and the geometry.
-Expected<Conv2DGeometry> backpropGeometry(const Conv2DParams& params, const std::string& label,
-                                          const TensorShape& input, const TensorShape& filter,
-                                          const TensorShape& outBackprop)
+Expected<Conv2DGeometry> conv2DBackpropGeometry(const Conv2DParams& params, const std::string& label,
+                                                const TensorShape& input, const TensorShape& filter,
+                                                const TensorShape& outBackprop)
 {
     if (input.rank() != 4)
         return unexpected(invalidArgumentError(label + ": input must be 4-dimensional"));
@@ -216,6 +177,49 @@ Expected<Conv2DGeometry> backpropGeometry(const Conv2DParams& params, const std:
     return g;
 }
 
+Expected<TensorShape> shapeFromSizes(const Tensor& sizes, const std::string& label, const std::string& inputName)
+{
+    if (sizes.rank() != 1) {
+        return unexpected(
+            invalidArgumentError(label + ": " + inputName + " input must be 1-dim, not " + str(sizes.rank())));
+    }
+    std::vector<std::int64_t> dims;
+    for (std::int32_t v : sizes.values<std::int32_t>()) {
+        if (v < 0)
+            return unexpected(invalidArgumentError("Dimension " + str(v) + " must be >= 0"));
+        dims.push_back(v);
+    }
+    return TensorShape(std::move(dims));
+}
+
+namespace {
+
+using ConvTypes = HalfFloatDouble;
+
+class Conv2DOp : public NnKernel {
+public:
+    explicit Conv2DOp(OpKernelConstruction& c) : NnKernel(c) { read(conv2DParams(c.node()), m_params); }
+
+    Status compute(OpKernelContext& ctx) override
+    {
+        const Tensor& input = ctx.input(0);
+        const Tensor& filter = ctx.input(1);
+        auto g = conv2DForwardGeometry(m_params, input.shape(), filter.shape());
+        if (!g)
+            return g.error();
+        const TensorShape outShape = imageShape(m_params.format, g->batch, g->rows.output, g->cols.output, g->outDepth);
+        return computeInNhwc(ctx, m_params.format, {&input}, outShape, [&](const auto& in, Tensor& out) {
+            return dispatchDataType<ConvTypes>(input.dtype(), [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                return Conv2DCpu<T>::forward(ctx, *g, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
+            });
+        });
+    }
+
+private:
+    Conv2DParams m_params;
+};
+
 class Conv2DBackpropInputOp : public NnKernel {
 public:
     explicit Conv2DBackpropInputOp(OpKernelConstruction& c) : NnKernel(c) { read(conv2DParams(c.node()), m_params); }
@@ -228,7 +232,7 @@ public:
             return inputShape.error();
         const Tensor& filter = ctx.input(1);
         const Tensor& outBackprop = ctx.input(2);
-        auto g = backpropGeometry(m_params, label, *inputShape, filter.shape(), outBackprop.shape());
+        auto g = conv2DBackpropGeometry(m_params, label, *inputShape, filter.shape(), outBackprop.shape());
         if (!g)
             return g.error();
         return computeInNhwc(ctx, m_params.format, {&outBackprop}, *inputShape, [&](const auto& in, Tensor& out) {
@@ -255,7 +259,7 @@ public:
         if (!filterShape)
             return filterShape.error();
         const Tensor& outBackprop = ctx.input(2);
-        auto g = backpropGeometry(m_params, label, input.shape(), *filterShape, outBackprop.shape());
+        auto g = conv2DBackpropGeometry(m_params, label, input.shape(), *filterShape, outBackprop.shape());
         if (!g)
             return g.error();
         auto out = ctx.allocateOutput(0, *filterShape);

@@ -17,6 +17,30 @@ struct BatchNormLayout {
     std::int64_t rest() const { return outer * inner; }
 };
 
+/// The attrs every batch-norm op and gradient has.
+struct BatchNormAttrs {
+    float epsilon = 0.0001f;
+    DataFormat format = DataFormat::kNhwc;
+    bool training = true;
+};
+
+/// Reads epsilon, data_format and is_training.
+Expected<BatchNormAttrs> batchNormAttrs(const tensorflow::NodeDef& node);
+
+/// The [outer, channels, inner] view of a 4-D x in `format`.
+BatchNormLayout batchNormLayout(const TensorShape& x, DataFormat format);
+
+/// FusedBatchNorm's checks in TensorFlow's words ("input must be 4-dimensional[2,3]", "scale must
+/// have the same number of elements as the channels of x, got 2 and 3", and when not training the
+/// same for mean and variance); returns x's layout. The CPU and GPU kernels share it.
+Expected<BatchNormLayout> checkFusedBatchNormInputs(const BatchNormAttrs& attrs, const Tensor& x, const Tensor& scale,
+                                                    const Tensor& offset, const Tensor& mean, const Tensor& variance);
+
+/// FusedBatchNormGrad's checks (ranks, "x and y_backprop must have same shape, ...", the channel
+/// counts of scale, reserve_space_1 and reserve_space_2); returns x's layout.
+Expected<BatchNormLayout> checkFusedBatchNormGradInputs(const Tensor& dy, const Tensor& x, const Tensor& scale,
+                                                        const Tensor& mean, const Tensor& variance, DataFormat format);
+
 /// The CPU arithmetic for x of T (half or float) and statistics of float; per-channel sums are
 /// accumulated in double, elementwise steps computed in float as TensorFlow does.
 template <typename T> struct FusedBatchNormCpu {

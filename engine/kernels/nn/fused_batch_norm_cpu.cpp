@@ -25,12 +25,22 @@ std::string str(std::int64_t v)
     return std::to_string(v);
 }
 
-/// The attrs every batch-norm op and gradient has.
-struct BatchNormAttrs {
-    float epsilon = 0.0001f;
-    DataFormat format = DataFormat::kNhwc;
-    bool training = true;
-};
+Status requireRank(const Tensor& t, int rank, const std::string& what)
+{
+    if (t.rank() == rank)
+        return Status::ok();
+    return invalidArgumentError(what + " must be " + str(rank) + "-dimensional" + t.shape().toString());
+}
+
+Status requireChannels(const Tensor& t, std::int64_t channels, const std::string& what)
+{
+    if (t.numElements() == channels)
+        return Status::ok();
+    return invalidArgumentError(what + " must have the same number of elements as the channels of x, got " +
+                                str(t.numElements()) + " and " + str(channels));
+}
+
+} // namespace
 
 Expected<BatchNormAttrs> batchNormAttrs(const tensorflow::NodeDef& node)
 {
@@ -50,27 +60,61 @@ Expected<BatchNormAttrs> batchNormAttrs(const tensorflow::NodeDef& node)
     return a;
 }
 
-BatchNormLayout layout(const TensorShape& x, DataFormat format)
+BatchNormLayout batchNormLayout(const TensorShape& x, DataFormat format)
 {
     if (format == DataFormat::kNhwc)
         return {x.dim(0) * x.dim(1) * x.dim(2), x.dim(3), 1};
     return {x.dim(0), x.dim(1), x.dim(2) * x.dim(3)};
 }
 
-Status requireRank(const Tensor& t, int rank, const std::string& what)
+Expected<BatchNormLayout> checkFusedBatchNormInputs(const BatchNormAttrs& attrs, const Tensor& x, const Tensor& scale,
+                                                    const Tensor& offset, const Tensor& mean, const Tensor& variance)
 {
-    if (t.rank() == rank)
-        return Status::ok();
-    return invalidArgumentError(what + " must be " + str(rank) + "-dimensional" + t.shape().toString());
+    for (const auto& [t, rank, what] :
+         {std::tuple{&x, 4, "input"}, std::tuple{&scale, 1, "scale"}, std::tuple{&offset, 1, "offset"},
+          std::tuple{&mean, 1, "estimated_mean"}, std::tuple{&variance, 1, "estimated_variance"}}) {
+        if (Status s = requireRank(*t, rank, what); !s.isOk())
+            return unexpected(s);
+    }
+    const BatchNormLayout l = batchNormLayout(x.shape(), attrs.format);
+    if (Status s = requireChannels(scale, l.channels, "scale"); !s.isOk())
+        return unexpected(s);
+    if (Status s = requireChannels(offset, l.channels, "offset"); !s.isOk())
+        return unexpected(s);
+    if (!attrs.training) {
+        if (Status s = requireChannels(mean, l.channels, "When is_training=false, mean"); !s.isOk())
+            return unexpected(s);
+        if (Status s = requireChannels(variance, l.channels, "When is_training=false, variance"); !s.isOk())
+            return unexpected(s);
+    }
+    return l;
 }
 
-Status requireChannels(const Tensor& t, std::int64_t channels, const std::string& what)
+Expected<BatchNormLayout> checkFusedBatchNormGradInputs(const Tensor& dy, const Tensor& x, const Tensor& scale,
+                                                        const Tensor& mean, const Tensor& variance, DataFormat format)
 {
-    if (t.numElements() == channels)
-        return Status::ok();
-    return invalidArgumentError(what + " must have the same number of elements as the channels of x, got " +
-                                str(t.numElements()) + " and " + str(channels));
+    for (const auto& [t, rank, what] :
+         {std::tuple{&dy, 4, "input"}, std::tuple{&x, 4, "input"}, std::tuple{&scale, 1, "scale"},
+          std::tuple{&mean, 1, "saved mean"}, std::tuple{&variance, 1, "saved variance"}}) {
+        if (Status s = requireRank(*t, rank, what); !s.isOk())
+            return unexpected(s);
+    }
+    if (!(x.shape() == dy.shape())) {
+        return unexpected(invalidArgumentError("x and y_backprop must have same shape, but x has shape " +
+                                               x.shape().toString() + " and y_backprop has shape " +
+                                               dy.shape().toString()));
+    }
+    const BatchNormLayout l = batchNormLayout(x.shape(), format);
+    if (Status s = requireChannels(scale, l.channels, "scale"); !s.isOk())
+        return unexpected(s);
+    if (Status s = requireChannels(mean, l.channels, "reserve_space_1"); !s.isOk())
+        return unexpected(s);
+    if (Status s = requireChannels(variance, l.channels, "reserve_space_2"); !s.isOk())
+        return unexpected(s);
+    return l;
 }
+
+namespace {
 
 /// FusedBatchNorm, V2 and V3 (which adds reserve_space_3, a scalar on the CPU).
 class FusedBatchNormOp : public NnKernel {
@@ -84,23 +128,10 @@ public:
         const Tensor& offset = ctx.input(2);
         const Tensor& mean = ctx.input(3);
         const Tensor& variance = ctx.input(4);
-        for (const auto& [t, rank, what] :
-             {std::tuple{&x, 4, "input"}, std::tuple{&scale, 1, "scale"}, std::tuple{&offset, 1, "offset"},
-              std::tuple{&mean, 1, "estimated_mean"}, std::tuple{&variance, 1, "estimated_variance"}}) {
-            if (Status s = requireRank(*t, rank, what); !s.isOk())
-                return s;
-        }
-        const BatchNormLayout l = layout(x.shape(), m_attrs.format);
-        if (Status s = requireChannels(scale, l.channels, "scale"); !s.isOk())
-            return s;
-        if (Status s = requireChannels(offset, l.channels, "offset"); !s.isOk())
-            return s;
-        if (!m_attrs.training) {
-            if (Status s = requireChannels(mean, l.channels, "When is_training=false, mean"); !s.isOk())
-                return s;
-            if (Status s = requireChannels(variance, l.channels, "When is_training=false, variance"); !s.isOk())
-                return s;
-        }
+        auto checked = checkFusedBatchNormInputs(m_attrs, x, scale, offset, mean, variance);
+        if (!checked)
+            return checked.error();
+        const BatchNormLayout l = *checked;
         std::array<Tensor*, 5> out{};
         for (int i = 0; i < 5; ++i) {
             auto t = ctx.allocateOutput(i, i == 0 ? x.shape() : scale.shape());
@@ -165,23 +196,10 @@ public:
         const Tensor& scale = ctx.input(2);
         const Tensor& mean = ctx.input(3);
         const Tensor& variance = ctx.input(4);
-        for (const auto& [t, rank, what] :
-             {std::tuple{&dy, 4, "input"}, std::tuple{&x, 4, "input"}, std::tuple{&scale, 1, "scale"},
-              std::tuple{&mean, 1, "saved mean"}, std::tuple{&variance, 1, "saved variance"}}) {
-            if (Status s = requireRank(*t, rank, what); !s.isOk())
-                return s;
-        }
-        if (!(x.shape() == dy.shape())) {
-            return invalidArgumentError("x and y_backprop must have same shape, but x has shape " +
-                                        x.shape().toString() + " and y_backprop has shape " + dy.shape().toString());
-        }
-        const BatchNormLayout l = layout(x.shape(), m_attrs.format);
-        if (Status s = requireChannels(scale, l.channels, "scale"); !s.isOk())
-            return s;
-        if (Status s = requireChannels(mean, l.channels, "reserve_space_1"); !s.isOk())
-            return s;
-        if (Status s = requireChannels(variance, l.channels, "reserve_space_2"); !s.isOk())
-            return s;
+        auto checked = checkFusedBatchNormGradInputs(dy, x, scale, mean, variance, m_attrs.format);
+        if (!checked)
+            return checked.error();
+        const BatchNormLayout l = *checked;
         std::array<Tensor*, 5> out{};
         // The last two outputs are placeholders: [0] in training, [channels] of zeros otherwise
         // (TensorFlow's shape function).

@@ -46,6 +46,22 @@ struct PoolGeometry {
 /// stride".
 Expected<PoolGeometry> poolGeometry(const PoolParams& params, const TensorShape& shape);
 
+/// poolGeometry for AvgPool, which pools rows and columns only: "Non-spatial pooling is not yet
+/// supported." for a depth window.
+Expected<PoolGeometry> avgPoolGeometry(const PoolParams& params, const TensorShape& shape);
+
+/// AvgPoolGrad's orig_input shape and geometry.
+struct AvgPoolGradShapes {
+    TensorShape input;
+    PoolGeometry geometry;
+};
+
+/// AvgPoolGrad's checks of orig_input_shape (int32, host memory) and grad, in TensorFlow's words:
+/// "out_backprop must be 1-dimensional and 4 elements", "out_backprop must be 4-dimensional",
+/// "Dimension -1 must be >= 0", avgPoolGeometry, then grad shaped as AvgPool's output. The CPU and
+/// GPU kernels share it.
+Expected<AvgPoolGradShapes> avgPoolGradShapes(const PoolParams& params, const Tensor& sizes, const Tensor& grad);
+
 /// poolParams for the max pooling gradients, which pool rows and columns only: "<kernelName> is
 /// not yet supported on the depth dimension." (kernelName "MaxPoolingGrad", "MaxPoolingGradGrad").
 Expected<PoolParams> spatialPoolParams(const tensorflow::NodeDef& node, const std::string& kernelName);

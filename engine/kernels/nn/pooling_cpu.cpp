@@ -44,11 +44,9 @@ public:
     Status compute(OpKernelContext& ctx) override
     {
         const Tensor& input = ctx.input(0);
-        auto g = poolGeometry(m_params, input.shape());
+        auto g = avgPoolGeometry(m_params, input.shape());
         if (!g)
             return g.error();
-        if (g->depthWindow != 1)
-            return unimplementedError("Non-spatial pooling is not yet supported.");
         return computeInNhwc(ctx, m_params.format, {&input}, g->outputShape(m_params.format),
                              [&](const auto& in, Tensor& out) {
                                  if (out.numElements() == 0)
@@ -96,27 +94,12 @@ public:
 
     Status compute(OpKernelContext& ctx) override
     {
-        const Tensor& sizes = ctx.input(0);
         const Tensor& grad = ctx.input(1);
-        if (sizes.rank() != 1 || sizes.numElements() != 4)
-            return invalidArgumentError("out_backprop must be 1-dimensional and 4 elements");
-        if (grad.rank() != 4)
-            return invalidArgumentError("out_backprop must be 4-dimensional");
-        std::vector<std::int64_t> dims;
-        for (std::int32_t v : sizes.values<std::int32_t>()) {
-            if (v < 0)
-                return invalidArgumentError("Dimension " + std::to_string(v) + " must be >= 0");
-            dims.push_back(v);
-        }
-        const TensorShape inputShape(std::move(dims));
-        auto g = poolGeometry(m_params, inputShape);
-        if (!g)
-            return g.error();
-        if (g->depthWindow != 1)
-            return unimplementedError("Non-spatial pooling is not yet supported.");
-        if (Status s = expectShape("grad", g->outputShape(m_params.format), grad.shape()); !s.isOk())
-            return s;
-        return computeInNhwc(ctx, m_params.format, {&grad}, inputShape, [&](const auto& in, Tensor& out) {
+        auto shapes = avgPoolGradShapes(m_params, ctx.input(0), grad);
+        if (!shapes)
+            return shapes.error();
+        const PoolGeometry* g = &shapes->geometry;
+        return computeInNhwc(ctx, m_params.format, {&grad}, shapes->input, [&](const auto& in, Tensor& out) {
             if (out.numElements() == 0 || grad.numElements() == 0)
                 return Status::ok();
             return dispatchDataType<AvgTypes>(grad.dtype(), [&](auto tag) {

@@ -167,6 +167,36 @@ Status expectShape(const char* what, const TensorShape& expected, const TensorSh
                                 actual.toString());
 }
 
+Expected<PoolGeometry> avgPoolGeometry(const PoolParams& params, const TensorShape& shape)
+{
+    auto g = poolGeometry(params, shape);
+    if (g && g->depthWindow != 1)
+        return unexpected(unimplementedError("Non-spatial pooling is not yet supported."));
+    return g;
+}
+
+Expected<AvgPoolGradShapes> avgPoolGradShapes(const PoolParams& params, const Tensor& sizes, const Tensor& grad)
+{
+    if (sizes.rank() != 1 || sizes.numElements() != 4)
+        return unexpected(invalidArgumentError("out_backprop must be 1-dimensional and 4 elements"));
+    if (grad.rank() != 4)
+        return unexpected(invalidArgumentError("out_backprop must be 4-dimensional"));
+    std::vector<std::int64_t> dims;
+    for (std::int32_t v : sizes.values<std::int32_t>()) {
+        if (v < 0)
+            return unexpected(invalidArgumentError("Dimension " + str(v) + " must be >= 0"));
+        dims.push_back(v);
+    }
+    AvgPoolGradShapes shapes{TensorShape(std::move(dims)), {}};
+    auto g = avgPoolGeometry(params, shapes.input);
+    if (!g)
+        return unexpected(g.error());
+    shapes.geometry = *g;
+    if (Status s = expectShape("grad", g->outputShape(params.format), grad.shape()); !s.isOk())
+        return unexpected(s);
+    return shapes;
+}
+
 Expected<PoolGeometry> maxPoolGradGeometry(const PoolParams& params, const Tensor& input, const Tensor& output,
                                            const Tensor& third, const char* thirdName)
 {
