@@ -4,6 +4,7 @@
 #include "kernels/array/array_kernel_util.h"
 
 #include "framework/node_attrs.h"
+#include "kernels/array/movement.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -197,13 +198,13 @@ void copyElements(const Eigen::ThreadPoolDevice& device, const Tensor& src, Tens
     (void)status; // every dtype a Tensor can hold has movable elements
 }
 
-Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape)
+Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape,
+                         const Movement& movement)
 {
     auto out = context.allocateOutput(index, shape);
     if (!out)
         return out.error();
-    copyElements(cpuDevice(context), input, **out);
-    return Status::ok();
+    return movement.copy(context, input, **out);
 }
 
 } // namespace tstudio::array

@@ -52,26 +52,26 @@ private:
 /// A CPU KernelDef; `constraints` pairs a type attr with the dtypes it accepts.
 KernelDef cpuDef(std::string op, std::vector<std::pair<std::string, std::vector<DataType>>> constraints = {});
 
+/// A factory that builds K(construction, args...) and, for an ArrayKernel, fails with the attr
+/// error its constructor recorded. `args` are copied into the factory (e.g. a `const Movement*`).
+template <typename K, typename... Args> KernelFactory kernelFactory(Args... args)
+{
+    return [args...](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        auto kernel = std::make_unique<K>(c, args...);
+        if constexpr (std::is_base_of_v<ArrayKernel, K>) {
+            if (!kernel->constructionStatus().isOk())
+                return unexpected(kernel->constructionStatus());
+        }
+        return std::unique_ptr<OpKernel>(std::move(kernel));
+    };
+}
+
 /// Registers kernels one after another and keeps the first error.
 class KernelAdder {
 public:
     explicit KernelAdder(KernelRegistry& registry) : m_registry(registry) {}
 
-    template <typename K> KernelAdder& add(KernelDef def)
-    {
-        if (!m_status.isOk())
-            return *this;
-        m_status = m_registry.registerKernel(std::move(def),
-                                             [](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
-                                                 auto kernel = std::make_unique<K>(c);
-                                                 if constexpr (std::is_base_of_v<ArrayKernel, K>) {
-                                                     if (!kernel->constructionStatus().isOk())
-                                                         return unexpected(kernel->constructionStatus());
-                                                 }
-                                                 return std::unique_ptr<OpKernel>(std::move(kernel));
-                                             });
-        return *this;
-    }
+    template <typename K> KernelAdder& add(KernelDef def) { return addFactory(std::move(def), kernelFactory<K>()); }
     KernelAdder& addFactory(KernelDef def, KernelFactory factory)
     {
         if (m_status.isOk())
@@ -194,8 +194,12 @@ template <typename E> E* mutableElementsAs(Tensor& tensor)
 /// Copies all elements of `src` into `dst` (same dtype and element count), in parallel.
 void copyElements(const Eigen::ThreadPoolDevice& device, const Tensor& src, Tensor& dst);
 
-/// Output `index` as a copy of `input` with `shape` (same element count): TensorFlow shares the
-/// buffer (Tensor::CopyFrom); our Tensor has no reshaped view, so the elements are copied.
-Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape);
+class Movement;
+
+/// Output `index` as a copy of `input` with `shape` (same element count), made by `movement`:
+/// TensorFlow shares the buffer (Tensor::CopyFrom); our Tensor has no reshaped view, so the
+/// elements are copied.
+Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape,
+                         const Movement& movement);
 
 } // namespace tstudio::array

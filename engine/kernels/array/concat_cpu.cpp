@@ -12,8 +12,9 @@ namespace {
 /// ConcatBaseOp: every input is seen as [prod(dims before axis), rest] and the rows are joined.
 class ConcatOp : public OpKernel {
 public:
-    ConcatOp(OpKernelConstruction& construction, bool axisFirst)
-        : OpKernel(construction), m_axisFirst(axisFirst), m_axisName(axisFirst ? "concat_dim" : "axis")
+    ConcatOp(OpKernelConstruction& construction, const Movement* movement, bool axisFirst)
+        : OpKernel(construction), m_movement(*movement), m_axisFirst(axisFirst),
+          m_axisName(axisFirst ? "concat_dim" : "axis")
     {
     }
     Status compute(OpKernelContext& context) override
@@ -62,29 +63,21 @@ public:
         auto out = context.allocateOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
-        concatRows(cpuDevice(context), rows, inputs, **out);
-        return Status::ok();
+        return m_movement.concatRows(context, rows, inputs, **out);
     }
 
 private:
+    const Movement& m_movement;
     bool m_axisFirst;
     std::string m_axisName;
-};
-
-class ConcatV1Op : public ConcatOp {
-public:
-    explicit ConcatV1Op(OpKernelConstruction& c) : ConcatOp(c, true) {}
-};
-class ConcatV2Op : public ConcatOp {
-public:
-    explicit ConcatV2Op(OpKernelConstruction& c) : ConcatOp(c, false) {}
 };
 
 /// Pack: N tensors of one shape stacked along a new axis; the output seen as
 /// [prod(dims before axis), N * rest] holds the inputs side by side.
 class PackOp : public ArrayKernel {
 public:
-    explicit PackOp(OpKernelConstruction& construction) : ArrayKernel(construction)
+    PackOp(OpKernelConstruction& construction, const Movement* movement)
+        : ArrayKernel(construction), m_movement(*movement)
     {
         read(attrInt(node(), "axis"), m_axis);
     }
@@ -111,11 +104,11 @@ public:
         auto out = context.allocateOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
-        concatRows(cpuDevice(context), product(outDims, 0, static_cast<std::size_t>(axis)), inputs, **out);
-        return Status::ok();
+        return m_movement.concatRows(context, product(outDims, 0, static_cast<std::size_t>(axis)), inputs, **out);
     }
 
 private:
+    const Movement& m_movement;
     std::int64_t m_axis = 0;
 };
 
@@ -183,14 +176,25 @@ public:
 
 } // namespace
 
+KernelFactory concatKernel(const Movement& movement, bool axisFirst)
+{
+    return kernelFactory<ConcatOp>(&movement, axisFirst);
+}
+
+KernelFactory packKernel(const Movement& movement)
+{
+    return kernelFactory<PackOp>(&movement);
+}
+
 Status registerConcatKernels(KernelRegistry& registry)
 {
     const auto types = allAndQuantizedDataTypes();
     KernelAdder adder(registry);
-    adder.add<ConcatV1Op>(cpuDef("Concat", {{"T", types}}))
-        .add<ConcatV2Op>(cpuDef("ConcatV2", {{"T", types}, {"Tidx", indexDataTypes()}}))
+    const Movement& host = hostMovement();
+    adder.addFactory(cpuDef("Concat", {{"T", types}}), concatKernel(host, true))
+        .addFactory(cpuDef("ConcatV2", {{"T", types}, {"Tidx", indexDataTypes()}}), concatKernel(host, false))
         .add<ConcatOffsetOp>(cpuDef("ConcatOffset"))
-        .add<PackOp>(cpuDef("Pack", {{"T", types}}));
+        .addFactory(cpuDef("Pack", {{"T", types}}), packKernel(host));
     return adder.status();
 }
 

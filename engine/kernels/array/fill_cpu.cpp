@@ -13,7 +13,9 @@ namespace {
 
 class FillOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    FillOp(OpKernelConstruction& construction, const Movement* movement) : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& dims = context.input(0);
@@ -28,9 +30,11 @@ public:
         auto out = context.allocateOutput(0, *shape);
         if (!out)
             return out.error();
-        fillElements(cpuDevice(context), value, **out);
-        return Status::ok();
+        return m_movement.fill(context, value, **out);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 /// ZerosLike: the output is allocated zero-filled (empty strings for DT_STRING).
@@ -65,10 +69,22 @@ public:
 
 } // namespace
 
+KernelFactory fillKernel(const Movement& movement)
+{
+    return kernelFactory<FillOp>(&movement);
+}
+
+KernelFactory zerosLikeKernel()
+{
+    return kernelFactory<ZerosLikeOp>();
+}
+
 Status registerFillKernels(KernelRegistry& registry)
 {
     KernelAdder adder(registry);
-    adder.add<FillOp>(cpuDef("Fill", {{"T", allAndQuantizedDataTypes()}, {"index_type", indexDataTypes()}}))
+    adder
+        .addFactory(cpuDef("Fill", {{"T", allAndQuantizedDataTypes()}, {"index_type", indexDataTypes()}}),
+                    fillKernel(hostMovement()))
         .add<ZerosLikeOp>(cpuDef("ZerosLike", {{"T", allDataTypes()}}))
         .add<OnesLikeOp>(cpuDef("OnesLike", {{"T", podDataTypes()}}));
     return adder.status();

@@ -1,6 +1,8 @@
-// GatherFunctor and OneHotFunctor: the loops of Gather/GatherV2 and OneHot, templated on the device
-// and on the element (moved by value, see dispatchByElementBytes).
+// GatherFunctor and OneHotFunctor: the CPU loops of Gather/GatherV2 and OneHot, templated on the
+// device and on the element (moved by value, see dispatchByElementBytes).
 #pragma once
+
+#include "kernels/array/gather_plan.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -8,16 +10,6 @@
 #include <cstdint>
 
 namespace tstudio::array {
-
-/// The shape of a gather: params [batch, outer, limit, inner], indices [batch, count] (already
-/// checked to lie in [0, limit)), output [batch, outer, count, inner].
-struct GatherShape {
-    std::int64_t batch = 1;
-    std::int64_t outer = 1;
-    std::int64_t limit = 0;
-    std::int64_t count = 0;
-    std::int64_t inner = 1;
-};
 
 template <typename Device, typename E> struct GatherFunctor;
 

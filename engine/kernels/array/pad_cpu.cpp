@@ -11,7 +11,9 @@ namespace {
 /// constant, then the input is scattered into its interior.
 class PadOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    PadOp(OpKernelConstruction& construction, const Movement* movement) : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -35,9 +37,10 @@ public:
         auto out = context.allocateOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
-        const auto& device = cpuDevice(context);
-        if (hasConstant)
-            fillElements(device, context.input(2), **out);
+        if (hasConstant) {
+            if (Status s = m_movement.fill(context, context.input(2), **out); !s.isOk())
+                return s;
+        }
         const std::vector<std::int64_t> outStrides = stridesOf(outDims);
         IndexMap interior;
         for (std::size_t d = 0; d < inDims.size(); ++d) {
@@ -47,9 +50,11 @@ public:
             axis.step = outStrides[d];
             interior.axes.push_back(std::move(axis));
         }
-        scatterElements(device, std::move(interior), input, **out);
-        return Status::ok();
+        return m_movement.scatter(context, std::move(interior), input, **out);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 class MirrorPadOp : public ArrayKernel {
@@ -116,13 +121,18 @@ public:
 
 } // namespace
 
+KernelFactory padKernel(const Movement& movement)
+{
+    return kernelFactory<PadOp>(&movement);
+}
+
 Status registerPadKernels(KernelRegistry& registry)
 {
     const auto idx = indexDataTypes();
     // ReverseV2's OpDef already lists its dtypes.
     KernelAdder adder(registry);
-    adder.add<PadOp>(cpuDef("Pad", {{"T", allDataTypes()}, {"Tpaddings", idx}}))
-        .add<PadOp>(cpuDef("PadV2", {{"T", allDataTypes()}, {"Tpaddings", idx}}))
+    adder.addFactory(cpuDef("Pad", {{"T", allDataTypes()}, {"Tpaddings", idx}}), padKernel(hostMovement()))
+        .addFactory(cpuDef("PadV2", {{"T", allDataTypes()}, {"Tpaddings", idx}}), padKernel(hostMovement()))
         .add<MirrorPadOp>(cpuDef("MirrorPad", {{"T", allDataTypes()}, {"Tpaddings", idx}}))
         .add<ReverseV2Op>(cpuDef("ReverseV2", {{"Tidx", idx}}));
     return adder.status();

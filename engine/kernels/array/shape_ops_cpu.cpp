@@ -2,6 +2,7 @@
 #include "framework/node_attrs.h"
 #include "kernels/array/array_kernel_util.h"
 #include "kernels/array/array_kernels_internal.h"
+#include "kernels/array/movement.h"
 
 #include <algorithm>
 #include <limits>
@@ -99,7 +100,10 @@ public:
 /// out of the inference so that [0, -1] still has a defined answer.
 class ReshapeOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    ReshapeOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -155,13 +159,19 @@ public:
         if (*count != input.numElements())
             return invalidArgumentError("Input to reshape is a tensor with " + std::to_string(input.numElements()) +
                                         " values, but the requested shape has " + std::to_string(*count));
-        return setReshapedOutput(context, 0, input, *shape);
+        return setReshapedOutput(context, 0, input, *shape, m_movement);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 class ExpandDimsOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    ExpandDimsOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -177,13 +187,17 @@ public:
             dim += rank + 1;
         std::vector<std::int64_t> dims = dimsOf(input.shape());
         dims.insert(dims.begin() + dim, 1);
-        return setReshapedOutput(context, 0, input, TensorShape(dims));
+        return setReshapedOutput(context, 0, input, TensorShape(dims), m_movement);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 class SqueezeOp : public ArrayKernel {
 public:
-    explicit SqueezeOp(OpKernelConstruction& construction) : ArrayKernel(construction)
+    SqueezeOp(OpKernelConstruction& construction, const Movement* movement)
+        : ArrayKernel(construction), m_movement(*movement)
     {
         read(attrIntList(node(), "squeeze_dims"), m_squeezeDims);
     }
@@ -213,14 +227,50 @@ public:
                 dims.push_back(size);
             }
         }
-        return setReshapedOutput(context, 0, input, TensorShape(dims));
+        return setReshapedOutput(context, 0, input, TensorShape(dims), m_movement);
     }
 
 private:
+    const Movement& m_movement;
     std::vector<std::int64_t> m_squeezeDims;
 };
 
 } // namespace
+
+KernelFactory shapeKernel()
+{
+    return kernelFactory<ShapeOp>();
+}
+
+KernelFactory shapeNKernel()
+{
+    return kernelFactory<ShapeNOp>();
+}
+
+KernelFactory sizeKernel()
+{
+    return kernelFactory<SizeOp>();
+}
+
+KernelFactory rankKernel()
+{
+    return kernelFactory<RankOp>();
+}
+
+KernelFactory reshapeKernel(const Movement& movement)
+{
+    return kernelFactory<ReshapeOp>(&movement);
+}
+
+KernelFactory expandDimsKernel(const Movement& movement)
+{
+    return kernelFactory<ExpandDimsOp>(&movement);
+}
+
+KernelFactory squeezeKernel(const Movement& movement)
+{
+    return kernelFactory<SqueezeOp>(&movement);
+}
 
 Status registerShapeKernels(KernelRegistry& registry)
 {
@@ -230,9 +280,9 @@ Status registerShapeKernels(KernelRegistry& registry)
         .add<ShapeNOp>(cpuDef("ShapeN", {{"out_type", idx}}))
         .add<SizeOp>(cpuDef("Size", {{"out_type", idx}}))
         .add<RankOp>(cpuDef("Rank"))
-        .add<ReshapeOp>(cpuDef("Reshape", {{"Tshape", idx}}))
-        .add<ExpandDimsOp>(cpuDef("ExpandDims", {{"Tdim", idx}}))
-        .add<SqueezeOp>(cpuDef("Squeeze"));
+        .addFactory(cpuDef("Reshape", {{"Tshape", idx}}), reshapeKernel(hostMovement()))
+        .addFactory(cpuDef("ExpandDims", {{"Tdim", idx}}), expandDimsKernel(hostMovement()))
+        .addFactory(cpuDef("Squeeze"), squeezeKernel(hostMovement()));
     return adder.status();
 }
 

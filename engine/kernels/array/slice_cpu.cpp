@@ -13,7 +13,10 @@ namespace {
 
 class SliceOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    SliceOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -53,16 +56,19 @@ public:
         auto out = context.allocateOutput(0, TensorShape(size));
         if (!out)
             return out.error();
-        gatherElements(cpuDevice(context), stridedMap(inDims, begin, std::vector<std::int64_t>(inDims.size(), 1), size),
-                       input, **out);
-        return Status::ok();
+        return m_movement.gather(context, stridedMap(inDims, begin, std::vector<std::int64_t>(inDims.size(), 1), size),
+                                 input, **out);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 /// The five mask attrs shared by StridedSlice and StridedSliceGrad.
 class StridedSliceBase : public ArrayKernel {
 public:
-    explicit StridedSliceBase(OpKernelConstruction& construction) : ArrayKernel(construction)
+    StridedSliceBase(OpKernelConstruction& construction, const Movement* movement)
+        : ArrayKernel(construction), m_movement(*movement)
     {
         (void)(read(attrInt(node(), "begin_mask"), m_masks.begin) && read(attrInt(node(), "end_mask"), m_masks.end) &&
                read(attrInt(node(), "ellipsis_mask"), m_masks.ellipsis) &&
@@ -77,6 +83,7 @@ protected:
         return stridedMap(inDims, r.begin, r.strides, dimsOf(r.processingShape));
     }
 
+    const Movement& m_movement;
     StridedSliceMasks m_masks;
 };
 
@@ -93,8 +100,7 @@ public:
         auto out = context.allocateOutput(0, resolution->finalShape);
         if (!out)
             return out.error();
-        gatherElements(cpuDevice(context), mapOf(dimsOf(input.shape()), *resolution), input, **out);
-        return Status::ok();
+        return m_movement.gather(context, mapOf(dimsOf(input.shape()), *resolution), input, **out);
     }
 };
 
@@ -121,21 +127,36 @@ public:
         auto out = context.allocateOutput(0, *inputShape);
         if (!out)
             return out.error();
-        scatterElements(cpuDevice(context), mapOf(dimsOf(*inputShape), *resolution), dy, **out);
-        return Status::ok();
+        return m_movement.scatter(context, mapOf(dimsOf(*inputShape), *resolution), dy, **out);
     }
 };
 
 } // namespace
+
+KernelFactory sliceKernel(const Movement& movement)
+{
+    return kernelFactory<SliceOp>(&movement);
+}
+
+KernelFactory stridedSliceKernel(const Movement& movement)
+{
+    return kernelFactory<StridedSliceOp>(&movement);
+}
+
+KernelFactory stridedSliceGradKernel(const Movement& movement)
+{
+    return kernelFactory<StridedSliceGradOp>(&movement);
+}
 
 Status registerSliceKernels(KernelRegistry& registry)
 {
     const auto types = allDataTypes();
     const auto idx = indexDataTypes();
     KernelAdder adder(registry);
-    adder.add<SliceOp>(cpuDef("Slice", {{"T", types}, {"Index", idx}}))
-        .add<StridedSliceOp>(cpuDef("StridedSlice", {{"T", types}, {"Index", idx}}))
-        .add<StridedSliceGradOp>(cpuDef("StridedSliceGrad", {{"T", types}, {"Index", idx}}));
+    const Movement& host = hostMovement();
+    adder.addFactory(cpuDef("Slice", {{"T", types}, {"Index", idx}}), sliceKernel(host))
+        .addFactory(cpuDef("StridedSlice", {{"T", types}, {"Index", idx}}), stridedSliceKernel(host))
+        .addFactory(cpuDef("StridedSliceGrad", {{"T", types}, {"Index", idx}}), stridedSliceGradKernel(host));
     return adder.status();
 }
 

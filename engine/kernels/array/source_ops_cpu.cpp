@@ -3,6 +3,7 @@
 #include "framework/node_attrs.h"
 #include "kernels/array/array_kernel_util.h"
 #include "kernels/array/array_kernels_internal.h"
+#include "kernels/array/movement.h"
 
 namespace tstudio::array {
 
@@ -17,18 +18,9 @@ public:
 
     static Expected<std::unique_ptr<OpKernel>> create(OpKernelConstruction& construction)
     {
-        const tensorflow::AttrValue* value = findAttr(construction.node(), "value");
-        if (value == nullptr || !value->has_tensor())
-            return unexpected(invalidArgumentError("Node '" + construction.node().name() +
-                                                   "': attr 'value' is missing or not a tensor"));
-        auto tensor = Tensor::fromProto(construction.device().allocator(), value->tensor());
+        auto tensor = constValue(construction, construction.device().allocator());
         if (!tensor)
-            return unexpected(invalidArgumentError("Cannot parse tensor from proto: " + tensor.error().message()));
-        const DataType dtype = construction.outputTypes().at(0);
-        if (tensor->dtype() != dtype) {
-            return unexpected(invalidArgumentError("Type mismatch between value (" + dataTypeString(tensor->dtype()) +
-                                                   ") and dtype (" + dataTypeString(dtype) + ")"));
-        }
+            return unexpected(tensor.error());
         return std::unique_ptr<OpKernel>(std::make_unique<ConstOp>(construction, std::move(*tensor)));
     }
 
@@ -84,19 +76,51 @@ public:
 /// as an Assign to the variable it reads, does not change it).
 class SnapshotOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    SnapshotOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
         auto out = context.allocateOutput(0, input.shape());
         if (!out)
             return out.error();
-        copyElements(cpuDevice(context), input, **out);
-        return Status::ok();
+        return m_movement.copy(context, input, **out);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 } // namespace
+
+Expected<Tensor> constValue(const OpKernelConstruction& construction, Allocator& allocator)
+{
+    const tensorflow::AttrValue* value = findAttr(construction.node(), "value");
+    if (value == nullptr || !value->has_tensor())
+        return unexpected(
+            invalidArgumentError("Node '" + construction.node().name() + "': attr 'value' is missing or not a tensor"));
+    auto tensor = Tensor::fromProto(allocator, value->tensor());
+    if (!tensor)
+        return unexpected(invalidArgumentError("Cannot parse tensor from proto: " + tensor.error().message()));
+    const DataType dtype = construction.outputTypes().at(0);
+    if (tensor->dtype() != dtype) {
+        return unexpected(invalidArgumentError("Type mismatch between value (" + dataTypeString(tensor->dtype()) +
+                                               ") and dtype (" + dataTypeString(dtype) + ")"));
+    }
+    return tensor;
+}
+
+KernelFactory identityKernel()
+{
+    return kernelFactory<IdentityOp>();
+}
+
+KernelFactory snapshotKernel(const Movement& movement)
+{
+    return kernelFactory<SnapshotOp>(&movement);
+}
 
 Status registerSourceKernels(KernelRegistry& registry)
 {
@@ -107,7 +131,7 @@ Status registerSourceKernels(KernelRegistry& registry)
         .add<IdentityOp>(cpuDef("PlaceholderWithDefault"))
         .add<IdentityOp>(cpuDef("Identity"))
         .add<IdentityNOp>(cpuDef("IdentityN"))
-        .add<SnapshotOp>(cpuDef("Snapshot", {{"T", podDataTypes()}}))
+        .addFactory(cpuDef("Snapshot", {{"T", podDataTypes()}}), snapshotKernel(hostMovement()))
         .add<IdentityOp>(cpuDef("StopGradient"))
         .add<IdentityOp>(cpuDef("PreventGradient"));
     return adder.status();

@@ -11,8 +11,8 @@ namespace {
 
 /// Allocates one output per size in `sizes` (the input's shape with `axis` set to the size, or
 /// removed when `dropAxis`) and cuts the input into them.
-Status splitAlong(OpKernelContext& context, const Tensor& input, int axis, const std::vector<std::int64_t>& sizes,
-                  bool dropAxis)
+Status splitAlong(OpKernelContext& context, const Movement& movement, const Tensor& input, int axis,
+                  const std::vector<std::int64_t>& sizes, bool dropAxis)
 {
     const std::vector<std::int64_t> inDims = dimsOf(input.shape());
     std::vector<Tensor*> outs;
@@ -27,8 +27,7 @@ Status splitAlong(OpKernelContext& context, const Tensor& input, int axis, const
             return out.error();
         outs.push_back(*out);
     }
-    splitRows(cpuDevice(context), product(inDims, 0, static_cast<std::size_t>(axis)), input, outs);
-    return Status::ok();
+    return movement.splitRows(context, product(inDims, 0, static_cast<std::size_t>(axis)), input, outs);
 }
 
 Status splitDimError(std::int64_t rank, std::int64_t splitDim)
@@ -39,7 +38,10 @@ Status splitDimError(std::int64_t rank, std::int64_t splitDim)
 
 class SplitOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    SplitOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& splitDimTensor = context.input(0);
@@ -59,14 +61,20 @@ public:
                                         "split_dim " +
                                         std::to_string(splitDim) + " (size = " + std::to_string(size) +
                                         ") and num_split " + std::to_string(numSplit));
-        return splitAlong(context, input, static_cast<int>(splitDim),
+        return splitAlong(context, m_movement, input, static_cast<int>(splitDim),
                           std::vector<std::int64_t>(static_cast<std::size_t>(numSplit), size / numSplit), false);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 class SplitVOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    SplitVOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -116,13 +124,17 @@ public:
                                         std::to_string(determined));
         if (negOne >= 0)
             sizes[static_cast<std::size_t>(negOne)] = inputSize - determined;
-        return splitAlong(context, input, static_cast<int>(splitDim), sizes, false);
+        return splitAlong(context, m_movement, input, static_cast<int>(splitDim), sizes, false);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 class UnpackOp : public ArrayKernel {
 public:
-    explicit UnpackOp(OpKernelConstruction& construction) : ArrayKernel(construction)
+    UnpackOp(OpKernelConstruction& construction, const Movement* movement)
+        : ArrayKernel(construction), m_movement(*movement)
     {
         read(attrInt(node(), "axis"), m_axis);
     }
@@ -138,23 +150,40 @@ public:
         if (input.shape().dim(static_cast<int>(axis)) != num)
             return invalidArgumentError("Input shape axis " + std::to_string(axis) + " must equal " +
                                         std::to_string(num) + ", got shape " + input.shape().toString());
-        return splitAlong(context, input, static_cast<int>(axis),
+        return splitAlong(context, m_movement, input, static_cast<int>(axis),
                           std::vector<std::int64_t>(static_cast<std::size_t>(num), 1), true);
     }
 
 private:
+    const Movement& m_movement;
     std::int64_t m_axis = 0;
 };
 
 } // namespace
 
+KernelFactory splitKernel(const Movement& movement)
+{
+    return kernelFactory<SplitOp>(&movement);
+}
+
+KernelFactory splitVKernel(const Movement& movement)
+{
+    return kernelFactory<SplitVOp>(&movement);
+}
+
+KernelFactory unpackKernel(const Movement& movement)
+{
+    return kernelFactory<UnpackOp>(&movement);
+}
+
 Status registerSplitKernels(KernelRegistry& registry)
 {
     const auto types = allAndQuantizedDataTypes();
     KernelAdder adder(registry);
-    adder.add<SplitOp>(cpuDef("Split", {{"T", types}}))
-        .add<SplitVOp>(cpuDef("SplitV", {{"T", types}, {"Tlen", indexDataTypes()}}))
-        .add<UnpackOp>(cpuDef("Unpack", {{"T", types}}));
+    const Movement& host = hostMovement();
+    adder.addFactory(cpuDef("Split", {{"T", types}}), splitKernel(host))
+        .addFactory(cpuDef("SplitV", {{"T", types}, {"Tlen", indexDataTypes()}}), splitVKernel(host))
+        .addFactory(cpuDef("Unpack", {{"T", types}}), unpackKernel(host));
     return adder.status();
 }
 

@@ -11,7 +11,9 @@ namespace {
 
 class TileOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    TileOp(OpKernelConstruction& construction, const Movement* movement) : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -39,9 +41,11 @@ public:
         auto out = context.allocateOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
-        gatherElements(cpuDevice(context), tileMap(inDims, outDims), input, **out);
-        return Status::ok();
+        return m_movement.gather(context, tileMap(inDims, outDims), input, **out);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 /// BroadcastTo with TensorFlow's checks and their order (an empty output is returned before the
@@ -90,10 +94,17 @@ public:
 
 } // namespace
 
+KernelFactory tileKernel(const Movement& movement)
+{
+    return kernelFactory<TileOp>(&movement);
+}
+
 Status registerTileKernels(KernelRegistry& registry)
 {
     KernelAdder adder(registry);
-    adder.add<TileOp>(cpuDef("Tile", {{"T", allDataTypes()}, {"Tmultiples", indexDataTypes()}}))
+    adder
+        .addFactory(cpuDef("Tile", {{"T", allDataTypes()}, {"Tmultiples", indexDataTypes()}}),
+                    tileKernel(hostMovement()))
         .add<BroadcastToOp>(cpuDef("BroadcastTo", {{"T", allDataTypes()}, {"Tidx", indexDataTypes()}}));
     return adder.status();
 }

@@ -9,7 +9,10 @@ namespace {
 
 class TransposeOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    TransposeOp(OpKernelConstruction& construction, const Movement* movement)
+        : OpKernel(construction), m_movement(*movement)
+    {
+    }
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -43,9 +46,11 @@ public:
         auto out = context.allocateOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
-        gatherElements(cpuDevice(context), transposeMap(dimsOf(input.shape()), perm), input, **out);
-        return Status::ok();
+        return m_movement.gather(context, transposeMap(dimsOf(input.shape()), perm), input, **out);
     }
+
+private:
+    const Movement& m_movement;
 };
 
 class InvertPermutationOp : public OpKernel {
@@ -80,10 +85,17 @@ public:
 
 } // namespace
 
+KernelFactory transposeKernel(const Movement& movement)
+{
+    return kernelFactory<TransposeOp>(&movement);
+}
+
 Status registerTransposeKernels(KernelRegistry& registry)
 {
     KernelAdder adder(registry);
-    adder.add<TransposeOp>(cpuDef("Transpose", {{"T", allDataTypes()}, {"Tperm", indexDataTypes()}}))
+    adder
+        .addFactory(cpuDef("Transpose", {{"T", allDataTypes()}, {"Tperm", indexDataTypes()}}),
+                    transposeKernel(hostMovement()))
         .add<InvertPermutationOp>(cpuDef("InvertPermutation", {{"T", indexDataTypes()}}));
     return adder.status();
 }

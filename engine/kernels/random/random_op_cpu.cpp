@@ -6,6 +6,7 @@
 #include "framework/kernel_registry.h"
 #include "kernels/random/fill_philox_random_cpu.h"
 #include "kernels/random/guarded_philox_random.h"
+#include "kernels/random/random_output_shape.h"
 
 #include <string>
 
@@ -14,35 +15,6 @@ namespace tstudio {
 namespace {
 
 using random::PhiloxRandom;
-
-/// The output shape from a 1-D int32/int64 shape tensor, in TensorFlow's words when it is not one.
-Expected<TensorShape> shapeFromShapeTensor(const Tensor& shape)
-{
-    if (shape.rank() != 1) {
-        return unexpected(
-            invalidArgumentError("shape must be a vector of {int32,int64}, got shape " + shape.shape().toString()));
-    }
-    std::vector<std::int64_t> dims;
-    if (shape.dtype() == tensorflow::DT_INT32) {
-        for (std::int32_t d : shape.values<std::int32_t>())
-            dims.push_back(d);
-    } else if (shape.dtype() == tensorflow::DT_INT64) {
-        for (std::int64_t d : shape.values<std::int64_t>())
-            dims.push_back(d);
-    } else {
-        return unexpected(invalidArgumentError("shape must be a vector of {int32,int64}."));
-    }
-    if (dims.size() > static_cast<std::size_t>(TensorShape::kMaxRank))
-        return unexpected(invalidArgumentError("Too many dimensions"));
-    for (std::int64_t d : dims) {
-        if (d < 0)
-            return unexpected(invalidArgumentError("Dimension " + std::to_string(d) + " must be >= 0"));
-    }
-    TensorShape result(std::move(dims));
-    if (auto n = result.numElements(); !n)
-        return unexpected(n.error());
-    return result;
-}
 
 /// Fills `out` with `dist` from `gen`, on the device's thread pool when it has one.
 template <typename Distribution>
@@ -69,7 +41,7 @@ public:
     {
         if (!m_init.isOk())
             return m_init;
-        auto shape = shapeFromShapeTensor(ctx.input(0));
+        auto shape = random::outputShape(ctx.input(0));
         if (!shape)
             return shape.error();
         auto out = ctx.allocateOutput(0, *shape);
@@ -102,7 +74,7 @@ public:
             return invalidArgumentError("minval must be 0-D, got shape " + minval.shape().toString());
         if (maxval.rank() != 0)
             return invalidArgumentError("maxval must be 0-D, got shape " + maxval.shape().toString());
-        auto shape = shapeFromShapeTensor(ctx.input(0));
+        auto shape = random::outputShape(ctx.input(0));
         if (!shape)
             return shape.error();
         auto out = ctx.allocateOutput(0, *shape);
@@ -152,6 +124,34 @@ template <typename Int> Status addUniformInt(KernelRegistry& registry)
 }
 
 } // namespace
+
+Expected<TensorShape> random::outputShape(const Tensor& shape)
+{
+    if (shape.rank() != 1) {
+        return unexpected(
+            invalidArgumentError("shape must be a vector of {int32,int64}, got shape " + shape.shape().toString()));
+    }
+    std::vector<std::int64_t> dims;
+    if (shape.dtype() == tensorflow::DT_INT32) {
+        for (std::int32_t d : shape.values<std::int32_t>())
+            dims.push_back(d);
+    } else if (shape.dtype() == tensorflow::DT_INT64) {
+        for (std::int64_t d : shape.values<std::int64_t>())
+            dims.push_back(d);
+    } else {
+        return unexpected(invalidArgumentError("shape must be a vector of {int32,int64}."));
+    }
+    if (dims.size() > static_cast<std::size_t>(TensorShape::kMaxRank))
+        return unexpected(invalidArgumentError("Too many dimensions"));
+    for (std::int64_t d : dims) {
+        if (d < 0)
+            return unexpected(invalidArgumentError("Dimension " + std::to_string(d) + " must be >= 0"));
+    }
+    TensorShape result(std::move(dims));
+    if (auto n = result.numElements(); !n)
+        return unexpected(n.error());
+    return result;
+}
 
 Status registerRandomSamplerKernels(KernelRegistry& registry)
 {

@@ -2,7 +2,9 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/state/dense_update.h"
+#include "kernels/state/dense_update_cpu.h"
 #include "kernels/state/dense_update_kernels.h"
+#include "kernels/state/device_copy.h"
 #include "kernels/state/ref_inputs.h"
 #include "kernels/state/state_kernels.h"
 
@@ -21,10 +23,10 @@ namespace {
 /// session fails there too). When the variable
 /// already has a buffer with as many elements, the values are copied into it (so every holder of
 /// the buffer sees them, as in TensorFlow); otherwise the variable gets a new buffer. With
-/// use_locking the copy happens under the variable's mutex.
+/// use_locking the copy happens under the variable's mutex. Copies are made by the device's copier.
 class AssignOp : public OpKernel {
 public:
-    explicit AssignOp(OpKernelConstruction& c) : OpKernel(c)
+    AssignOp(OpKernelConstruction& c, const DeviceCopy* copier) : OpKernel(c), m_copier(*copier)
     {
         auto validate = attrBool(c.node(), "validate_shape");
         auto locking = attrBool(c.node(), "use_locking");
@@ -45,7 +47,7 @@ public:
             // Called directly with a plain tensor (tests): the result is what the variable would hold.
             if (Status s = checkShape(ctx.input(0), rhs); !s.isOk())
                 return s;
-            auto copy = rhs.deepCopy(ctx.allocator());
+            auto copy = m_copier.clone(ctx, rhs);
             if (!copy)
                 return copy.error();
             return ctx.setOutput(0, std::move(*copy));
@@ -71,9 +73,10 @@ public:
             }
             if (!m_useLocking && lock.owns_lock())
                 lock.unlock();
-            copyElements(rhs, target);
+            if (Status s = m_copier.copy(ctx, rhs, target); !s.isOk())
+                return s;
         } else {
-            auto copy = rhs.deepCopy(ctx.allocator());
+            auto copy = m_copier.clone(ctx, rhs);
             if (!copy)
                 return copy.error();
             *lhs = std::move(*copy);
@@ -101,16 +104,18 @@ private:
         return Status::ok();
     }
 
+    const DeviceCopy& m_copier;
     Status m_init;
     bool m_validateShape = true;
     bool m_useLocking = true;
 };
 
 /// AssignAdd / AssignSub: the variable, which must hold a value of the same shape, is updated in
-/// place and its ref forwarded (TensorFlow's DenseUpdateOp).
-template <typename T, functor::DenseUpdateOp Op> class DenseUpdateOpKernel : public OpKernel {
+/// place by the device's `update` and its ref forwarded (TensorFlow's DenseUpdateOp).
+class DenseUpdateOpKernel : public OpKernel {
 public:
-    explicit DenseUpdateOpKernel(OpKernelConstruction& c) : OpKernel(c)
+    DenseUpdateOpKernel(OpKernelConstruction& c, DenseUpdateFn update, const DeviceCopy* copier)
+        : OpKernel(c), m_update(update), m_copier(*copier)
     {
         auto locking = attrBool(c.node(), "use_locking");
         if (!locking)
@@ -123,7 +128,7 @@ public:
     {
         if (!m_init.isOk())
             return m_init;
-        auto refs = RefInputs::resolve(ctx, {0}, m_useLocking);
+        auto refs = RefInputs::resolve(ctx, {0}, m_useLocking, m_copier);
         if (!refs)
             return refs.error();
         Tensor& params = (*refs)[0];
@@ -132,24 +137,42 @@ public:
             return failedPreconditionError("Attempting to use uninitialized parameters: " + inputName(*this, 0));
         if (!(params.shape() == update.shape()))
             return invalidArgumentError("Parameters and update must be the same size");
-        functor::DenseUpdate<Eigen::ThreadPoolDevice, T, Op>()(*ctx.device().eigenCpuDevice(), params.flat<T>(),
-                                                               update.flat<T>());
+        if (Status s = m_update(ctx, params, update); !s.isOk())
+            return s;
         return refs->forwardRef(ctx, 0, 0);
     }
 
 private:
+    DenseUpdateFn m_update;
+    const DeviceCopy& m_copier;
     Status m_init;
     bool m_useLocking = false;
 };
 
 } // namespace
 
+KernelFactory assignKernel(const DeviceCopy& copier)
+{
+    return [copier = &copier](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(std::make_unique<AssignOp>(c, copier));
+    };
+}
+
+KernelFactory denseUpdateKernel(DenseUpdateFn update, const DeviceCopy& copier)
+{
+    return [update, copier = &copier](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(std::make_unique<DenseUpdateOpKernel>(c, update, copier));
+    };
+}
+
 Status registerAssignKernels(KernelRegistry& registry)
 {
     // Assign copies any dtype a Tensor can hold, as TensorFlow's registers all types.
-    if (Status s = registry.add<AssignOp>(KernelDef{"Assign", "CPU", {}, {}}); !s.isOk())
+    if (Status s = registry.registerKernel(KernelDef{"Assign", "CPU", {}, {}}, assignKernel(hostCopy())); !s.isOk())
         return s;
-    return addDenseUpdateKernels<DenseUpdateOpKernel>(registry, "AssignAdd", "AssignSub", "T", {});
+    return addDenseUpdateKernels<CpuDenseUpdate>(
+        registry, "CPU", "AssignAdd", "AssignSub", "T", {},
+        [](DenseUpdateFn update) { return denseUpdateKernel(update, hostCopy()); }, DenseUpdateTypes{});
 }
 
 } // namespace tstudio

@@ -6,7 +6,8 @@
 
 namespace tstudio {
 
-Expected<RefInputs> RefInputs::resolve(OpKernelContext& ctx, std::initializer_list<int> indices, bool useLocking)
+Expected<RefInputs> RefInputs::resolve(OpKernelContext& ctx, std::initializer_list<int> indices, bool useLocking,
+                                       const DeviceCopy& copier)
 {
     RefInputs result;
     std::vector<std::mutex*> mutexes;
@@ -27,7 +28,7 @@ Expected<RefInputs> RefInputs::resolve(OpKernelContext& ctx, std::initializer_li
         } else if (!ctx.input(i).isInitialized()) {
             result.m_values.push_back(ctx.input(i));
         } else {
-            auto copy = ctx.input(i).deepCopy(ctx.allocator());
+            auto copy = copier.clone(ctx, ctx.input(i));
             if (!copy)
                 return unexpected(copy.error());
             result.m_values.push_back(std::move(*copy));

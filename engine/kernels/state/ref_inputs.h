@@ -3,6 +3,7 @@
 
 #include "core/expected.h"
 #include "framework/op_kernel.h"
+#include "kernels/state/device_copy.h"
 
 #include <initializer_list>
 #include <mutex>
@@ -24,8 +25,10 @@ namespace tstudio {
 /// the update then runs on the shared buffers unlocked, as TensorFlow's "Hogwild" updates do.
 class RefInputs {
 public:
-    /// Resolves `indices` of `ctx`; ResourceExhausted if a copy cannot be allocated.
-    static Expected<RefInputs> resolve(OpKernelContext& ctx, std::initializer_list<int> indices, bool useLocking);
+    /// Resolves `indices` of `ctx`, making the private copies of plain inputs with `copier` (the
+    /// device's); ResourceExhausted if a copy cannot be allocated.
+    static Expected<RefInputs> resolve(OpKernelContext& ctx, std::initializer_list<int> indices, bool useLocking,
+                                       const DeviceCopy& copier = hostCopy());
 
     RefInputs(RefInputs&&) = default;
     RefInputs& operator=(RefInputs&&) = default;

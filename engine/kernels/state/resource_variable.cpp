@@ -17,11 +17,11 @@ std::string ResourceVariable::debugString() const
     return dataTypeName(value.dtype()) + " " + value.shape().toString();
 }
 
-Status ResourceVariable::prepareToUpdate(Allocator& allocator)
+Status ResourceVariable::prepareToUpdate(OpKernelContext& ctx, const DeviceCopy& copier)
 {
     if (!value.bufferIsShared())
         return Status::ok();
-    auto copy = value.deepCopy(allocator);
+    auto copy = copier.clone(ctx, value);
     if (!copy)
         return copy.error();
     value = std::move(*copy);
@@ -108,7 +108,7 @@ std::string tensorflowStatusString(const Status& status)
 }
 
 Expected<LockedVariables> LockedVariables::lock(std::vector<std::shared_ptr<ResourceVariable>> variables,
-                                                DataType dtype, Allocator& allocator)
+                                                DataType dtype, OpKernelContext& ctx, const DeviceCopy& copier)
 {
     LockedVariables result;
     std::vector<ResourceVariable*> distinct;
@@ -126,7 +126,7 @@ Expected<LockedVariables> LockedVariables::lock(std::vector<std::shared_ptr<Reso
                                                    " with wrong dtype. Expected " + dataTypeString(dtype) + " got " +
                                                    dataTypeString(v->value.dtype())));
         }
-        if (Status s = v->prepareToUpdate(allocator); !s.isOk())
+        if (Status s = v->prepareToUpdate(ctx, copier); !s.isOk())
             return unexpected(s);
     }
     for (const auto& v : variables)

@@ -7,6 +7,7 @@
 #include "framework/resource_handle.h"
 #include "framework/resource_manager.h"
 #include "framework/tensor.h"
+#include "kernels/state/device_copy.h"
 
 #include <cstdint>
 #include <memory>
@@ -41,8 +42,9 @@ public:
     const std::string& name() const { return m_name; }
 
     /// Requires `mutex` held. Replaces a buffer that another Tensor still views with a private
-    /// copy from `allocator` (TensorFlow's PrepareToUpdateVariable); ResourceExhausted if that fails.
-    Status prepareToUpdate(Allocator& allocator);
+    /// copy made by `copier` in ctx's device memory (TensorFlow's PrepareToUpdateVariable);
+    /// ResourceExhausted if that fails.
+    Status prepareToUpdate(OpKernelContext& ctx, const DeviceCopy& copier);
 
     Tensor value; ///< guarded by `mutex`
     mutable std::mutex mutex;
@@ -87,9 +89,10 @@ std::string tensorflowStatusString(const Status& status);
 class LockedVariables {
 public:
     /// Locks `variables` (duplicates allowed) and checks that each holds `dtype`: InvalidArgument
-    /// "Trying to update variable v with wrong dtype. Expected float got int32" otherwise.
+    /// "Trying to update variable v with wrong dtype. Expected float got int32" otherwise. Shared
+    /// buffers are copied by `copier` (the kernel's device's).
     static Expected<LockedVariables> lock(std::vector<std::shared_ptr<ResourceVariable>> variables, DataType dtype,
-                                          Allocator& allocator);
+                                          OpKernelContext& ctx, const DeviceCopy& copier = hostCopy());
 
     LockedVariables(LockedVariables&&) = default;
     LockedVariables& operator=(LockedVariables&&) = default;

@@ -3,7 +3,9 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/state/dense_update.h"
+#include "kernels/state/dense_update_cpu.h"
 #include "kernels/state/dense_update_kernels.h"
+#include "kernels/state/device_copy.h"
 #include "kernels/state/ref_inputs.h"
 #include "kernels/state/resource_variable.h"
 #include "kernels/state/resource_variable_kernels.h"
@@ -136,10 +138,10 @@ public:
 /// Assign on a ref variable, a new shape is fine (TensorFlow checks none here). The variable keeps
 /// a copy rather than sharing the input's buffer as TensorFlow does: our feeds share the caller's
 /// buffer, which the caller may overwrite after the run. When the variable's own buffer is private
-/// and has the value's shape, the copy goes into it (no allocation).
+/// and has the value's shape, the copy goes into it (no allocation). Copies by the device's copier.
 class AssignVariableOp : public VariableDtypeKernel {
 public:
-    using VariableDtypeKernel::VariableDtypeKernel;
+    AssignVariableOp(OpKernelConstruction& c, const DeviceCopy* copier) : VariableDtypeKernel(c), m_copier(*copier) {}
 
     Status compute(OpKernelContext& ctx) override
     {
@@ -159,7 +161,7 @@ public:
         bool created = false;
         auto variable = ctx.resources().lookupOrCreate<ResourceVariable>(
             h.container, h.name, [&]() -> Expected<std::shared_ptr<ResourceVariable>> {
-                auto copy = value.deepCopy(ctx.allocator());
+                auto copy = m_copier.clone(ctx, value);
                 if (!copy)
                     return unexpected(copy.error());
                 created = true;
@@ -176,25 +178,29 @@ public:
             return invalidArgumentError("Trying to assign variable with wrong dtype. Expected " +
                                         dataTypeString(v.value.dtype()) + " got " + dataTypeString(m_dtype));
         }
-        // copyElements copies plain bytes and strings; handles (a variable of resources) get a new buffer.
+        // The copier copies plain bytes and strings; handles (a variable of resources) get a new buffer.
         if (m_dtype != DT_RESOURCE && v.value.isInitialized() && v.value.shape() == value.shape() &&
-            !v.value.bufferIsShared()) {
-            copyElements(value, v.value);
-            return Status::ok();
-        }
-        auto copy = value.deepCopy(ctx.allocator());
+            !v.value.bufferIsShared())
+            return m_copier.copy(ctx, value, v.value);
+        auto copy = m_copier.clone(ctx, value);
         if (!copy)
             return copy.error();
         v.value = std::move(*copy);
         return Status::ok();
     }
+
+private:
+    const DeviceCopy& m_copier;
 };
 
 /// AssignAddVariableOp / AssignSubVariableOp: value added to (subtracted from) the variable in
-/// place; the variable must exist and have the value's shape.
-template <typename T, functor::DenseUpdateOp Op> class AssignUpdateVariableOp : public OpKernel {
+/// place by the device's `update`; the variable must exist and have the value's shape.
+class AssignUpdateVariableOp : public OpKernel {
 public:
-    using OpKernel::OpKernel;
+    AssignUpdateVariableOp(OpKernelConstruction& c, DenseUpdateFn update, const DeviceCopy* copier)
+        : OpKernel(c), m_update(update), m_copier(*copier)
+    {
+    }
 
     Status compute(OpKernelContext& ctx) override
     {
@@ -204,7 +210,7 @@ public:
         auto variable = lookupVariable(ctx, **handle);
         if (!variable)
             return variable.error();
-        auto locked = LockedVariables::lock({*variable}, kDataTypeOf<T>, ctx.allocator());
+        auto locked = LockedVariables::lock({*variable}, inputTypes().at(1), ctx, m_copier);
         if (!locked)
             return locked.error();
         Tensor& var = (*locked)[0];
@@ -214,10 +220,12 @@ public:
                                         " using a Tensor with shape " + value.shape().toString() +
                                         ", shapes must be equal.");
         }
-        functor::DenseUpdate<Eigen::ThreadPoolDevice, T, Op>()(*ctx.device().eigenCpuDevice(), var.flat<T>(),
-                                                               value.flat<T>());
-        return Status::ok();
+        return m_update(ctx, var, value);
     }
+
+private:
+    DenseUpdateFn m_update;
+    const DeviceCopy& m_copier;
 };
 
 /// VarIsInitializedOp: true once an AssignVariableOp has created the variable; false for a handle
@@ -280,7 +288,49 @@ private:
     bool m_ignoreLookupError = true;
 };
 
+/// A factory of K(construction).
+template <typename K> KernelFactory factoryOf()
+{
+    return [](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(std::make_unique<K>(c));
+    };
+}
+
 } // namespace
+
+KernelFactory varHandleKernel()
+{
+    return factoryOf<VarHandleOp>();
+}
+
+KernelFactory readVariableKernel()
+{
+    return factoryOf<ReadVariableOp>();
+}
+
+KernelFactory varIsInitializedKernel()
+{
+    return factoryOf<VarIsInitializedOp>();
+}
+
+KernelFactory destroyResourceKernel()
+{
+    return factoryOf<DestroyResourceOp>();
+}
+
+KernelFactory assignVariableKernel(const DeviceCopy& copier)
+{
+    return [copier = &copier](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(std::make_unique<AssignVariableOp>(c, copier));
+    };
+}
+
+KernelFactory assignUpdateVariableKernel(DenseUpdateFn update, const DeviceCopy& copier)
+{
+    return [update, copier = &copier](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(std::make_unique<AssignUpdateVariableOp>(c, update, copier));
+    };
+}
 
 Status registerResourceVariableKernels(KernelRegistry& registry)
 {
@@ -289,14 +339,16 @@ Status registerResourceVariableKernels(KernelRegistry& registry)
     if (status.isOk())
         status = registry.add<ReadVariableOp>(KernelDef{"ReadVariableOp", "CPU", {}, {"resource"}});
     if (status.isOk())
-        status = registry.add<AssignVariableOp>(KernelDef{"AssignVariableOp", "CPU", {}, {"resource"}});
+        status = registry.registerKernel(KernelDef{"AssignVariableOp", "CPU", {}, {"resource"}},
+                                         assignVariableKernel(hostCopy()));
     if (status.isOk())
         status = registry.add<VarIsInitializedOp>(KernelDef{"VarIsInitializedOp", "CPU", {}, {"resource"}});
     if (status.isOk())
         status = registry.add<DestroyResourceOp>(KernelDef{"DestroyResourceOp", "CPU", {}, {"resource"}});
     if (status.isOk())
-        status = addDenseUpdateKernels<AssignUpdateVariableOp>(registry, "AssignAddVariableOp", "AssignSubVariableOp",
-                                                               "dtype", {"resource"});
+        status = addDenseUpdateKernels<CpuDenseUpdate>(
+            registry, "CPU", "AssignAddVariableOp", "AssignSubVariableOp", "dtype", {"resource"},
+            [](DenseUpdateFn update) { return assignUpdateVariableKernel(update, hostCopy()); }, DenseUpdateTypes{});
     return status;
 }
 

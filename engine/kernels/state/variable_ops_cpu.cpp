@@ -197,7 +197,35 @@ public:
     Status compute(OpKernelContext&) override { return Status::ok(); }
 };
 
+/// A factory of K(construction).
+template <typename K> KernelFactory factoryOf()
+{
+    return [](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(std::make_unique<K>(c));
+    };
+}
+
 } // namespace
+
+KernelFactory variableKernel()
+{
+    return factoryOf<VariableOp>();
+}
+
+KernelFactory isVariableInitializedKernel()
+{
+    return factoryOf<IsVariableInitializedOp>();
+}
+
+KernelFactory temporaryVariableKernel()
+{
+    return factoryOf<TemporaryVariableOp>();
+}
+
+KernelFactory destroyTemporaryVariableKernel()
+{
+    return factoryOf<DestroyTemporaryVariableOp>();
+}
 
 Status registerVariableKernels(KernelRegistry& registry)
 {

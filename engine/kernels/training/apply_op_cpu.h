@@ -1,380 +1,86 @@
-// The CPU kernel templates of the dense Apply* optimizer ops, written once for both forms: ApplyX on ref
-// variables and ResourceApplyX on resource variables (TensorFlow also shares one kernel class between them).
-// Included by apply_ops_cpu.cpp and resource_apply_ops_cpu.cpp only, after `#define EIGEN_USE_THREADS`.
+// The CPU's update functions for the Apply* kernels (apply_ops.h): the Eigen functors of
+// apply_functors.h on the device's thread pool, the hyper-parameters read on the host. Included by
+// apply_ops_cpu.cpp and resource_apply_ops_cpu.cpp only, after `#define EIGEN_USE_THREADS`.
 #pragma once
 
-#include "framework/kernel_registry.h"
-#include "framework/op_kernel.h"
+#include "kernels/state/device_copy.h"
 #include "kernels/training/apply_functors.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
-
-#include <initializer_list>
-#include <string>
-#include <vector>
 
 namespace tstudio::training {
 
 using CpuDevice = Eigen::ThreadPoolDevice;
 
-/// "lr is not a scalar: [2]" (some TensorFlow kernels say "lr is not a scalar : [2]"; `separator`
-/// carries that difference).
-inline Status requireScalar(const Tensor& t, const std::string& name, const char* separator = ": ")
-{
-    if (t.rank() == 0)
-        return Status::ok();
-    return invalidArgumentError(name + " is not a scalar" + separator + t.shape().toString());
-}
-
-/// "var and grad do not have the same shape[2] [3]", spaced exactly as TensorFlow's StrCat.
-inline Status requireSameShape(const Tensor& var, const Tensor& other, const std::string& otherName)
-{
-    if (var.shape() == other.shape())
-        return Status::ok();
-    return invalidArgumentError("var and " + otherName + " do not have the same shape" + var.shape().toString() + " " +
-                                other.shape().toString());
-}
-
-/// The first non-ok status of a list, evaluated in order (TensorFlow's OP_REQUIRES sequence).
-template <typename... Checks> Status firstError(Checks&&... checks)
-{
-    Status result;
-    ((result.isOk() ? (result = checks(), 0) : 0), ...);
-    return result;
-}
-
-/// What the kernels of both forms share: attr failures kept for compute(), and the CPU device.
-///
-/// A form derives from this and provides `template <typename Body> Status run(OpKernelContext&,
-/// std::initializer_list<int> inputs, Body&& body)`, which finds the variables of `inputs`, calls
-/// `body(vars)` (where `vars[k]` is the Tensor of the k-th listed input; writing it updates the
-/// variable) and returns its status or the form's own error.
-class ApplyKernelBase : public OpKernel {
-public:
-    using OpKernel::OpKernel;
-
-protected:
-    /// Attr `name` as a bool, remembering the first failure for compute().
-    bool boolAttr(OpKernelConstruction& c, const char* name)
-    {
-        auto value = attrBool(c.node(), name);
-        if (!value) {
-            if (m_init.isOk())
-                m_init = value.error();
-            return false;
-        }
-        return *value;
-    }
-
+template <typename T> struct CpuApplyUpdates {
     static const CpuDevice& device(OpKernelContext& ctx) { return *ctx.device().eigenCpuDevice(); }
 
-    Status m_init;
-};
-
-// The kernels: the checks in TensorFlow's order and words, then the update functor. The variables
-// are inputs 0..n-1 in both forms, so the other inputs have the same indices too.
-
-template <typename T, template <typename> class Form> class ApplyGradientDescentOp : public Form<T> {
-public:
-    using Base = Form<T>;
-    using Base::Base;
-
-    Status compute(OpKernelContext& ctx) override
+    static Status gradientDescent(OpKernelContext& ctx, Tensor& var, const Tensor& alpha, const Tensor& delta)
     {
-        return this->run(ctx, {0}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            const Tensor& alpha = ctx.input(1);
-            const Tensor& delta = ctx.input(2);
-            if (Status s = firstError([&] { return requireScalar(alpha, "alpha"); },
-                                      [&] { return requireSameShape(var, delta, "delta"); });
-                !s.isOk())
-                return s;
-            functor::ApplyGradientDescent<CpuDevice, T>()(this->device(ctx), var.flat<T>(), alpha.scalar<T>(),
-                                                          delta.flat<T>());
-            return Status::ok();
-        });
+        functor::ApplyGradientDescent<CpuDevice, T>()(device(ctx), var.flat<T>(), alpha.scalar<T>(), delta.flat<T>());
+        return Status::ok();
     }
-};
-
-template <typename T, template <typename> class Form> class ApplyMomentumOp : public Form<T> {
-public:
-    explicit ApplyMomentumOp(OpKernelConstruction& c) : Form<T>(c), m_useNesterov(this->boolAttr(c, "use_nesterov")) {}
-
-    Status compute(OpKernelContext& ctx) override
+    static Status momentum(OpKernelContext& ctx, Tensor& var, Tensor& accum, const Tensor& lr, const Tensor& grad,
+                           const Tensor& momentum, bool useNesterov)
     {
-        return this->run(ctx, {0, 1}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& accum = vars[1];
-            const Tensor& lr = ctx.input(2);
-            const Tensor& grad = ctx.input(3);
-            const Tensor& momentum = ctx.input(4);
-            if (Status s = firstError([&] { return requireScalar(lr, "lr"); },
-                                      [&] { return requireSameShape(var, accum, "accum"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); },
-                                      [&] { return requireScalar(momentum, "momentum"); });
-                !s.isOk())
-                return s;
-            functor::ApplyMomentum<CpuDevice, T>()(this->device(ctx), var.flat<T>(), accum.flat<T>(), lr.scalar<T>(),
-                                                   grad.flat<T>(), momentum.scalar<T>(), m_useNesterov);
-            return Status::ok();
-        });
+        functor::ApplyMomentum<CpuDevice, T>()(device(ctx), var.flat<T>(), accum.flat<T>(), lr.scalar<T>(),
+                                               grad.flat<T>(), momentum.scalar<T>(), useNesterov);
+        return Status::ok();
     }
-
-private:
-    bool m_useNesterov;
-};
-
-template <typename T, template <typename> class Form> class ApplyAdamOp : public Form<T> {
-public:
-    explicit ApplyAdamOp(OpKernelConstruction& c) : Form<T>(c), m_useNesterov(this->boolAttr(c, "use_nesterov")) {}
-
-    Status compute(OpKernelContext& ctx) override
+    static Status adam(OpKernelContext& ctx, Tensor& var, Tensor& m, Tensor& v, const Tensor& beta1Power,
+                       const Tensor& beta2Power, const Tensor& lr, const Tensor& beta1, const Tensor& beta2,
+                       const Tensor& epsilon, const Tensor& grad, bool useNesterov)
     {
-        return this->run(ctx, {0, 1, 2}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& m = vars[1];
-            Tensor& v = vars[2];
-            const Tensor& grad = ctx.input(9);
-            if (Status s = firstError([&] { return requireScalar(ctx.input(3), "beta1_power"); },
-                                      [&] { return requireScalar(ctx.input(4), "beta2_power"); },
-                                      [&] { return requireScalar(ctx.input(5), "lr", " : "); },
-                                      [&] { return requireScalar(ctx.input(6), "beta1"); },
-                                      [&] { return requireScalar(ctx.input(7), "beta2"); },
-                                      [&] { return requireScalar(ctx.input(8), "epsilon"); },
-                                      [&] { return requireSameShape(var, m, "m"); },
-                                      [&] { return requireSameShape(var, v, "v"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
-                !s.isOk())
-                return s;
-            functor::ApplyAdam<CpuDevice, T>()(
-                this->device(ctx), var.flat<T>(), m.flat<T>(), v.flat<T>(), ctx.input(3).scalar<T>(),
-                ctx.input(4).scalar<T>(), ctx.input(5).scalar<T>(), ctx.input(6).scalar<T>(), ctx.input(7).scalar<T>(),
-                ctx.input(8).scalar<T>(), grad.flat<T>(), m_useNesterov);
-            return Status::ok();
-        });
+        functor::ApplyAdam<CpuDevice, T>()(device(ctx), var.flat<T>(), m.flat<T>(), v.flat<T>(), beta1Power.scalar<T>(),
+                                           beta2Power.scalar<T>(), lr.scalar<T>(), beta1.scalar<T>(), beta2.scalar<T>(),
+                                           epsilon.scalar<T>(), grad.flat<T>(), useNesterov);
+        return Status::ok();
     }
-
-private:
-    bool m_useNesterov;
-};
-
-template <typename T, template <typename> class Form> class ApplyRMSPropOp : public Form<T> {
-public:
-    using Base = Form<T>;
-    using Base::Base;
-
-    Status compute(OpKernelContext& ctx) override
+    static Status rmsProp(OpKernelContext& ctx, Tensor& var, Tensor& ms, Tensor& mom, const Tensor& lr,
+                          const Tensor& rho, const Tensor& momentum, const Tensor& epsilon, const Tensor& grad)
     {
-        return this->run(ctx, {0, 1, 2}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& ms = vars[1];
-            Tensor& mom = vars[2];
-            const Tensor& grad = ctx.input(7);
-            if (Status s = firstError([&] { return requireScalar(ctx.input(3), "lr", " : "); },
-                                      [&] { return requireScalar(ctx.input(4), "rho"); },
-                                      [&] { return requireScalar(ctx.input(5), "momentum"); },
-                                      [&] { return requireScalar(ctx.input(6), "epsilon"); },
-                                      [&] { return requireSameShape(var, ms, "ms"); },
-                                      [&] { return requireSameShape(var, mom, "mom"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
-                !s.isOk())
-                return s;
-            functor::ApplyRMSProp<CpuDevice, T>()(this->device(ctx), var.flat<T>(), ms.flat<T>(), mom.flat<T>(),
-                                                  ctx.input(3).scalar<T>(), ctx.input(4).scalar<T>(),
-                                                  ctx.input(5).scalar<T>(), ctx.input(6).scalar<T>(), grad.flat<T>());
-            return Status::ok();
-        });
+        functor::ApplyRMSProp<CpuDevice, T>()(device(ctx), var.flat<T>(), ms.flat<T>(), mom.flat<T>(), lr.scalar<T>(),
+                                              rho.scalar<T>(), momentum.scalar<T>(), epsilon.scalar<T>(),
+                                              grad.flat<T>());
+        return Status::ok();
     }
-};
-
-template <typename T, template <typename> class Form> class ApplyCenteredRMSPropOp : public Form<T> {
-public:
-    using Base = Form<T>;
-    using Base::Base;
-
-    Status compute(OpKernelContext& ctx) override
+    static Status centeredRmsProp(OpKernelContext& ctx, Tensor& var, Tensor& mg, Tensor& ms, Tensor& mom,
+                                  const Tensor& lr, const Tensor& rho, const Tensor& momentum, const Tensor& epsilon,
+                                  const Tensor& grad)
     {
-        return this->run(ctx, {0, 1, 2, 3}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& mg = vars[1];
-            Tensor& ms = vars[2];
-            Tensor& mom = vars[3];
-            const Tensor& grad = ctx.input(8);
-            // TensorFlow's message for a mismatched mg prints ms's shape after var's; kept as is.
-            auto mgCheck = [&] {
-                if (var.shape() == mg.shape())
-                    return Status::ok();
-                return invalidArgumentError("var and mg do not have the same shape" + var.shape().toString() + " " +
-                                            ms.shape().toString());
-            };
-            if (Status s = firstError([&] { return requireScalar(ctx.input(4), "lr", " : "); },
-                                      [&] { return requireScalar(ctx.input(5), "rho"); },
-                                      [&] { return requireScalar(ctx.input(6), "momentum"); },
-                                      [&] { return requireScalar(ctx.input(7), "epsilon"); }, mgCheck,
-                                      [&] { return requireSameShape(var, ms, "ms"); },
-                                      [&] { return requireSameShape(var, mom, "mom"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
-                !s.isOk())
-                return s;
-            functor::ApplyCenteredRMSProp<CpuDevice, T>()(
-                this->device(ctx), var.flat<T>(), mg.flat<T>(), ms.flat<T>(), mom.flat<T>(), ctx.input(4).scalar<T>(),
-                ctx.input(5).scalar<T>(), ctx.input(6).scalar<T>(), ctx.input(7).scalar<T>(), grad.flat<T>());
-            return Status::ok();
-        });
+        functor::ApplyCenteredRMSProp<CpuDevice, T>()(device(ctx), var.flat<T>(), mg.flat<T>(), ms.flat<T>(),
+                                                      mom.flat<T>(), lr.scalar<T>(), rho.scalar<T>(),
+                                                      momentum.scalar<T>(), epsilon.scalar<T>(), grad.flat<T>());
+        return Status::ok();
     }
-};
-
-template <typename T, template <typename> class Form> class ApplyAdagradOp : public Form<T> {
-public:
-    explicit ApplyAdagradOp(OpKernelConstruction& c) : Form<T>(c), m_updateSlots(this->boolAttr(c, "update_slots")) {}
-
-    Status compute(OpKernelContext& ctx) override
+    static Status adagrad(OpKernelContext& ctx, Tensor& var, Tensor& accum, const Tensor& lr, const Tensor& grad,
+                          bool updateSlots)
     {
-        return this->run(ctx, {0, 1}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& accum = vars[1];
-            const Tensor& lr = ctx.input(2);
-            const Tensor& grad = ctx.input(3);
-            if (Status s = firstError([&] { return requireScalar(lr, "lr"); },
-                                      [&] { return requireSameShape(var, accum, "accum"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
-                !s.isOk())
-                return s;
-            functor::ApplyAdagrad<CpuDevice, T>()(this->device(ctx), var.flat<T>(), accum.flat<T>(), lr.scalar<T>(),
-                                                  grad.flat<T>(), m_updateSlots);
-            return Status::ok();
-        });
+        functor::ApplyAdagrad<CpuDevice, T>()(device(ctx), var.flat<T>(), accum.flat<T>(), lr.scalar<T>(),
+                                              grad.flat<T>(), updateSlots);
+        return Status::ok();
     }
-
-private:
-    bool m_updateSlots;
-};
-
-template <typename T, template <typename> class Form> class ApplyAdadeltaOp : public Form<T> {
-public:
-    using Base = Form<T>;
-    using Base::Base;
-
-    Status compute(OpKernelContext& ctx) override
+    static Status adadelta(OpKernelContext& ctx, Tensor& var, Tensor& accum, Tensor& accumUpdate, const Tensor& lr,
+                           const Tensor& rho, const Tensor& epsilon, const Tensor& grad)
     {
-        return this->run(ctx, {0, 1, 2}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& accum = vars[1];
-            Tensor& accumUpdate = vars[2];
-            const Tensor& grad = ctx.input(6);
-            if (Status s = firstError([&] { return requireScalar(ctx.input(3), "lr"); },
-                                      [&] { return requireScalar(ctx.input(4), "rho"); },
-                                      [&] { return requireScalar(ctx.input(5), "epsilon"); },
-                                      [&] { return requireSameShape(var, accum, "accum"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); },
-                                      [&] { return requireSameShape(var, accumUpdate, "accum_update"); });
-                !s.isOk())
-                return s;
-            functor::ApplyAdadelta<CpuDevice, T>()(this->device(ctx), var.flat<T>(), accum.flat<T>(),
-                                                   accumUpdate.flat<T>(), ctx.input(3).scalar<T>(),
-                                                   ctx.input(4).scalar<T>(), ctx.input(5).scalar<T>(), grad.flat<T>());
-            return Status::ok();
-        });
+        functor::ApplyAdadelta<CpuDevice, T>()(device(ctx), var.flat<T>(), accum.flat<T>(), accumUpdate.flat<T>(),
+                                               lr.scalar<T>(), rho.scalar<T>(), epsilon.scalar<T>(), grad.flat<T>());
+        return Status::ok();
     }
-};
-
-template <typename T, template <typename> class Form> class ApplyFtrlOp : public Form<T> {
-public:
-    using Base = Form<T>;
-    using Base::Base;
-
-    Status compute(OpKernelContext& ctx) override
+    static Status ftrl(OpKernelContext& ctx, Tensor& var, Tensor& accum, Tensor& linear, const Tensor& grad,
+                       const Tensor& lr, const Tensor& l1, const Tensor& l2, const Tensor& lrPower)
     {
-        return this->run(ctx, {0, 1, 2}, [&](auto& vars) {
-            Tensor& var = vars[0];
-            Tensor& accum = vars[1];
-            Tensor& linear = vars[2];
-            const Tensor& grad = ctx.input(3);
-            const Tensor& lr = ctx.input(4);
-            const Tensor& l1 = ctx.input(5);
-            const Tensor& l2 = ctx.input(6);
-            const Tensor& lrPower = ctx.input(7);
-            const T zero(0);
-            // TensorFlow words these four checks by the value's condition but prints the shape.
-            auto check = [](const Tensor& t, auto condition, const std::string& what) {
-                if (t.rank() == 0 && condition(t.scalar<T>()))
-                    return Status::ok();
-                return invalidArgumentError(what + t.shape().toString());
-            };
-            if (Status s = firstError([&] { return requireSameShape(var, accum, "accum"); },
-                                      [&] { return requireSameShape(var, linear, "linear"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); },
-                                      [&] {
-                                          return check(
-                                              lr, [&](T x) { return x > zero; }, "lr is not a positive scalar: ");
-                                      },
-                                      [&] {
-                                          return check(
-                                              l1, [&](T x) { return x >= zero; },
-                                              "l1 regularization strength is not a non-negative scalar: ");
-                                      },
-                                      [&] {
-                                          return check(
-                                              l2, [&](T x) { return x >= zero; },
-                                              "l2 regularization strength is not a non-negative scalar: ");
-                                      },
-                                      [&] {
-                                          return check(
-                                              lrPower, [&](T x) { return x <= zero; },
-                                              "lr_power is not a non-positive scalar: ");
-                                      });
-                !s.isOk())
-                return s;
-            functor::ApplyFtrl<CpuDevice, T>()(this->device(ctx), var.flat<T>(), accum.flat<T>(), linear.flat<T>(),
-                                               grad.flat<T>(), lr.scalar<T>(), l1.scalar<T>(), l2.scalar<T>(),
-                                               lrPower.scalar<T>());
-            return Status::ok();
-        });
+        functor::ApplyFtrl<CpuDevice, T>()(device(ctx), var.flat<T>(), accum.flat<T>(), linear.flat<T>(),
+                                           grad.flat<T>(), lr.scalar<T>(), l1.scalar<T>(), l2.scalar<T>(),
+                                           lrPower.scalar<T>());
+        return Status::ok();
     }
 };
 
-template <template <typename, template <typename> class> class Kernel, template <typename> class Form, typename... Ts>
-Status addForTypes(KernelRegistry& registry, const std::string& op, const std::vector<std::string>& hostArgs)
-{
-    Status status;
-    ((status = status.isOk()
-                   ? registry.add<Kernel<Ts, Form>>(KernelDef{op, "CPU", {{"T", {kDataTypeOf<Ts>}}}, hostArgs})
-                   : status),
-     ...);
-    return status;
-}
-
-/// Registers the eight kernels of `Form` as `<prefix>GradientDescent`, `<prefix>Momentum`, `<prefix>Adam`,
-/// `<prefix>RMSProp`, `<prefix>CenteredRMSProp`, `<prefix>Adagrad`, `<prefix>Adadelta` and `<prefix>Ftrl`, each for
-/// half, float and double (TensorFlow 1.15 registers both forms together, with these dtypes). With
-/// `variablesInHostMemory` the variable inputs (the resource form's handles) are host memory.
-template <template <typename> class Form>
-Status addApplyKernels(KernelRegistry& registry, const std::string& prefix, bool variablesInHostMemory)
-{
-    using Registration = Status (*)(KernelRegistry&, const std::string&, const std::vector<std::string>&);
-    struct Entry {
-        const char* op;
-        Registration add;
-        std::vector<std::string> variables;
-    };
-    const Entry kernels[] = {
-        {"GradientDescent", addForTypes<ApplyGradientDescentOp, Form, Eigen::half, float, double>, {"var"}},
-        {"Momentum", addForTypes<ApplyMomentumOp, Form, Eigen::half, float, double>, {"var", "accum"}},
-        {"Adam", addForTypes<ApplyAdamOp, Form, Eigen::half, float, double>, {"var", "m", "v"}},
-        {"RMSProp", addForTypes<ApplyRMSPropOp, Form, Eigen::half, float, double>, {"var", "ms", "mom"}},
-        {"CenteredRMSProp",
-         addForTypes<ApplyCenteredRMSPropOp, Form, Eigen::half, float, double>,
-         {"var", "mg", "ms", "mom"}},
-        {"Adagrad", addForTypes<ApplyAdagradOp, Form, Eigen::half, float, double>, {"var", "accum"}},
-        {"Adadelta", addForTypes<ApplyAdadeltaOp, Form, Eigen::half, float, double>, {"var", "accum", "accum_update"}},
-        {"Ftrl", addForTypes<ApplyFtrlOp, Form, Eigen::half, float, double>, {"var", "accum", "linear"}},
-    };
-    for (const Entry& e : kernels) {
-        const std::vector<std::string> hostArgs = variablesInHostMemory ? e.variables : std::vector<std::string>{};
-        if (Status s = e.add(registry, prefix + e.op, hostArgs); !s.isOk())
-            return s;
-    }
-    return Status::ok();
-}
+/// The CPU as a device of the Apply* forms (apply_forms.h).
+struct CpuApplyDevice {
+    template <typename T> using Updates = CpuApplyUpdates<T>;
+    static const DeviceCopy& copier() { return hostCopy(); }
+};
 
 } // namespace tstudio::training
