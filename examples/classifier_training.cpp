@@ -58,13 +58,15 @@ Expected<Tensor> oneHotLabels(const Tensor& labels, std::int64_t depth, Allocato
 }
 
 Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph& graph, const Registries& registries,
-                                                          int threads)
+                                                          int threads, bool gpu)
 {
     SessionOptions options;
     options.ops = &registries.ops;
     options.kernels = &registries.kernels;
     options.config.set_intra_op_parallelism_threads(threads);
     options.config.set_inter_op_parallelism_threads(1);
+    (*options.config.mutable_device_count())["GPU"] = gpu ? 1 : 0;
+    options.config.set_allow_soft_placement(gpu);
     auto session = std::make_unique<Session>(options);
     if (Status s = session->create(graph.graph); !s.isOk())
         return unexpected(s);
@@ -111,7 +113,7 @@ Expected<ClassifierTrainingResult> trainClassifier(const ClassifierGraph& graph,
 {
     if (Status s = batches.status(); !s.isOk())
         return unexpected(s);
-    auto session = startClassifierSession(graph, registries, options.threads);
+    auto session = startClassifierSession(graph, registries, options.threads, options.gpu);
     if (!session)
         return unexpected(session.error());
     CpuAllocator allocator;

@@ -22,6 +22,8 @@ struct ClassifierTrainingOptions {
     std::int64_t steps = 1000;
     /// Intra-op threads of the CPU device (0: one per hardware thread).
     int threads = 0;
+    /// Train on GPU:0 (ops with GPU kernels there, the rest on the CPU); false: no GPU device.
+    bool gpu = false;
     /// Report progress every this many steps (0: never).
     std::int64_t reportEvery = 100;
     /// Examples per evaluation run.
@@ -43,9 +45,10 @@ struct ClassifierTrainingResult {
     double stepsPerSecond = 0;
 };
 
-/// A session with the graph created and its init op run.
+/// A session with the graph created and its init op run; with `gpu`, on GPU:0 as TensorFlow places
+/// ops (soft placement for the rest), else on the CPU only.
 Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph& graph, const Registries& registries,
-                                                          int threads);
+                                                          int threads, bool gpu = false);
 
 /// Runs `graph.train` options.steps times, each fed one element of `batches` ({inputs, labels},
 /// labels as int64 class indices: one-hot encoded here when graph.labelDepth > 0), then measures

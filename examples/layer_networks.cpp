@@ -5,6 +5,7 @@
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "core/try.h"
+#include "layers/batch_normalization.h"
 #include "layers/conv2d.h"
 #include "layers/dense.h"
 #include "layers/flatten.h"
@@ -48,7 +49,18 @@ Expected<ClassifierGraph> buildClassifier(const OpRegistry& ops, std::int64_t fe
     TSTUDIO_TRY(loss, losses::sparseSoftmaxCrossEntropy(b, labels, logits));
     TSTUDIO_TRY(globalStep, training::getOrCreateGlobalStep(b));
     std::unique_ptr<training::Optimizer> optimizer = makeOptimizer(options);
-    TSTUDIO_TRY(train, optimizer->minimize(b, loss, globalStep));
+    // The batch-norm moving averages (UPDATE_OPS) run with every step, as TensorFlow's models do
+    // with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)).
+    std::vector<Operation> updates;
+    for (const CollectionItem& item : b.collections().get(graph_keys::kUpdateOps))
+        if (const Operation* op = std::get_if<Operation>(&item))
+            updates.push_back(*op);
+    Operation train;
+    {
+        auto afterUpdates = b.controlDependencies(updates);
+        TSTUDIO_TRY(minimized, optimizer->minimize(b, loss, globalStep));
+        train = minimized;
+    }
 
     Output accuracy;
     {
@@ -127,6 +139,62 @@ Expected<ClassifierGraph> buildSpiralsNetwork(const OpRegistry& ops, std::int64_
         TSTUDIO_TRY(h1, layers::dense(b, x, denseLayer(hidden, layers::Activation::kRelu)));
         TSTUDIO_TRY(h2, layers::dense(b, h1, denseLayer(hidden, layers::Activation::kRelu)));
         return layers::dense(b, h2, denseLayer(2, layers::Activation::kNone));
+    }, options);
+}
+
+namespace {
+
+/// conv 3x3 (no bias) -> batch norm (training) [-> relu].
+Expected<Output> convBn(GraphBuilder& b, const Output& x, std::int64_t filters, std::int64_t stride, bool relu)
+{
+    layers::Conv2DOptions conv;
+    conv.filters = filters;
+    conv.kernelSize = {3, 3};
+    conv.strides = {stride, stride};
+    conv.padding = "same";
+    conv.useBias = false;
+    TSTUDIO_TRY(convolved, layers::conv2d(b, x, conv));
+    TSTUDIO_TRY(normalised, layers::batchNormalization(b, convolved, {}, /*training=*/true));
+    return relu ? ops::relu(b, normalised) : normalised;
+}
+
+} // namespace
+
+Expected<ClassifierGraph> buildResNet20(const OpRegistry& ops, const LayerNetworkOptions& options)
+{
+    return buildClassifier(ops, 32 * 32 * 3, [](GraphBuilder& b, const Output& x) -> Expected<Output> {
+        TSTUDIO_TRY(shape, ops::constantInts(b, {-1, 32, 32, 3}, TensorShape({4}), tensorflow::DT_INT32, "Reshape/shape"));
+        TSTUDIO_TRY(images, ops::reshape(b, x, shape));
+        TSTUDIO_TRY(stem, convBn(b, images, 16, 1, true));
+        Output h = stem;
+        std::int64_t channels = 16;
+        for (const std::int64_t filters : {16, 32, 64}) {
+            for (int block = 0; block < 3; ++block) {
+                const std::int64_t stride = block == 0 && filters != 16 ? 2 : 1;
+                TSTUDIO_TRY(a, convBn(b, h, filters, stride, true));
+                TSTUDIO_TRY(c, convBn(b, a, filters, 1, false));
+                Output shortcut = h;
+                if (stride != 1 || channels != filters) {
+                    // Projection shortcut: 1x1 convolution with the block's stride, then batch norm.
+                    layers::Conv2DOptions projection;
+                    projection.filters = filters;
+                    projection.kernelSize = {1, 1};
+                    projection.strides = {stride, stride};
+                    projection.useBias = false;
+                    TSTUDIO_TRY(projected, layers::conv2d(b, h, projection));
+                    TSTUDIO_TRY(normalised, layers::batchNormalization(b, projected, {}, true));
+                    shortcut = normalised;
+                }
+                TSTUDIO_TRY(sum, ops::add(b, c, shortcut));
+                TSTUDIO_TRY(activated, ops::relu(b, sum));
+                h = activated;
+                channels = filters;
+            }
+        }
+        // Global average pooling over height and width, then the classifier.
+        TSTUDIO_TRY(axes, ops::constantInts(b, {1, 2}, TensorShape({2}), tensorflow::DT_INT32, "pool/axes"));
+        TSTUDIO_TRY(pooled, ops::firstOutput(b.op("Mean", {h, axes}, {}, "pool")));
+        return layers::dense(b, pooled, denseLayer(10, layers::Activation::kNone));
     }, options);
 }
 

@@ -34,6 +34,14 @@ Expected<ClassifierGraph> buildMlp(const OpRegistry& ops, const LayerNetworkOpti
 /// flatten -> dense(512, relu) -> dense(10).
 Expected<ClassifierGraph> buildLeNet5(const OpRegistry& ops, const LayerNetworkOptions& options = {});
 
+/// ResNet-20 for 32x32 colour images (He et al.'s CIFAR network): inputs [?,3072] reshaped to
+/// [-1,32,32,3] -> conv 3x3x16 + batch norm + relu -> three stages of three residual blocks (16,
+/// 32, 64 filters; the first block of the second and third stage with stride 2 and a 1x1
+/// projection shortcut), each block conv-bn-relu-conv-bn + shortcut, relu -> global average pool ->
+/// dense(10). Batch norm in training mode, its moving averages updated with every step. What
+/// `tstudio bench resnet` trains (batch 256).
+Expected<ClassifierGraph> buildResNet20(const OpRegistry& ops, const LayerNetworkOptions& options = {});
+
 /// inputs [?,2] -> dense(hidden, relu) -> dense(hidden, relu) -> dense(2), for the two-spirals data.
 /// (ReLU: with tf.layers' glorot-uniform kernels and zero biases, tanh units stay near the plateau of
 /// a linear classifier for thousands of Adam steps on this problem; PyTorch's defaults differ.)

@@ -41,8 +41,7 @@ Status checkDevice(const std::string& device)
     if (gpus.devices.empty())
         return failedPreconditionError("device '" + device + "': no usable GPU (" + gpus.unavailableReason +
                                        "); use --device cpu");
-    return unimplementedError("device '" + device + "': training on the GPU is not available in this build yet; "
-                              "use --device cpu");
+    return Status::ok();
 }
 
 /// The log directory of the run: the option (relative to the current directory) or the project's
@@ -137,6 +136,10 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     mts.session.kernels = &registries.kernels;
     mts.session.config.set_intra_op_parallelism_threads(options.threads);
     mts.session.config.set_inter_op_parallelism_threads(1);
+    // "gpu": ops with GPU kernels on GPU:0 (TensorFlow's default placement), the rest (summaries,
+    // save and restore) on the CPU; "cpu": no GPU device at all.
+    (*mts.session.config.mutable_device_count())["GPU"] = project.device == "gpu" ? 1 : 0;
+    mts.session.config.set_allow_soft_placement(true);
     mts.checkpointDir = result.logdir.string();
     training::ScaffoldOptions scaffold;
     scaffold.initOp = prepared->initOp;

@@ -45,6 +45,8 @@ struct BenchArgs {
     bool trace = false;
     bool debug = false;
     bool repeatGiven = false;
+    std::string device = "cpu";
+    int batch = 0;
 };
 
 tensorflow::NodeDef makeNode(const std::string& name, const std::string& op, std::initializer_list<std::string> inputs)
@@ -381,13 +383,20 @@ int benchCheckpoint(const BenchArgs& args)
 void addBenchCommand(CLI::App& app, int& exitCode)
 {
     auto* cmd = app.add_subcommand("bench", "Measure the engine: 'matmul' (GFLOPS), 'overhead' (microseconds per "
-                                            "node), 'checkpoint' (save and restore GB/s), 'mlp' or 'lenet' (training "
-                                            "steps per second, batch 100; compare with tools/bench/pytorch_bench.py), "
+                                            "node), 'checkpoint' (save and restore GB/s), 'mlp', 'lenet' or 'resnet' "
+                                            "(training steps per second, batch 100, resnet 256, on the CPU or the GPU; "
+                                            "compare with tools/bench/pytorch_bench.py), "
                                             "'events' (event file reading MB/s, one thread)");
     auto args = std::make_shared<BenchArgs>();
-    cmd->add_option("WHAT", args->what, "matmul, overhead, checkpoint, mlp, lenet or events")
+    cmd->add_option("WHAT", args->what, "matmul, overhead, checkpoint, mlp, lenet, resnet or events")
         ->required()
-        ->check(CLI::IsMember({"matmul", "overhead", "checkpoint", "mlp", "lenet", "events"}));
+        ->check(CLI::IsMember({"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "events"}));
+    cmd->add_option("--device", args->device, "mlp, lenet, resnet: cpu or gpu (GPU:0, ops placed as TensorFlow does)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cpu", "gpu"}));
+    cmd->add_option("--batch", args->batch, "mlp, lenet, resnet: examples per step (0 = 100, resnet 256)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000000));
     cmd->add_option("--size", args->size, "matmul: N for an NxN by NxN product")->capture_default_str()->check(CLI::Range(1, 16384));
     cmd->add_option("--threads", args->threads, "matmul, mlp, lenet: intra-op threads (0 = one per hardware thread)")->capture_default_str();
     auto* repeat =
@@ -439,9 +448,17 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             exitCode = fail(registries.error());
             return;
         }
-        if (args->what == "mlp" || args->what == "lenet") {
-            exitCode = benchTraining(**registries,
-                                     {args->what, args->threads, args->steps, args->warmup, 100, args->trace, args->debug});
+        if (args->what == "mlp" || args->what == "lenet" || args->what == "resnet") {
+            TrainingBenchArgs training;
+            training.model = args->what;
+            training.device = args->device;
+            training.threads = args->threads;
+            training.steps = args->steps;
+            training.warmup = args->warmup;
+            training.batch = args->batch;
+            training.trace = args->trace;
+            training.debug = args->debug;
+            exitCode = benchTraining(**registries, training);
             return;
         }
         exitCode = args->what == "matmul" ? benchMatmul(**registries, *args) : benchOverhead(**registries, *args);

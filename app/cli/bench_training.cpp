@@ -8,6 +8,7 @@
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
+#include "devices/gpu_probe.h"
 #include "proto/config.pb.h"
 
 #include <algorithm>
@@ -22,17 +23,34 @@ namespace tstudio::cli {
 int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
 {
     const bool mlp = args.model == "mlp";
+    const bool resnet = args.model == "resnet";
+    const bool gpu = args.device == "gpu";
+    if (args.device != "cpu" && !gpu) {
+        std::fprintf(stderr, "error: --device must be cpu or gpu, not '%s'\n", args.device.c_str());
+        return 1;
+    }
+    if (gpu) {
+        const GpuProbeReport report = probeGpus();
+        if (report.devices.empty()) {
+            std::fprintf(stderr, "error: --device gpu: no usable GPU (%s)\n", report.unavailableReason.c_str());
+            return 1;
+        }
+    }
     const int steps = args.steps > 0 ? args.steps : (mlp ? 300 : 30);
     const int warmup = args.warmup > 0 ? args.warmup : (mlp ? 20 : 3);
+    const std::int64_t batch = args.batch > 0 ? args.batch : (resnet ? 256 : 100);
+    const std::int64_t features = resnet ? 32 * 32 * 3 : 784;
     examples::LayerNetworkOptions options;
     options.optimizer = examples::OptimizerKind::kGradientDescent;
     options.learningRate = 0.01;
-    auto graph = mlp ? examples::buildMlp(registries.ops, options) : examples::buildLeNet5(registries.ops, options);
+    auto graph = mlp      ? examples::buildMlp(registries.ops, options)
+                 : resnet ? examples::buildResNet20(registries.ops, options)
+                          : examples::buildLeNet5(registries.ops, options);
     if (!graph) {
         std::fprintf(stderr, "error: %s\n", graph.error().toString().c_str());
         return 1;
     }
-    auto session = examples::startClassifierSession(*graph, registries, args.threads);
+    auto session = examples::startClassifierSession(*graph, registries, args.threads, gpu);
     if (!session) {
         std::fprintf(stderr, "error: %s\n", session.error().toString().c_str());
         return 1;
@@ -40,8 +58,8 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     // Random images and labels of MNIST's shape: the speed does not depend on the values.
     CpuAllocator allocator;
     std::mt19937_64 engine(1);
-    auto images = Tensor::allocate(allocator, tensorflow::DT_FLOAT, TensorShape({args.batch, 784}));
-    auto labels = Tensor::allocate(allocator, tensorflow::DT_INT64, TensorShape({args.batch}));
+    auto images = Tensor::allocate(allocator, tensorflow::DT_FLOAT, TensorShape({batch, features}));
+    auto labels = Tensor::allocate(allocator, tensorflow::DT_INT64, TensorShape({batch}));
     if (!images || !labels) {
         std::fprintf(stderr, "error: cannot allocate the batch\n");
         return 1;
@@ -84,11 +102,15 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
         }
         return (*session)->run(feeds, {}, {graph->train}, &out);
     };
-    // Seconds for `steps` steps.
+    // Seconds for `steps` steps. On a GPU the steps only queue work; fetching the loss at the end
+    // waits for all of it (the one host synchronisation of the block).
     auto timeSteps = [&](Mode mode) -> Expected<double> {
         const auto start = std::chrono::steady_clock::now();
         for (int i = 0; i < steps; ++i)
             if (Status s = step(mode); !s.isOk())
+                return unexpected(s);
+        if (gpu)
+            if (Status s = (*session)->run(feeds, {graph->loss}, {}, &out); !s.isOk())
                 return unexpected(s);
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
@@ -115,8 +137,13 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
         return 1;
     }
     const unsigned threads = args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
-    std::printf("tensorstudio, %u threads, batch %d, %d steps in %.3f s (loss %.4f)\n", threads, args.batch, steps,
-                seconds[0], static_cast<double>(out[0].values<float>()[0]));
+    if (gpu)
+        std::printf("tensorstudio, %s, batch %lld, %d steps in %.3f s (loss %.4f)\n",
+                    probeGpus().devices.front().name.c_str(), static_cast<long long>(batch), steps, seconds[0],
+                    static_cast<double>(out[0].values<float>()[0]));
+    else
+        std::printf("tensorstudio, %u threads, batch %lld, %d steps in %.3f s (loss %.4f)\n", threads,
+                    static_cast<long long>(batch), steps, seconds[0], static_cast<double>(out[0].values<float>()[0]));
     std::printf("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds[0]);
     for (std::size_t m = 1; m < modes.size(); ++m) {
         const double overhead = 100.0 * (seconds[m] / seconds[0] - 1.0);

@@ -10,11 +10,12 @@ struct Registries;
 namespace tstudio::cli {
 
 struct TrainingBenchArgs {
-    std::string model; ///< "mlp" or "lenet"
+    std::string model; ///< "mlp", "lenet" or "resnet"
+    std::string device = "cpu"; ///< "cpu", or "gpu": GPU:0 as TensorFlow places ops
     int threads = 0;   ///< intra-op threads (0: one per hardware thread)
     int steps = 0;     ///< timed steps (0: 300 for mlp, 30 for lenet)
     int warmup = 0;    ///< untimed steps first (0: 20 for mlp, 3 for lenet)
-    int batch = 100;
+    int batch = 0;     ///< 0: 100 for mlp and lenet, 256 for resnet
     /// Also time the same steps traced (RunOptions FULL_TRACE, RunMetadata collected, as the
     /// profiler asks for them), untraced and traced blocks alternating three times, and print the
     /// tracing overhead from the fastest block of each kind.
@@ -26,7 +27,8 @@ struct TrainingBenchArgs {
 };
 
 /// Builds the network (examples/layer_networks.h: GradientDescent, sparse softmax cross entropy),
-/// feeds one random batch of MNIST's shape, runs the train op warmup + steps times and prints
+/// feeds one random batch of MNIST's shape (resnet: 32x32x3 images), on the CPU or GPU:0 (`device`;
+/// on a GPU each timed block ends by fetching the loss, so queued GPU work is included), runs the train op warmup + steps times and prints
 /// the figures, ending with "<model>: <steps/s> steps/s" (and with trace, "<model> traced: ..." and
 /// "tracing overhead: N%"; with debug, "debugger attached: N%" and "debugger with NaN/Inf check:
 /// N%"). Returns the exit code.

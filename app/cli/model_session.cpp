@@ -4,6 +4,7 @@
 #include "checkpoint_argument.h"
 #include "tensor_json.h"
 
+#include "devices/gpu_probe.h"
 #include "framework/node_attrs.h"
 #include "graph/graph_file.h"
 #include "io/npy.h"
@@ -138,8 +139,12 @@ Expected<std::unique_ptr<ModelSession>> openModelSession(const ModelRunArgs& arg
 {
     if (args.device != "cpu" && args.device != "gpu")
         return unexpected(invalidArgumentError("--device must be cpu or gpu, not '" + args.device + "'"));
-    if (args.device == "gpu")
-        return unexpected(unavailableError("--device gpu: the engine has no GPU kernels yet; use --device cpu"));
+    if (args.device == "gpu") {
+        const GpuProbeReport gpus = probeGpus();
+        if (gpus.devices.empty())
+            return unexpected(failedPreconditionError("--device gpu: no usable GPU (" + gpus.unavailableReason +
+                                                      "); use --device cpu"));
+    }
     std::unique_ptr<ModelSession> model(new ModelSession);
     auto registries = makeDefaultRegistries();
     if (!registries)
@@ -149,6 +154,8 @@ Expected<std::unique_ptr<ModelSession>> openModelSession(const ModelRunArgs& arg
     options.ops = &model->m_registries->ops;
     options.kernels = &model->m_registries->kernels;
     options.config.set_log_device_placement(args.logDevicePlacement);
+    (*options.config.mutable_device_count())["GPU"] = args.device == "gpu" ? 1 : 0;
+    options.config.set_allow_soft_placement(true);
 
     auto file = readGraphFromFile(args.model);
     if (!file)

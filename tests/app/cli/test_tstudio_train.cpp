@@ -6,6 +6,8 @@
 #include "io/events/event_file_loader.h"
 #include "proto/event.pb.h"
 
+#include "devices/gpu_probe.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <map>
 
@@ -206,6 +209,34 @@ private slots:
         QVERIFY2(expected > target - 50, qPrintable(QStringLiteral("curve ends at %1 of %2").arg(expected - 50).arg(target)));
     }
 
+    /// --device gpu trains on GPU:0 to the CPU's loss, and its checkpoint, written from GPU memory,
+    /// resumes in a session with no GPU device (--device cpu), as on a machine without a GPU.
+    void trainsOnTheGpuAndResumesOnTheCpu()
+    {
+        const tstudio::GpuProbeReport gpus = tstudio::probeGpus();
+        if (gpus.devices.empty())
+            QSKIP(("needs a GPU: " + gpus.unavailableReason).c_str());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QRegularExpression summary("final loss ([0-9.e-]+),");
+        double loss[2] = {0, 0};
+        for (const bool gpu : {false, true}) {
+            const QString logdir = dir.filePath(gpu ? "gpu" : "cpu");
+            const ProcessRun r = runTstudio({"train", "spirals", "--steps", "400", "--threads", "1", "--device",
+                                             gpu ? "gpu" : "cpu", "--logdir", logdir});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+            const auto match = summary.match(r.out);
+            QVERIFY2(match.hasMatch(), qPrintable(r.out));
+            loss[gpu] = match.captured(1).toDouble();
+        }
+        QVERIFY2(loss[1] < 0.6 && std::abs(loss[1] - loss[0]) < 0.05,
+                 qPrintable(QStringLiteral("final loss GPU %1, CPU %2").arg(loss[1]).arg(loss[0])));
+        const ProcessRun resumed = runTstudio({"train", "spirals", "--steps", "450", "--threads", "1", "--device", "cpu",
+                                               "--logdir", dir.filePath("gpu"), "--resume"});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err + resumed.out));
+        QVERIFY2(resumed.out.contains("global step 400 -> 450"), qPrintable(resumed.out));
+    }
+
     /// The MNIST examples need their data directory; --device gpu needs a GPU.
     void explainsWhatIsMissing()
     {
@@ -218,10 +249,12 @@ private slots:
         r = runTstudio({"train", "no-such.tsproj"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no-such.tsproj"), qPrintable(r.err));
+        if (!tstudio::probeGpus().devices.empty())
+            return; // a GPU is there: trainsOnTheGpu covers --device gpu
         QTemporaryDir dir;
         r = runTstudio({"train", "spirals", "--device", "gpu", "--logdir", dir.filePath("gpu")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("device 'gpu'"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("device 'gpu'") && r.err.contains("no usable GPU"), qPrintable(r.err));
     }
 };
 

@@ -2,6 +2,7 @@
 // training run on MNIST that learns (the full run is `tstudio train lenet`).
 #include "../../support/test_files.h"
 #include "classifier_training.h"
+#include "devices/gpu_probe.h"
 #include "graph/graph.h"
 #include "layer_networks.h"
 #include "mnist_split.h"
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 using namespace tstudio;
@@ -91,6 +93,47 @@ private slots:
               double(losses.back()), *result->evalAccuracy, result->stepsPerSecond);
         QVERIFY(losses.back() < losses.front());
         QVERIFY2(*result->evalAccuracy > 0.85, qPrintable(QString::number(*result->evalAccuracy)));
+    }
+
+    /// The same 60 steps on GPU:0 (every op with a GPU kernel there) reach the CPU's held-out
+    /// accuracy: the GPU kernels compute the same network, not just something that learns.
+    void learnsTheSameOnTheGpu()
+    {
+        const GpuProbeReport gpus = probeGpus();
+        if (gpus.devices.empty())
+            QSKIP(("needs a GPU: " + gpus.unavailableReason).c_str());
+        const QString fixtures = testing::fixturesDir();
+        if (fixtures.isEmpty())
+            QSKIP("no ../shared/fixtures and no $TSTUDIO_FIXTURES: no MNIST images to train on");
+        CpuAllocator allocator;
+        auto split = loadMnistSplit(QDir(fixtures).filePath("mnist").toStdString(), 8000, allocator);
+        QVERIFY2(split, split ? "" : split.error().toString().c_str());
+        LayerNetworkOptions options;
+        options.optimizer = OptimizerKind::kAdam;
+        options.learningRate = 0.001;
+        auto graph = buildLeNet5(m_registries->ops, options);
+        QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+        MnistBatchOptions batches;
+        batches.maxShift = 0;
+        double accuracy[2] = {0, 0};
+        float lastLoss[2] = {0, 0};
+        for (const bool gpu : {false, true}) {
+            ClassifierTrainingOptions training;
+            training.steps = 60;
+            training.reportEvery = 20;
+            training.gpu = gpu;
+            auto result = trainClassifier(*graph, *m_registries,
+                                          mnistTrainingBatches(split->trainImages, split->trainLabels, allocator, batches),
+                                          training, &split->evalImages, &split->evalLabels,
+                                          [&](const TrainingProgress& p) { lastLoss[gpu] = p.loss; });
+            QVERIFY2(result, result ? "" : result.error().toString().c_str());
+            accuracy[gpu] = *result->evalAccuracy;
+            qInfo("LeNet-5 on the %s: final loss %.4f, held-out accuracy %.4f (%.1f steps/s)", gpu ? "GPU" : "CPU",
+                  double(lastLoss[gpu]), accuracy[gpu], result->stepsPerSecond);
+        }
+        QVERIFY2(accuracy[1] > 0.85, qPrintable(QString::number(accuracy[1])));
+        QVERIFY2(std::abs(accuracy[1] - accuracy[0]) <= 0.02,
+                 qPrintable(QStringLiteral("GPU %1 vs CPU %2").arg(accuracy[1]).arg(accuracy[0])));
     }
 };
 
