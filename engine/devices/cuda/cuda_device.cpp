@@ -6,6 +6,7 @@
 #include "framework/bfc_allocator.h"
 #include "framework/tensor.h"
 
+#include <cstring>
 #include <string>
 
 namespace tstudio {
@@ -14,19 +15,6 @@ namespace {
 
 /// Page-locked staging memory: grown on demand, at most this much.
 constexpr std::uint64_t kPinnedHostLimit = std::uint64_t(16) << 30;
-
-/// The host-side owner of a tensor that an asynchronous copy still reads or writes; released by a
-/// host callback on the copy's stream once the copy is done (the callback makes no CUDA calls).
-void releaseWhenDone(cudaStream_t stream, Tensor tensor)
-{
-    auto* keep = new Tensor(std::move(tensor));
-    if (cudaLaunchHostFunc(stream, [](void* p) { delete static_cast<Tensor*>(p); }, keep) != cudaSuccess) {
-        // The stream is broken; wait so the memory is not released under a running copy.
-        cudaGetLastError();
-        cudaStreamSynchronize(stream);
-        delete keep;
-    }
-}
 
 Status plainDataOnly(const Tensor& tensor, const std::string& device)
 {
@@ -43,8 +31,11 @@ CudaDevice::CudaDevice(const CudaDeviceOptions& options) : Device("GPU", options
 
 CudaDevice::~CudaDevice()
 {
-    if (m_compute.get())
-        cudaStreamSynchronize(m_compute.get());
+    // Every queued kernel and copy finishes before the memory they use goes back.
+    for (const cuda::CudaStream* stream : {&m_compute, &m_hostToDevice, &m_deviceToHost})
+        if (stream->get())
+            cudaStreamSynchronize(stream->get());
+    m_inFlight.clear();
     if (m_cudnn)
         cudnnDestroy(m_cudnn);
     if (m_cublas)
@@ -126,8 +117,19 @@ Expected<Tensor> CudaDevice::copyFromHost(const Tensor& host)
     auto device = Tensor::allocateUninitialized(*m_allocator, host.dtype(), host.shape());
     if (!device || host.numElements() == 0)
         return device;
-    const std::span<const std::byte> bytes = host.tensorData();
+    // From pageable memory the driver may wait for the copy stream (and so for the compute stream
+    // it waits on) before it returns: stage through page-locked memory, so the host never waits.
+    Tensor source = host;
+    if (host.bufferAllocator() != m_hostAllocator.get()) {
+        auto staged = Tensor::allocateUninitialized(*m_hostAllocator, host.dtype(), host.shape());
+        if (!staged)
+            return unexpected(staged.error());
+        std::memcpy(staged->tensorData().data(), host.tensorData().data(), host.tensorData().size());
+        source = std::move(*staged);
+    }
+    const std::span<const std::byte> bytes = source.tensorData();
     std::lock_guard lock(m_copyMutex);
+    retireFinishedCopies();
     // The destination's memory may have been freed by the host while kernels queued earlier still
     // use it: the copy stream first waits for the compute stream, and the compute stream then
     // waits for the copy.
@@ -138,7 +140,14 @@ Expected<Tensor> CudaDevice::copyFromHost(const Tensor& host)
                                     "cudaMemcpyAsync (host to " + name() + ")");
         !s.isOk())
         return unexpected(s);
-    releaseWhenDone(m_hostToDevice.get(), host);
+    // The staging memory is reused once the copy is done (checked at later copies; no host callback,
+    // which would take the allocator's lock on a driver thread).
+    auto done = takeEvent();
+    if (!done)
+        return unexpected(done.error());
+    if (Status s = done->record(m_hostToDevice.get()); !s.isOk())
+        return unexpected(s);
+    m_inFlight.push_back({std::move(*done), std::move(source)});
     if (Status s = cuda::orderAfter(m_compute, m_hostToDevice.get(), m_copyDone); !s.isOk())
         return unexpected(s);
     return device;
@@ -177,7 +186,27 @@ Status CudaDevice::synchronize()
     for (const cuda::CudaStream* stream : {&m_compute, &m_hostToDevice, &m_deviceToHost})
         if (Status s = stream->synchronize(); !s.isOk())
             return s.withContext(name());
+    std::lock_guard lock(m_copyMutex);
+    retireFinishedCopies();
     return Status::ok();
+}
+
+void CudaDevice::retireFinishedCopies()
+{
+    while (!m_inFlight.empty() && cudaEventQuery(m_inFlight.front().done.get()) == cudaSuccess) {
+        m_freeEvents.push_back(std::move(m_inFlight.front().done));
+        m_inFlight.pop_front();
+    }
+    cudaGetLastError(); // cudaErrorNotReady is an answer, not an error to report later
+}
+
+Expected<cuda::CudaEvent> CudaDevice::takeEvent()
+{
+    if (m_freeEvents.empty())
+        return cuda::CudaEvent::create();
+    cuda::CudaEvent event = std::move(m_freeEvents.back());
+    m_freeEvents.pop_back();
+    return event;
 }
 
 } // namespace tstudio

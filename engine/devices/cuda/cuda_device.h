@@ -5,13 +5,16 @@
 #include "core/expected.h"
 #include "devices/cuda/cuda_stream.h"
 #include "framework/device.h"
+#include "framework/tensor.h"
 
 #include <cublas_v2.h>
 #include <cudnn.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace tstudio {
 
@@ -27,7 +30,8 @@ struct CudaDeviceOptions {
 
 /// A GPU. Kernels run in order on the compute stream, so a kernel sees its inputs complete and
 /// memory freed on the host side may be reused at once by later kernels (stream order). Copies
-/// run on their own streams, ordered against the compute stream with events. Nothing waits on
+/// run on their own streams, ordered against the compute stream with events; host data goes
+/// through page-locked staging, so a copy to the GPU never makes the host wait. Nothing waits on
 /// the host except copyToHost and synchronize.
 /// Thread-safety: kernels on several threads may queue work; cuBLAS and cuDNN calls, which share
 /// one handle each, are made under libraryMutex().
@@ -61,6 +65,16 @@ public:
 private:
     explicit CudaDevice(const CudaDeviceOptions& options);
     Status initialise();
+    /// Drops the staging tensors of finished host-to-device copies (under m_copyMutex).
+    void retireFinishedCopies();
+    /// An event for a copy, from the free list or new (under m_copyMutex).
+    Expected<cuda::CudaEvent> takeEvent();
+
+    /// A copy still reading its page-locked staging tensor.
+    struct InFlightCopy {
+        cuda::CudaEvent done;
+        Tensor staging;
+    };
 
     CudaDeviceOptions m_options;
     cuda::CudaStream m_compute;
@@ -74,6 +88,8 @@ private:
     std::mutex m_copyMutex; ///< one copy at a time per direction pair (events are reused)
     cuda::CudaEvent m_computeDone;
     cuda::CudaEvent m_copyDone;
+    std::deque<InFlightCopy> m_inFlight;     ///< oldest first (under m_copyMutex)
+    std::vector<cuda::CudaEvent> m_freeEvents; ///< recorded events no copy waits on (under m_copyMutex)
 };
 
 } // namespace tstudio
