@@ -12,6 +12,11 @@
 
 namespace tstudio::testing {
 
+std::unique_ptr<KernelHarness> registrationHarness(QString* error)
+{
+    return KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, error);
+}
+
 std::unique_ptr<GpuKernelHarness> GpuKernelHarness::create(std::string* reason)
 {
     const GpuProbeReport probe = probeGpus();
@@ -21,7 +26,7 @@ std::unique_ptr<GpuKernelHarness> GpuKernelHarness::create(std::string* reason)
     }
     std::unique_ptr<GpuKernelHarness> harness(new GpuKernelHarness);
     QString error;
-    harness->m_cpu = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+    harness->m_cpu = registrationHarness(&error);
     if (!harness->m_cpu) {
         *reason = error.toStdString();
         return nullptr;

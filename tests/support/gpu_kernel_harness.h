@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tstudio::testing {
@@ -49,6 +50,50 @@ private:
 /// bool: either), drawn from `random`. Float types are rounded to the dtype.
 Tensor randomTensor(Allocator& allocator, DataType dtype, const TensorShape& shape, std::mt19937& random,
                     double lo = -1.0, double hi = 1.0);
+
+/// A KernelHarness with every op and every CPU and GPU kernel (no device of GPU:0): what the GPU
+/// kernel tests check their registrations against without a GPU. nullptr with `error` set when it
+/// cannot be built.
+std::unique_ptr<KernelHarness> registrationHarness(QString* error);
+
+/// Appends `difference` (compareWithCpu's answer, or any check's) to `failures` unless it is ""
+/// (a match).
+inline void addFailure(QStringList& failures, const std::string& difference)
+{
+    if (!difference.empty())
+        failures << QString::fromStdString(difference);
+}
+
+/// The failures of table-driven cases (anything with `node`, `inputs` and `bad`) run on the CPU
+/// kernels of `cpu`, which must do what the GPU comparisons assume: "[node] accepted a bad input"
+/// for a bad case that ran, "[node] <error>" for a good one that failed.
+template <typename Case> QStringList cpuCaseFailures(KernelHarness& cpu, const std::vector<Case>& cases)
+{
+    QStringList failures;
+    for (const Case& c : cases) {
+        auto result = cpu.run(c.node, c.inputs);
+        if (c.bad == static_cast<bool>(result))
+            failures << QString::fromStdString("[" + c.node + "] " +
+                                               (result ? "accepted a bad input" : result.error().toString()));
+    }
+    return failures;
+}
+
+/// The failures of the same cases on the GPU: a bad case the GPU kernel accepted, and every
+/// difference from the CPU (compareWithCpu within `tolerance(c)`, a pair rtol, atol; both devices
+/// rejecting a bad case with the same code is a match).
+template <typename Case, typename Tolerance>
+QStringList gpuCaseFailures(GpuKernelHarness& h, const std::vector<Case>& cases, Tolerance tolerance)
+{
+    QStringList failures;
+    for (const Case& c : cases) {
+        if (c.bad && h.runOnGpu(c.node, c.inputs))
+            failures << QString::fromStdString("[" + c.node + "] the GPU kernel accepted a bad input");
+        const std::pair<double, double> tol = tolerance(c);
+        addFailure(failures, h.compareWithCpu(c.node, c.inputs, tol.first, tol.second, c.bad));
+    }
+    return failures;
+}
 
 } // namespace tstudio::testing
 

@@ -1,6 +1,6 @@
-// What the hand-written grid-stride kernels of the array, random, state and training families share:
-// launch shapes, the loop index and element types by byte width (the device parts only under nvcc;
-// host code may include this for the constants).
+// What every hand-written grid-stride kernel shares (array, math, nn, random, state and training
+// families): launch shapes, the loop index and element types by byte width (the device parts only
+// under nvcc; host code may include this for the constants).
 #pragma once
 
 #include <cuda_runtime_api.h>

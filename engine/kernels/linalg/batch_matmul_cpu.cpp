@@ -3,6 +3,7 @@
 #include "framework/kernel_registry.h"
 #include "framework/op_kernel.h"
 #include "kernels/linalg/batch_matmul.h"
+#include "kernels/linalg/matmul.h"
 #include "kernels/linalg/matmul_cpu.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -129,27 +130,18 @@ constexpr std::int64_t kInnerParallelMacs = 1 << 18;
 /// BatchMatMul (kV2 = false) and BatchMatMulV2 (kV2 = true).
 template <typename T, bool kV2> class BatchMatMulOp : public OpKernel {
 public:
-    explicit BatchMatMulOp(OpKernelConstruction& construction) : OpKernel(construction)
+    explicit BatchMatMulOp(OpKernelConstruction& construction)
+        : OpKernel(construction), m_attrs(productAttrs(construction.node(), "adj_x", "adj_y"))
     {
-        auto adjX = attrBool(construction.node(), "adj_x");
-        auto adjY = attrBool(construction.node(), "adj_y");
-        if (!adjX)
-            m_attrStatus = adjX.error();
-        else if (!adjY)
-            m_attrStatus = adjY.error();
-        else {
-            m_adjX = *adjX;
-            m_adjY = *adjY;
-        }
     }
 
     Status compute(OpKernelContext& ctx) override
     {
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
+        if (!m_attrs.status.isOk())
+            return m_attrs.status;
         const Tensor& x = ctx.input(0);
         const Tensor& y = ctx.input(1);
-        auto shape = batchMatMulShape(x.shape(), y.shape(), m_adjX, m_adjY, kV2);
+        auto shape = batchMatMulShape(x.shape(), y.shape(), m_attrs.first, m_attrs.second, kV2);
         if (!shape)
             return shape.error();
         const BatchBroadcast& bcast = shape->bcast;
@@ -167,7 +159,8 @@ public:
         auto one = [&](std::int64_t i, const Eigen::ThreadPoolDevice* device) {
             const auto u = static_cast<std::size_t>(i);
             matMulCpu<T>(device, xData + bcast.xIndex[u] * xStride, yData + bcast.yIndex[u] * yStride,
-                         outData + i * outStride, d0, d3, d1, m_adjX, m_adjX, m_adjY, m_adjY);
+                         outData + i * outStride, d0, d3, d1, m_attrs.first, m_attrs.first, m_attrs.second,
+                         m_attrs.second);
         };
         const Eigen::ThreadPoolDevice* device = ctx.device().eigenCpuDevice();
         const std::int64_t macs = d0 * d1 * d3;
@@ -186,9 +179,7 @@ public:
     }
 
 private:
-    Status m_attrStatus;
-    bool m_adjX = false;
-    bool m_adjY = false;
+    ProductAttrs m_attrs;
 };
 
 template <typename... Ts> Status registerBatchMatMulTypes(KernelRegistry& registry, TypeList<Ts...>)

@@ -6,6 +6,10 @@
 
 #include <cstdint>
 
+namespace tensorflow {
+class NodeDef;
+}
+
 namespace tstudio::linalg {
 
 /// The sizes of MatMul's product out[m, n] = op(a)[m, k] * op(b)[k, n], after TensorFlow's checks
@@ -16,6 +20,17 @@ struct MatMulDims {
     std::int64_t n = 0;
 };
 Expected<MatMulDims> matMulDims(const TensorShape& a, const TensorShape& b, bool transposeA, bool transposeB);
+
+/// The two bool attrs of a product kernel, read when it is built: MatMul's transpose_a and
+/// transpose_b, or BatchMatMul's adj_x and adj_y. A missing or mistyped attr (the first of the two)
+/// is kept in `status` for compute() to return, the flags then false. Shared by the CPU and GPU
+/// MatMul and BatchMatMul kernels.
+struct ProductAttrs {
+    bool first = false;
+    bool second = false;
+    Status status;
+};
+ProductAttrs productAttrs(const tensorflow::NodeDef& node, const char* firstName, const char* secondName);
 
 /// out = op(a) * op(b), where op transposes when asked: a is [m,k] or [k,m] (transposeA), b is
 /// [k,n] or [n,k] (transposeB) and out is [m,n], all row-major (TensorFlow's MatMulFunctor).

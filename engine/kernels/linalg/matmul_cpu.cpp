@@ -3,6 +3,7 @@
 #include "kernels/linalg/matmul_cpu.h"
 
 #include "framework/kernel_registry.h"
+#include "framework/node_attrs.h"
 #include "framework/op_kernel.h"
 #include "kernels/linalg/gemm_cpu.h"
 #include "kernels/linalg/matmul.h"
@@ -78,6 +79,22 @@ Expected<MatMulDims> matMulDims(const TensorShape& a, const TensorShape& b, bool
     return dims;
 }
 
+ProductAttrs productAttrs(const tensorflow::NodeDef& node, const char* firstName, const char* secondName)
+{
+    ProductAttrs attrs;
+    auto first = attrBool(node, firstName);
+    auto second = attrBool(node, secondName);
+    if (!first)
+        attrs.status = first.error();
+    else if (!second)
+        attrs.status = second.error();
+    else {
+        attrs.first = *first;
+        attrs.second = *second;
+    }
+    return attrs;
+}
+
 #define TSTUDIO_INSTANTIATE_MATMUL_CPU(T)                                                                              \
     template void matMulCpu<T>(const Eigen::ThreadPoolDevice*, const T*, const T*, T*, std::int64_t, std::int64_t,     \
                                std::int64_t, bool, bool, bool, bool)
@@ -96,27 +113,18 @@ namespace {
 /// MatMul: a [m,k] (or [k,m] with transpose_a) times b [k,n] (or [n,k] with transpose_b).
 template <typename T> class MatMulOp : public OpKernel {
 public:
-    explicit MatMulOp(OpKernelConstruction& construction) : OpKernel(construction)
+    explicit MatMulOp(OpKernelConstruction& construction)
+        : OpKernel(construction), m_attrs(productAttrs(construction.node(), "transpose_a", "transpose_b"))
     {
-        auto transposeA = attrBool(construction.node(), "transpose_a");
-        auto transposeB = attrBool(construction.node(), "transpose_b");
-        if (!transposeA)
-            m_attrStatus = transposeA.error();
-        else if (!transposeB)
-            m_attrStatus = transposeB.error();
-        else {
-            m_transposeA = *transposeA;
-            m_transposeB = *transposeB;
-        }
     }
 
     Status compute(OpKernelContext& ctx) override
     {
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
+        if (!m_attrs.status.isOk())
+            return m_attrs.status;
         const Tensor& a = ctx.input(0);
         const Tensor& b = ctx.input(1);
-        auto dims = matMulDims(a.shape(), b.shape(), m_transposeA, m_transposeB);
+        auto dims = matMulDims(a.shape(), b.shape(), m_attrs.first, m_attrs.second);
         if (!dims)
             return dims.error();
         const std::int64_t m = dims->m, n = dims->n, k = dims->k;
@@ -126,14 +134,12 @@ public:
         if ((*out)->numElements() == 0)
             return Status::ok();
         matMulCpu<T>(ctx.device().eigenCpuDevice(), a.data<T>(), b.data<T>(), (*out)->template data<T>(), m, n, k,
-                     m_transposeA, false, m_transposeB, false);
+                     m_attrs.first, false, m_attrs.second, false);
         return Status::ok();
     }
 
 private:
-    Status m_attrStatus;
-    bool m_transposeA = false;
-    bool m_transposeB = false;
+    ProductAttrs m_attrs;
 };
 
 template <typename... Ts> Status registerMatMulTypes(KernelRegistry& registry, TypeList<Ts...>)

@@ -115,18 +115,9 @@ Status stridedGemm(CudaDevice& gpu, const GemmShape& g, const T* a, std::int64_t
 /// MatMul: a [m,k] (or [k,m] with transpose_a) times b [k,n] (or [n,k] with transpose_b).
 template <typename T> class MatMulGpuOp : public OpKernel {
 public:
-    explicit MatMulGpuOp(OpKernelConstruction& construction) : OpKernel(construction)
+    explicit MatMulGpuOp(OpKernelConstruction& construction)
+        : OpKernel(construction), m_attrs(productAttrs(construction.node(), "transpose_a", "transpose_b"))
     {
-        auto transposeA = attrBool(construction.node(), "transpose_a");
-        auto transposeB = attrBool(construction.node(), "transpose_b");
-        if (!transposeA)
-            m_attrStatus = transposeA.error();
-        else if (!transposeB)
-            m_attrStatus = transposeB.error();
-        else {
-            m_transposeA = *transposeA;
-            m_transposeB = *transposeB;
-        }
     }
 
     Status compute(OpKernelContext& ctx) override
@@ -134,11 +125,11 @@ public:
         auto gpu = cuda::gpuOf(ctx);
         if (!gpu)
             return gpu.error();
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
+        if (!m_attrs.status.isOk())
+            return m_attrs.status;
         const Tensor& a = ctx.input(0);
         const Tensor& b = ctx.input(1);
-        auto dims = matMulDims(a.shape(), b.shape(), m_transposeA, m_transposeB);
+        auto dims = matMulDims(a.shape(), b.shape(), m_attrs.first, m_attrs.second);
         if (!dims)
             return dims.error();
         const TensorShape shape{dims->m, dims->n};
@@ -147,7 +138,7 @@ public:
             auto out = ctx.allocateOutput(0, shape);
             return out ? Status::ok() : out.error();
         }
-        const GemmShape g{dims->m, dims->n, dims->k, m_transposeA, m_transposeB};
+        const GemmShape g{dims->m, dims->n, dims->k, m_attrs.first, m_attrs.second};
         if (Status s = checkCublasLimits(op(), g); !s.isOk())
             return s;
         auto out = Tensor::allocateUninitialized(ctx.allocator(), a.dtype(), shape);
@@ -160,9 +151,7 @@ public:
     }
 
 private:
-    Status m_attrStatus;
-    bool m_transposeA = false;
-    bool m_transposeB = false;
+    ProductAttrs m_attrs;
 };
 
 /// BatchMatMul (kV2 = false) and BatchMatMulV2 (kV2 = true) for real types (adjoint = transpose).
@@ -171,18 +160,9 @@ private:
 /// that, one call per matrix.
 template <typename T, bool kV2> class BatchMatMulGpuOp : public OpKernel {
 public:
-    explicit BatchMatMulGpuOp(OpKernelConstruction& construction) : OpKernel(construction)
+    explicit BatchMatMulGpuOp(OpKernelConstruction& construction)
+        : OpKernel(construction), m_attrs(productAttrs(construction.node(), "adj_x", "adj_y"))
     {
-        auto adjX = attrBool(construction.node(), "adj_x");
-        auto adjY = attrBool(construction.node(), "adj_y");
-        if (!adjX)
-            m_attrStatus = adjX.error();
-        else if (!adjY)
-            m_attrStatus = adjY.error();
-        else {
-            m_adjX = *adjX;
-            m_adjY = *adjY;
-        }
     }
 
     Status compute(OpKernelContext& ctx) override
@@ -190,18 +170,18 @@ public:
         auto gpu = cuda::gpuOf(ctx);
         if (!gpu)
             return gpu.error();
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
+        if (!m_attrs.status.isOk())
+            return m_attrs.status;
         const Tensor& x = ctx.input(0);
         const Tensor& y = ctx.input(1);
-        auto shape = batchMatMulShape(x.shape(), y.shape(), m_adjX, m_adjY, kV2);
+        auto shape = batchMatMulShape(x.shape(), y.shape(), m_attrs.first, m_attrs.second, kV2);
         if (!shape)
             return shape.error();
         if (shape->bcast.batch == 0 || shape->m == 0 || shape->n == 0 || shape->k == 0) {
             auto out = ctx.allocateOutput(0, shape->output);
             return out ? Status::ok() : out.error();
         }
-        const GemmShape g{shape->m, shape->n, shape->k, m_adjX, m_adjY};
+        const GemmShape g{shape->m, shape->n, shape->k, m_attrs.first, m_attrs.second};
         if (Status s = checkCublasLimits(op(), g); !s.isOk())
             return s;
         auto out = Tensor::allocateUninitialized(ctx.allocator(), x.dtype(), shape->output);
@@ -282,9 +262,7 @@ private:
         return Status::ok(); // `arrays` is released now; the stream orders its reuse after the products
     }
 
-    Status m_attrStatus;
-    bool m_adjX = false;
-    bool m_adjY = false;
+    ProductAttrs m_attrs;
 };
 
 template <typename... Ts> Status registerTypes(KernelRegistry& registry, TypeList<Ts...>)

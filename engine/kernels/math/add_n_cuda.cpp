@@ -20,11 +20,9 @@ public:
 
     Status compute(OpKernelContext& context) override
     {
-        auto gpu = cuda::gpuOf(context);
+        auto gpu = gpu_cwise::checkedGpuOf(*this, context);
         if (!gpu)
             return gpu.error();
-        if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
-            return s;
         if (Status s = checkSameShapes(*this, context); !s.isOk())
             return s;
         const Tensor& first = context.input(0);

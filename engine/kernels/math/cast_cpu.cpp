@@ -2,6 +2,7 @@
 // double, complex64, complex128; quantized dtypes as their storage integers), with Truncate.
 #define EIGEN_USE_THREADS
 #include "kernels/math/cast_cpu.h"
+#include "kernels/math/cast_attrs.h"
 #include "kernels/math/cwise_cpu.h"
 #include "kernels/math/math_cpu_kernels.h"
 
@@ -64,27 +65,36 @@ private:
 
 Expected<std::unique_ptr<OpKernel>> makeCastKernel(OpKernelConstruction& construction)
 {
-    const tensorflow::NodeDef& node = construction.node();
-    auto src = attrType(node, "SrcT");
-    if (!src)
-        return unexpected(src.error());
-    auto dst = attrType(node, "DstT");
-    if (!dst)
-        return unexpected(dst.error());
-    // Graphs written before TensorFlow 1.10 have no Truncate attr; it defaults to false.
-    const auto truncate = attrBool(node, "Truncate");
+    auto attrs = castAttrs(construction.node());
+    if (!attrs)
+        return unexpected(attrs.error());
     CastFunction function = nullptr;
-    if (*src != *dst) {
-        function = castFunction(castStorageType(*src), castStorageType(*dst));
+    if (attrs->src != attrs->dst) {
+        function = castFunction(castStorageType(attrs->src), castStorageType(attrs->dst));
         if (function == nullptr) {
-            return unexpected(unimplementedError("Cast " + dataTypeString(*src) + " to " + dataTypeString(*dst) +
-                                                 " is not supported"));
+            return unexpected(unimplementedError("Cast " + dataTypeString(attrs->src) + " to " +
+                                                 dataTypeString(attrs->dst) + " is not supported"));
         }
     }
-    return std::unique_ptr<OpKernel>(std::make_unique<CastKernel>(construction, function, truncate.value_or(false)));
+    return std::unique_ptr<OpKernel>(std::make_unique<CastKernel>(construction, function, attrs->truncate));
 }
 
 } // namespace
+
+Expected<CastAttrs> castAttrs(const tensorflow::NodeDef& node)
+{
+    CastAttrs attrs;
+    auto src = attrType(node, "SrcT");
+    if (!src)
+        return unexpected(src.error());
+    attrs.src = *src;
+    auto dst = attrType(node, "DstT");
+    if (!dst)
+        return unexpected(dst.error());
+    attrs.dst = *dst;
+    attrs.truncate = attrBool(node, "Truncate").value_or(false);
+    return attrs;
+}
 
 Status math_kernels::registerCastCpuKernels(KernelRegistry& registry)
 {

@@ -2,6 +2,7 @@
 // kernel, so the numbers are the same), with the Truncate option.
 #define EIGEN_USE_THREADS
 #include "kernels/math/cast.h"
+#include "kernels/math/cast_attrs.h"
 #include "kernels/math/cwise_kernels_cuda.h"
 
 #include <cstdint>
@@ -45,11 +46,9 @@ public:
 
     Status compute(OpKernelContext& context) override
     {
-        auto gpu = cuda::gpuOf(context);
+        auto gpu = gpu_cwise::checkedGpuOf(*this, context);
         if (!gpu)
             return gpu.error();
-        if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
-            return s;
         const Tensor& in = context.input(0);
         if (m_launch == nullptr)
             return context.setOutput(0, in);
@@ -71,24 +70,18 @@ private:
 
 Expected<std::unique_ptr<OpKernel>> makeCastGpuKernel(OpKernelConstruction& construction)
 {
-    const tensorflow::NodeDef& node = construction.node();
-    auto src = attrType(node, "SrcT");
-    if (!src)
-        return unexpected(src.error());
-    auto dst = attrType(node, "DstT");
-    if (!dst)
-        return unexpected(dst.error());
-    // Graphs written before TensorFlow 1.10 have no Truncate attr; it defaults to false.
-    const auto truncate = attrBool(node, "Truncate");
+    auto attrs = castAttrs(construction.node());
+    if (!attrs)
+        return unexpected(attrs.error());
     CastLaunch launch = nullptr;
-    if (*src != *dst) {
-        launch = castLaunch(*src, *dst);
+    if (attrs->src != attrs->dst) {
+        launch = castLaunch(attrs->src, attrs->dst);
         if (launch == nullptr) {
-            return unexpected(unimplementedError("Cast " + dataTypeString(*src) + " to " + dataTypeString(*dst) +
-                                                 " has no GPU kernel"));
+            return unexpected(unimplementedError("Cast " + dataTypeString(attrs->src) + " to " +
+                                                 dataTypeString(attrs->dst) + " has no GPU kernel"));
         }
     }
-    return std::unique_ptr<OpKernel>(std::make_unique<CastGpuKernel>(construction, launch, truncate.value_or(false)));
+    return std::unique_ptr<OpKernel>(std::make_unique<CastGpuKernel>(construction, launch, attrs->truncate));
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // launchers explicitly for the (functor, dtype) pairs they register. C++17.
 #pragma once
 
+#include "kernels/array/grid_stride_cuda.h"
 #include "kernels/math/binary_functors.h"
 #include "kernels/math/cwise_cuda.h"
 
@@ -14,37 +15,15 @@
 
 namespace tstudio::gpu {
 
-/// The helpers and kernels behind the launchers (a namespace of their own: other GPU families
-/// have helpers of the same names in tstudio::gpu).
+/// The helpers and kernels behind the launchers (launch shapes and loop indices are
+/// grid_stride_cuda.h's, shared with the other GPU families).
 namespace elementwise {
-
-/// Threads per block of every element-wise kernel.
-inline constexpr unsigned kThreadsPerBlock = 256;
-
-/// Blocks for a grid-stride loop over n > 0 elements: one element per thread up to enough blocks
-/// to fill an H100/H200 several times over (132 multiprocessors); the loop strides over the rest.
-inline unsigned blocksFor(std::int64_t n)
-{
-    constexpr std::int64_t kMaxBlocks = 132 * 8 * 4;
-    return static_cast<unsigned>(
-        std::clamp<std::int64_t>((n + kThreadsPerBlock - 1) / kThreadsPerBlock, 1, kMaxBlocks));
-}
 
 /// True when every element index and input offset of `layout` fits 32-bit unsigned arithmetic
 /// (the inputs never hold more elements than the output), which divides several times faster.
 inline bool fits32(const BroadcastLayout& layout)
 {
     return layout.numElements <= std::int64_t(std::numeric_limits<std::int32_t>::max());
-}
-
-/// The first element of this thread and the grid's stride, for grid-stride loops.
-template <typename Index> __device__ __forceinline__ Index firstIndex()
-{
-    return static_cast<Index>(blockIdx.x) * static_cast<Index>(blockDim.x) + static_cast<Index>(threadIdx.x);
-}
-template <typename Index> __device__ __forceinline__ Index gridStride()
-{
-    return static_cast<Index>(gridDim.x) * static_cast<Index>(blockDim.x);
 }
 
 /// The element offsets of inputs 0..Inputs-1 for output element i of a layout of rank >= 2:
@@ -161,8 +140,7 @@ void UnaryLauncher<F, In>::launch(cudaStream_t stream, const F& f, Out* out, con
 {
     if (n <= 0)
         return;
-    elementwise::unaryKernel<F, In, Out>
-        <<<elementwise::blocksFor(n), elementwise::kThreadsPerBlock, 0, stream>>>(f, out, in, n);
+    elementwise::unaryKernel<F, In, Out><<<blocksFor(n), kThreadsPerBlock, 0, stream>>>(f, out, in, n);
 }
 
 template <typename F, typename In>
@@ -172,18 +150,18 @@ void BinaryLauncher<F, In>::launch(cudaStream_t stream, const F& f, const Broadc
     const std::int64_t n = layout.numElements;
     if (n <= 0)
         return;
-    const unsigned blocks = elementwise::blocksFor(n);
+    const unsigned blocks = blocksFor(n);
     if (layout.rank <= 1) {
         const std::int64_t xStep = layout.rank == 0 ? 0 : layout.strides[0][0];
         const std::int64_t yStep = layout.rank == 0 ? 0 : layout.strides[1][0];
         elementwise::binaryFlatKernel<F, In, Out>
-            <<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(f, out, x, y, n, xStep, yStep);
+            <<<blocks, kThreadsPerBlock, 0, stream>>>(f, out, x, y, n, xStep, yStep);
     } else if (elementwise::fits32(layout)) {
         elementwise::binaryBroadcastKernel<F, In, Out, std::uint32_t>
-            <<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(f, layout, out, x, y);
+            <<<blocks, kThreadsPerBlock, 0, stream>>>(f, layout, out, x, y);
     } else {
         elementwise::binaryBroadcastKernel<F, In, Out, std::uint64_t>
-            <<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(f, layout, out, x, y);
+            <<<blocks, kThreadsPerBlock, 0, stream>>>(f, layout, out, x, y);
     }
 }
 
@@ -193,8 +171,7 @@ void FlatBinaryLauncher<F, In>::launch(cudaStream_t stream, const F& f, Out* out
 {
     if (n <= 0)
         return;
-    elementwise::binaryFlatKernel<F, In, Out>
-        <<<elementwise::blocksFor(n), elementwise::kThreadsPerBlock, 0, stream>>>(f, out, x, y, n, 1, 1);
+    elementwise::binaryFlatKernel<F, In, Out><<<blocksFor(n), kThreadsPerBlock, 0, stream>>>(f, out, x, y, n, 1, 1);
 }
 
 template <typename T>
@@ -204,17 +181,17 @@ void SelectLauncher<T>::launch(cudaStream_t stream, const BroadcastLayout& layou
     const std::int64_t n = layout.numElements;
     if (n <= 0)
         return;
-    const unsigned blocks = elementwise::blocksFor(n);
+    const unsigned blocks = blocksFor(n);
     if (layout.rank <= 1) {
         auto step = [&](int k) { return layout.rank == 0 ? std::int64_t(0) : layout.strides[k][0]; };
         elementwise::selectFlatKernel<T>
-            <<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(out, condition, t, e, n, step(0), step(1), step(2));
+            <<<blocks, kThreadsPerBlock, 0, stream>>>(out, condition, t, e, n, step(0), step(1), step(2));
     } else if (elementwise::fits32(layout)) {
         elementwise::selectBroadcastKernel<T, std::uint32_t>
-            <<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(layout, out, condition, t, e);
+            <<<blocks, kThreadsPerBlock, 0, stream>>>(layout, out, condition, t, e);
     } else {
         elementwise::selectBroadcastKernel<T, std::uint64_t>
-            <<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(layout, out, condition, t, e);
+            <<<blocks, kThreadsPerBlock, 0, stream>>>(layout, out, condition, t, e);
     }
 }
 
@@ -223,14 +200,14 @@ void AddNLauncher<T>::launch(cudaStream_t stream, T* out, const T* const* inputs
 {
     if (n <= 0 || count < 2)
         return;
-    const unsigned blocks = elementwise::blocksFor(n);
+    const unsigned blocks = blocksFor(n);
     for (int first = 0; first < count; first += elementwise::kAddNInputsPerLaunch) {
         elementwise::AddNInputs<T> chunk{};
         chunk.count = std::min(elementwise::kAddNInputsPerLaunch, count - first);
         for (int k = 0; k < chunk.count; ++k)
             chunk.in[k] = inputs[first + k];
         // Launches after the first continue the sum in out, in the same left-to-right order.
-        elementwise::addNKernel<T><<<blocks, elementwise::kThreadsPerBlock, 0, stream>>>(out, chunk, first > 0, n);
+        elementwise::addNKernel<T><<<blocks, kThreadsPerBlock, 0, stream>>>(out, chunk, first > 0, n);
     }
 }
 

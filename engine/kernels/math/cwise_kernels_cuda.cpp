@@ -47,6 +47,16 @@ Expected<Tensor> uninitializedOutput(const OpKernel& kernel, OpKernelContext& co
     return Tensor::allocateUninitialized(context.allocator(), dtype, shape);
 }
 
+Expected<CudaDevice*> checkedGpuOf(const OpKernel& kernel, OpKernelContext& context)
+{
+    auto gpu = cuda::gpuOf(context);
+    if (!gpu)
+        return gpu;
+    if (Status s = cwise::checkInputTypes(kernel, context); !s.isOk())
+        return unexpected(s);
+    return gpu;
+}
+
 Status setScalarBoolOutput(const OpKernel& kernel, OpKernelContext& context, CudaDevice& gpu, bool value)
 {
     if (kernel.outputInHostMemory(0)) {

@@ -48,6 +48,10 @@ KernelDef gpuKernelDef(std::string op, std::vector<DataType> types, std::vector<
 /// A new tensor in the GPU's memory for output `i` of `kernel`, every element to be written by a kernel.
 Expected<Tensor> uninitializedOutput(const OpKernel& kernel, OpKernelContext& context, int i, const TensorShape& shape);
 
+/// The GPU `context` computes on (cuda::gpuOf), then the CPU kernels' input dtype checks
+/// (cwise::checkInputTypes): how every element-wise GPU kernel's compute() starts.
+Expected<CudaDevice*> checkedGpuOf(const OpKernel& kernel, OpKernelContext& context);
+
 /// The scalar bool output of Equal/NotEqual with incompatible_shape_error = false on shapes that do
 /// not broadcast: `value`, written on the compute stream (or on the host for host-memory outputs).
 Status setScalarBoolOutput(const OpKernel& kernel, OpKernelContext& context, CudaDevice& gpu, bool value);
@@ -82,11 +86,9 @@ public:
 
     Status compute(OpKernelContext& context) override
     {
-        auto gpu = cuda::gpuOf(context);
+        auto gpu = checkedGpuOf(*this, context);
         if (!gpu)
             return gpu.error();
-        if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
-            return s;
         const Tensor& x = context.input(0);
         const std::int64_t n = x.numElements();
         if constexpr (P == Placement::kHost) {
@@ -131,11 +133,9 @@ public:
 
     Status compute(OpKernelContext& context) override
     {
-        auto gpu = cuda::gpuOf(context);
+        auto gpu = checkedGpuOf(*this, context);
         if (!gpu)
             return gpu.error();
-        if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
-            return s;
         const Tensor& x = context.input(0);
         const Tensor& y = context.input(1);
         const BroadcastPlan plan{x.shape(), y.shape()};
@@ -186,11 +186,9 @@ public:
 
     Status compute(OpKernelContext& context) override
     {
-        auto gpu = cuda::gpuOf(context);
+        auto gpu = checkedGpuOf(*this, context);
         if (!gpu)
             return gpu.error();
-        if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
-            return s;
         const Tensor& y = context.input(0);
         const Tensor& dy = context.input(1);
         // The CPU's SimpleBinaryKernel text.

@@ -18,11 +18,9 @@ public:
 
     Status compute(OpKernelContext& context) override
     {
-        auto gpu = cuda::gpuOf(context);
+        auto gpu = gpu_cwise::checkedGpuOf(*this, context);
         if (!gpu)
             return gpu.error();
-        if (Status s = cwise::checkInputTypes(*this, context); !s.isOk())
-            return s;
         const Tensor& condition = context.input(0);
         const Tensor& t = context.input(1);
         const Tensor& e = context.input(2);

@@ -18,15 +18,10 @@ public:
     {
         const Tensor& value = ctx.input(0);
         const Tensor& bias = ctx.input(1);
-        if (value.rank() < 2)
-            return invalidArgumentError("Input tensor must be at least 2D: " + value.shape().toString());
-        if (bias.rank() != 1)
-            return invalidArgumentError("Biases must be 1D: " + bias.shape().toString());
-        const auto dims = biasDims(value.shape(), m_format);
-        if (bias.shape().dim(0) != dims[1]) {
-            return invalidArgumentError("Must provide as many biases as the last dimension of the input tensor: " +
-                                        bias.shape().toString() + " vs. " + value.shape().toString());
-        }
+        auto checked = checkBiasAddInputs(value, bias, m_format);
+        if (!checked)
+            return checked.error();
+        const std::array<std::int64_t, 3>& dims = *checked;
         auto out = ctx.allocateOutput(0, value.shape());
         if (!out)
             return out.error();
@@ -50,9 +45,10 @@ public:
     Status compute(OpKernelContext& ctx) override
     {
         const Tensor& backprop = ctx.input(0);
-        if (backprop.rank() < 2)
-            return invalidArgumentError("Input tensor must be at least 2D: " + backprop.shape().toString());
-        const auto dims = biasDims(backprop.shape(), m_format);
+        auto checked = checkBiasAddGradInput(backprop, m_format);
+        if (!checked)
+            return checked.error();
+        const std::array<std::int64_t, 3>& dims = *checked;
         auto out = ctx.allocateOutput(0, TensorShape{dims[1]});
         if (!out)
             return out.error();

@@ -9,10 +9,10 @@ namespace tstudio::nn::gpu {
 
 namespace {
 
-using tstudio::gpu::elementwise::blocksFor;
-using tstudio::gpu::elementwise::firstIndex;
-using tstudio::gpu::elementwise::gridStride;
-using tstudio::gpu::elementwise::kThreadsPerBlock;
+using tstudio::gpu::blocksFor;
+using tstudio::gpu::firstIndex;
+using tstudio::gpu::gridStride;
+using tstudio::gpu::kThreadsPerBlock;
 
 /// Channel of element i: (i / inner) % channels; channels last (inner == 1) skips the division.
 template <typename T, typename Index>

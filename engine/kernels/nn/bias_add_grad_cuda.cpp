@@ -19,9 +19,10 @@ public:
         if (!gpu)
             return gpu.error();
         const Tensor& backprop = ctx.input(0);
-        if (backprop.rank() < 2)
-            return invalidArgumentError("Input tensor must be at least 2D: " + backprop.shape().toString());
-        const std::array<std::int64_t, 3> dims = biasDims(backprop.shape(), m_format);
+        auto checked = checkBiasAddGradInput(backprop, m_format);
+        if (!checked)
+            return checked.error();
+        const std::array<std::int64_t, 3>& dims = *checked;
         if (backprop.numElements() == 0) {
             // Zeros (allocateOutput fills them on the stream), or nothing for zero channels.
             auto out = ctx.allocateOutput(0, TensorShape{dims[1]});

@@ -81,4 +81,21 @@ template <typename T> struct Conv2DCpu {
 /// "Conv2DBackpropInput: input_sizes input must be 1-dim, not 2" and negative-dimension errors.
 Expected<TensorShape> shapeFromSizes(const Tensor& sizes, const std::string& label, const std::string& inputName);
 
+/// What the checks of one of the three ops give: its output's shape (for a backprop op, the shape
+/// its sizes input names) and the convolution's geometry.
+struct Conv2DProblem {
+    TensorShape outputShape;
+    Conv2DGeometry geometry;
+};
+
+/// Conv2D's checks on ctx's inputs (input, filter; conv2DForwardGeometry) and its output shape in
+/// params.format. The CPU and GPU kernels share it.
+Expected<Conv2DProblem> conv2DForwardProblem(const Conv2DParams& params, OpKernelContext& ctx);
+
+/// The checks of Conv2DBackpropInput (inputs input_sizes, filter, out_backprop) or, with
+/// `filterBackprop`, Conv2DBackpropFilter (input, filter_sizes, out_backprop) on ctx's inputs:
+/// shapeFromSizes on the sizes input (host memory on every device), then conv2DBackpropGeometry
+/// labelled with the op's name. The CPU and GPU kernels share it.
+Expected<Conv2DProblem> conv2DBackpropProblem(const Conv2DParams& params, OpKernelContext& ctx, bool filterBackprop);
+
 } // namespace tstudio::nn

@@ -192,6 +192,29 @@ Expected<TensorShape> shapeFromSizes(const Tensor& sizes, const std::string& lab
     return TensorShape(std::move(dims));
 }
 
+Expected<Conv2DProblem> conv2DForwardProblem(const Conv2DParams& params, OpKernelContext& ctx)
+{
+    auto g = conv2DForwardGeometry(params, ctx.input(0).shape(), ctx.input(1).shape());
+    if (!g)
+        return unexpected(g.error());
+    return Conv2DProblem{imageShape(params.format, g->batch, g->rows.output, g->cols.output, g->outDepth), *g};
+}
+
+Expected<Conv2DProblem> conv2DBackpropProblem(const Conv2DParams& params, OpKernelContext& ctx, bool filterBackprop)
+{
+    const std::string label = filterBackprop ? "Conv2DBackpropFilter" : "Conv2DBackpropInput";
+    const int sizesInput = filterBackprop ? 1 : 0;
+    auto sizes = shapeFromSizes(ctx.input(sizesInput), label, filterBackprop ? "filter_sizes" : "input_sizes");
+    if (!sizes)
+        return unexpected(sizes.error());
+    const TensorShape& input = filterBackprop ? ctx.input(0).shape() : *sizes;
+    const TensorShape& filter = filterBackprop ? *sizes : ctx.input(1).shape();
+    auto g = conv2DBackpropGeometry(params, label, input, filter, ctx.input(2).shape());
+    if (!g)
+        return unexpected(g.error());
+    return Conv2DProblem{*sizes, *g};
+}
+
 namespace {
 
 using ConvTypes = HalfFloatDouble;
@@ -202,16 +225,16 @@ public:
 
     Status compute(OpKernelContext& ctx) override
     {
+        auto problem = conv2DForwardProblem(m_params, ctx);
+        if (!problem)
+            return problem.error();
         const Tensor& input = ctx.input(0);
         const Tensor& filter = ctx.input(1);
-        auto g = conv2DForwardGeometry(m_params, input.shape(), filter.shape());
-        if (!g)
-            return g.error();
-        const TensorShape outShape = imageShape(m_params.format, g->batch, g->rows.output, g->cols.output, g->outDepth);
-        return computeInNhwc(ctx, m_params.format, {&input}, outShape, [&](const auto& in, Tensor& out) {
+        const Conv2DGeometry& g = problem->geometry;
+        return computeInNhwc(ctx, m_params.format, {&input}, problem->outputShape, [&](const auto& in, Tensor& out) {
             return dispatchDataType<ConvTypes>(input.dtype(), [&](auto tag) {
                 using T = typename decltype(tag)::type;
-                return Conv2DCpu<T>::forward(ctx, *g, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
+                return Conv2DCpu<T>::forward(ctx, g, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
             });
         });
     }
@@ -226,21 +249,20 @@ public:
 
     Status compute(OpKernelContext& ctx) override
     {
-        const std::string label = "Conv2DBackpropInput";
-        auto inputShape = shapeFromSizes(ctx.input(0), label, "input_sizes");
-        if (!inputShape)
-            return inputShape.error();
+        auto problem = conv2DBackpropProblem(m_params, ctx, false);
+        if (!problem)
+            return problem.error();
         const Tensor& filter = ctx.input(1);
         const Tensor& outBackprop = ctx.input(2);
-        auto g = conv2DBackpropGeometry(m_params, label, *inputShape, filter.shape(), outBackprop.shape());
-        if (!g)
-            return g.error();
-        return computeInNhwc(ctx, m_params.format, {&outBackprop}, *inputShape, [&](const auto& in, Tensor& out) {
-            return dispatchDataType<ConvTypes>(filter.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                return Conv2DCpu<T>::backpropInput(ctx, *g, filter.data<T>(), in[0]->template data<T>(), out.data<T>());
-            });
-        });
+        const Conv2DGeometry& g = problem->geometry;
+        return computeInNhwc(ctx, m_params.format, {&outBackprop}, problem->outputShape,
+                             [&](const auto& in, Tensor& out) {
+                                 return dispatchDataType<ConvTypes>(filter.dtype(), [&](auto tag) {
+                                     using T = typename decltype(tag)::type;
+                                     return Conv2DCpu<T>::backpropInput(ctx, g, filter.data<T>(),
+                                                                        in[0]->template data<T>(), out.data<T>());
+                                 });
+                             });
     }
 
 private:
@@ -253,16 +275,13 @@ public:
 
     Status compute(OpKernelContext& ctx) override
     {
-        const std::string label = "Conv2DBackpropFilter";
+        auto problem = conv2DBackpropProblem(m_params, ctx, true);
+        if (!problem)
+            return problem.error();
         const Tensor& input = ctx.input(0);
-        auto filterShape = shapeFromSizes(ctx.input(1), label, "filter_sizes");
-        if (!filterShape)
-            return filterShape.error();
         const Tensor& outBackprop = ctx.input(2);
-        auto g = conv2DBackpropGeometry(m_params, label, input.shape(), *filterShape, outBackprop.shape());
-        if (!g)
-            return g.error();
-        auto out = ctx.allocateOutput(0, *filterShape);
+        const Conv2DGeometry& g = problem->geometry;
+        auto out = ctx.allocateOutput(0, problem->outputShape);
         if (!out)
             return out.error();
         Tensor* filterBackprop = *out;
@@ -279,7 +298,7 @@ public:
         const Tensor& dy = nhwc.empty() ? outBackprop : nhwc[1];
         return dispatchDataType<ConvTypes>(input.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
-            return Conv2DCpu<T>::backpropFilter(ctx, *g, in.data<T>(), dy.data<T>(), filterBackprop->data<T>());
+            return Conv2DCpu<T>::backpropFilter(ctx, g, in.data<T>(), dy.data<T>(), filterBackprop->data<T>());
         });
     }
 

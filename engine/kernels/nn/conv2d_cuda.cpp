@@ -198,14 +198,26 @@ Status setDescriptors(const ConvShape& shape, ConvDescriptors& d)
     return Status::ok();
 }
 
-template <typename Perf>
-void collectCandidates(const std::vector<Perf>& perf, int returned, std::vector<AlgoChoice>& out)
+/// One direction's heuristics: `maxCount(handle, &n)` sizes the list, `query(n, &returned, perf)`
+/// fills it in cuDNN's order of preference; the algorithms that cuDNN says can run go to `out`.
+template <typename Perf, typename Query>
+Status askHeuristics(cudnnHandle_t handle, cudnnStatus_t (*maxCount)(cudnnHandle_t, int*), const char* maxCountName,
+                     Query query, const char* queryName, std::vector<AlgoChoice>& out)
 {
+    int count = 0;
+    if (Status s = cuda::cudnnStatus(maxCount(handle, &count), maxCountName); !s.isOk())
+        return s;
+    std::vector<Perf> perf(static_cast<std::size_t>(std::max(count, 1)));
+    int returned = 0;
+    if (Status s = cuda::cudnnStatus(query(static_cast<int>(perf.size()), &returned, perf.data()), queryName);
+        !s.isOk())
+        return s;
     for (int i = 0; i < returned && i < static_cast<int>(perf.size()); ++i) {
-        if (perf[static_cast<std::size_t>(i)].status == CUDNN_STATUS_SUCCESS)
-            out.push_back({static_cast<int>(perf[static_cast<std::size_t>(i)].algo),
-                           perf[static_cast<std::size_t>(i)].mathType, 0});
+        const Perf& p = perf[static_cast<std::size_t>(i)];
+        if (p.status == CUDNN_STATUS_SUCCESS)
+            out.push_back({static_cast<int>(p.algo), p.mathType, 0});
     }
+    return Status::ok();
 }
 
 /// The math an algorithm runs with: FMA stays FMA (no TF32); otherwise what the heuristics chose.
@@ -237,55 +249,40 @@ cudnnStatus_t workspaceSize(cudnnHandle_t handle, const ConvShape& shape, const 
 Expected<std::vector<AlgoChoice>> queryCandidates(cudnnHandle_t handle, const ConvShape& shape, ConvDescriptors& d)
 {
     std::vector<AlgoChoice> found;
-    int maxCount = 0;
-    int returned = 0;
+    Status s;
     switch (shape.direction) {
-    case ConvDirection::kForward: {
-        if (Status s = cuda::cudnnStatus(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &maxCount),
-                                         "cudnnGetConvolutionForwardAlgorithmMaxCount");
-            !s.isOk())
-            return unexpected(s);
-        std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(static_cast<std::size_t>(std::max(maxCount, 1)));
-        if (Status s = cuda::cudnnStatus(
-                cudnnGetConvolutionForwardAlgorithm_v7(handle, d.x.get(), d.w.get(), d.conv.get(), d.y.get(),
-                                                       static_cast<int>(perf.size()), &returned, perf.data()),
-                "cudnnGetConvolutionForwardAlgorithm_v7");
-            !s.isOk())
-            return unexpected(s);
-        collectCandidates(perf, returned, found);
+    case ConvDirection::kForward:
+        s = askHeuristics<cudnnConvolutionFwdAlgoPerf_t>(
+            handle, cudnnGetConvolutionForwardAlgorithmMaxCount, "cudnnGetConvolutionForwardAlgorithmMaxCount",
+            [&](int requested, int* returned, cudnnConvolutionFwdAlgoPerf_t* perf) {
+                return cudnnGetConvolutionForwardAlgorithm_v7(handle, d.x.get(), d.w.get(), d.conv.get(), d.y.get(),
+                                                              requested, returned, perf);
+            },
+            "cudnnGetConvolutionForwardAlgorithm_v7", found);
+        break;
+    case ConvDirection::kBackwardData:
+        s = askHeuristics<cudnnConvolutionBwdDataAlgoPerf_t>(
+            handle, cudnnGetConvolutionBackwardDataAlgorithmMaxCount,
+            "cudnnGetConvolutionBackwardDataAlgorithmMaxCount",
+            [&](int requested, int* returned, cudnnConvolutionBwdDataAlgoPerf_t* perf) {
+                return cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, d.w.get(), d.y.get(), d.conv.get(),
+                                                                   d.x.get(), requested, returned, perf);
+            },
+            "cudnnGetConvolutionBackwardDataAlgorithm_v7", found);
+        break;
+    case ConvDirection::kBackwardFilter:
+        s = askHeuristics<cudnnConvolutionBwdFilterAlgoPerf_t>(
+            handle, cudnnGetConvolutionBackwardFilterAlgorithmMaxCount,
+            "cudnnGetConvolutionBackwardFilterAlgorithmMaxCount",
+            [&](int requested, int* returned, cudnnConvolutionBwdFilterAlgoPerf_t* perf) {
+                return cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle, d.x.get(), d.y.get(), d.conv.get(),
+                                                                     d.w.get(), requested, returned, perf);
+            },
+            "cudnnGetConvolutionBackwardFilterAlgorithm_v7", found);
         break;
     }
-    case ConvDirection::kBackwardData: {
-        if (Status s = cuda::cudnnStatus(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &maxCount),
-                                         "cudnnGetConvolutionBackwardDataAlgorithmMaxCount");
-            !s.isOk())
-            return unexpected(s);
-        std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(static_cast<std::size_t>(std::max(maxCount, 1)));
-        if (Status s = cuda::cudnnStatus(
-                cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, d.w.get(), d.y.get(), d.conv.get(), d.x.get(),
-                                                            static_cast<int>(perf.size()), &returned, perf.data()),
-                "cudnnGetConvolutionBackwardDataAlgorithm_v7");
-            !s.isOk())
-            return unexpected(s);
-        collectCandidates(perf, returned, found);
-        break;
-    }
-    case ConvDirection::kBackwardFilter: {
-        if (Status s = cuda::cudnnStatus(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(handle, &maxCount),
-                                         "cudnnGetConvolutionBackwardFilterAlgorithmMaxCount");
-            !s.isOk())
-            return unexpected(s);
-        std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perf(static_cast<std::size_t>(std::max(maxCount, 1)));
-        if (Status s = cuda::cudnnStatus(
-                cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle, d.x.get(), d.y.get(), d.conv.get(), d.w.get(),
-                                                              static_cast<int>(perf.size()), &returned, perf.data()),
-                "cudnnGetConvolutionBackwardFilterAlgorithm_v7");
-            !s.isOk())
-            return unexpected(s);
-        collectCandidates(perf, returned, found);
-        break;
-    }
-    }
+    if (!s.isOk())
+        return unexpected(s);
     std::vector<AlgoChoice> usable;
     for (AlgoChoice choice : found) {
         // Down-conversion of float to half is never TensorFlow's float arithmetic.
@@ -446,6 +443,18 @@ protected:
                          shape.nchw, paddedRows, paddedCols, -shape.extraTop, -shape.extraLeft);
     }
 
+    /// `outBackprop` (the output gradient, in m_params.format) in the layout cuDNN computes in; the
+    /// tensor itself when that is its layout.
+    Expected<Tensor> gradientForCudnn(OpKernelContext& ctx, cudaStream_t stream, const Tensor& outBackprop,
+                                      const ConvShape& shape, const Conv2DGeometry& g)
+    {
+        const bool formatNchw = m_params.format == DataFormat::kNchw;
+        if (shape.nchw == formatNchw)
+            return outBackprop;
+        return copyImage(ctx, stream, outBackprop, formatNchw, g.batch, g.outDepth, g.rows.output, g.cols.output,
+                         shape.nchw, g.rows.output, g.cols.output, 0, 0);
+    }
+
     /// A new image of `batch` x `channels` x dstRows x dstCols (layout dstNchw) holding `src`
     /// shifted by the offsets (gpu::ImageCopy).
     static Expected<Tensor> copyImage(OpKernelContext& ctx, cudaStream_t stream, const Tensor& src, bool srcNchw,
@@ -540,24 +549,25 @@ public:
         auto gpu = cuda::gpuOf(ctx);
         if (!gpu)
             return gpu.error();
+        auto problem = conv2DForwardProblem(m_params, ctx);
+        if (!problem)
+            return problem.error();
+        const TensorShape& outShape = problem->outputShape;
+        const Conv2DGeometry& g = problem->geometry;
         const Tensor& input = ctx.input(0);
         const Tensor& filter = ctx.input(1);
-        auto g = conv2DForwardGeometry(m_params, input.shape(), filter.shape());
-        if (!g)
-            return g.error();
-        const TensorShape outShape = imageShape(m_params.format, g->batch, g->rows.output, g->cols.output, g->outDepth);
-        if (g->outputSize() == 0 || input.numElements() == 0 || filter.numElements() == 0) {
+        if (g.outputSize() == 0 || input.numElements() == 0 || filter.numElements() == 0) {
             auto out = ctx.allocateOutput(0, outShape); // zeros: a sum over nothing
             return out ? Status::ok() : out.error();
         }
         const cudaStream_t stream = (*gpu)->computeStream();
         std::lock_guard lock((*gpu)->libraryMutex());
-        auto prepared = prepare(**gpu, *g, input.dtype());
+        auto prepared = prepare(**gpu, g, input.dtype());
         if (!prepared)
             return prepared.error();
         const ConvShape& shape = (*prepared)->shape;
         const auto [paddedRows, paddedCols] = paddedSize(shape);
-        auto x = imageForCudnn(ctx, stream, input, shape, g->rows.input, g->cols.input, paddedRows, paddedCols);
+        auto x = imageForCudnn(ctx, stream, input, shape, g.rows.input, g.cols.input, paddedRows, paddedCols);
         if (!x)
             return x.error();
         auto w = filterForCudnn(ctx, stream, filter, shape.nchw);
@@ -565,8 +575,8 @@ public:
             return w.error();
         const bool direct = shape.nchw == (m_params.format == DataFormat::kNchw);
         const TensorShape yShape = direct ? outShape
-                                          : imageShape(shape.nchw ? DataFormat::kNchw : DataFormat::kNhwc, g->batch,
-                                                       g->rows.output, g->cols.output, g->outDepth);
+                                          : imageShape(shape.nchw ? DataFormat::kNchw : DataFormat::kNhwc, g.batch,
+                                                       g.rows.output, g.cols.output, g.outDepth);
         auto y = Tensor::allocateUninitialized(ctx.allocator(), input.dtype(), yShape);
         if (!y)
             return y.error();
@@ -574,8 +584,8 @@ public:
             return s;
         if (direct)
             return ctx.setOutput(0, std::move(*y));
-        auto out = copyImage(ctx, stream, *y, shape.nchw, g->batch, g->outDepth, g->rows.output, g->cols.output,
-                             m_params.format == DataFormat::kNchw, g->rows.output, g->cols.output, 0, 0);
+        auto out = copyImage(ctx, stream, *y, shape.nchw, g.batch, g.outDepth, g.rows.output, g.cols.output,
+                             m_params.format == DataFormat::kNchw, g.rows.output, g.cols.output, 0, 0);
         if (!out)
             return out.error();
         return ctx.setOutput(0, std::move(*out));
@@ -591,44 +601,35 @@ public:
         auto gpu = cuda::gpuOf(ctx);
         if (!gpu)
             return gpu.error();
-        const std::string label = "Conv2DBackpropInput";
-        auto inputShape = shapeFromSizes(ctx.input(0), label, "input_sizes"); // host memory
-        if (!inputShape)
-            return inputShape.error();
+        auto problem = conv2DBackpropProblem(m_params, ctx, false); // input_sizes in host memory
+        if (!problem)
+            return problem.error();
+        const TensorShape& inputShape = problem->outputShape;
+        const Conv2DGeometry& g = problem->geometry;
         const Tensor& filter = ctx.input(1);
         const Tensor& outBackprop = ctx.input(2);
-        auto g = conv2DBackpropGeometry(m_params, label, *inputShape, filter.shape(), outBackprop.shape());
-        if (!g)
-            return g.error();
-        if (g->inputSize() == 0 || filter.numElements() == 0 || outBackprop.numElements() == 0) {
-            auto out = ctx.allocateOutput(0, *inputShape); // zeros: no output depends on the input
+        if (g.inputSize() == 0 || filter.numElements() == 0 || outBackprop.numElements() == 0) {
+            auto out = ctx.allocateOutput(0, inputShape); // zeros: no output depends on the input
             return out ? Status::ok() : out.error();
         }
         const cudaStream_t stream = (*gpu)->computeStream();
         std::lock_guard lock((*gpu)->libraryMutex());
-        auto prepared = prepare(**gpu, *g, filter.dtype());
+        auto prepared = prepare(**gpu, g, filter.dtype());
         if (!prepared)
             return prepared.error();
         const ConvShape& shape = (*prepared)->shape;
         const auto [paddedRows, paddedCols] = paddedSize(shape);
         const bool formatNchw = m_params.format == DataFormat::kNchw;
-        Tensor dyStorage;
-        const Tensor* dy = &outBackprop;
-        if (shape.nchw != formatNchw) {
-            auto moved = copyImage(ctx, stream, outBackprop, formatNchw, g->batch, g->outDepth, g->rows.output,
-                                   g->cols.output, shape.nchw, g->rows.output, g->cols.output, 0, 0);
-            if (!moved)
-                return moved.error();
-            dyStorage = std::move(*moved);
-            dy = &dyStorage;
-        }
+        auto dy = gradientForCudnn(ctx, stream, outBackprop, shape, g);
+        if (!dy)
+            return dy.error();
         auto w = filterForCudnn(ctx, stream, filter, shape.nchw);
         if (!w)
             return w.error();
-        const bool direct = shape.nchw == formatNchw && paddedRows == g->rows.input && paddedCols == g->cols.input;
-        const TensorShape dxShape = direct ? *inputShape
-                                           : imageShape(shape.nchw ? DataFormat::kNchw : DataFormat::kNhwc, g->batch,
-                                                        paddedRows, paddedCols, g->inDepth);
+        const bool direct = shape.nchw == formatNchw && paddedRows == g.rows.input && paddedCols == g.cols.input;
+        const TensorShape dxShape = direct ? inputShape
+                                           : imageShape(shape.nchw ? DataFormat::kNchw : DataFormat::kNhwc, g.batch,
+                                                        paddedRows, paddedCols, g.inDepth);
         auto dx = Tensor::allocateUninitialized(ctx.allocator(), filter.dtype(), dxShape);
         if (!dx)
             return dx.error();
@@ -638,8 +639,8 @@ public:
         if (direct)
             return ctx.setOutput(0, std::move(*dx));
         // Crop the extra zeros' gradient off and return to the data format.
-        auto out = copyImage(ctx, stream, *dx, shape.nchw, g->batch, g->inDepth, paddedRows, paddedCols, formatNchw,
-                             g->rows.input, g->cols.input, shape.extraTop, shape.extraLeft);
+        auto out = copyImage(ctx, stream, *dx, shape.nchw, g.batch, g.inDepth, paddedRows, paddedCols, formatNchw,
+                             g.rows.input, g.cols.input, shape.extraTop, shape.extraLeft);
         if (!out)
             return out.error();
         return ctx.setOutput(0, std::move(*out));
@@ -655,42 +656,32 @@ public:
         auto gpu = cuda::gpuOf(ctx);
         if (!gpu)
             return gpu.error();
-        const std::string label = "Conv2DBackpropFilter";
+        auto problem = conv2DBackpropProblem(m_params, ctx, true); // filter_sizes in host memory
+        if (!problem)
+            return problem.error();
+        const TensorShape& filterShape = problem->outputShape;
+        const Conv2DGeometry& g = problem->geometry;
         const Tensor& input = ctx.input(0);
-        auto filterShape = shapeFromSizes(ctx.input(1), label, "filter_sizes"); // host memory
-        if (!filterShape)
-            return filterShape.error();
         const Tensor& outBackprop = ctx.input(2);
-        auto g = conv2DBackpropGeometry(m_params, label, input.shape(), *filterShape, outBackprop.shape());
-        if (!g)
-            return g.error();
-        if (g->filterSize() == 0 || input.numElements() == 0 || outBackprop.numElements() == 0) {
-            auto out = ctx.allocateOutput(0, *filterShape); // zeros: a sum over nothing
+        if (g.filterSize() == 0 || input.numElements() == 0 || outBackprop.numElements() == 0) {
+            auto out = ctx.allocateOutput(0, filterShape); // zeros: a sum over nothing
             return out ? Status::ok() : out.error();
         }
         const cudaStream_t stream = (*gpu)->computeStream();
         std::lock_guard lock((*gpu)->libraryMutex());
-        auto prepared = prepare(**gpu, *g, input.dtype());
+        auto prepared = prepare(**gpu, g, input.dtype());
         if (!prepared)
             return prepared.error();
         const ConvShape& shape = (*prepared)->shape;
         const auto [paddedRows, paddedCols] = paddedSize(shape);
-        const bool formatNchw = m_params.format == DataFormat::kNchw;
-        auto x = imageForCudnn(ctx, stream, input, shape, g->rows.input, g->cols.input, paddedRows, paddedCols);
+        auto x = imageForCudnn(ctx, stream, input, shape, g.rows.input, g.cols.input, paddedRows, paddedCols);
         if (!x)
             return x.error();
-        Tensor dyStorage;
-        const Tensor* dy = &outBackprop;
-        if (shape.nchw != formatNchw) {
-            auto moved = copyImage(ctx, stream, outBackprop, formatNchw, g->batch, g->outDepth, g->rows.output,
-                                   g->cols.output, shape.nchw, g->rows.output, g->cols.output, 0, 0);
-            if (!moved)
-                return moved.error();
-            dyStorage = std::move(*moved);
-            dy = &dyStorage;
-        }
+        auto dy = gradientForCudnn(ctx, stream, outBackprop, shape, g);
+        if (!dy)
+            return dy.error();
         // cuDNN's filter gradient: [k, r, s, c] (KRSC) or [k, c, r, s] (KCRS), permuted back to HWIO.
-        const std::int64_t k = g->outDepth, r = g->rows.filter, s = g->cols.filter, c = g->inDepth;
+        const std::int64_t k = g.outDepth, r = g.rows.filter, s = g.cols.filter, c = g.inDepth;
         const TensorShape dwShape = shape.nchw ? TensorShape{k, c, r, s} : TensorShape{k, r, s, c};
         auto dw = Tensor::allocateUninitialized(ctx.allocator(), input.dtype(), dwShape);
         if (!dw)

@@ -1,39 +1,20 @@
 // Device code moving data around cuDNN's convolutions: image layout changes with padding or
 // cropping, and 4-D permutations of filters. Bits are moved as 2-, 4- or 8-byte words.
+#include "kernels/array/grid_stride_cuda.h"
 #include "kernels/nn/conv2d_cuda.h"
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace tstudio::gpu {
 
 namespace {
 
-constexpr unsigned kThreads = 256;
-
-/// Blocks for a grid-stride loop over n > 0 elements (at most a few waves on an H100/H200).
-unsigned blocksFor(std::int64_t n)
-{
-    constexpr std::int64_t kMaxBlocks = 132 * 8 * 4;
-    return static_cast<unsigned>(std::clamp<std::int64_t>((n + kThreads - 1) / kThreads, 1, kMaxBlocks));
-}
-
-__device__ __forceinline__ std::int64_t firstIndex()
-{
-    return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-
-__device__ __forceinline__ std::int64_t gridStride()
-{
-    return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-}
-
 template <typename Word>
 __global__ void imageCopyKernel(ImageCopy p, std::int64_t total, const Word* __restrict__ src, Word* __restrict__ dst)
 {
-    for (std::int64_t i = firstIndex(); i < total; i += gridStride()) {
+    for (std::int64_t i = firstIndex<std::int64_t>(); i < total; i += gridStride<std::int64_t>()) {
         std::int64_t n, c, h, w, t;
         if (p.dstNchw) {
             w = i % p.dstCols;
@@ -71,7 +52,7 @@ struct Permutation {
 template <typename Word>
 __global__ void permute4Kernel(Permutation p, std::int64_t total, const Word* __restrict__ src, Word* __restrict__ dst)
 {
-    for (std::int64_t i = firstIndex(); i < total; i += gridStride()) {
+    for (std::int64_t i = firstIndex<std::int64_t>(); i < total; i += gridStride<std::int64_t>()) {
         std::int64_t rest = i;
         std::int64_t offset = 0;
 #pragma unroll
@@ -87,15 +68,15 @@ __global__ void permute4Kernel(Permutation p, std::int64_t total, const Word* __
 template <typename Word>
 void queueImageCopy(cudaStream_t stream, const ImageCopy& copy, std::int64_t total, const void* src, void* dst)
 {
-    imageCopyKernel<Word><<<blocksFor(total), kThreads, 0, stream>>>(copy, total, static_cast<const Word*>(src),
-                                                                     static_cast<Word*>(dst));
+    imageCopyKernel<Word><<<blocksFor(total), kThreadsPerBlock, 0, stream>>>(copy, total, static_cast<const Word*>(src),
+                                                                             static_cast<Word*>(dst));
 }
 
 template <typename Word>
 void queuePermute(cudaStream_t stream, const Permutation& p, std::int64_t total, const void* src, void* dst)
 {
-    permute4Kernel<Word>
-        <<<blocksFor(total), kThreads, 0, stream>>>(p, total, static_cast<const Word*>(src), static_cast<Word*>(dst));
+    permute4Kernel<Word><<<blocksFor(total), kThreadsPerBlock, 0, stream>>>(p, total, static_cast<const Word*>(src),
+                                                                            static_cast<Word*>(dst));
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include "kernels/nn/nn_kernel_util.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace tstudio::nn {
 
@@ -40,6 +42,32 @@ Expected<BatchNormLayout> checkFusedBatchNormInputs(const BatchNormAttrs& attrs,
 /// counts of scale, reserve_space_1 and reserve_space_2); returns x's layout.
 Expected<BatchNormLayout> checkFusedBatchNormGradInputs(const Tensor& dy, const Tensor& x, const Tensor& scale,
                                                         const Tensor& mean, const Tensor& variance, DataFormat format);
+
+/// Registers Forward as FusedBatchNorm, FusedBatchNormV2 and FusedBatchNormV3 and Grad as
+/// FusedBatchNormGrad, V2 and V3 on `deviceType`, with TensorFlow 1.15's dtypes on both the CPU and
+/// the GPU: V1 for T = float, V2 and V3 for T in {half, float} with U = float.
+template <typename Forward, typename Grad>
+Status addBatchNormKernels(KernelRegistry& registry, const std::string& deviceType)
+{
+    auto def = [&](const char* op, bool v1) {
+        KernelDef d{op, deviceType, {}, {}};
+        if (v1) {
+            d.typeConstraints.emplace_back("T", std::vector<DataType>{tensorflow::DT_FLOAT});
+        } else {
+            d.typeConstraints.emplace_back("T", std::vector<DataType>{tensorflow::DT_HALF, tensorflow::DT_FLOAT});
+            d.typeConstraints.emplace_back("U", std::vector<DataType>{tensorflow::DT_FLOAT});
+        }
+        return d;
+    };
+    KernelAdder r(registry);
+    r.add<Forward>(def("FusedBatchNorm", true));
+    r.add<Forward>(def("FusedBatchNormV2", false));
+    r.add<Forward>(def("FusedBatchNormV3", false));
+    r.add<Grad>(def("FusedBatchNormGrad", true));
+    r.add<Grad>(def("FusedBatchNormGradV2", false));
+    r.add<Grad>(def("FusedBatchNormGradV3", false));
+    return r.status();
+}
 
 /// The CPU arithmetic for x of T (half or float) and statistics of float; per-channel sums are
 /// accumulated in double, elementwise steps computed in float as TensorFlow does.

@@ -224,30 +224,11 @@ private:
     BatchNormAttrs m_attrs;
 };
 
-/// T in `types`, U float (V1 has no U).
-KernelDef batchNormDef(std::string op, std::vector<DataType> types, bool withU)
-{
-    KernelDef def = cpuKernelDef(std::move(op), std::move(types));
-    if (withU)
-        def.typeConstraints.emplace_back("U", std::vector<DataType>{tensorflow::DT_FLOAT});
-    return def;
-}
-
 } // namespace
 
 Status registerBatchNormKernels(KernelRegistry& registry)
 {
-    // TensorFlow 1.15 on CPU: V1 for float, V2 and V3 for T in {half, float} with U = float.
-    const std::vector<DataType> floatOnly{tensorflow::DT_FLOAT};
-    const auto types = dataTypes(BatchNormTypes{});
-    KernelAdder r(registry);
-    r.add<FusedBatchNormOp>(batchNormDef("FusedBatchNorm", floatOnly, false))
-        .add<FusedBatchNormOp>(batchNormDef("FusedBatchNormV2", types, true))
-        .add<FusedBatchNormOp>(batchNormDef("FusedBatchNormV3", types, true))
-        .add<FusedBatchNormGradOp>(batchNormDef("FusedBatchNormGrad", floatOnly, false))
-        .add<FusedBatchNormGradOp>(batchNormDef("FusedBatchNormGradV2", types, true))
-        .add<FusedBatchNormGradOp>(batchNormDef("FusedBatchNormGradV3", types, true));
-    return r.status();
+    return addBatchNormKernels<FusedBatchNormOp, FusedBatchNormGradOp>(registry, "CPU");
 }
 
 } // namespace tstudio::nn

@@ -68,6 +68,32 @@ Expected<Tensor> temporary(OpKernelContext& ctx, DataType dtype, std::int64_t el
     return Tensor::allocateUninitialized(ctx.allocator(), dtype, TensorShape{elements});
 }
 
+/// New tensors for outputs 0..N-1, every element of which the kernels write: output 0 of x's dtype
+/// and shape, the others per-channel floats shaped as `scale`.
+template <std::size_t N>
+Expected<std::array<Tensor, N>> uninitializedOutputs(OpKernelContext& ctx, const Tensor& x, const Tensor& scale)
+{
+    std::array<Tensor, N> out;
+    for (std::size_t i = 0; i < N; ++i) {
+        auto t = Tensor::allocateUninitialized(ctx.allocator(), i == 0 ? x.dtype() : tensorflow::DT_FLOAT,
+                                               i == 0 ? x.shape() : scale.shape());
+        if (!t)
+            return unexpected(t.error());
+        out[i] = std::move(*t);
+    }
+    return out;
+}
+
+/// Sets outputs 0..N-1 to `out`.
+template <std::size_t N> Status setOutputs(OpKernelContext& ctx, std::array<Tensor, N>& out)
+{
+    for (std::size_t i = 0; i < N; ++i) {
+        if (Status s = ctx.setOutput(static_cast<int>(i), std::move(out[i])); !s.isOk())
+            return s;
+    }
+    return Status::ok();
+}
+
 /// FusedBatchNorm, V2 and V3 (whose reserve_space_3 is a scalar zero, as on the CPU).
 class FusedBatchNormGpuOp : public NnKernel {
 public:
@@ -115,15 +141,10 @@ public:
         auto element = bnElement(x.dtype());
         if (!element)
             return element.error();
-        // Every element of the five outputs is written below.
-        std::array<Tensor, 5> out;
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            auto t = Tensor::allocateUninitialized(ctx.allocator(), i == 0 ? x.dtype() : tensorflow::DT_FLOAT,
-                                                   i == 0 ? x.shape() : scale.shape());
-            if (!t)
-                return t.error();
-            out[i] = std::move(*t);
-        }
+        auto outputs = uninitializedOutputs<5>(ctx, x, scale);
+        if (!outputs)
+            return outputs.error();
+        std::array<Tensor, 5>& out = *outputs;
         auto factor = temporary(ctx, tensorflow::DT_FLOAT, l.channels);
         if (!factor)
             return factor.error();
@@ -165,11 +186,7 @@ public:
                 !s.isOk())
                 return s;
         }
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            if (Status s = ctx.setOutput(static_cast<int>(i), std::move(out[i])); !s.isOk())
-                return s;
-        }
-        return Status::ok();
+        return setOutputs(ctx, out);
     }
 
 private:
@@ -211,14 +228,10 @@ public:
         auto element = bnElement(x.dtype());
         if (!element)
             return element.error();
-        std::array<Tensor, 3> out; // dx, scale_backprop, offset_backprop: every element written below
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            auto t = Tensor::allocateUninitialized(ctx.allocator(), i == 0 ? x.dtype() : tensorflow::DT_FLOAT,
-                                                   i == 0 ? x.shape() : scale.shape());
-            if (!t)
-                return t.error();
-            out[i] = std::move(*t);
-        }
+        auto outputs = uninitializedOutputs<3>(ctx, x, scale); // dx, scale_backprop, offset_backprop
+        if (!outputs)
+            return outputs.error();
+        std::array<Tensor, 3>& out = *outputs;
         gpu::BnBackward args;
         args.layout = l;
         args.plan = gpu::bnReductionPlan(l);
@@ -248,41 +261,18 @@ public:
                                 "batch-norm gradient kernels");
             !s.isOk())
             return s;
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            if (Status s = ctx.setOutput(static_cast<int>(i), std::move(out[i])); !s.isOk())
-                return s;
-        }
-        return Status::ok();
+        return setOutputs(ctx, out);
     }
 
 private:
     BatchNormAttrs m_attrs;
 };
 
-/// T in `types`, U float (V1 has no U).
-KernelDef batchNormGpuDef(std::string op, std::vector<DataType> types, bool withU)
-{
-    KernelDef def = gpuKernelDef(std::move(op), std::move(types));
-    if (withU)
-        def.typeConstraints.emplace_back("U", std::vector<DataType>{tensorflow::DT_FLOAT});
-    return def;
-}
-
 } // namespace
 
 Status registerFusedBatchNormGpuKernels(KernelRegistry& registry)
 {
-    // TensorFlow 1.15 on the GPU: V1 for float, V2 and V3 for T in {half, float} with U = float.
-    const std::vector<DataType> floatOnly{tensorflow::DT_FLOAT};
-    const std::vector<DataType> types{tensorflow::DT_HALF, tensorflow::DT_FLOAT};
-    KernelAdder r(registry);
-    r.add<FusedBatchNormGpuOp>(batchNormGpuDef("FusedBatchNorm", floatOnly, false))
-        .add<FusedBatchNormGpuOp>(batchNormGpuDef("FusedBatchNormV2", types, true))
-        .add<FusedBatchNormGpuOp>(batchNormGpuDef("FusedBatchNormV3", types, true))
-        .add<FusedBatchNormGradGpuOp>(batchNormGpuDef("FusedBatchNormGrad", floatOnly, false))
-        .add<FusedBatchNormGradGpuOp>(batchNormGpuDef("FusedBatchNormGradV2", types, true))
-        .add<FusedBatchNormGradGpuOp>(batchNormGpuDef("FusedBatchNormGradV3", types, true));
-    return r.status();
+    return addBatchNormKernels<FusedBatchNormGpuOp, FusedBatchNormGradGpuOp>(registry, "GPU");
 }
 
 } // namespace tstudio::nn

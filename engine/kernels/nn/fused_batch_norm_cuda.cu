@@ -2,40 +2,24 @@
 // rows and channel, or per 32 channels when they are innermost), per-channel statistics that add the
 // partials in chunk order, and element-wise kernels, all in grid-stride or fixed-partition form so
 // results do not depend on scheduling.
+#include "kernels/array/grid_stride_cuda.h"
 #include "kernels/nn/fused_batch_norm_cuda.h"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace tstudio::gpu {
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+constexpr unsigned kThreads = kThreadsPerBlock;
 /// The block of the partial sums: 32 x 8 threads (x over channels when inner == 1).
 constexpr unsigned kSumBlockX = 32;
 constexpr unsigned kSumBlockY = kThreads / kSumBlockX;
 
 static_assert(kSumBlockX == kBnChannelsPerBlock, "one block covers kBnChannelsPerBlock channels");
-
-unsigned blocksFor(std::int64_t n)
-{
-    constexpr std::int64_t kMaxBlocks = 132 * 8 * 4;
-    return static_cast<unsigned>(std::clamp<std::int64_t>((n + kThreads - 1) / kThreads, 1, kMaxBlocks));
-}
-
-__device__ __forceinline__ std::int64_t firstIndex()
-{
-    return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-
-__device__ __forceinline__ std::int64_t gridStride()
-{
-    return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-}
 
 template <typename T> __device__ __forceinline__ float toFloat(T v)
 {
@@ -139,7 +123,7 @@ __device__ __forceinline__ double chunkSum(const double* partial, std::int64_t c
 __global__ void meanKernel(BnLayout l, std::int64_t chunks, const double* __restrict__ partial,
                            double* __restrict__ channelMean)
 {
-    for (std::int64_t c = firstIndex(); c < l.channels; c += gridStride())
+    for (std::int64_t c = firstIndex<std::int64_t>(); c < l.channels; c += gridStride<std::int64_t>())
         channelMean[c] = chunkSum(partial, chunks, l.channels, c) / static_cast<double>(l.rest());
 }
 
@@ -149,7 +133,7 @@ __global__ void trainingStatsKernel(BnLayout l, std::int64_t chunks, float epsil
                                     float* __restrict__ reserve1, float* __restrict__ reserve2,
                                     float* __restrict__ factor)
 {
-    for (std::int64_t c = firstIndex(); c < l.channels; c += gridStride()) {
+    for (std::int64_t c = firstIndex<std::int64_t>(); c < l.channels; c += gridStride<std::int64_t>()) {
         const BnTrainingStats s =
             bnTrainingStats(channelMean[c], chunkSum(squares, chunks, l.channels, c), l.rest(), scale[c], epsilon);
         batchMean[c] = s.mean;
@@ -166,7 +150,7 @@ __global__ void inferenceStatsKernel(BnLayout l, float epsilon, const float* __r
                                      float* __restrict__ reserve1, float* __restrict__ reserve2,
                                      float* __restrict__ factor)
 {
-    for (std::int64_t c = firstIndex(); c < l.channels; c += gridStride()) {
+    for (std::int64_t c = firstIndex<std::int64_t>(); c < l.channels; c += gridStride<std::int64_t>()) {
         batchMean[c] = mean[c];
         reserve1[c] = mean[c];
         batchVariance[c] = variance[c];
@@ -179,7 +163,7 @@ template <typename T>
 __global__ void applyKernel(BnLayout l, std::int64_t total, const T* __restrict__ x, const float* __restrict__ mean,
                             const float* __restrict__ factor, const float* __restrict__ offset, T* __restrict__ y)
 {
-    for (std::int64_t e = firstIndex(); e < total; e += gridStride()) {
+    for (std::int64_t e = firstIndex<std::int64_t>(); e < total; e += gridStride<std::int64_t>()) {
         const std::int64_t c = bnChannel(l, e);
         y[e] = static_cast<T>(bnApply(toFloat(x[e]), mean[c], factor[c], offset[c]));
     }
@@ -191,7 +175,7 @@ __global__ void gradCoefficientsKernel(BnLayout l, std::int64_t chunks, float ep
                                        const float* __restrict__ variance, float* __restrict__ scaleBackprop,
                                        float* __restrict__ offsetBackprop, float* __restrict__ coefficients)
 {
-    for (std::int64_t c = firstIndex(); c < l.channels; c += gridStride()) {
+    for (std::int64_t c = firstIndex<std::int64_t>(); c < l.channels; c += gridStride<std::int64_t>()) {
         const BnGradCoefficients k = bnGradCoefficients(chunkSum(partialDy, chunks, l.channels, c),
                                                         chunkSum(partialDyCentered, chunks, l.channels, c), l.rest(),
                                                         scale[c], variance[c], epsilon);
@@ -211,7 +195,7 @@ __global__ void gradApplyKernel(BnLayout l, std::int64_t total, bool training, c
     const float* k1 = coefficients;
     const float* k2 = coefficients + l.channels;
     const float* dyMean = coefficients + 2 * l.channels;
-    for (std::int64_t e = firstIndex(); e < total; e += gridStride()) {
+    for (std::int64_t e = firstIndex<std::int64_t>(); e < total; e += gridStride<std::int64_t>()) {
         const std::int64_t c = bnChannel(l, e);
         dx[e] = static_cast<T>(bnGradApply(training, toFloat(dy[e]), toFloat(x[e]), mean[c], k1[c], k2[c], dyMean[c]));
     }
@@ -219,7 +203,7 @@ __global__ void gradApplyKernel(BnLayout l, std::int64_t total, bool training, c
 
 __global__ void fillKernel(float* __restrict__ data, std::int64_t n, float value)
 {
-    for (std::int64_t i = firstIndex(); i < n; i += gridStride())
+    for (std::int64_t i = firstIndex<std::int64_t>(); i < n; i += gridStride<std::int64_t>())
         data[i] = value;
 }
 

@@ -4,16 +4,10 @@
 // kernels. C++17, no engine headers.
 #pragma once
 
+#include "kernels/host_device.h"
+
 #include <cmath>
 #include <cstdint>
-
-#ifndef TSTUDIO_HOST_DEVICE
-#if defined(__CUDACC__)
-#define TSTUDIO_HOST_DEVICE __host__ __device__
-#else
-#define TSTUDIO_HOST_DEVICE
-#endif
-#endif
 
 namespace tstudio::gpu {
 

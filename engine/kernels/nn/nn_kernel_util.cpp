@@ -146,6 +146,28 @@ std::array<std::int64_t, 3> biasDims(const TensorShape& shape, DataFormat format
     return dims;
 }
 
+Expected<std::array<std::int64_t, 3>> checkBiasAddInputs(const Tensor& value, const Tensor& bias, DataFormat format)
+{
+    if (value.rank() < 2)
+        return unexpected(invalidArgumentError("Input tensor must be at least 2D: " + value.shape().toString()));
+    if (bias.rank() != 1)
+        return unexpected(invalidArgumentError("Biases must be 1D: " + bias.shape().toString()));
+    const auto dims = biasDims(value.shape(), format);
+    if (bias.shape().dim(0) != dims[1]) {
+        return unexpected(invalidArgumentError(
+            "Must provide as many biases as the last dimension of the input tensor: " + bias.shape().toString() +
+            " vs. " + value.shape().toString()));
+    }
+    return dims;
+}
+
+Expected<std::array<std::int64_t, 3>> checkBiasAddGradInput(const Tensor& outBackprop, DataFormat format)
+{
+    if (outBackprop.rank() < 2)
+        return unexpected(invalidArgumentError("Input tensor must be at least 2D: " + outBackprop.shape().toString()));
+    return biasDims(outBackprop.shape(), format);
+}
+
 std::string listText(const std::vector<std::int64_t>& values)
 {
     std::string text = "[";

@@ -151,6 +151,15 @@ inline FormatIndex formatIndex(DataFormat format)
 /// inner = 1; NCHW: channels at dimension 1, outer = batch), as BiasAdd and BiasAddGrad use it.
 std::array<std::int64_t, 3> biasDims(const TensorShape& shape, DataFormat format);
 
+/// BiasAdd's checks in TensorFlow's words ("Input tensor must be at least 2D: [3]", "Biases must be
+/// 1D: [2,2]", "Must provide as many biases as the last dimension of the input tensor: [3] vs.
+/// [2,4]"); returns value's biasDims. The CPU and GPU kernels share it.
+Expected<std::array<std::int64_t, 3>> checkBiasAddInputs(const Tensor& value, const Tensor& bias, DataFormat format);
+
+/// BiasAddGrad's check of out_backprop ("Input tensor must be at least 2D: [3]"); returns its
+/// biasDims. The CPU and GPU kernels share it.
+Expected<std::array<std::int64_t, 3>> checkBiasAddGradInput(const Tensor& outBackprop, DataFormat format);
+
 /// A 4-D shape in `format` from its parts.
 TensorShape imageShape(DataFormat format, std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c);
 

@@ -4,6 +4,7 @@
 // then gathers the gradients per input element, so the result is deterministic.
 #include "kernels/nn/pooling_cuda.h"
 #include "kernels/nn/conv_pool_cuda.h"
+#include "kernels/nn/pool_shape.h"
 #include "kernels/nn/pooling.h"
 
 #include "devices/cuda/cuda_kernel.h"
@@ -11,27 +12,6 @@
 namespace tstudio::nn {
 
 namespace {
-
-gpu::PoolShape poolShape(const PoolGeometry& g, DataFormat format)
-{
-    gpu::PoolShape s;
-    s.batch = g.batch;
-    s.depth = g.depth;
-    s.inRows = g.rows.input;
-    s.inCols = g.cols.input;
-    s.outRows = g.rows.output;
-    s.outCols = g.cols.output;
-    s.outDepth = g.outDepth;
-    s.windowRows = g.rows.filter;
-    s.windowCols = g.cols.filter;
-    s.strideRows = g.rows.stride;
-    s.strideCols = g.cols.stride;
-    s.padTop = g.rows.padBefore;
-    s.padLeft = g.cols.padBefore;
-    s.depthWindow = g.depthWindow;
-    s.nchw = format == DataFormat::kNchw;
-    return s;
-}
 
 Expected<gpu::PoolElement> poolElement(DataType dtype)
 {
@@ -75,7 +55,7 @@ public:
         auto g = kMax ? poolGeometry(m_params, input.shape()) : avgPoolGeometry(m_params, input.shape());
         if (!g)
             return g.error();
-        const gpu::PoolShape shape = poolShape(*g, m_params.format);
+        const gpu::PoolShape shape = poolShapeOf(*g, m_params.format);
         if (shape.outputElements() == 0) {
             auto out = ctx.allocateOutput(0, g->outputShape(m_params.format));
             return out ? Status::ok() : out.error();
@@ -115,7 +95,7 @@ public:
             return g.error();
         if (Status s = expectShape("grad", g->outputShape(m_params.format), grad.shape()); !s.isOk())
             return s;
-        const gpu::PoolShape shape = poolShape(*g, m_params.format);
+        const gpu::PoolShape shape = poolShapeOf(*g, m_params.format);
         if (shape.inputElements() == 0 || shape.outputElements() == 0) {
             auto out = ctx.allocateOutput(0, input.shape()); // zeros: no gradient to route
             return out ? Status::ok() : out.error();
@@ -158,7 +138,7 @@ public:
         auto shapes = avgPoolGradShapes(m_params, ctx.input(0), grad); // orig_input_shape: host memory
         if (!shapes)
             return shapes.error();
-        const gpu::PoolShape shape = poolShape(shapes->geometry, m_params.format);
+        const gpu::PoolShape shape = poolShapeOf(shapes->geometry, m_params.format);
         if (shape.inputElements() == 0 || shape.outputElements() == 0) {
             auto out = ctx.allocateOutput(0, shapes->input);
             return out ? Status::ok() : out.error();

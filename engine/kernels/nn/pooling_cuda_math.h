@@ -3,16 +3,10 @@
 // functions so the CPU tests can run them against the CPU kernels. C++17, no engine headers.
 #pragma once
 
+#include "kernels/host_device.h"
+
 #include <cstdint>
 #include <limits>
-
-#ifndef TSTUDIO_HOST_DEVICE
-#if defined(__CUDACC__)
-#define TSTUDIO_HOST_DEVICE __host__ __device__
-#else
-#define TSTUDIO_HOST_DEVICE
-#endif
-#endif
 
 namespace tstudio::gpu {
 

@@ -19,6 +19,39 @@ template <typename T> StridedMatrix<cuda::DeviceType<T>> stridedView(const Tenso
     return {reinterpret_cast<const cuda::DeviceType<T>*>(t.data<T>()), strides.row, strides.col};
 }
 
+/// Both losses' outputs, every element of which their kernels write: loss [rows] and backprop.
+struct XentOutputs {
+    Tensor loss;
+    Tensor backprop;
+
+    static Expected<XentOutputs> allocate(OpKernelContext& ctx, DataType dtype, const TensorShape& backpropShape)
+    {
+        auto loss = Tensor::allocateUninitialized(ctx.allocator(), dtype, TensorShape{backpropShape.dim(0)});
+        if (!loss)
+            return unexpected(loss.error());
+        auto backprop = Tensor::allocateUninitialized(ctx.allocator(), dtype, backpropShape);
+        if (!backprop)
+            return unexpected(backprop.error());
+        return XentOutputs{std::move(*loss), std::move(*backprop)};
+    }
+
+    template <typename T> cuda::DeviceType<T>* lossData()
+    {
+        return reinterpret_cast<cuda::DeviceType<T>*>(loss.data<T>());
+    }
+    template <typename T> cuda::DeviceType<T>* backpropData()
+    {
+        return reinterpret_cast<cuda::DeviceType<T>*>(backprop.data<T>());
+    }
+
+    Status setOutputs(OpKernelContext& ctx)
+    {
+        if (Status s = ctx.setOutput(0, std::move(loss)); !s.isOk())
+            return s;
+        return ctx.setOutput(1, std::move(backprop));
+    }
+};
+
 /// logits, labels: T, broadcastable to [rows, classes] -> loss [rows], backprop [rows, classes].
 template <typename T> class SoftmaxXentGpuOp : public OpKernel {
 public:
@@ -43,21 +76,15 @@ public:
             auto backprop = ctx.allocateOutput(1, TensorShape{rows, classes});
             return backprop ? Status::ok() : backprop.error();
         }
-        auto loss = Tensor::allocateUninitialized(ctx.allocator(), logits.dtype(), TensorShape{rows});
-        if (!loss)
-            return loss.error();
-        auto backprop = Tensor::allocateUninitialized(ctx.allocator(), logits.dtype(), TensorShape{rows, classes});
-        if (!backprop)
-            return backprop.error();
-        using D = cuda::DeviceType<T>;
-        const cudaError_t error = launchXent<D>(
-            stridedView<T>(logits), stridedView<T>(labels), reinterpret_cast<D*>(loss->template data<T>()),
-            reinterpret_cast<D*>(backprop->template data<T>()), rows, classes, (*gpu)->computeStream());
+        auto out = XentOutputs::allocate(ctx, logits.dtype(), TensorShape{rows, classes});
+        if (!out)
+            return out.error();
+        const cudaError_t error =
+            launchXent<cuda::DeviceType<T>>(stridedView<T>(logits), stridedView<T>(labels), out->lossData<T>(),
+                                            out->backpropData<T>(), rows, classes, (*gpu)->computeStream());
         if (Status s = cuda::cudaStatus(error, op() + " kernel launch"); !s.isOk())
             return s;
-        if (Status s = ctx.setOutput(0, std::move(*loss)); !s.isOk())
-            return s;
-        return ctx.setOutput(1, std::move(*backprop));
+        return out->setOutputs(ctx);
     }
 };
 
@@ -78,24 +105,18 @@ public:
             return s;
         const std::int64_t rows = logits.shape().dim(0);
         const std::int64_t classes = logits.shape().dim(1);
-        auto loss = Tensor::allocateUninitialized(ctx.allocator(), logits.dtype(), TensorShape{rows});
-        if (!loss)
-            return loss.error();
-        auto backprop = Tensor::allocateUninitialized(ctx.allocator(), logits.dtype(), logits.shape());
-        if (!backprop)
-            return backprop.error();
+        auto out = XentOutputs::allocate(ctx, logits.dtype(), logits.shape());
+        if (!out)
+            return out.error();
         if (rows > 0) {
             using D = cuda::DeviceType<T>;
             const cudaError_t error = launchSparseXent<D, Index>(
-                reinterpret_cast<const D*>(logits.data<T>()), labels.data<Index>(),
-                reinterpret_cast<D*>(loss->template data<T>()), reinterpret_cast<D*>(backprop->template data<T>()),
-                rows, classes, (*gpu)->computeStream());
+                reinterpret_cast<const D*>(logits.data<T>()), labels.data<Index>(), out->lossData<T>(),
+                out->backpropData<T>(), rows, classes, (*gpu)->computeStream());
             if (Status s = cuda::cudaStatus(error, op() + " kernel launch"); !s.isOk())
                 return s;
         }
-        if (Status s = ctx.setOutput(0, std::move(*loss)); !s.isOk())
-            return s;
-        return ctx.setOutput(1, std::move(*backprop));
+        return out->setOutputs(ctx);
     }
 };
 

@@ -6,6 +6,7 @@
 #include "framework/kernel_registry.h"
 #include "kernels/random/fill_philox_random_cpu.h"
 #include "kernels/random/guarded_philox_random.h"
+#include "kernels/random/philox_kernel.h"
 #include "kernels/random/random_output_shape.h"
 
 #include <string>
@@ -33,9 +34,9 @@ void fill(OpKernelContext& ctx, PhiloxRandom gen, Tensor& out, const Distributio
 
 /// RandomUniform, RandomStandardNormal and TruncatedNormal: `Distribution` over the Philox stream
 /// of the node's seeds (TensorFlow's PhiloxRandomOp).
-template <typename Distribution> class PhiloxRandomOp : public OpKernel {
+template <typename Distribution> class PhiloxRandomOp : public random::PhiloxKernel {
 public:
-    explicit PhiloxRandomOp(OpKernelConstruction& c) : OpKernel(c) { m_init = m_generator.init(c.node()); }
+    using PhiloxKernel::PhiloxKernel;
 
     Status compute(OpKernelContext& ctx) override
     {
@@ -53,16 +54,12 @@ public:
         fill(ctx, gen, **out, Distribution());
         return Status::ok();
     }
-
-private:
-    random::GuardedPhiloxRandom m_generator;
-    Status m_init;
 };
 
 /// RandomUniformInt: integers in [minval, maxval) (TensorFlow's RandomUniformIntOp).
-template <typename Int> class RandomUniformIntOp : public OpKernel {
+template <typename Int> class RandomUniformIntOp : public random::PhiloxKernel {
 public:
-    explicit RandomUniformIntOp(OpKernelConstruction& c) : OpKernel(c) { m_init = m_generator.init(c.node()); }
+    using PhiloxKernel::PhiloxKernel;
 
     Status compute(OpKernelContext& ctx) override
     {
@@ -70,11 +67,7 @@ public:
             return m_init;
         const Tensor& minval = ctx.input(1);
         const Tensor& maxval = ctx.input(2);
-        if (minval.rank() != 0)
-            return invalidArgumentError("minval must be 0-D, got shape " + minval.shape().toString());
-        if (maxval.rank() != 0)
-            return invalidArgumentError("maxval must be 0-D, got shape " + maxval.shape().toString());
-        auto shape = random::outputShape(ctx.input(0));
+        auto shape = random::uniformIntOutputShape(ctx.input(0), minval, maxval);
         if (!shape)
             return shape.error();
         auto out = ctx.allocateOutput(0, *shape);
@@ -85,18 +78,13 @@ public:
             return Status::ok();
         const Int lo = minval.scalar<Int>();
         const Int hi = maxval.scalar<Int>();
-        if (!(lo < hi))
-            return invalidArgumentError("Need minval < maxval, got " + std::to_string(lo) +
-                                        " >= " + std::to_string(hi));
+        if (Status s = random::checkUniformIntRange(lo, hi); !s.isOk())
+            return s;
         const PhiloxRandom gen =
             m_generator.reserveRandomOutputs((*out)->numElements(), random::kReservedSamplesPerOutput);
         fill(ctx, gen, **out, random::UniformIntDistribution<PhiloxRandom, Int>(lo, hi));
         return Status::ok();
     }
-
-private:
-    random::GuardedPhiloxRandom m_generator;
-    Status m_init;
 };
 
 /// The truncated normal draws its words one at a time through the single-sample adapter.
@@ -151,6 +139,15 @@ Expected<TensorShape> random::outputShape(const Tensor& shape)
     if (auto n = result.numElements(); !n)
         return unexpected(n.error());
     return result;
+}
+
+Expected<TensorShape> random::uniformIntOutputShape(const Tensor& shape, const Tensor& minval, const Tensor& maxval)
+{
+    if (minval.rank() != 0)
+        return unexpected(invalidArgumentError("minval must be 0-D, got shape " + minval.shape().toString()));
+    if (maxval.rank() != 0)
+        return unexpected(invalidArgumentError("maxval must be 0-D, got shape " + maxval.shape().toString()));
+    return outputShape(shape);
 }
 
 Status registerRandomSamplerKernels(KernelRegistry& registry)

@@ -8,6 +8,7 @@
 #include "kernels/gpu_kernels.h"
 #include "kernels/random/fill_philox_random.h"
 #include "kernels/random/guarded_philox_random.h"
+#include "kernels/random/philox_kernel.h"
 #include "kernels/random/random_output_shape.h"
 
 #include <string>
@@ -31,9 +32,10 @@ template <typename T> constexpr random::cuda::RealType realTypeOf()
 /// RandomUniform, RandomStandardNormal and TruncatedNormal: the shape (host memory) checked as on
 /// the CPU, 256 Philox calls reserved per output (TensorFlow's multiplier on both devices), then one
 /// launch filling the output in TensorFlow's group order.
-template <random::cuda::RealDistribution kDistribution, typename T> class PhiloxRandomGpuOp : public OpKernel {
+template <random::cuda::RealDistribution kDistribution, typename T>
+class PhiloxRandomGpuOp : public random::PhiloxKernel {
 public:
-    explicit PhiloxRandomGpuOp(OpKernelConstruction& c) : OpKernel(c) { m_init = m_generator.init(c.node()); }
+    using PhiloxKernel::PhiloxKernel;
 
     Status compute(OpKernelContext& ctx) override
     {
@@ -58,16 +60,12 @@ public:
         }
         return ctx.setOutput(0, std::move(*out));
     }
-
-private:
-    random::GuardedPhiloxRandom m_generator;
-    Status m_init;
 };
 
 /// RandomUniformInt: shape, minval and maxval in host memory, checked in the CPU kernel's order.
-template <typename Int> class RandomUniformIntGpuOp : public OpKernel {
+template <typename Int> class RandomUniformIntGpuOp : public random::PhiloxKernel {
 public:
-    explicit RandomUniformIntGpuOp(OpKernelConstruction& c) : OpKernel(c) { m_init = m_generator.init(c.node()); }
+    using PhiloxKernel::PhiloxKernel;
 
     Status compute(OpKernelContext& ctx) override
     {
@@ -78,11 +76,7 @@ public:
             return m_init;
         const Tensor& minval = ctx.input(1);
         const Tensor& maxval = ctx.input(2);
-        if (minval.rank() != 0)
-            return invalidArgumentError("minval must be 0-D, got shape " + minval.shape().toString());
-        if (maxval.rank() != 0)
-            return invalidArgumentError("maxval must be 0-D, got shape " + maxval.shape().toString());
-        auto shape = random::outputShape(ctx.input(0));
+        auto shape = random::uniformIntOutputShape(ctx.input(0), minval, maxval);
         if (!shape)
             return shape.error();
         auto out = Tensor::allocateUninitialized(ctx.allocator(), kDataTypeOf<Int>, *shape);
@@ -93,9 +87,8 @@ public:
         if (n > 0) {
             const Int lo = minval.scalar<Int>();
             const Int hi = maxval.scalar<Int>();
-            if (!(lo < hi))
-                return invalidArgumentError("Need minval < maxval, got " + std::to_string(lo) +
-                                            " >= " + std::to_string(hi));
+            if (Status s = random::checkUniformIntRange(lo, hi); !s.isOk())
+                return s;
             const PhiloxRandom gen = m_generator.reserveRandomOutputs(n, random::kReservedSamplesPerOutput);
             random::cuda::launchFillUniformInt((*gpu)->computeStream(), std::is_same_v<Int, std::int64_t>, lo, hi, gen,
                                                out->tensorData().data(), n);
@@ -104,10 +97,6 @@ public:
         }
         return ctx.setOutput(0, std::move(*out));
     }
-
-private:
-    random::GuardedPhiloxRandom m_generator;
-    Status m_init;
 };
 
 /// TensorFlow registers the GPU samplers for an int32 `shape` only (TypeConstraint<int32>("T")).

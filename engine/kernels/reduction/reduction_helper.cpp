@@ -1,6 +1,8 @@
 // ReductionHelper: axis validation and the merged-dimension view of a reduction.
 #include "kernels/reduction/reduction_helper.h"
 
+#include "framework/node_attrs.h"
+
 #include <string>
 
 namespace tstudio::reduction {
@@ -96,6 +98,22 @@ std::vector<int> ReductionHelper::permutation() const
     for (int i = 1 - first; i < dims; i += 2)
         perm.push_back(i);
     return perm;
+}
+
+ReductionAttrs::ReductionAttrs(const tensorflow::NodeDef& node)
+{
+    auto value = attrBool(node, "keep_dims");
+    if (value)
+        keepDims = *value;
+    else
+        status = value.error();
+}
+
+Status ReductionAttrs::plan(const TensorShape& data, const Tensor& axes, ReductionHelper& helper) const
+{
+    if (!status.isOk())
+        return status;
+    return helper.simplify(data, axes, keepDims);
 }
 
 } // namespace tstudio::reduction

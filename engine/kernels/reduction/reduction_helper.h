@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+namespace tensorflow {
+class NodeDef;
+}
+
 namespace tstudio::reduction {
 
 /// Plans a reduction of a tensor of shape `data` over the axes in `axes` (an int32 or int64
@@ -43,6 +47,18 @@ private:
     TensorShape m_outShape = TensorShape::scalar();
     std::vector<std::int64_t> m_dataReshape;
     std::vector<std::int64_t> m_outReshape;
+};
+
+/// The keep_dims attr of a reduction kernel, read when the kernel is built; a missing or mistyped
+/// attr is kept in `status` and returned by plan(). Shared by the CPU and GPU reduction kernels.
+struct ReductionAttrs {
+    explicit ReductionAttrs(const tensorflow::NodeDef& node);
+
+    /// The attr error, else helper.simplify(data, axes, keepDims).
+    Status plan(const TensorShape& data, const Tensor& axes, ReductionHelper& helper) const;
+
+    bool keepDims = false;
+    Status status;
 };
 
 } // namespace tstudio::reduction

@@ -25,23 +25,14 @@ namespace tstudio::reduction {
 /// runs come first and reduced as a matrix along its rows.
 template <typename T, typename Reducer> class ReductionOp : public OpKernel {
 public:
-    explicit ReductionOp(OpKernelConstruction& construction) : OpKernel(construction)
-    {
-        auto keepDims = attrBool(construction.node(), "keep_dims");
-        if (keepDims)
-            m_keepDims = *keepDims;
-        else
-            m_attrStatus = keepDims.error();
-    }
+    explicit ReductionOp(OpKernelConstruction& construction) : OpKernel(construction), m_attrs(construction.node()) {}
 
     Status compute(OpKernelContext& ctx) override
     {
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
         const Tensor& data = ctx.input(0);
         const Tensor& axes = ctx.input(1);
         ReductionHelper helper;
-        if (Status s = helper.simplify(data.shape(), axes, m_keepDims); !s.isOk())
+        if (Status s = m_attrs.plan(data.shape(), axes, helper); !s.isOk())
             return s;
         auto allocated = ctx.allocateOutput(0, helper.outShape());
         if (!allocated)
@@ -95,8 +86,7 @@ public:
     }
 
 private:
-    Status m_attrStatus;
-    bool m_keepDims = false;
+    ReductionAttrs m_attrs;
 };
 
 /// Registers ReductionOp<T, ReducerOf<T>> for `op` and each of Ts (Tidx int32 and int64).

@@ -25,13 +25,8 @@ using cuda::ReduceOp;
 template <typename T> class ReductionGpuOp : public OpKernel {
 public:
     ReductionGpuOp(OpKernelConstruction& construction, ReduceOp op, bool mean)
-        : OpKernel(construction), m_op(op), m_mean(mean)
+        : OpKernel(construction), m_op(op), m_mean(mean), m_attrs(construction.node())
     {
-        auto keepDims = attrBool(construction.node(), "keep_dims");
-        if (keepDims)
-            m_keepDims = *keepDims;
-        else
-            m_attrStatus = keepDims.error();
     }
 
     Status compute(OpKernelContext& ctx) override
@@ -39,11 +34,9 @@ public:
         auto gpu = cuda::gpuOf(ctx);
         if (!gpu)
             return gpu.error();
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
         const Tensor& data = ctx.input(0);
         reduction::ReductionHelper helper;
-        if (Status s = helper.simplify(data.shape(), ctx.input(1), m_keepDims); !s.isOk())
+        if (Status s = m_attrs.plan(data.shape(), ctx.input(1), helper); !s.isOk())
             return s;
         auto out = Tensor::allocateUninitialized(ctx.allocator(), data.dtype(), helper.outShape());
         if (!out)
@@ -77,30 +70,23 @@ public:
 private:
     ReduceOp m_op;
     bool m_mean;
-    bool m_keepDims = false;
-    Status m_attrStatus;
+    reduction::ReductionAttrs m_attrs;
 };
 
 /// Sum, Max and Min of int32 with every argument in host memory, computed on the host, as
 /// TensorFlow registers them for GPUs (shapes and indices stay on the host).
 class HostInt32ReductionOp : public OpKernel {
 public:
-    HostInt32ReductionOp(OpKernelConstruction& construction, ReduceOp op) : OpKernel(construction), m_op(op)
+    HostInt32ReductionOp(OpKernelConstruction& construction, ReduceOp op)
+        : OpKernel(construction), m_op(op), m_attrs(construction.node())
     {
-        auto keepDims = attrBool(construction.node(), "keep_dims");
-        if (keepDims)
-            m_keepDims = *keepDims;
-        else
-            m_attrStatus = keepDims.error();
     }
 
     Status compute(OpKernelContext& ctx) override
     {
-        if (!m_attrStatus.isOk())
-            return m_attrStatus;
         const Tensor& data = ctx.input(0);
         reduction::ReductionHelper helper;
-        if (Status s = helper.simplify(data.shape(), ctx.input(1), m_keepDims); !s.isOk())
+        if (Status s = m_attrs.plan(data.shape(), ctx.input(1), helper); !s.isOk())
             return s;
         auto out = ctx.allocateOutput(0, helper.outShape()); // host memory: the output is a host-memory arg
         if (!out)
@@ -164,8 +150,7 @@ private:
     }
 
     ReduceOp m_op;
-    bool m_keepDims = false;
-    Status m_attrStatus;
+    reduction::ReductionAttrs m_attrs;
 };
 
 /// input: T (GPU memory), dimension: int32 (host memory) -> output: output_type (GPU memory).
@@ -217,6 +202,15 @@ using Constraints = std::vector<std::pair<std::string, std::vector<DataType>>>;
 
 const std::vector<DataType> kIndexTypes{tensorflow::DT_INT32, tensorflow::DT_INT64};
 
+/// Registers `def` with a factory that builds Kernel(construction, args...).
+template <typename Kernel, typename... Args> Status addKernel(KernelRegistry& registry, KernelDef def, Args... args)
+{
+    return registry.registerKernel(std::move(def),
+                                   [args...](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
+                                       return std::unique_ptr<OpKernel>(std::make_unique<Kernel>(c, args...));
+                                   });
+}
+
 /// Registers ReductionGpuOp<T> for `op` on "GPU" for each of Ts, both index types.
 template <typename... Ts>
 Status addReductions(KernelRegistry& registry, const std::string& op, ReduceOp reduce, bool mean, TypeList<Ts...>)
@@ -227,10 +221,7 @@ Status addReductions(KernelRegistry& registry, const std::string& op, ReduceOp r
         if (!status.isOk())
             return;
         KernelDef def{op, "GPU", Constraints{{"T", {kDataTypeOf<T>}}, {"Tidx", kIndexTypes}}, {"reduction_indices"}};
-        status = registry.registerKernel(
-            std::move(def), [reduce, mean](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
-                return std::unique_ptr<OpKernel>(std::make_unique<ReductionGpuOp<T>>(c, reduce, mean));
-            });
+        status = addKernel<ReductionGpuOp<T>>(registry, std::move(def), reduce, mean);
     };
     (add(TypeTag<Ts>{}), ...);
     return status;
@@ -242,19 +233,13 @@ Status addHostInt32Reduction(KernelRegistry& registry, const std::string& op, Re
                   "GPU",
                   Constraints{{"T", {tensorflow::DT_INT32}}, {"Tidx", kIndexTypes}},
                   {"input", "reduction_indices", "output"}};
-    return registry.registerKernel(
-        std::move(def), [reduce](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
-            return std::unique_ptr<OpKernel>(std::make_unique<HostInt32ReductionOp>(c, reduce));
-        });
+    return addKernel<HostInt32ReductionOp>(registry, std::move(def), reduce);
 }
 
 Status addBoolReduction(KernelRegistry& registry, const std::string& op, ReduceOp reduce)
 {
     KernelDef def{op, "GPU", Constraints{{"Tidx", kIndexTypes}}, {"reduction_indices"}};
-    return registry.registerKernel(
-        std::move(def), [reduce](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> {
-            return std::unique_ptr<OpKernel>(std::make_unique<ReductionGpuOp<bool>>(c, reduce, false));
-        });
+    return addKernel<ReductionGpuOp<bool>>(registry, std::move(def), reduce, false);
 }
 
 template <typename... Ts> Status addArgMinMax(KernelRegistry& registry, TypeList<Ts...>)

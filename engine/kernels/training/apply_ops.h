@@ -39,6 +39,35 @@ template <typename... Checks> Status firstError(Checks&&... checks)
     return result;
 }
 
+/// A hyper-parameter input that must be a scalar: its index, name and requireScalar's separator.
+struct ScalarInput {
+    int index;
+    const char* name;
+    const char* separator = ": ";
+};
+
+/// A tensor that must have var's shape, and its name in the message.
+struct SameShapeAsVar {
+    const Tensor& tensor;
+    const char* name;
+};
+
+/// The checks of most Apply* kernels, in TensorFlow's order: every listed input a scalar, then every
+/// listed tensor the shape of var; the first failure.
+inline Status checkScalarsThenShapes(const OpKernelContext& ctx, std::initializer_list<ScalarInput> scalars,
+                                     const Tensor& var, std::initializer_list<SameShapeAsVar> sameShapes)
+{
+    for (const ScalarInput& in : scalars) {
+        if (Status s = requireScalar(ctx.input(in.index), in.name, in.separator); !s.isOk())
+            return s;
+    }
+    for (const SameShapeAsVar& t : sameShapes) {
+        if (Status s = requireSameShape(var, t.tensor, t.name); !s.isOk())
+            return s;
+    }
+    return Status::ok();
+}
+
 /// What the kernels of both forms share: attr failures kept for compute().
 ///
 /// A form derives from this and provides `template <typename Body> Status run(OpKernelContext&,
@@ -82,9 +111,7 @@ public:
             Tensor& var = vars[0];
             const Tensor& alpha = ctx.input(1);
             const Tensor& delta = ctx.input(2);
-            if (Status s = firstError([&] { return requireScalar(alpha, "alpha"); },
-                                      [&] { return requireSameShape(var, delta, "delta"); });
-                !s.isOk())
+            if (Status s = checkScalarsThenShapes(ctx, {{1, "alpha"}}, var, {{delta, "delta"}}); !s.isOk())
                 return s;
             return Base::Updates::gradientDescent(ctx, var, alpha, delta);
         });
@@ -128,15 +155,14 @@ public:
             Tensor& m = vars[1];
             Tensor& v = vars[2];
             const Tensor& grad = ctx.input(9);
-            if (Status s = firstError([&] { return requireScalar(ctx.input(3), "beta1_power"); },
-                                      [&] { return requireScalar(ctx.input(4), "beta2_power"); },
-                                      [&] { return requireScalar(ctx.input(5), "lr", " : "); },
-                                      [&] { return requireScalar(ctx.input(6), "beta1"); },
-                                      [&] { return requireScalar(ctx.input(7), "beta2"); },
-                                      [&] { return requireScalar(ctx.input(8), "epsilon"); },
-                                      [&] { return requireSameShape(var, m, "m"); },
-                                      [&] { return requireSameShape(var, v, "v"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
+            if (Status s = checkScalarsThenShapes(ctx,
+                                                  {{3, "beta1_power"},
+                                                   {4, "beta2_power"},
+                                                   {5, "lr", " : "},
+                                                   {6, "beta1"},
+                                                   {7, "beta2"},
+                                                   {8, "epsilon"}},
+                                                  var, {{m, "m"}, {v, "v"}, {grad, "grad"}});
                 !s.isOk())
                 return s;
             return Form<T>::Updates::adam(ctx, var, m, v, ctx.input(3), ctx.input(4), ctx.input(5), ctx.input(6),
@@ -160,13 +186,8 @@ public:
             Tensor& ms = vars[1];
             Tensor& mom = vars[2];
             const Tensor& grad = ctx.input(7);
-            if (Status s = firstError([&] { return requireScalar(ctx.input(3), "lr", " : "); },
-                                      [&] { return requireScalar(ctx.input(4), "rho"); },
-                                      [&] { return requireScalar(ctx.input(5), "momentum"); },
-                                      [&] { return requireScalar(ctx.input(6), "epsilon"); },
-                                      [&] { return requireSameShape(var, ms, "ms"); },
-                                      [&] { return requireSameShape(var, mom, "mom"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
+            if (Status s = checkScalarsThenShapes(ctx, {{3, "lr", " : "}, {4, "rho"}, {5, "momentum"}, {6, "epsilon"}},
+                                                  var, {{ms, "ms"}, {mom, "mom"}, {grad, "grad"}});
                 !s.isOk())
                 return s;
             return Base::Updates::rmsProp(ctx, var, ms, mom, ctx.input(3), ctx.input(4), ctx.input(5), ctx.input(6),
@@ -221,10 +242,7 @@ public:
             Tensor& accum = vars[1];
             const Tensor& lr = ctx.input(2);
             const Tensor& grad = ctx.input(3);
-            if (Status s = firstError([&] { return requireScalar(lr, "lr"); },
-                                      [&] { return requireSameShape(var, accum, "accum"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); });
-                !s.isOk())
+            if (Status s = checkScalarsThenShapes(ctx, {{2, "lr"}}, var, {{accum, "accum"}, {grad, "grad"}}); !s.isOk())
                 return s;
             return Form<T>::Updates::adagrad(ctx, var, accum, lr, grad, m_updateSlots);
         });
@@ -246,12 +264,8 @@ public:
             Tensor& accum = vars[1];
             Tensor& accumUpdate = vars[2];
             const Tensor& grad = ctx.input(6);
-            if (Status s = firstError([&] { return requireScalar(ctx.input(3), "lr"); },
-                                      [&] { return requireScalar(ctx.input(4), "rho"); },
-                                      [&] { return requireScalar(ctx.input(5), "epsilon"); },
-                                      [&] { return requireSameShape(var, accum, "accum"); },
-                                      [&] { return requireSameShape(var, grad, "grad"); },
-                                      [&] { return requireSameShape(var, accumUpdate, "accum_update"); });
+            if (Status s = checkScalarsThenShapes(ctx, {{3, "lr"}, {4, "rho"}, {5, "epsilon"}}, var,
+                                                  {{accum, "accum"}, {grad, "grad"}, {accumUpdate, "accum_update"}});
                 !s.isOk())
                 return s;
             return Base::Updates::adadelta(ctx, var, accum, accumUpdate, ctx.input(3), ctx.input(4), ctx.input(5),

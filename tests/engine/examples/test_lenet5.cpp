@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 using namespace tstudio;
 using namespace tstudio::examples;
@@ -22,6 +23,41 @@ class TestLeNet5 : public QObject {
 
 private:
     std::unique_ptr<Registries> m_registries;
+    CpuAllocator m_allocator;
+
+    /// What both training tests run: LeNet-5 with Adam at 0.001, the first 8000 MNIST images of the
+    /// fixtures for training (the rest held out) in unshifted batches, 60 steps reported every 20.
+    struct MnistRun {
+        MnistSplit split;
+        ClassifierGraph graph;
+        ClassifierTrainingOptions training;
+    };
+
+    /// Sets `run`, or leaves it empty after a QSKIP (no fixtures) or a failed QVERIFY.
+    void prepareMnistRun(std::optional<MnistRun>& run)
+    {
+        const QString fixtures = testing::fixturesDir();
+        if (fixtures.isEmpty())
+            QSKIP("no ../shared/fixtures and no $TSTUDIO_FIXTURES: no MNIST images to train on");
+        auto split = loadMnistSplit(QDir(fixtures).filePath("mnist").toStdString(), 8000, m_allocator);
+        QVERIFY2(split, split ? "" : split.error().toString().c_str());
+        LayerNetworkOptions options;
+        options.optimizer = OptimizerKind::kAdam;
+        options.learningRate = 0.001;
+        auto graph = buildLeNet5(m_registries->ops, options);
+        QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+        run = MnistRun{std::move(*split), std::move(*graph), {}};
+        run->training.steps = 60;
+        run->training.reportEvery = 20;
+    }
+
+    /// A fresh stream of the run's training batches.
+    data::Dataset batches(const MnistRun& run)
+    {
+        MnistBatchOptions options;
+        options.maxShift = 0;
+        return mnistTrainingBatches(run.split.trainImages, run.split.trainLabels, m_allocator, options);
+    }
 
 private slots:
     void initTestCase()
@@ -67,27 +103,14 @@ private slots:
 
     void learnsFromMnist()
     {
-        const QString fixtures = testing::fixturesDir();
-        if (fixtures.isEmpty())
-            QSKIP("no ../shared/fixtures and no $TSTUDIO_FIXTURES: no MNIST images to train on");
-        CpuAllocator allocator;
-        auto split = loadMnistSplit(QDir(fixtures).filePath("mnist").toStdString(), 8000, allocator);
-        QVERIFY2(split, split ? "" : split.error().toString().c_str());
-        LayerNetworkOptions options;
-        options.optimizer = OptimizerKind::kAdam;
-        options.learningRate = 0.001;
-        auto graph = buildLeNet5(m_registries->ops, options);
-        QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
-        MnistBatchOptions batches;
-        batches.maxShift = 0;
-        ClassifierTrainingOptions training;
-        training.steps = 60;
-        training.reportEvery = 20;
+        std::optional<MnistRun> run;
+        prepareMnistRun(run);
+        if (!run)
+            return;
         std::vector<float> losses;
-        auto result = trainClassifier(*graph, *m_registries,
-                                      mnistTrainingBatches(split->trainImages, split->trainLabels, allocator, batches),
-                                      training, &split->evalImages, &split->evalLabels,
-                                      [&](const TrainingProgress& p) { losses.push_back(p.loss); });
+        auto result =
+            trainClassifier(run->graph, *m_registries, batches(*run), run->training, &run->split.evalImages,
+                            &run->split.evalLabels, [&](const TrainingProgress& p) { losses.push_back(p.loss); });
         QVERIFY2(result, result ? "" : result.error().toString().c_str());
         qInfo("LeNet-5, 60 Adam steps: loss %.3f -> %.3f, held-out accuracy %.4f (%.1f steps/s)", double(losses.front()),
               double(losses.back()), *result->evalAccuracy, result->stepsPerSecond);
@@ -102,30 +125,18 @@ private slots:
         const GpuProbeReport gpus = probeGpus();
         if (gpus.devices.empty())
             QSKIP(("needs a GPU: " + gpus.unavailableReason).c_str());
-        const QString fixtures = testing::fixturesDir();
-        if (fixtures.isEmpty())
-            QSKIP("no ../shared/fixtures and no $TSTUDIO_FIXTURES: no MNIST images to train on");
-        CpuAllocator allocator;
-        auto split = loadMnistSplit(QDir(fixtures).filePath("mnist").toStdString(), 8000, allocator);
-        QVERIFY2(split, split ? "" : split.error().toString().c_str());
-        LayerNetworkOptions options;
-        options.optimizer = OptimizerKind::kAdam;
-        options.learningRate = 0.001;
-        auto graph = buildLeNet5(m_registries->ops, options);
-        QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
-        MnistBatchOptions batches;
-        batches.maxShift = 0;
+        std::optional<MnistRun> run;
+        prepareMnistRun(run);
+        if (!run)
+            return;
         double accuracy[2] = {0, 0};
         float lastLoss[2] = {0, 0};
         for (const bool gpu : {false, true}) {
-            ClassifierTrainingOptions training;
-            training.steps = 60;
-            training.reportEvery = 20;
+            ClassifierTrainingOptions training = run->training;
             training.gpu = gpu;
-            auto result = trainClassifier(*graph, *m_registries,
-                                          mnistTrainingBatches(split->trainImages, split->trainLabels, allocator, batches),
-                                          training, &split->evalImages, &split->evalLabels,
-                                          [&](const TrainingProgress& p) { lastLoss[gpu] = p.loss; });
+            auto result =
+                trainClassifier(run->graph, *m_registries, batches(*run), training, &run->split.evalImages,
+                                &run->split.evalLabels, [&](const TrainingProgress& p) { lastLoss[gpu] = p.loss; });
             QVERIFY2(result, result ? "" : result.error().toString().c_str());
             accuracy[gpu] = *result->evalAccuracy;
             qInfo("LeNet-5 on the %s: final loss %.4f, held-out accuracy %.4f (%.1f steps/s)", gpu ? "GPU" : "CPU",

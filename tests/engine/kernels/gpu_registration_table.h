@@ -5,6 +5,8 @@
 #include "framework/kernel_registry.h"
 #include "framework/op_registry.h"
 
+#include "kernel_harness.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -104,6 +106,16 @@ inline std::string checkHostArgNames(const KernelRegistry& kernels, const OpRegi
         }
     }
     return {};
+}
+
+/// "" when the GPU kernels of `harness` (a registrationHarness, gpu_kernel_harness.h) match `table` (checkTable) and
+/// their host-memory arguments name arguments of the ops (checkHostArgNames); else the first problem.
+inline std::string checkRegistrations(KernelHarness& harness, const Table& table)
+{
+    const std::string problem = checkTable(harness.kernels(), table);
+    if (!problem.empty())
+        return problem;
+    return checkHostArgNames(harness.kernels(), harness.ops(), table);
 }
 
 } // namespace tstudio::testing

@@ -499,15 +499,7 @@ QStringList compareCases(GpuKernelHarness& h, CaseMaker make)
     Inputs in(h.allocator());
     Cases cases;
     make(in, cases);
-    QStringList failures;
-    for (const Case& c : cases.all()) {
-        if (c.bad && h.runOnGpu(c.node, c.inputs))
-            failures << QString::fromStdString("[" + c.node + "] the GPU kernel accepted a bad input");
-        const std::string d = h.compareWithCpu(c.node, c.inputs, 0.0, 0.0, /*sameErrorOk=*/c.bad);
-        if (!d.empty())
-            failures << QString::fromStdString(d);
-    }
-    return failures;
+    return gpuCaseFailures(h, cases.all(), [](const Case&) { return std::pair{0.0, 0.0}; });
 }
 
 } // namespace
@@ -521,13 +513,10 @@ private slots:
         if (!probeGpus().compiledIn)
             QSKIP("no GPU support compiled in: no GPU kernels are registered");
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
-        const Table table = expectedRegistrations();
-        const std::string problem = checkTable(h->kernels(), table);
+        const std::string problem = checkRegistrations(*h, expectedRegistrations());
         QVERIFY2(problem.empty(), problem.c_str());
-        const std::string names = checkHostArgNames(h->kernels(), h->ops(), table);
-        QVERIFY2(names.empty(), names.c_str());
     }
 
     /// Runs without a GPU: every case does on the CPU what the GPU tests assume (good cases run,
@@ -542,14 +531,8 @@ private slots:
             Inputs in(h->allocator());
             Cases cases;
             make(in, cases);
-            for (const Case& c : cases.all()) {
-                auto result = h->run(c.node, c.inputs);
-                if (c.bad == static_cast<bool>(result))
-                    failures << QString("%1: [%2] %3")
-                                    .arg(name, QString::fromStdString(c.node),
-                                         result ? QString("accepted a bad input")
-                                                : QString::fromStdString(result.error().toString()));
-            }
+            for (const QString& failure : cpuCaseFailures(*h, cases.all()))
+                failures << QString(name) + ": " + failure;
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }

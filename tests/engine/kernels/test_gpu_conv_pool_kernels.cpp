@@ -7,6 +7,7 @@
 #include "kernels/kernels.h"
 #include "kernels/nn/fused_batch_norm.h"
 #include "kernels/nn/fused_batch_norm_cuda_math.h"
+#include "kernels/nn/pool_shape.h"
 #include "kernels/nn/pooling.h"
 #include "kernels/nn/pooling_cuda_math.h"
 #include "ops/register_all_ops.h"
@@ -213,28 +214,6 @@ Tolerance avgTolerance(DataType dtype)
     }
 }
 
-/// The PoolShape of the GPU kernels for a geometry (as pooling_cuda.cpp builds it).
-gpu::PoolShape poolShapeOf(const nn::PoolGeometry& g, bool nchw)
-{
-    gpu::PoolShape s;
-    s.batch = g.batch;
-    s.depth = g.depth;
-    s.inRows = g.rows.input;
-    s.inCols = g.cols.input;
-    s.outRows = g.rows.output;
-    s.outCols = g.cols.output;
-    s.outDepth = g.outDepth;
-    s.windowRows = g.rows.filter;
-    s.windowCols = g.cols.filter;
-    s.strideRows = g.rows.stride;
-    s.strideCols = g.cols.stride;
-    s.padTop = g.rows.padBefore;
-    s.padLeft = g.cols.padBefore;
-    s.depthWindow = g.depthWindow;
-    s.nchw = nchw;
-    return s;
-}
-
 tensorflow::NodeDef parseNode(const std::string& text)
 {
     tensorflow::NodeDef node;
@@ -284,7 +263,7 @@ private slots:
         if (!probeGpus().compiledIn)
             QSKIP("GPU kernels are registered only in builds with CUDA support");
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
         struct Expected {
             const char* op;
@@ -361,7 +340,7 @@ private slots:
                     QVERIFY2(params, params ? "" : params.error().toString().c_str());
                     auto g = nn::poolGeometry(*params, x.shape());
                     QVERIFY(g);
-                    const gpu::PoolShape s = poolShapeOf(*g, nchw);
+                    const gpu::PoolShape s = nn::poolShapeOf(*g, nchw ? nn::DataFormat::kNchw : nn::DataFormat::kNhwc);
                     auto maxCpu = h->run(maxNode, {x});
                     auto avgCpu = h->run(replaceOp(maxNode, "AvgPool"), {x});
                     QVERIFY2(maxCpu && avgCpu, "CPU pooling failed");
@@ -421,7 +400,7 @@ private slots:
             QVERIFY(params);
             auto g = nn::poolGeometry(*params, x.shape());
             QVERIFY(g);
-            const gpu::PoolShape s = poolShapeOf(*g, false);
+            const gpu::PoolShape s = nn::poolShapeOf(*g, nn::DataFormat::kNhwc);
             Tensor host = *Tensor::allocate(h->allocator(), DT_FLOAT, (*cpu)[0].shape());
             for (std::int64_t i = 0; i < s.outputElements(); ++i)
                 host.data<float>()[i] = gpu::maxPoolAt<float, float>(s, x.data<float>(), i);

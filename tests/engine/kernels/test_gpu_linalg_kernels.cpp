@@ -72,7 +72,7 @@ private slots:
     void registeredAsTensorFlow()
     {
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
         if (!h->kernels().hasKernelFor("MatMul", "GPU"))
             QSKIP("this build has no GPU kernels (no CUDA support compiled in)");
@@ -125,9 +125,7 @@ private slots:
                                                       ta ? TensorShape{d.k, d.m} : TensorShape{d.m, d.k}, random);
                         const Tensor b = randomTensor(h.allocator(), type,
                                                       tb ? TensorShape{d.n, d.k} : TensorShape{d.k, d.n}, random);
-                        const std::string f = h.compareWithCpu(matMulNode(type, ta, tb), {a, b}, tol.rtol, tol.atol);
-                        if (!f.empty())
-                            failures << QString::fromStdString(f);
+                        addFailure(failures, h.compareWithCpu(matMulNode(type, ta, tb), {a, b}, tol.rtol, tol.atol));
                     }
                 }
             }
@@ -172,10 +170,8 @@ private slots:
                         for (const char* op : {"BatchMatMul", "BatchMatMulV2"}) {
                             if (c.v2Only && op == std::string("BatchMatMul"))
                                 continue;
-                            const std::string f =
-                                h.compareWithCpu(batchNode(op, type, adjX, adjY), {x, y}, tol.rtol, tol.atol);
-                            if (!f.empty())
-                                failures << QString::fromStdString(f);
+                            addFailure(failures,
+                                       h.compareWithCpu(batchNode(op, type, adjX, adjY), {x, y}, tol.rtol, tol.atol));
                         }
                     }
                 }
@@ -193,9 +189,7 @@ private slots:
             return randomTensor(h.allocator(), DT_FLOAT, TensorShape(std::move(dims)), random);
         };
         auto check = [&](const std::string& node, const std::vector<Tensor>& inputs) {
-            const std::string f = h.compareWithCpu(node, inputs, 0, 0, /*sameErrorOk=*/true);
-            if (!f.empty())
-                failures << QString::fromStdString(f);
+            addFailure(failures, h.compareWithCpu(node, inputs, 0, 0, /*sameErrorOk=*/true));
             if (h.runOnGpu(node, inputs))
                 failures << QString::fromStdString("GPU accepted " + node);
         };

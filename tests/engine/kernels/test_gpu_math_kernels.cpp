@@ -291,7 +291,7 @@ void TestGpuMathKernels::registrationsAreTensorFlows()
     if (!probeGpus().compiledIn)
         QSKIP("GPU kernels are registered only in builds with CUDA support (this build has none)");
     QString error;
-    auto harness = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+    auto harness = registrationHarness(&error);
     QVERIFY2(harness, qPrintable(error));
     QStringList failures;
     for (const auto& [op, expected] : expectedRegistrations()) {

@@ -126,13 +126,10 @@ private slots:
         if (!probeGpus().compiledIn)
             QSKIP("no GPU support compiled in: no GPU kernels are registered");
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
-        const Table table = expectedRegistrations();
-        const std::string problem = checkTable(h->kernels(), table);
+        const std::string problem = checkRegistrations(*h, expectedRegistrations());
         QVERIFY2(problem.empty(), problem.c_str());
-        const std::string names = checkHostArgNames(h->kernels(), h->ops(), table);
-        QVERIFY2(names.empty(), names.c_str());
         // TensorFlow's GPU samplers take an int32 shape only; an int64 shape stays on the CPU.
         for (const KernelDef& def : h->kernels().kernelsFor("RandomUniform")) {
             if (def.deviceType != "GPU")
@@ -149,27 +146,16 @@ private slots:
         QString error;
         auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels}, &error);
         QVERIFY2(h, qPrintable(error));
-        QStringList failures;
-        for (const Case& c : makeCases(h->allocator())) {
-            auto result = h->run(c.node, c.inputs);
-            if (c.bad == static_cast<bool>(result))
-                failures << QString::fromStdString("[" + c.node + "] " +
-                                                   (result ? "accepted a bad input" : result.error().toString()));
-        }
+        const QStringList failures = cpuCaseFailures(*h, makeCases(h->allocator()));
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 
     void seededNumbersMatchTheCpu()
     {
         GPU_HARNESS_OR_SKIP(h);
-        QStringList failures;
-        for (const Case& c : makeCases(h.allocator())) {
-            if (c.bad && h.runOnGpu(c.node, c.inputs))
-                failures << QString::fromStdString("[" + c.node + "] the GPU kernel accepted a bad input");
-            const std::string d = h.compareWithCpu(c.node, c.inputs, c.rtol, c.atol, c.bad);
-            if (!d.empty())
-                failures << QString::fromStdString(d);
-        }
+        const QStringList failures = gpuCaseFailures(h, makeCases(h.allocator()), [](const Case& c) {
+            return std::pair{c.rtol, c.atol};
+        });
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 

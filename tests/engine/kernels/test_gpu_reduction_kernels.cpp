@@ -127,7 +127,7 @@ private slots:
     void registeredAsTensorFlow()
     {
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
         if (!h->kernels().hasKernelFor("Sum", "GPU"))
             QSKIP("this build has no GPU kernels (no CUDA support compiled in)");
@@ -264,7 +264,7 @@ private slots:
         // Sum, Max and Min of int32 keep every argument in host memory and compute on the host:
         // they run here on a stand-in GPU device whose memory is the host's.
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
         if (!h->kernels().hasKernelFor("Sum", "GPU"))
             QSKIP("this build has no GPU kernels (no CUDA support compiled in)");
@@ -424,9 +424,7 @@ private slots:
                                          {std::numeric_limits<float>::quiet_NaN(), -INFINITY, NAN, -INFINITY});
         const Tensor one = tensor<std::int32_t>(h.allocator(), TensorShape::scalar(), {1});
         for (const char* op : {"ArgMax", "ArgMin"}) {
-            const std::string f = h.compareWithCpu(argNode(op, DT_FLOAT, DT_INT64), {odd, one}, 0, 0);
-            if (!f.empty())
-                failures << QString::fromStdString(f);
+            addFailure(failures, h.compareWithCpu(argNode(op, DT_FLOAT, DT_INT64), {odd, one}, 0, 0));
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
@@ -438,9 +436,7 @@ private slots:
         QStringList failures;
         const Tensor x = randomTensor(h.allocator(), DT_FLOAT, TensorShape{3, 4}, random);
         auto check = [&](const std::string& node, const std::vector<Tensor>& inputs) {
-            const std::string f = h.compareWithCpu(node, inputs, 0, 0, /*sameErrorOk=*/true);
-            if (!f.empty())
-                failures << QString::fromStdString(f);
+            addFailure(failures, h.compareWithCpu(node, inputs, 0, 0, /*sameErrorOk=*/true));
             if (h.runOnGpu(node, inputs))
                 failures << QString::fromStdString("GPU accepted " + node);
         };

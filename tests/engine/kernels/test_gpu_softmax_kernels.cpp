@@ -69,7 +69,7 @@ private slots:
     void registeredAsTensorFlow()
     {
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
         if (!h->kernels().hasKernelFor("Softmax", "GPU"))
             QSKIP("this build has no GPU kernels (no CUDA support compiled in)");
@@ -116,9 +116,7 @@ private slots:
                         continue;
                     // Long rows: a tiny probability's relative error grows with the row's sum.
                     const double atol = atolFor(type) * (shape.rank() == 1 && shape.dim(0) > 100000 ? 10 : 1);
-                    const std::string f = h.compareWithCpu(typed(op, type), {logits}, rtolFor(type), atol);
-                    if (!f.empty())
-                        failures << QString::fromStdString(f);
+                    addFailure(failures, h.compareWithCpu(typed(op, type), {logits}, rtolFor(type), atol));
                 }
             }
         }
@@ -127,9 +125,7 @@ private slots:
         special.data<float>()[2] = -INFINITY;
         special.data<float>()[8] = NAN;
         for (const char* op : {"Softmax", "LogSoftmax"}) {
-            const std::string f = h.compareWithCpu(typed(op, DT_FLOAT), {special}, 2e-5, 1e-6);
-            if (!f.empty())
-                failures << QString::fromStdString(f);
+            addFailure(failures, h.compareWithCpu(typed(op, DT_FLOAT), {special}, 2e-5, 1e-6));
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
@@ -152,10 +148,8 @@ private slots:
             for (DataType type : {DT_FLOAT, DT_DOUBLE, DT_HALF}) {
                 const Tensor logits = randomTensor(h.allocator(), type, p.logits, random, -5, 5);
                 const Tensor labels = randomTensor(h.allocator(), type, p.labels, random, 0, 1);
-                const std::string f = h.compareWithCpu(typed("SoftmaxCrossEntropyWithLogits", type), {logits, labels},
-                                                       rtolFor(type) * 5, atolFor(type) * 10);
-                if (!f.empty())
-                    failures << QString::fromStdString(f);
+                addFailure(failures, h.compareWithCpu(typed("SoftmaxCrossEntropyWithLogits", type), {logits, labels},
+                                                      rtolFor(type) * 5, atolFor(type) * 10));
             }
         }
         const std::vector<std::pair<std::int64_t, std::int64_t>> sparseShapes{
@@ -165,10 +159,8 @@ private slots:
                 const Tensor logits = randomTensor(h.allocator(), type, TensorShape{rows, classes}, random, -5, 5);
                 for (DataType index : {DT_INT32, DT_INT64}) {
                     const Tensor labels = labelTensor(h.allocator(), index, rows, classes, random);
-                    const std::string f = h.compareWithCpu(sparseNode(type, index), {logits, labels}, rtolFor(type) * 5,
-                                                           atolFor(type) * 10);
-                    if (!f.empty())
-                        failures << QString::fromStdString(f);
+                    addFailure(failures, h.compareWithCpu(sparseNode(type, index), {logits, labels}, rtolFor(type) * 5,
+                                                          atolFor(type) * 10));
                 }
             }
         }
@@ -224,10 +216,8 @@ private slots:
                     const double atol = type == DT_DOUBLE ? 1e-10
                                         : type == DT_HALF ? 5e-2
                                                           : 1e-5 * std::sqrt(count) + 1e-5;
-                    const std::string f =
-                        h.compareWithCpu(biasGradNode(type, format), {backprop}, type == DT_HALF ? 1e-2 : 1e-4, atol);
-                    if (!f.empty())
-                        failures << QString::fromStdString(f);
+                    addFailure(failures, h.compareWithCpu(biasGradNode(type, format), {backprop},
+                                                          type == DT_HALF ? 1e-2 : 1e-4, atol));
                 }
             }
         }
@@ -241,9 +231,7 @@ private slots:
         QStringList failures;
         auto t = [&](TensorShape shape) { return randomTensor(h.allocator(), DT_FLOAT, shape, random); };
         auto check = [&](const std::string& node, const std::vector<Tensor>& inputs) {
-            const std::string f = h.compareWithCpu(node, inputs, 0, 0, /*sameErrorOk=*/true);
-            if (!f.empty())
-                failures << QString::fromStdString(f);
+            addFailure(failures, h.compareWithCpu(node, inputs, 0, 0, /*sameErrorOk=*/true));
             if (h.runOnGpu(node, inputs))
                 failures << QString::fromStdString("GPU accepted " + node);
         };

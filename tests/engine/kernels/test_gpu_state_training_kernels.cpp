@@ -279,6 +279,18 @@ public:
             return unexpected(s);
         return m_device.copyToHost(t, m_h.allocator());
     }
+    /// The scalar bool that `nodeText` outputs for `input` (IsVariableInitialized,
+    /// VarIsInitializedOp), read back to the host.
+    Expected<bool> runToBool(const std::string& nodeText, const TensorValue& input)
+    {
+        auto out = run(nodeText, {input});
+        if (!out)
+            return unexpected(out.error());
+        auto host = toHost((*out)[0].get());
+        if (!host)
+            return unexpected(host.error());
+        return host->scalar<bool>();
+    }
 
 private:
     KernelHarness& m_h;
@@ -309,14 +321,8 @@ Expected<RefStepResult> refStep(DeviceRunner& runner, DataType dtype, std::int64
             return unexpected(out.error());
         refs.push_back((*out)[0]);
     }
-    auto initialized = [&]() -> Expected<bool> {
-        auto out = runner.run("op: 'IsVariableInitialized'" + typeAttr(dtype, "dtype"), {refs[0]});
-        if (!out)
-            return unexpected(out.error());
-        auto host = runner.toHost((*out)[0].get());
-        if (!host)
-            return unexpected(host.error());
-        return host->scalar<bool>();
+    auto initialized = [&] {
+        return runner.runToBool("op: 'IsVariableInitialized'" + typeAttr(dtype, "dtype"), refs[0]);
     };
     auto before = initialized();
     if (!before)
@@ -404,15 +410,7 @@ Expected<ResourceStepResult> resourceStep(DeviceRunner& runner, DataType dtype, 
     auto accum = runner.run("op: 'ReadVariableOp'" + dtypeText, {handles[1]});
     if (!lastRead || !accum)
         return unexpected(!lastRead ? lastRead.error() : accum.error());
-    auto isInitialized = [&]() -> Expected<bool> {
-        auto out = runner.run("op: 'VarIsInitializedOp'", {handles[0]});
-        if (!out)
-            return unexpected(out.error());
-        auto host = runner.toHost((*out)[0].get());
-        if (!host)
-            return unexpected(host.error());
-        return host->scalar<bool>();
-    };
+    auto isInitialized = [&] { return runner.runToBool("op: 'VarIsInitializedOp'", handles[0]); };
     auto initialized = isInitialized();
     if (!initialized)
         return unexpected(initialized.error());
@@ -444,13 +442,10 @@ private slots:
         if (!probeGpus().compiledIn)
             QSKIP("no GPU support compiled in: no GPU kernels are registered");
         QString error;
-        auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, &error);
+        auto h = registrationHarness(&error);
         QVERIFY2(h, qPrintable(error));
-        const Table table = expectedRegistrations();
-        const std::string problem = checkTable(h->kernels(), table);
+        const std::string problem = checkRegistrations(*h, expectedRegistrations());
         QVERIFY2(problem.empty(), problem.c_str());
-        const std::string names = checkHostArgNames(h->kernels(), h->ops(), table);
-        QVERIFY2(names.empty(), names.c_str());
         QVERIFY(!h->kernels().hasKernelFor("ApplyFtrl", "GPU"));
         QVERIFY(!h->kernels().hasKernelFor("ResourceApplyFtrl", "GPU"));
     }
@@ -460,13 +455,7 @@ private slots:
         QString error;
         auto h = KernelHarness::create({registerAllOps}, {registerCpuKernels}, &error);
         QVERIFY2(h, qPrintable(error));
-        QStringList failures;
-        for (const Case& c : plainCases(h->allocator())) {
-            auto result = h->run(c.node, c.inputs);
-            if (c.bad == static_cast<bool>(result))
-                failures << QString::fromStdString("[" + c.node + "] " +
-                                                   (result ? "accepted a bad input" : result.error().toString()));
-        }
+        const QStringList failures = cpuCaseFailures(*h, plainCases(h->allocator()));
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 
@@ -506,14 +495,9 @@ private slots:
     void singleKernelsMatchTheCpu()
     {
         GPU_HARNESS_OR_SKIP(h);
-        QStringList failures;
-        for (const Case& c : plainCases(h.allocator())) {
-            if (c.bad && h.runOnGpu(c.node, c.inputs))
-                failures << QString::fromStdString("[" + c.node + "] the GPU kernel accepted a bad input");
-            const std::string d = h.compareWithCpu(c.node, c.inputs, c.tol.rtol, c.tol.atol, c.bad);
-            if (!d.empty())
-                failures << QString::fromStdString(d);
-        }
+        const QStringList failures = gpuCaseFailures(h, plainCases(h.allocator()), [](const Case& c) {
+            return std::pair{c.tol.rtol, c.tol.atol};
+        });
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 
