@@ -1,0 +1,43 @@
+#!/bin/bash
+# Packs what the GPU checks need into .device/ for the `device` tool's machine, which has the NVIDIA
+# driver, CUDA 13, cuDNN and PyTorch but not Debian's Qt, protobuf, ICU or oneDNN, and cannot fetch
+# anything. Builds nothing: run it after a build that found CUDA (build/ by default).
+#   scripts/device_bundle.sh [BUILD_DIR]
+# Then, in the device tool: run(command="scripts/device_check.sh", carry=[".device"]).
+# .device/ holds bundle.tar.xz (stripped programs and the shared libraries they need, less the C
+# library and CUDA's own) and the MNIST test images from the fixtures (TSTUDIO_FIXTURES there).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+out="$root/.device"
+grep -qxF '/.device/' "$root/.git/info/exclude" 2>/dev/null || echo '/.device/' >>"$root/.git/info/exclude"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/lib" "$out"
+
+programs=("$build/app/tstudio")
+for test in "$build"/tests/test_gpu_* "$build/tests/test_lenet5" "$build/tests/test_tstudio_train"; do
+    [[ -x "$test" && ! -d "$test" ]] && programs+=("$test")
+done
+for program in "${programs[@]}"; do
+    strip --strip-unneeded -o "$stage/bin/$(basename "$program")" "$program"
+done
+
+# Shared libraries, except the C runtime (the machine's is newer) and CUDA's (the machine's match
+# its driver).
+skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcudnn|libnvrtc)'
+for program in "${programs[@]}"; do
+    ldd "$program" | awk '/=> \// {print $1, $3}'
+done | sort -u | while read -r name path; do
+    [[ "$name" =~ $skip ]] || cp -L "$path" "$stage/lib/$name"
+done
+
+# One large dictionary: the programs share most of their code (each links the engine statically).
+tar -C "$stage" -cf - bin lib | xz -T1 -6 --lzma2=dict=512MiB >"$out/bundle.tar.xz"
+fixtures="${TSTUDIO_FIXTURES:-$root/../shared/fixtures}"
+if [[ -d "$fixtures/mnist" ]]; then
+    mkdir -p "$out/fixtures"
+    cp -r "$fixtures/mnist" "$out/fixtures/"
+fi
+du -sh "$out" "$out/bundle.tar.xz"
+echo "programs: ${#programs[@]}; carry .device (64 MiB at most with the working tree)"
