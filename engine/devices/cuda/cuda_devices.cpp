@@ -12,8 +12,10 @@ namespace tstudio {
 Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow::GPUOptions& options, int maxCount)
 {
     std::vector<std::unique_ptr<Device>> devices;
+    if (maxCount == 0) // a CPU-only session does not even start the CUDA runtime
+        return devices;
     const GpuProbeReport report = probeGpus();
-    if (report.devices.empty() || maxCount == 0)
+    if (report.devices.empty())
         return devices;
     auto ordinals = visibleGpuOrdinals(options.visible_device_list(), static_cast<int>(report.devices.size()));
     if (!ordinals)
