@@ -58,9 +58,10 @@ Expected<Tensor> oneHotLabels(const Tensor& labels, std::int64_t depth, Allocato
 }
 
 Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph& graph, const Registries& registries,
-                                                          int threads, bool gpu)
+                                                          int threads, bool gpu, bool cudaGraphs)
 {
     SessionOptions options;
+    options.captureGraphs = cudaGraphs;
     options.ops = &registries.ops;
     options.kernels = &registries.kernels;
     options.config.set_intra_op_parallelism_threads(threads);
@@ -113,7 +114,7 @@ Expected<ClassifierTrainingResult> trainClassifier(const ClassifierGraph& graph,
 {
     if (Status s = batches.status(); !s.isOk())
         return unexpected(s);
-    auto session = startClassifierSession(graph, registries, options.threads, options.gpu);
+    auto session = startClassifierSession(graph, registries, options.threads, options.gpu, options.cudaGraphs);
     if (!session)
         return unexpected(session.error());
     CpuAllocator allocator;

@@ -24,6 +24,8 @@ struct ClassifierTrainingOptions {
     int threads = 0;
     /// Train on GPU:0 (ops with GPU kernels there, the rest on the CPU); false: no GPU device.
     bool gpu = false;
+    /// On the GPU, capture the training step as a CUDA graph and replay it (SessionOptions::captureGraphs).
+    bool cudaGraphs = true;
     /// Report progress every this many steps (0: never).
     std::int64_t reportEvery = 100;
     /// Examples per evaluation run.
@@ -46,9 +48,9 @@ struct ClassifierTrainingResult {
 };
 
 /// A session with the graph created and its init op run; with `gpu`, on GPU:0 as TensorFlow places
-/// ops (soft placement for the rest), else on the CPU only.
+/// ops (soft placement for the rest), else on the CPU only. `cudaGraphs`: SessionOptions::captureGraphs.
 Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph& graph, const Registries& registries,
-                                                          int threads, bool gpu = false);
+                                                          int threads, bool gpu = false, bool cudaGraphs = true);
 
 /// Runs `graph.train` options.steps times, each fed one element of `batches` ({inputs, labels},
 /// labels as int64 class indices: one-hot encoded here when graph.labelDepth > 0), then measures

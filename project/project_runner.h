@@ -46,6 +46,8 @@ struct TrainRunOptions {
     bool resume = false;
     /// Intra-op threads of the CPU device (0: the engine's default).
     int threads = 0;
+    /// On a GPU, capture the training step as a CUDA graph and replay it (SessionOptions::captureGraphs).
+    bool cudaGraphs = true;
     /// Called every `progressEverySteps` steps and after the last one (nullptr: never).
     std::function<void(const TrainProgress&)> onProgress;
     /// 0: hooks.log_every_steps of the project (100 when it has none).

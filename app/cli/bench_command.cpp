@@ -47,6 +47,7 @@ struct BenchArgs {
     bool repeatGiven = false;
     std::string device = "cpu";
     int batch = 0;
+    bool noCudaGraphs = false;
 };
 
 tensorflow::NodeDef makeNode(const std::string& name, const std::string& op, std::initializer_list<std::string> inputs)
@@ -394,6 +395,9 @@ void addBenchCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--device", args->device, "mlp, lenet, resnet: cpu or gpu (GPU:0, ops placed as TensorFlow does)")
         ->capture_default_str()
         ->check(CLI::IsMember({"cpu", "gpu"}));
+    cmd->add_flag("--no-cuda-graphs", args->noCudaGraphs,
+                  "mlp, lenet, resnet on the GPU: run every step in the executor (default: the training step is "
+                  "captured once as a CUDA graph and replayed)");
     cmd->add_option("--batch", args->batch, "mlp, lenet, resnet: examples per step (0 = 100, resnet 256)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
@@ -458,6 +462,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             training.batch = args->batch;
             training.trace = args->trace;
             training.debug = args->debug;
+            training.cudaGraphs = !args->noCudaGraphs;
             exitCode = benchTraining(**registries, training);
             return;
         }

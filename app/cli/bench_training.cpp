@@ -50,7 +50,7 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
         std::fprintf(stderr, "error: %s\n", graph.error().toString().c_str());
         return 1;
     }
-    auto session = examples::startClassifierSession(*graph, registries, args.threads, gpu);
+    auto session = examples::startClassifierSession(*graph, registries, args.threads, gpu, args.cudaGraphs);
     if (!session) {
         std::fprintf(stderr, "error: %s\n", session.error().toString().c_str());
         return 1;
@@ -145,6 +145,15 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
         std::printf("tensorstudio, %u threads, batch %lld, %d steps in %.3f s (loss %.4f)\n", threads,
                     static_cast<long long>(batch), steps, seconds[0], static_cast<double>(out[0].values<float>()[0]));
     std::printf("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds[0]);
+    if (gpu) {
+        const StepCaptureStats capture = (*session)->captureStats();
+        if (!args.cudaGraphs)
+            std::printf("CUDA graphs: off (--no-cuda-graphs), every step ran in the executor\n");
+        else
+            std::printf("CUDA graphs: %lld captured, %lld steps replayed, %lld steps in the executor; last: %s\n",
+                        static_cast<long long>(capture.captures), static_cast<long long>(capture.replays),
+                        static_cast<long long>(capture.executorSteps), capture.lastEvent.c_str());
+    }
     for (std::size_t m = 1; m < modes.size(); ++m) {
         const double overhead = 100.0 * (seconds[m] / seconds[0] - 1.0);
         switch (modes[m]) {

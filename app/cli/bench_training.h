@@ -24,6 +24,8 @@ struct TrainingBenchArgs {
     /// kept) and with its NaN/Inf check on every float output, alternating the same way, and print
     /// both overheads.
     bool debug = false;
+    /// On the GPU, capture the training step as a CUDA graph and replay it (off: --no-cuda-graphs).
+    bool cudaGraphs = true;
 };
 
 /// Builds the network (examples/layer_networks.h: GradientDescent, sparse softmax cross entropy),

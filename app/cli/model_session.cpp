@@ -126,6 +126,8 @@ void addModelRunOptions(CLI::App& command, ModelRunArgs& args)
     command.add_option("--target", args.targets, "Node to run for its effect, e.g. init (repeatable)");
     command.add_option("--device", args.device, "cpu or gpu")->capture_default_str();
     command.add_flag("--log-device-placement", args.logDevicePlacement, "Print the device of every node");
+    command.add_flag("--no-cuda-graphs", args.noCudaGraphs,
+                     "On a GPU, never capture repeated steps as CUDA graphs (every step runs in the executor)");
 }
 
 ModelSession::~ModelSession() = default;
@@ -156,6 +158,7 @@ Expected<std::unique_ptr<ModelSession>> openModelSession(const ModelRunArgs& arg
     options.config.set_log_device_placement(args.logDevicePlacement);
     (*options.config.mutable_device_count())["GPU"] = args.device == "gpu" ? 1 : 0;
     options.config.set_allow_soft_placement(true);
+    options.captureGraphs = !args.noCudaGraphs;
 
     auto file = readGraphFromFile(args.model);
     if (!file)

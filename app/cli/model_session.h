@@ -33,10 +33,12 @@ struct ModelRunArgs {
     std::vector<std::string> targets;
     std::string device = "cpu";
     bool logDevicePlacement = false;
+    bool noCudaGraphs = false;
     std::string tags = "serve";
 };
 
-/// Adds MODEL, --checkpoint, --tag, --feed, --fetch, --target, --device and --log-device-placement.
+/// Adds MODEL, --checkpoint, --tag, --feed, --fetch, --target, --device, --log-device-placement and
+/// --no-cuda-graphs.
 void addModelRunOptions(CLI::App& command, ModelRunArgs& args);
 
 /// NAME=JSON or NAME=@FILE.npy; a JSON value becomes a tensor of `dtypeOf(NAME)`.

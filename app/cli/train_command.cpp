@@ -28,6 +28,7 @@ struct TrainArgs {
     std::string mnistDir;
     bool resume = false;
     int threads = 0;
+    bool noCudaGraphs = false;
     DebugArgs debug;
     bool useSavedBreakpoints = false;
 };
@@ -66,6 +67,7 @@ int train(const TrainArgs& args)
         options.logdir = args.logdir;
     options.resume = args.resume;
     options.threads = args.threads;
+    options.cudaGraphs = !args.noCudaGraphs;
     options.stopRequested = &g_stopRequested;
     options.onProgress = [tty](const project::TrainProgress& p) {
         ProgressSample sample{p.step, p.firstStep, p.lastStep, p.loss, p.stepsPerSecond};
@@ -139,6 +141,9 @@ void addTrainCommand(CLI::App& app, int& exitCode)
     cmd->add_flag("--debug", args->useSavedBreakpoints,
                   "attach the debugger with the breakpoints and watches saved in the project");
     cmd->add_option("--threads", args->threads, "intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    cmd->add_flag("--no-cuda-graphs", args->noCudaGraphs,
+                  "on a GPU, run every step in the executor instead of capturing the training step as a CUDA graph "
+                  "and replaying it");
     cmd->add_option("--mnist", args->mnistDir, "the same as --set data.dir=DIR");
     cmd->callback([args, &exitCode] { exitCode = train(*args); });
 }

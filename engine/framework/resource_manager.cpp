@@ -1,6 +1,8 @@
 // ResourceManager: removal and counting; ScopedStepContainer's cleanup.
 #include "framework/resource_manager.h"
 
+#include "framework/variable_storage.h"
+
 namespace tstudio {
 
 Status ResourceManager::remove(const std::string& container, const std::string& name)
@@ -8,6 +10,7 @@ Status ResourceManager::remove(const std::string& container, const std::string& 
     std::lock_guard lock(m_mutex);
     if (m_resources.erase({containerOrDefault(container), name}) == 0)
         return notFoundError("Resource " + containerOrDefault(container) + "/" + name + " does not exist");
+    noteVariableStorageReplaced(); // it may have been a variable that captured work refers to
     return Status::ok();
 }
 
@@ -15,8 +18,13 @@ void ResourceManager::clearContainer(const std::string& container)
 {
     std::lock_guard lock(m_mutex);
     const std::string c = containerOrDefault(container);
-    for (auto it = m_resources.begin(); it != m_resources.end();)
+    bool erased = false;
+    for (auto it = m_resources.begin(); it != m_resources.end();) {
+        erased = erased || it->first.first == c;
         it = it->first.first == c ? m_resources.erase(it) : std::next(it);
+    }
+    if (erased)
+        noteVariableStorageReplaced(); // they may have been variables that captured work refers to
 }
 
 std::size_t ResourceManager::size() const

@@ -14,6 +14,7 @@
 #include "runtime/executor.h"
 #include "runtime/executor_plan.h"
 #include "runtime/placer.h"
+#include "runtime/step_capture.h"
 #include "runtime/step_stats_collector.h"
 
 #include <unsupported/Eigen/CXX11/ThreadPool>
@@ -196,6 +197,8 @@ Status Session::setGraph(tensorflow::GraphDef graph)
     m_graph.emplace(std::move(*built));
     m_placement = std::move(*placement);
     m_nodes.resize(static_cast<std::size_t>(m_graph->nodeCount()));
+    m_captures.clear();
+    m_lastCapture = nullptr;
     m_plans.clear();
     return Status::ok();
 }
@@ -287,6 +290,75 @@ Expected<std::shared_ptr<const ExecutorPlan>> Session::planFor(const std::vector
     auto shared = std::make_shared<const ExecutorPlan>(std::move(*plan));
     m_plans.emplace(key, shared);
     return shared;
+}
+
+StepCapture* Session::captureFor(const ExecutorPlan& plan)
+{
+    std::lock_guard lock(m_stateMutex);
+    if (const auto it = m_captures.find(&plan); it != m_captures.end())
+        return it->second.get();
+    // The device with memory of its own that the plan uses: only such a device captures.
+    Device* device = nullptr;
+    for (const PlanNode& node : plan.nodes)
+        if (node.onDeviceMemory) {
+            device = node.runtime.device;
+            break;
+        }
+    auto* capturing = dynamic_cast<CapturingDevice*>(device);
+    std::unique_ptr<StepCapture> capture;
+    if (capturing)
+        capture = std::make_unique<StepCapture>(*device, *capturing, captureObstacle(plan, *device));
+    StepCapture* raw = capture.get();
+    m_captures.emplace(&plan, std::move(capture));
+    return raw;
+}
+
+StepCaptureStats Session::captureStats() const
+{
+    std::lock_guard lock(m_stateMutex);
+    StepCaptureStats total;
+    for (const auto& [plan, capture] : m_captures) {
+        if (!capture)
+            continue;
+        const StepCaptureStats one = capture->stats();
+        total.captures += one.captures;
+        total.replays += one.replays;
+        total.executorSteps += one.executorSteps;
+        total.graphNodes += one.graphNodes;
+        if (capture.get() == m_lastCapture)
+            total.lastEvent = one.lastEvent;
+    }
+    return total;
+}
+
+Status Session::collectResults(const std::vector<std::pair<NodeId, int>>& fetchRefs,
+                               const std::vector<FetchedValue>& fetched, std::vector<Tensor>* results)
+{
+    const Graph& graph = *m_graph;
+    results->clear();
+    for (std::size_t i = 0; i < fetched.size(); ++i) {
+        const std::string name = tensorName(graph.node(fetchRefs[i].first).name(), fetchRefs[i].second);
+        if (!fetched[i].value) {
+            return invalidArgumentError(
+                "Retval[" + std::to_string(i) + "] does not have value: the fetched tensor '" + name + "' " +
+                (fetched[i].dead ? "is dead (it is on an untaken branch of a Switch)" : "was not computed"));
+        }
+        const TensorValue& value = *fetched[i].value;
+        std::unique_lock<std::mutex> refLock;
+        if (value.refMutex)
+            refLock = std::unique_lock(*value.refMutex);
+        if (!value.get().isInitialized())
+            return failedPreconditionError("Attempting to use uninitialized value " +
+                                           graph.node(fetchRefs[i].first).name());
+        // Values in GPU memory come back through their device (the one wait a step has).
+        Device& producer =
+            *m_devices[static_cast<std::size_t>(m_placement[static_cast<std::size_t>(fetchRefs[i].first)])];
+        auto copy = producer.copyToHost(value.get(), resultAllocator());
+        if (!copy)
+            return copy.error().withContext("Cannot return '" + name + "'");
+        results->push_back(std::move(*copy));
+    }
+    return Status::ok();
 }
 
 Status Session::run(const std::vector<std::pair<std::string, Tensor>>& feeds, const std::vector<std::string>& fetches,
@@ -410,39 +482,42 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     if (timeoutMs > 0)
         params.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
 
-    std::vector<FetchedValue> fetched;
-    {
-        // Per-step resources (the stacks of loop gradients) go when the step ends, whatever its outcome.
-        ScopedStepContainer stepContainer(params.stepId, m_resources);
-        params.stepContainer = &stepContainer;
-        Status s = runExecutorStep(**plan, params, &fetched);
-        params.stepContainer = nullptr;
-        if (!s.isOk())
-            return s;
-    }
-
-    std::vector<Tensor> results;
-    for (std::size_t i = 0; i < fetched.size(); ++i) {
-        const std::string name = tensorName(graph.node(fetchRefs[i].first).name(), fetchRefs[i].second);
-        if (!fetched[i].value) {
-            return invalidArgumentError(
-                "Retval[" + std::to_string(i) + "] does not have value: the fetched tensor '" + name + "' " +
-                (fetched[i].dead ? "is dead (it is on an untaken branch of a Switch)" : "was not computed"));
+    // One step in the executor; `capturing`: single-threaded on this thread, for a CUDA graph.
+    auto execute = [&](const std::vector<Tensor>& values, bool capturing, std::vector<FetchedValue>* fetched) {
+        StepParams step = params;
+        step.feedValues = &values;
+        if (capturing) {
+            step.parallelism = 1;
+            step.schedule = nullptr;
         }
-        const TensorValue& value = *fetched[i].value;
-        std::unique_lock<std::mutex> refLock;
-        if (value.refMutex)
-            refLock = std::unique_lock(*value.refMutex);
-        if (!value.get().isInitialized())
-            return failedPreconditionError("Attempting to use uninitialized value " +
-                                           graph.node(fetchRefs[i].first).name());
-        // Values in GPU memory come back through their device (the one wait a step has).
-        Device& producer =
-            *m_devices[static_cast<std::size_t>(m_placement[static_cast<std::size_t>(fetchRefs[i].first)])];
-        auto copy = producer.copyToHost(value.get(), resultAllocator());
-        if (!copy)
-            return copy.error().withContext("Cannot return '" + name + "'");
-        results.push_back(std::move(*copy));
+        // Per-step resources (the stacks of loop gradients) go when the step ends, whatever its outcome.
+        ScopedStepContainer stepContainer(step.stepId, m_resources);
+        step.stepContainer = &stepContainer;
+        return runExecutorStep(**plan, step, fetched);
+    };
+    std::vector<Tensor> results;
+    auto collect = [&](const std::vector<FetchedValue>& fetched) {
+        return collectResults(fetchRefs, fetched, &results);
+    };
+    StepCapture* capture = (*plan)->hasDeviceMemory ? captureFor(**plan) : nullptr;
+    if (capture && m_options.captureGraphs && !traced && !observer && !params.deadline) {
+        {
+            std::lock_guard lock(m_stateMutex);
+            m_lastCapture = capture;
+        }
+        if (Status s = capture->run(**plan, feedValues, m_deviceUse, execute, collect); !s.isOk())
+            return s;
+    } else {
+        std::vector<FetchedValue> fetched;
+        {
+            std::shared_lock<std::shared_mutex> deviceLock;
+            if (capture) // a capture of another signature must not record this step's work
+                deviceLock = std::shared_lock(m_deviceUse);
+            if (Status s = execute(feedValues, false, &fetched); !s.isOk())
+                return s;
+        }
+        if (Status s = collect(fetched); !s.isOk())
+            return s;
     }
 
     if (metadata) {

@@ -9,6 +9,7 @@
 #include "graph/graph.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
+#include "runtime/step_capture_stats.h"
 
 #include <atomic>
 #include <map>
@@ -31,6 +32,8 @@ class KernelRegistry;
 class OpKernel;
 class OpRegistry;
 struct ExecutorPlan;
+struct FetchedValue;
+class StepCapture;
 
 struct SessionOptions {
     /// Used: device_count["CPU"] (default 1), device_count["GPU"] (default: every visible GPU;
@@ -42,6 +45,10 @@ struct SessionOptions {
     tensorflow::ConfigProto config;
     const OpRegistry* ops = nullptr;         ///< must outlive the session
     const KernelRegistry* kernels = nullptr; ///< must outlive the session
+    /// CUDA Graphs: a step whose plan allows it (captureObstacle) and whose feeds keep their shapes
+    /// is captured once on its GPU and replayed (see StepCapture). Off: every step runs in the
+    /// executor. Steps that are traced, observed or have a timeout always run in the executor.
+    bool captureGraphs = true;
 };
 
 /// A graph, its devices, and the state its kernels keep between runs (variables live as long as
@@ -104,6 +111,9 @@ public:
     ResourceManager& resources() { return m_resources; }
     /// The current graph, or nullptr before create().
     const Graph* graph() const { return m_graph ? &*m_graph : nullptr; }
+    /// What CUDA graph capture has done in this session so far, summed over its run signatures
+    /// (lastEvent: that of the signature that ran last).
+    StepCaptureStats captureStats() const;
 
 private:
     struct NodeState;
@@ -116,6 +126,11 @@ private:
     Expected<std::shared_ptr<const ExecutorPlan>> planFor(const std::vector<std::pair<NodeId, int>>& feeds,
                                                           const std::vector<std::pair<NodeId, int>>& fetches,
                                                           const std::vector<NodeId>& targets);
+    /// The capture state of `plan`, or nullptr when it has no device that captures (CPU only).
+    StepCapture* captureFor(const ExecutorPlan& plan);
+    /// The fetched values as independent host tensors, in order.
+    Status collectResults(const std::vector<std::pair<NodeId, int>>& fetchRefs,
+                          const std::vector<FetchedValue>& fetched, std::vector<Tensor>* results);
 
     SessionOptions m_options;
     Status m_initStatus;
@@ -128,9 +143,14 @@ private:
     mutable std::shared_mutex m_graphMutex; ///< shared by runs, exclusive for create/extend
     std::optional<Graph> m_graph;
     std::vector<int> m_placement;                    ///< device index by NodeId
-    std::mutex m_stateMutex;                         ///< guards m_nodes creation and m_plans
+    mutable std::mutex m_stateMutex;                 ///< guards m_nodes creation and m_plans
     std::vector<std::unique_ptr<NodeState>> m_nodes; ///< by NodeId, created on first use
     std::map<std::string, std::shared_ptr<const ExecutorPlan>> m_plans;
+    /// By plan (guarded by m_stateMutex; cleared with m_plans). After m_devices: gone before them.
+    std::map<const ExecutorPlan*, std::unique_ptr<StepCapture>> m_captures;
+    const StepCapture* m_lastCapture = nullptr; ///< the capture state that ran last (m_stateMutex)
+    /// Steps on a device that captures hold it shared; a capture holds it exclusively.
+    std::shared_mutex m_deviceUse;
     std::atomic<std::int64_t> m_nextStepId{1};
 };
 

@@ -5,8 +5,27 @@
 
 namespace tstudio::cuda {
 
+namespace {
+
+/// Lets this thread call cudaMalloc and friends while it captures a CUDA graph. They are "unsafe"
+/// during a capture only in that the graph does not record them; our regions belong to the
+/// caching allocators, which keep them for the graph (its private pool), so nothing is lost.
+class RelaxedCaptureMode {
+public:
+    RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&m_mode); }
+    ~RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&m_mode); }
+    RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+    RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+private:
+    cudaStreamCaptureMode m_mode = cudaStreamCaptureModeRelaxed;
+};
+
+} // namespace
+
 void* DeviceMemory::allocateRegion(std::size_t bytes)
 {
+    RelaxedCaptureMode relaxed;
     void* ptr = nullptr;
     if (cudaSetDevice(m_ordinal) != cudaSuccess || cudaMalloc(&ptr, bytes) != cudaSuccess) {
         cudaGetLastError(); // an out-of-memory answer is not sticky; clear it for the next call
@@ -17,6 +36,7 @@ void* DeviceMemory::allocateRegion(std::size_t bytes)
 
 void DeviceMemory::freeRegion(void* ptr, std::size_t)
 {
+    RelaxedCaptureMode relaxed;
     cudaSetDevice(m_ordinal);
     cudaFree(ptr);
 }
@@ -29,6 +49,7 @@ void DeviceMemory::fillZero(void* ptr, std::size_t bytes)
 
 void* PinnedHostMemory::allocateRegion(std::size_t bytes)
 {
+    RelaxedCaptureMode relaxed;
     void* ptr = nullptr;
     if (cudaHostAlloc(&ptr, bytes, cudaHostAllocPortable) != cudaSuccess) {
         cudaGetLastError();
@@ -39,6 +60,7 @@ void* PinnedHostMemory::allocateRegion(std::size_t bytes)
 
 void PinnedHostMemory::freeRegion(void* ptr, std::size_t)
 {
+    RelaxedCaptureMode relaxed;
     cudaFreeHost(ptr);
 }
 

@@ -9,6 +9,7 @@
 #include "kernels/state/state_kernels.h"
 
 #include "framework/kernel_registry.h"
+#include "framework/variable_storage.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -70,6 +71,7 @@ public:
                     return reshaped.error();
                 target = *reshaped;
                 *lhs = target;
+                noteVariableStorageReplaced();
             }
             if (!m_useLocking && lock.owns_lock())
                 lock.unlock();
@@ -80,6 +82,7 @@ public:
             if (!copy)
                 return copy.error();
             *lhs = std::move(*copy);
+            noteVariableStorageReplaced();
         }
         ctx.forwardRefInput(0, 0);
         return Status::ok();

@@ -11,6 +11,7 @@
 #include "kernels/state/resource_variable_kernels.h"
 
 #include "framework/kernel_registry.h"
+#include "framework/variable_storage.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -186,6 +187,7 @@ public:
         if (!copy)
             return copy.error();
         v.value = std::move(*copy);
+        noteVariableStorageReplaced();
         return Status::ok();
     }
 

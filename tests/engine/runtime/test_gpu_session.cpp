@@ -10,6 +10,9 @@
 #include "kernels/kernels.h"
 #include "ops/register_all_ops.h"
 #include "kernel_harness.h"
+#include "runtime/step_capture.h"
+
+#include <google/protobuf/text_format.h>
 
 #include <QTest>
 
@@ -93,6 +96,66 @@ private:
     std::mutex m_mutex;
     std::vector<std::string> m_lines;
 };
+
+/// A session over `graphText` on GPU:0 (allow_growth) with CUDA graph capture on or off.
+std::unique_ptr<Session> captureSession(const AllKernelsFixture& f, const std::string& graphText, bool capture,
+                                        std::string* error)
+{
+    tensorflow::GraphDef graph;
+    if (!google::protobuf::TextFormat::ParseFromString(graphText, &graph)) {
+        *error = "test graph does not parse";
+        return nullptr;
+    }
+    SessionOptions options;
+    options.config = withGpus(1, true);
+    options.ops = &f.ops;
+    options.kernels = &f.kernels;
+    options.captureGraphs = capture;
+    auto session = std::make_unique<Session>(options);
+    if (Status s = session->create(std::move(graph)); !s.isOk()) {
+        *error = s.toString();
+        return nullptr;
+    }
+    return session;
+}
+
+/// One step of gradient descent on loss = 0.5 * sum((x w)^2), x [?,3] fed, w [3,2]; `extra` nodes
+/// are added. "train" applies it, "loss" is fetched, "init" sets w.
+std::string trainingStepGraph(const std::string& extra = "")
+{
+    return "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
+           "node { name: 'w_init' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
+           " tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } dim { size: 2 } }"
+           " float_val: [0.5, -1, 2, 0.25, 1.5, 0.75] } } } }\n"
+           "node { name: 'lr' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
+           " tensor { dtype: DT_FLOAT tensor_shape { } float_val: 0.01 } } } }\n"
+           "node { name: 'half' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
+           " tensor { dtype: DT_FLOAT tensor_shape { } float_val: 0.5 } } } }\n"
+           "node { name: 'axes' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: 'value' value {"
+           " tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } int_val: [0, 1] } } } }\n"
+           "node { name: 'w' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } }"
+           " attr { key: 'shape' value { shape { dim { size: 3 } dim { size: 2 } } } } }\n"
+           "node { name: 'init' op: 'Assign' input: 'w' input: 'w_init' attr { key: 'T' value { type: DT_FLOAT } } }\n"
+           "node { name: 'y' op: 'MatMul' input: 'x' input: 'w' attr { key: 'T' value { type: DT_FLOAT } } }\n"
+           "node { name: 'sq' op: 'Square' input: 'y' attr { key: 'T' value { type: DT_FLOAT } } }\n"
+           "node { name: 'total' op: 'Sum' input: 'sq' input: 'axes' attr { key: 'T' value { type: DT_FLOAT } }"
+           " attr { key: 'Tidx' value { type: DT_INT32 } } }\n"
+           "node { name: 'loss' op: 'Mul' input: 'total' input: 'half' attr { key: 'T' value { type: DT_FLOAT } } }\n"
+           "node { name: 'grad' op: 'MatMul' input: 'x' input: 'y' attr { key: 'T' value { type: DT_FLOAT } }"
+           " attr { key: 'transpose_a' value { b: true } } }\n"
+           "node { name: 'train' op: 'ApplyGradientDescent' input: 'w' input: 'lr' input: 'grad'"
+           " attr { key: 'T' value { type: DT_FLOAT } } }\n" +
+           extra;
+}
+
+/// A batch of `rows` x 3 that differs from step to step.
+Tensor batch(std::int64_t rows, int step)
+{
+    std::vector<float> values(static_cast<std::size_t>(rows * 3));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<float>((static_cast<int>(i) * 7 + step * 3) % 11) * 0.1f - 0.5f;
+    return floatTensor(TensorShape({rows, 3}), values);
+}
 
 } // namespace
 
@@ -198,6 +261,137 @@ private slots:
         QCOMPARE(*session->assignedDevice("joined"), std::string("/job:localhost/replica:0/task:0/device:CPU:0"));
         QVERIFY(lines.contains("joined: (StringJoin): requested"));
         QVERIFY(lines.contains("soft placement put it on /job:localhost/replica:0/task:0/device:CPU:0"));
+    }
+
+    /// CUDA graphs: after two warm-up steps the step is captured, and later steps replay it with
+    /// their own feeds. Losses and weights are those of the executor, step by step.
+    void capturedStepsGiveTheExecutorsNumbers()
+    {
+        REQUIRE_GPU();
+        AllKernelsFixture f;
+        std::string error;
+        auto captured = captureSession(f, trainingStepGraph(), true, &error);
+        QVERIFY2(captured, error.c_str());
+        auto plain = captureSession(f, trainingStepGraph(), false, &error);
+        QVERIFY2(plain, error.c_str());
+        std::vector<Tensor> a, b;
+        for (Session* s : {captured.get(), plain.get()}) {
+            const Status init = s->run({}, {}, {"init"}, &a);
+            QVERIFY2(init.isOk(), init.toString().c_str());
+        }
+        const int steps = 8;
+        for (int step = 0; step < steps; ++step) {
+            const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", batch(4, step)}};
+            Status s = captured->run(feeds, {"loss", "x"}, {"train"}, &a);
+            QVERIFY2(s.isOk(), s.toString().c_str());
+            s = plain->run(feeds, {"loss", "x"}, {"train"}, &b);
+            QVERIFY2(s.isOk(), s.toString().c_str());
+            std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
+            QVERIFY2(difference.empty(), ("step " + std::to_string(step) + ": " + difference).c_str());
+            difference = compareTensors(a.at(1), b.at(1), 0, 0); // a fetched feed is this step's feed
+            QVERIFY2(difference.empty(), difference.c_str());
+        }
+        QVERIFY(captured->run({}, {"w"}, {}, &a).isOk());
+        QVERIFY(plain->run({}, {"w"}, {}, &b).isOk());
+        const std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
+        QVERIFY2(difference.empty(), difference.c_str());
+
+        const StepCaptureStats stats = captured->captureStats();
+        QCOMPARE(stats.captures, std::int64_t(1));
+        QCOMPARE(stats.replays, std::int64_t(steps - StepCapture::kWarmUpSteps - 1));
+        QVERIFY(stats.graphNodes > 0);
+        QCOMPARE(plain->captureStats().captures, std::int64_t(0));
+        QCOMPARE(plain->captureStats().replays, std::int64_t(0));
+    }
+
+    /// New feed shapes drop the graph; the plan warms up and is captured again for them.
+    void newFeedShapesAreCapturedAgain()
+    {
+        REQUIRE_GPU();
+        AllKernelsFixture f;
+        std::string error;
+        auto captured = captureSession(f, trainingStepGraph(), true, &error);
+        QVERIFY2(captured, error.c_str());
+        auto plain = captureSession(f, trainingStepGraph(), false, &error);
+        QVERIFY2(plain, error.c_str());
+        std::vector<Tensor> a, b;
+        QVERIFY(captured->run({}, {}, {"init"}, &a).isOk());
+        QVERIFY(plain->run({}, {}, {"init"}, &b).isOk());
+        for (int step = 0; step < 10; ++step) {
+            const std::int64_t rows = step < 5 ? 4 : 2;
+            const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", batch(rows, step)}};
+            QVERIFY(captured->run(feeds, {"loss"}, {"train"}, &a).isOk());
+            QVERIFY(plain->run(feeds, {"loss"}, {"train"}, &b).isOk());
+            const std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
+            QVERIFY2(difference.empty(), ("step " + std::to_string(step) + ": " + difference).c_str());
+        }
+        const StepCaptureStats stats = captured->captureStats();
+        QCOMPARE(stats.captures, std::int64_t(2));
+        QCOMPARE(stats.replays, std::int64_t(2 + 2));
+    }
+
+    /// A random op keeps its counter on the host: such steps always run in the executor, and the
+    /// reason names the node.
+    void randomOpsAreNeverCaptured()
+    {
+        REQUIRE_GPU();
+        AllKernelsFixture f;
+        std::string error;
+        auto session = captureSession(
+            f,
+            trainingStepGraph("node { name: 'noise_shape' op: 'Shape' input: 'y' attr { key: 'T' value { type: DT_FLOAT } }"
+                              " attr { key: 'out_type' value { type: DT_INT32 } } }\n"
+                              "node { name: 'noise' op: 'RandomUniform' input: 'noise_shape' attr { key: 'dtype' value {"
+                              " type: DT_FLOAT } } attr { key: 'T' value { type: DT_INT32 } } attr { key: 'seed' value {"
+                              " i: 3 } } }\n"
+                              "node { name: 'noisy' op: 'Mul' input: 'y' input: 'noise' attr { key: 'T' value {"
+                              " type: DT_FLOAT } } }\n"),
+            true, &error);
+        QVERIFY2(session, error.c_str());
+        std::vector<Tensor> out;
+        QVERIFY(session->run({}, {}, {"init"}, &out).isOk());
+        std::vector<Tensor> noise;
+        for (int step = 0; step < 6; ++step) {
+            const Status s = session->run({{"x", batch(4, 0)}}, {"noisy", "noise"}, {"train"}, &out);
+            QVERIFY2(s.isOk(), s.toString().c_str());
+            noise.push_back(out.at(1));
+        }
+        const StepCaptureStats stats = session->captureStats();
+        QCOMPARE(stats.captures, std::int64_t(0));
+        QVERIFY2(stats.lastEvent.find("node 'noise' (op 'RandomUniform')") != std::string::npos,
+                 stats.lastEvent.c_str());
+        // Every step drew new numbers.
+        QVERIFY(!compareTensors(noise[4], noise[5], 0, 0).empty());
+    }
+
+    /// Variables given new buffers after a capture (cleared and initialised again) drop the graph:
+    /// no replay reads the old buffers.
+    void replacedVariablesDropTheGraph()
+    {
+        REQUIRE_GPU();
+        AllKernelsFixture f;
+        std::string error;
+        auto captured = captureSession(f, trainingStepGraph(), true, &error);
+        QVERIFY2(captured, error.c_str());
+        auto plain = captureSession(f, trainingStepGraph(), false, &error);
+        QVERIFY2(plain, error.c_str());
+        std::vector<Tensor> a, b;
+        for (int round = 0; round < 2; ++round) {
+            for (Session* s : {captured.get(), plain.get()}) {
+                s->resources().clearContainer("");
+                const Status init = s->run({}, {}, {"init"}, &a);
+                QVERIFY2(init.isOk(), init.toString().c_str());
+            }
+            for (int step = 0; step < 5; ++step) {
+                const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", batch(4, step)}};
+                QVERIFY(captured->run(feeds, {"loss"}, {"train"}, &a).isOk());
+                QVERIFY(plain->run(feeds, {"loss"}, {"train"}, &b).isOk());
+                const std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
+                QVERIFY2(difference.empty(), ("round " + std::to_string(round) + ", step " + std::to_string(step) +
+                                              ": " + difference).c_str());
+            }
+        }
+        QCOMPARE(captured->captureStats().captures, std::int64_t(2));
     }
 };
 
