@@ -39,8 +39,8 @@ fi
 
 if [[ "$what" == bench || "$what" == all ]]; then
     for model in mlp lenet resnet; do
-        "$work/bin/tstudio" bench "$model" --device gpu 2>&1 | tail -3
-        "$work/bin/tstudio" bench "$model" --device gpu --no-cuda-graphs 2>&1 | tail -3
-        python3 "$root/tools/bench/pytorch_bench.py" "$model" --device cuda 2>&1 | tail -2
+        "$work/bin/tstudio" bench "$model" --device gpu 2>&1 | tail -4
+        "$work/bin/tstudio" bench "$model" --device gpu --no-cuda-graphs 2>&1 | tail -4
+        python3 "$root/tools/bench/pytorch_bench.py" "$model" --device cuda 2>&1 | tail -3
     done | tee "$out/bench.log"
 fi

@@ -8,6 +8,7 @@
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
+#include "devices/gpu_activity.h"
 #include "devices/gpu_probe.h"
 #include "proto/config.pb.h"
 
@@ -146,6 +147,25 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
                     static_cast<long long>(batch), steps, seconds[0], static_cast<double>(out[0].values<float>()[0]));
     std::printf("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds[0]);
     if (gpu) {
+        // The GPU's share of a block's time, measured in one more block while CUPTI records every
+        // kernel, copy and memset (recording slows launches a little: the figures above are without).
+        auto recorder = GpuActivityRecorder::start();
+        if (!recorder) {
+            std::printf("GPU busy: not measured (%s)\n", recorder.error().message().c_str());
+        } else {
+            auto t = timeSteps(kPlain);
+            auto activity = (*recorder)->stop();
+            if (!t || !activity)
+                std::printf("GPU busy: not measured (%s)\n",
+                            (!t ? t.error() : activity.error()).message().c_str());
+            else
+                std::printf("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
+                            "%lld copies%s)\n",
+                            100.0 * activity->busyShare(), steps, activity->seconds,
+                            static_cast<long long>(activity->kernels), activity->kernelSeconds * 1e3,
+                            static_cast<long long>(activity->copies),
+                            activity->droppedRecords ? ", some records dropped: the share is low" : "");
+        }
         const StepCaptureStats capture = (*session)->captureStats();
         if (!args.cudaGraphs)
             std::printf("CUDA graphs: off (--no-cuda-graphs), every step ran in the executor\n");

@@ -3,7 +3,8 @@
 
 Usage: tools/bench/pytorch_bench.py mlp|lenet|resnet [--device cpu|cuda] [--threads N] [--steps S]
        [--warmup W] [--batch B]
-Prints "<model>: <steps/s> steps/s" as its last line, like tstudio bench. On the CPU it needs
+Prints "<model>: <steps/s> steps/s" like tstudio bench (with --device cuda followed by "GPU busy: N%",
+measured in one more block under torch.profiler). On the CPU it needs
 Debian's python3-torch (PyTorch 1.13; run it with /usr/bin/python3); with --device cuda, a PyTorch
 built with CUDA. As tstudio bench feeds its batch with every step (a Session.run feed), the batch is
 copied from host memory to the GPU in every step here too; a timed block ends with loss.item(),
@@ -134,6 +135,33 @@ def main():
     print(f"pytorch {torch.__version__}, {where}, batch {batch}, "
           f"{steps} steps in {elapsed:.3f} s (loss {loss.item():.4f})")
     print(f"{args.model}: {steps / elapsed:.1f} steps/s")
+    if device.type == "cuda":
+        print(gpu_busy(step, steps))
+
+
+def gpu_busy(step, steps):
+    """The GPU's share of one more block of steps, from the CUDA kernels, copies and memsets the
+    profiler (CUPTI) records: the union of their intervals over the block's wall time."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            start = time.perf_counter()
+            for _ in range(steps):
+                loss = step()
+            loss.item()
+            wall = time.perf_counter() - start
+        intervals = sorted((e.time_range.start, e.time_range.end) for e in prof.events()
+                           if e.device_type == torch.autograd.DeviceType.CUDA)
+    except Exception as error:  # an old PyTorch or no CUPTI: say so, the speed stands
+        return f"GPU busy: not measured ({error})"
+    busy, covered = 0.0, None
+    for begin, end in intervals:  # microseconds
+        begin = max(begin, covered) if covered is not None else begin
+        if end > begin:
+            busy += end - begin
+            covered = end
+    return (f"GPU busy: {100.0 * busy * 1e-6 / wall:.1f}% of a {steps}-step block of {wall:.3f} s "
+            f"({len(intervals)} kernels, copies and memsets)")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include "runtime_test_support.h"
 
 #include "core/log.h"
+#include "devices/gpu_activity.h"
 #include "devices/gpu_devices.h"
 #include "devices/gpu_probe.h"
 #include "kernels/kernels.h"
@@ -392,6 +393,53 @@ private slots:
             }
         }
         QCOMPARE(captured->captureStats().captures, std::int64_t(2));
+    }
+
+    /// The GPU activity recorder (CUPTI) sees a captured step's kernels and copies, and the GPU's
+    /// busy time lies within the recorded stretch.
+    void activityRecorderSeesTheStepsKernels()
+    {
+        REQUIRE_GPU();
+        AllKernelsFixture f;
+        std::string error;
+        auto session = captureSession(f, trainingStepGraph(), true, &error);
+        QVERIFY2(session, error.c_str());
+        std::vector<Tensor> out;
+        QVERIFY(session->run({}, {}, {"init"}, &out).isOk());
+        for (int step = 0; step < 3; ++step) // warm up and capture
+            QVERIFY(session->run({{"x", batch(64, step)}}, {"loss"}, {"train"}, &out).isOk());
+        auto recorder = GpuActivityRecorder::start();
+        if (!recorder)
+            QSKIP(("CUPTI is not usable here: " + recorder.error().toString()).c_str());
+        QVERIFY(!GpuActivityRecorder::start()); // one at a time
+        for (int step = 0; step < 5; ++step)
+            QVERIFY(session->run({{"x", batch(64, step)}}, {"loss"}, {"train"}, &out).isOk());
+        auto activity = (*recorder)->stop();
+        QVERIFY2(activity, activity ? "" : activity.error().toString().c_str());
+        QVERIFY2(activity->kernels >= 5 * 3, std::to_string(activity->kernels).c_str()); // MatMuls, Square, Sum...
+        QVERIFY(activity->copies >= 5 * 2); // a feed in and a loss out per step
+        QVERIFY(activity->busySeconds > 0);
+        QVERIFY(activity->busySeconds <= activity->seconds);
+        QVERIFY(activity->kernelSeconds > 0);
+    }
+
+    /// Without a GPU (or without CUDA or CUPTI) the recorder either refuses with a reason or
+    /// records nothing: never a crash.
+    void activityRecorderWithoutWorkRecordsNothing()
+    {
+        auto recorder = GpuActivityRecorder::start();
+        if (!recorder) {
+            QVERIFY(!recorder.error().message().empty());
+            return;
+        }
+        auto activity = (*recorder)->stop();
+        if (activity) {
+            QCOMPARE(activity->kernels, std::int64_t(0));
+            QCOMPARE(activity->busySeconds, 0.0);
+        } else {
+            QVERIFY(!activity.error().message().empty());
+        }
+        QVERIFY(!(*recorder)->stop()); // a second stop is refused
     }
 };
 
