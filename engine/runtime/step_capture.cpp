@@ -122,9 +122,19 @@ void StepCapture::drop(const std::string& why)
 Status StepCapture::run(const ExecutorPlan& plan, const std::vector<Tensor>& feeds, std::shared_mutex& deviceUse,
                         const ExecuteStep& execute, const CollectResults& collect)
 {
-    std::lock_guard lock(m_mutex);
-    if (m_obstacle)
-        return runInExecutor(feeds, deviceUse, execute, collect);
+    std::unique_lock lock(m_mutex);
+    if (m_obstacle) {
+        // Nothing of this object is used: steps of the plan may run concurrently, as without capture.
+        ++m_stats.executorSteps;
+        lock.unlock();
+        std::vector<FetchedValue> fetched;
+        {
+            std::shared_lock deviceLock(deviceUse);
+            if (Status s = execute(feeds, false, &fetched); !s.isOk())
+                return s;
+        }
+        return collect(fetched);
+    }
 
     FeedKey key;
     key.reserve(feeds.size());

@@ -48,8 +48,8 @@ std::optional<std::string> captureObstacle(const ExecutorPlan& plan, const Devic
 /// variable's buffer was replaced (variableStorageGeneration). A capture that fails, or whose
 /// step replaced a variable's buffer, is not kept; its step runs in the executor (the failed
 /// capture ran no device work) and the plan is not captured again.
-/// Thread-safety: steps of one plan are serialised; a capture holds `deviceUse` exclusively, other
-/// steps hold it shared (the session's steps on the device take it shared too).
+/// Thread-safety: steps of one plan are serialised until it has an obstacle; a capture holds
+/// `deviceUse` exclusively, other steps hold it shared (the session's steps on the device too).
 class StepCapture {
 public:
     static constexpr int kWarmUpSteps = 2;
