@@ -254,7 +254,7 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
         return unexpected(r.error("", "expected a JSON object, got " + describeJson(doc)));
     if (Status s = r.checkKeys(doc, "",
                                {"format", "version", "name", "graph", "data", "training", "batch_size", "steps",
-                                "hooks", "device", "logdir", "debugger", "settings"});
+                                "hooks", "device", "cuda_graphs", "logdir", "debugger", "settings"});
         !s.isOk())
         return unexpected(s);
     TSTUDIO_TRY(format, r.stringKey(doc, "", "format", std::nullopt));
@@ -302,6 +302,8 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     p.hooks = hooks;
     TSTUDIO_TRY(device, r.oneOf(doc, "", "device", {"cpu", "gpu"}, std::string("cpu")));
     p.device = device;
+    TSTUDIO_TRY(cudaGraphs, r.boolKey(doc, "", "cuda_graphs", true));
+    p.cudaGraphs = cudaGraphs;
     TSTUDIO_TRY(logdir, r.stringKey(doc, "", "logdir", std::string("logs")));
     if (logdir.empty())
         return unexpected(r.error("logdir", "must not be empty"));
@@ -533,6 +535,7 @@ std::string projectToJson(const Project& p)
     hooks["stop_at_step"] = optionalInt(p.hooks.stopAtStep);
     o["hooks"] = std::move(hooks);
     o["device"] = p.device;
+    o["cuda_graphs"] = p.cudaGraphs;
     o["logdir"] = p.logdir;
     if (!p.debugger.empty()) {
         ordered section;

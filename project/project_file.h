@@ -162,6 +162,8 @@ struct Project {
     std::int64_t steps = 1000;
     Hooks hooks;
     std::string device = "cpu"; ///< "cpu" or "gpu"
+    /// On the GPU, capture the training step once as a CUDA graph and replay it ("cuda_graphs").
+    bool cudaGraphs = true;
     std::string logdir = "logs";
     DebuggerSettings debugger;
     nlohmann::json settings = nlohmann::json::object(); ///< free-form, kept as is

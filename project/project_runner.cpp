@@ -140,7 +140,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     // save and restore) on the CPU; "cpu": no GPU device at all.
     (*mts.session.config.mutable_device_count())["GPU"] = project.device == "gpu" ? 1 : 0;
     mts.session.config.set_allow_soft_placement(true);
-    mts.session.captureGraphs = options.cudaGraphs;
+    mts.session.captureGraphs = project.cudaGraphs && options.cudaGraphs;
     mts.checkpointDir = result.logdir.string();
     training::ScaffoldOptions scaffold;
     scaffold.initOp = prepared->initOp;

@@ -46,7 +46,7 @@ struct TrainRunOptions {
     bool resume = false;
     /// Intra-op threads of the CPU device (0: the engine's default).
     int threads = 0;
-    /// On a GPU, capture the training step as a CUDA graph and replay it (SessionOptions::captureGraphs).
+    /// false turns CUDA graph capture off whatever the project's "cuda_graphs" says (--no-cuda-graphs).
     bool cudaGraphs = true;
     /// Called every `progressEverySteps` steps and after the last one (nullptr: never).
     std::function<void(const TrainProgress&)> onProgress;

@@ -75,6 +75,7 @@ private slots:
         QCOMPARE(p->hooks.checkpointEverySecs, std::optional<std::int64_t>(600));
         QVERIFY(!p->hooks.stopAtStep.has_value());
         QCOMPARE(p->device, std::string("cpu"));
+        QVERIFY(p->cudaGraphs); // captured unless a project says otherwise
         QCOMPARE(p->logdir, std::string("runs/spirals"));
     }
 
@@ -155,7 +156,8 @@ private slots:
                          {"settings.window", "[1, 2]"},
                          {"hooks.stop_at_step", "500"},
                          {"hooks.checkpoint_every_secs", "null"},
-                         {"device", "gpu"}});
+                         {"device", "gpu"},
+                         {"cuda_graphs", "false"}});
         QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
         QCOMPARE(p->steps, std::int64_t{200});
         QCOMPARE(p->dataDir, std::optional<std::string>("/x/y"));
@@ -168,6 +170,7 @@ private slots:
         QCOMPARE(p->hooks.stopAtStep, std::optional<std::int64_t>(500));
         QVERIFY(!p->hooks.checkpointEverySecs.has_value());
         QCOMPARE(p->device, std::string("gpu"));
+        QCOMPARE(p->cudaGraphs, false);
         // A string that looks like JSON but is meant as text stays JSON: "7" is a number.
         QCOMPARE(spiralsError({"name=7"}), std::string("spirals.tsproj: name: expected a string, got 7"));
     }
