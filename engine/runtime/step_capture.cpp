@@ -238,13 +238,13 @@ Status StepCapture::capture(const ExecutorPlan& plan, const std::vector<Tensor>&
     if (Status s = (*graph)->replay(); !s.isOk())
         return s;
     refreshFedFetches(plan, feeds, fetched);
-    ++m_stats.captures;
     if (replaced) {
         // Its buffers are right for this step only: run it, then let it go (its destructor waits).
         setObstacle("the step gives a variable a new buffer (a resource variable's copy-on-write while a read of "
                     "it is alive, or an Assign of a new size), so a replay would use a stale one");
         return collect(fetched);
     }
+    ++m_stats.captures;
     m_graph = std::move(*graph);
     m_feedBuffers = std::move(buffers);
     m_fetched = fetched;

@@ -1,8 +1,10 @@
 // Test kernels for the runtime tests (Const, Identity, arithmetic, variables, and test-only ops).
 #include "runtime_test_support.h"
 
+#include "devices/gpu_devices.h"
 #include "framework/node_attrs.h"
 #include "framework/op_def_builder.h"
+#include "kernels/kernels.h"
 #include "ops/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
@@ -322,6 +324,15 @@ CpuKernelFixture::CpuKernelFixture(std::initializer_list<Status (*)(KernelRegist
             setUp = family(kernels);
 }
 
+AllKernelsFixture::AllKernelsFixture()
+{
+    setUp = registerAllOps(ops);
+    if (setUp.isOk())
+        setUp = registerCpuKernels(kernels);
+    if (setUp.isOk())
+        setUp = registerGpuKernels(kernels);
+}
+
 std::unique_ptr<Session> SessionFixture::session(const std::string& graphText, const tensorflow::ConfigProto& config,
                                                  std::string* error)
 {
@@ -381,6 +392,19 @@ std::string constNode(const std::string& name, float value, const std::string& e
     out << "node { name: '" << name << "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }"
         << " attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: " << value << " } } } "
         << extra << " }\n";
+    return out.str();
+}
+
+std::string floatConstNode(const std::string& name, const std::vector<std::int64_t>& dims, const std::string& values,
+                           const std::string& device)
+{
+    std::ostringstream out;
+    out << "node { name: '" << name << "' op: 'Const'" << (device.empty() ? "" : " device: '" + device + "'")
+        << " attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value { tensor { dtype: DT_FLOAT"
+        << " tensor_shape {";
+    for (std::int64_t dim : dims)
+        out << " dim { size: " << dim << " }";
+    out << " } float_val: [" << values << "] } } } }\n";
     return out.str();
 }
 

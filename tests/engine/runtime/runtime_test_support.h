@@ -81,6 +81,11 @@ struct CpuKernelFixture : SessionFixture {
     explicit CpuKernelFixture(std::initializer_list<Status (*)(KernelRegistry&)> families);
 };
 
+/// Every real op definition, every CPU kernel and (in CUDA builds) every GPU kernel.
+struct AllKernelsFixture : SessionFixture {
+    AllKernelsFixture();
+};
+
 /// Every real op definition plus the test ops, and the test kernels.
 struct RuntimeFixture : SessionFixture {
     RuntimeFixture();
@@ -99,6 +104,9 @@ Tensor boolScalar(bool value);
 /// Text-format NodeDef snippets for building graphs in tests.
 std::string constNode(const std::string& name, float value, const std::string& extra = "");
 std::string intConstNode(const std::string& name, std::int32_t value, const std::string& extra = "");
+/// A float Const of shape `dims` holding `values` ("0.5, -1, 2"); `device` when not empty.
+std::string floatConstNode(const std::string& name, const std::vector<std::int64_t>& dims, const std::string& values,
+                           const std::string& device = "");
 std::string binaryNode(const std::string& name, const std::string& op, const std::string& a, const std::string& b,
                        const std::string& type = "DT_FLOAT", const std::string& extra = "");
 std::string unaryNode(const std::string& name, const std::string& op, const std::string& input,

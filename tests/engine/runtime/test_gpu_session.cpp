@@ -24,18 +24,6 @@ using namespace tstudio::testing;
 
 namespace {
 
-/// Every op, every CPU and GPU kernel.
-struct AllKernelsFixture : SessionFixture {
-    AllKernelsFixture()
-    {
-        setUp = registerAllOps(ops);
-        if (setUp.isOk())
-            setUp = registerCpuKernels(kernels);
-        if (setUp.isOk())
-            setUp = registerGpuKernels(kernels);
-    }
-};
-
 tensorflow::ConfigProto withGpus(int gpus, bool soft = false, bool log = false)
 {
     tensorflow::ConfigProto config;
@@ -124,14 +112,9 @@ std::unique_ptr<Session> captureSession(const AllKernelsFixture& f, const std::s
 /// are added. "train" applies it, "loss" is fetched, "init" sets w.
 std::string trainingStepGraph(const std::string& extra = "")
 {
-    return "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
-           "node { name: 'w_init' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
-           " tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } dim { size: 2 } }"
-           " float_val: [0.5, -1, 2, 0.25, 1.5, 0.75] } } } }\n"
-           "node { name: 'lr' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
-           " tensor { dtype: DT_FLOAT tensor_shape { } float_val: 0.01 } } } }\n"
-           "node { name: 'half' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value {"
-           " tensor { dtype: DT_FLOAT tensor_shape { } float_val: 0.5 } } } }\n"
+    return "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n" +
+           floatConstNode("w_init", {3, 2}, "0.5, -1, 2, 0.25, 1.5, 0.75") + floatConstNode("lr", {}, "0.01") +
+           floatConstNode("half", {}, "0.5") +
            "node { name: 'axes' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: 'value' value {"
            " tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } int_val: [0, 1] } } } }\n"
            "node { name: 'w' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } }"
@@ -157,6 +140,52 @@ Tensor batch(std::int64_t rows, int step)
         values[i] = static_cast<float>((static_cast<int>(i) * 7 + step * 3) % 11) * 0.1f - 0.5f;
     return floatTensor(TensorShape({rows, 3}), values);
 }
+
+/// The training step graph in a session that captures CUDA graphs and in one that does not, run
+/// side by side.
+struct CapturedAndPlain {
+    AllKernelsFixture f;
+    std::unique_ptr<Session> captured;
+    std::unique_ptr<Session> plain;
+
+    /// Both sessions over trainingStepGraph(), initialised; "" or the error.
+    std::string create()
+    {
+        std::string error;
+        captured = captureSession(f, trainingStepGraph(), true, &error);
+        if (captured)
+            plain = captureSession(f, trainingStepGraph(), false, &error);
+        return plain ? initialise() : error;
+    }
+
+    /// Runs "init" in both; "" or the error.
+    std::string initialise() { return runBoth({}, {}, {"init"}); }
+
+    /// Runs the same step in both; "" when it succeeds in both and every fetched value agrees
+    /// (relative 1e-6), else what went wrong.
+    std::string runBoth(const std::vector<std::pair<std::string, Tensor>>& feeds, const std::vector<std::string>& fetches,
+                        const std::vector<std::string>& targets)
+    {
+        std::vector<Tensor> a, b;
+        if (Status s = captured->run(feeds, fetches, targets, &a); !s.isOk())
+            return "captured: " + s.toString();
+        if (Status s = plain->run(feeds, fetches, targets, &b); !s.isOk())
+            return "executor: " + s.toString();
+        for (std::size_t i = 0; i < fetches.size(); ++i)
+            if (std::string difference = compareTensors(a.at(i), b.at(i), 1e-6, 1e-7); !difference.empty())
+                return fetches[i] + ": " + difference;
+        return "";
+    }
+
+    /// One training step on a batch of `rows`, fetching the loss (and `extra`).
+    std::string trainBoth(std::int64_t rows, int step, const std::vector<std::string>& extra = {})
+    {
+        std::vector<std::string> fetches = {"loss"};
+        fetches.insert(fetches.end(), extra.begin(), extra.end());
+        const std::string difference = runBoth({{"x", batch(rows, step)}}, fetches, {"train"});
+        return difference.empty() ? "" : "step " + std::to_string(step) + ": " + difference;
+    }
+};
 
 } // namespace
 
@@ -269,64 +298,37 @@ private slots:
     void capturedStepsGiveTheExecutorsNumbers()
     {
         REQUIRE_GPU();
-        AllKernelsFixture f;
-        std::string error;
-        auto captured = captureSession(f, trainingStepGraph(), true, &error);
-        QVERIFY2(captured, error.c_str());
-        auto plain = captureSession(f, trainingStepGraph(), false, &error);
-        QVERIFY2(plain, error.c_str());
-        std::vector<Tensor> a, b;
-        for (Session* s : {captured.get(), plain.get()}) {
-            const Status init = s->run({}, {}, {"init"}, &a);
-            QVERIFY2(init.isOk(), init.toString().c_str());
-        }
+        CapturedAndPlain both;
+        std::string difference = both.create();
+        QVERIFY2(difference.empty(), difference.c_str());
         const int steps = 8;
         for (int step = 0; step < steps; ++step) {
-            const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", batch(4, step)}};
-            Status s = captured->run(feeds, {"loss", "x"}, {"train"}, &a);
-            QVERIFY2(s.isOk(), s.toString().c_str());
-            s = plain->run(feeds, {"loss", "x"}, {"train"}, &b);
-            QVERIFY2(s.isOk(), s.toString().c_str());
-            std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
-            QVERIFY2(difference.empty(), ("step " + std::to_string(step) + ": " + difference).c_str());
-            difference = compareTensors(a.at(1), b.at(1), 0, 0); // a fetched feed is this step's feed
+            difference = both.trainBoth(4, step, {"x"}); // a fetched feed is this step's feed
             QVERIFY2(difference.empty(), difference.c_str());
         }
-        QVERIFY(captured->run({}, {"w"}, {}, &a).isOk());
-        QVERIFY(plain->run({}, {"w"}, {}, &b).isOk());
-        const std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
+        difference = both.runBoth({}, {"w"}, {});
         QVERIFY2(difference.empty(), difference.c_str());
 
-        const StepCaptureStats stats = captured->captureStats();
+        const StepCaptureStats stats = both.captured->captureStats();
         QCOMPARE(stats.captures, std::int64_t(1));
         QCOMPARE(stats.replays, std::int64_t(steps - StepCapture::kWarmUpSteps - 1));
         QVERIFY(stats.graphNodes > 0);
-        QCOMPARE(plain->captureStats().captures, std::int64_t(0));
-        QCOMPARE(plain->captureStats().replays, std::int64_t(0));
+        QCOMPARE(both.plain->captureStats().captures, std::int64_t(0));
+        QCOMPARE(both.plain->captureStats().replays, std::int64_t(0));
     }
 
     /// New feed shapes drop the graph; the plan warms up and is captured again for them.
     void newFeedShapesAreCapturedAgain()
     {
         REQUIRE_GPU();
-        AllKernelsFixture f;
-        std::string error;
-        auto captured = captureSession(f, trainingStepGraph(), true, &error);
-        QVERIFY2(captured, error.c_str());
-        auto plain = captureSession(f, trainingStepGraph(), false, &error);
-        QVERIFY2(plain, error.c_str());
-        std::vector<Tensor> a, b;
-        QVERIFY(captured->run({}, {}, {"init"}, &a).isOk());
-        QVERIFY(plain->run({}, {}, {"init"}, &b).isOk());
+        CapturedAndPlain both;
+        std::string difference = both.create();
+        QVERIFY2(difference.empty(), difference.c_str());
         for (int step = 0; step < 10; ++step) {
-            const std::int64_t rows = step < 5 ? 4 : 2;
-            const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", batch(rows, step)}};
-            QVERIFY(captured->run(feeds, {"loss"}, {"train"}, &a).isOk());
-            QVERIFY(plain->run(feeds, {"loss"}, {"train"}, &b).isOk());
-            const std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
-            QVERIFY2(difference.empty(), ("step " + std::to_string(step) + ": " + difference).c_str());
+            difference = both.trainBoth(step < 5 ? 4 : 2, step);
+            QVERIFY2(difference.empty(), difference.c_str());
         }
-        const StepCaptureStats stats = captured->captureStats();
+        const StepCaptureStats stats = both.captured->captureStats();
         QCOMPARE(stats.captures, std::int64_t(2));
         QCOMPARE(stats.replays, std::int64_t(2 + 2));
     }
@@ -370,29 +372,20 @@ private slots:
     void replacedVariablesDropTheGraph()
     {
         REQUIRE_GPU();
-        AllKernelsFixture f;
-        std::string error;
-        auto captured = captureSession(f, trainingStepGraph(), true, &error);
-        QVERIFY2(captured, error.c_str());
-        auto plain = captureSession(f, trainingStepGraph(), false, &error);
-        QVERIFY2(plain, error.c_str());
-        std::vector<Tensor> a, b;
+        CapturedAndPlain both;
+        std::string difference = both.create();
+        QVERIFY2(difference.empty(), difference.c_str());
         for (int round = 0; round < 2; ++round) {
-            for (Session* s : {captured.get(), plain.get()}) {
-                s->resources().clearContainer("");
-                const Status init = s->run({}, {}, {"init"}, &a);
-                QVERIFY2(init.isOk(), init.toString().c_str());
-            }
+            both.captured->resources().clearContainer("");
+            both.plain->resources().clearContainer("");
+            difference = both.initialise();
+            QVERIFY2(difference.empty(), difference.c_str());
             for (int step = 0; step < 5; ++step) {
-                const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", batch(4, step)}};
-                QVERIFY(captured->run(feeds, {"loss"}, {"train"}, &a).isOk());
-                QVERIFY(plain->run(feeds, {"loss"}, {"train"}, &b).isOk());
-                const std::string difference = compareTensors(a.at(0), b.at(0), 1e-6, 1e-7);
-                QVERIFY2(difference.empty(), ("round " + std::to_string(round) + ", step " + std::to_string(step) +
-                                              ": " + difference).c_str());
+                difference = both.trainBoth(4, step);
+                QVERIFY2(difference.empty(), ("round " + std::to_string(round) + ", " + difference).c_str());
             }
         }
-        QCOMPARE(captured->captureStats().captures, std::int64_t(2));
+        QCOMPARE(both.captured->captureStats().captures, std::int64_t(2));
     }
 
     /// The GPU activity recorder (CUPTI) sees a captured step's kernels and copies, and the GPU's

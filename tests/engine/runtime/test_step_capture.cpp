@@ -26,16 +26,6 @@ using namespace tstudio::testing;
 
 namespace {
 
-/// Every op and every CPU kernel (the real Assign and VariableV2).
-struct AllCpuKernelsFixture : SessionFixture {
-    AllCpuKernelsFixture()
-    {
-        setUp = registerAllOps(ops);
-        if (setUp.isOk())
-            setUp = registerCpuKernels(kernels);
-    }
-};
-
 /// A plan of `graphText` for (feeds, fetches, targets) over two CPU devices: nodes whose device
 /// says "/cpu:1" go to the second, all others to the first (the one the rules treat as capturing).
 struct PlanFixture {
@@ -124,14 +114,6 @@ struct PlanFixture {
     std::deque<NodeState> states;
 };
 
-std::string floatConst(const std::string& name, const std::string& values, const std::string& shape,
-                       const std::string& device = "")
-{
-    return "node { name: '" + name + "' op: 'Const'" + (device.empty() ? "" : " device: '" + device + "'") +
-           " attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value { tensor { dtype: DT_FLOAT"
-           " tensor_shape { " + shape + " } float_val: [" + values + "] } } } }\n";
-}
-
 std::string shapeAttr(const std::string& key, const std::string& dims)
 {
     return "attr { key: '" + key + "' value { shape { " + dims + " } } }";
@@ -140,9 +122,8 @@ std::string shapeAttr(const std::string& key, const std::string& dims)
 /// One step of gradient descent on w [2,2] with a constant batch: the shape of a training step.
 std::string trainingGraph(const std::string& extra = "")
 {
-    return floatConst("x", "1, 2, 3, 4", "dim { size: 2 } dim { size: 2 }") +
-           floatConst("w_init", "0.5, -0.5, 0.25, 1", "dim { size: 2 } dim { size: 2 }") +
-           floatConst("lr", "0.1", "") +
+    return floatConstNode("x", {2, 2}, "1, 2, 3, 4") + floatConstNode("w_init", {2, 2}, "0.5, -0.5, 0.25, 1") +
+           floatConstNode("lr", {}, "0.1") +
            "node { name: 'w' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } } " +
            shapeAttr("shape", "dim { size: 2 } dim { size: 2 }") + " }\n"
            "node { name: 'init' op: 'Assign' input: 'w' input: 'w_init' attr { key: 'T' value { type: DT_FLOAT } } }\n"
@@ -214,7 +195,7 @@ private slots:
     {
         PlanFixture f(trainingGraph(
             "node { name: 'v' op: 'VariableV2' device: '/cpu:1' attr { key: 'dtype' value { type: DT_FLOAT } } " +
-            shapeAttr("shape", "") + " }\n" + floatConst("one", "1", "", "/cpu:1") +
+            shapeAttr("shape", "") + " }\n" + floatConstNode("one", {}, "1", "/cpu:1") +
             "node { name: 'count' op: 'AssignAdd' device: '/cpu:1' input: 'v' input: 'one' "
             "attr { key: 'T' value { type: DT_FLOAT } } }\n"));
         auto stateful = f.plan({}, {"train", "v"});
@@ -263,7 +244,7 @@ private slots:
     /// The generation moves when a variable gets a new buffer, and only then.
     void variableStorageGenerationCountsNewBuffers()
     {
-        AllCpuKernelsFixture f;
+        AllKernelsFixture f; // the real Assign and VariableV2, on the CPU (no GPU device)
         std::string error;
         const std::string graph =
             "node { name: 'v' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } } " +
