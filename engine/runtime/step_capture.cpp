@@ -13,6 +13,19 @@ namespace tstudio {
 
 namespace {
 
+/// One step in the executor (holding the device shared), then its results.
+Status executeAndCollect(const std::vector<Tensor>& feeds, std::shared_mutex& deviceUse,
+                         const StepCapture::ExecuteStep& execute, const StepCapture::CollectResults& collect)
+{
+    std::vector<FetchedValue> fetched;
+    {
+        std::shared_lock deviceLock(deviceUse);
+        if (Status s = execute(feeds, false, &fetched); !s.isOk())
+            return s;
+    }
+    return collect(fetched);
+}
+
 std::string nodeLabel(const PlanNode& node)
 {
     return "node '" + node.def->name() + "' (op '" + node.def->op() + "')";
@@ -127,13 +140,7 @@ Status StepCapture::run(const ExecutorPlan& plan, const std::vector<Tensor>& fee
         // Nothing of this object is used: steps of the plan may run concurrently, as without capture.
         ++m_stats.executorSteps;
         lock.unlock();
-        std::vector<FetchedValue> fetched;
-        {
-            std::shared_lock deviceLock(deviceUse);
-            if (Status s = execute(feeds, false, &fetched); !s.isOk())
-                return s;
-        }
-        return collect(fetched);
+        return executeAndCollect(feeds, deviceUse, execute, collect);
     }
 
     FeedKey key;
@@ -170,14 +177,8 @@ Status StepCapture::run(const ExecutorPlan& plan, const std::vector<Tensor>& fee
 Status StepCapture::runInExecutor(const std::vector<Tensor>& feeds, std::shared_mutex& deviceUse,
                                   const ExecuteStep& execute, const CollectResults& collect)
 {
-    std::vector<FetchedValue> fetched;
-    {
-        std::shared_lock deviceLock(deviceUse);
-        if (Status s = execute(feeds, false, &fetched); !s.isOk())
-            return s;
-    }
     ++m_stats.executorSteps;
-    return collect(fetched);
+    return executeAndCollect(feeds, deviceUse, execute, collect);
 }
 
 namespace {

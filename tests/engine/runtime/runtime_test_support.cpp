@@ -334,7 +334,7 @@ AllKernelsFixture::AllKernelsFixture()
 }
 
 std::unique_ptr<Session> SessionFixture::session(const std::string& graphText, const tensorflow::ConfigProto& config,
-                                                 std::string* error)
+                                                 std::string* error, bool captureGraphs)
 {
     if (!setUp.isOk()) {
         *error = "fixture: " + setUp.toString();
@@ -350,7 +350,7 @@ std::unique_ptr<Session> SessionFixture::session(const std::string& graphText, c
     tensorflow::ConfigProto cpuOnly = config;
     if (!cpuOnly.device_count().contains("GPU"))
         (*cpuOnly.mutable_device_count())["GPU"] = 0;
-    auto session = std::make_unique<Session>(SessionOptions{cpuOnly, &ops, &kernels});
+    auto session = std::make_unique<Session>(SessionOptions{cpuOnly, &ops, &kernels, captureGraphs});
     if (Status s = session->create(std::move(graph)); !s.isOk()) {
         *error = s.toString();
         return nullptr;

@@ -64,8 +64,9 @@ Status registerRuntimeTestKernels(KernelRegistry& kernels, ExecutionLog* log, Ba
 struct SessionFixture {
     /// A session over `graphText` (a text-format GraphDef) or nullptr with `*error` set. Without a
     /// GPU count in `config`, the session has no GPU device (device_count["GPU"] = 0).
+    /// `captureGraphs`: SessionOptions::captureGraphs.
     std::unique_ptr<Session> session(const std::string& graphText, const tensorflow::ConfigProto& config,
-                                     std::string* error);
+                                     std::string* error, bool captureGraphs = true);
     std::unique_ptr<Session> session(const std::string& graphText, std::string* error)
     {
         return session(graphText, tensorflow::ConfigProto(), error);

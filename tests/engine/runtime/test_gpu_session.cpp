@@ -13,8 +13,6 @@
 #include "kernel_harness.h"
 #include "runtime/step_capture.h"
 
-#include <google/protobuf/text_format.h>
-
 #include <QTest>
 
 #include <mutex>
@@ -86,26 +84,11 @@ private:
     std::vector<std::string> m_lines;
 };
 
-/// A session over `graphText` on GPU:0 (allow_growth) with CUDA graph capture on or off.
-std::unique_ptr<Session> captureSession(const AllKernelsFixture& f, const std::string& graphText, bool capture,
+/// A session over `graphText` on GPU:0 (allow_growth, soft placement) with CUDA graph capture on or off.
+std::unique_ptr<Session> captureSession(AllKernelsFixture& f, const std::string& graphText, bool capture,
                                         std::string* error)
 {
-    tensorflow::GraphDef graph;
-    if (!google::protobuf::TextFormat::ParseFromString(graphText, &graph)) {
-        *error = "test graph does not parse";
-        return nullptr;
-    }
-    SessionOptions options;
-    options.config = withGpus(1, true);
-    options.ops = &f.ops;
-    options.kernels = &f.kernels;
-    options.captureGraphs = capture;
-    auto session = std::make_unique<Session>(options);
-    if (Status s = session->create(std::move(graph)); !s.isOk()) {
-        *error = s.toString();
-        return nullptr;
-    }
-    return session;
+    return f.session(graphText, withGpus(1, true), error, capture);
 }
 
 /// One step of gradient descent on loss = 0.5 * sum((x w)^2), x [?,3] fed, w [3,2]; `extra` nodes
