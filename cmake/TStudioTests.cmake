@@ -20,3 +20,18 @@ function(tstudio_add_qtest name)
         TIMEOUT ${ARG_TIMEOUT}
         ENVIRONMENT "QT_QPA_PLATFORM=offscreen;HOME=${home};XDG_CONFIG_HOME=${home}/.config;XDG_CACHE_HOME=${home}/.cache;TSTUDIO_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endfunction()
+
+# tstudio_add_poisoned_twin(NAME): NAME's program run again as NAME_poisoned, with every output a
+# kernel allocates without a zero fill first set to 0xFF bytes (TSTUDIO_POISON_UNINITIALIZED): a
+# kernel that leaves part of an output unwritten then shows NaN or -1 there instead of passing on
+# the allocator's chance zeros.
+function(tstudio_add_poisoned_twin name)
+    add_test(NAME ${name}_poisoned COMMAND ${name})
+    get_test_property(${name} LABELS labels)
+    get_test_property(${name} TIMEOUT timeout)
+    get_test_property(${name} ENVIRONMENT environment)
+    set_tests_properties(${name}_poisoned PROPERTIES
+        LABELS "${labels};poisoned"
+        TIMEOUT ${timeout}
+        ENVIRONMENT "${environment};TSTUDIO_POISON_UNINITIALIZED=1")
+endfunction()

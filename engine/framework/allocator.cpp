@@ -102,10 +102,10 @@ void Allocator::resetPeak()
     m_peakBytesInUse.store(m_bytesInUse.load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
-void Allocator::fillZero(void* ptr, std::size_t bytes)
+void Allocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (bytes != 0)
-        std::memset(ptr, 0, bytes);
+        std::memset(ptr, value, bytes);
 }
 
 std::uint64_t CpuAllocator::maxRequestBytes() const

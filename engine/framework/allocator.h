@@ -62,9 +62,10 @@ public:
     /// Whether the host may read and write this allocator's memory directly (false for GPU
     /// memory: such tensors are read through their device's copies).
     virtual bool hostAccessible() const { return true; }
-    /// Sets `bytes` bytes at `ptr` (memory from this allocator) to zero. Host memory: memset.
+    /// Sets `bytes` bytes at `ptr` (memory from this allocator) to `value`. Host memory: memset.
     /// Device memory: an asynchronous memset ordered before the device's later kernels.
-    virtual void fillZero(void* ptr, std::size_t bytes);
+    virtual void fillBytes(void* ptr, std::size_t bytes, unsigned char value);
+    void fillZero(void* ptr, std::size_t bytes) { fillBytes(ptr, bytes, 0); }
 
 protected:
     /// `deviceName` for messages; `byteLimit` caps bytesInUse (none when empty).

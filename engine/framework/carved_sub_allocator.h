@@ -18,7 +18,10 @@ public:
     void* allocateRegion(std::size_t bytes) override;
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return m_parent.hostAccessible(); }
-    void fillZero(void* ptr, std::size_t bytes) override { m_parent.fillZero(ptr, bytes); }
+    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override
+    {
+        m_parent.fillBytes(ptr, bytes, value);
+    }
 
 private:
     Allocator& m_parent;

@@ -50,10 +50,10 @@ void HostSubAllocator::freeRegion(void* ptr, std::size_t bytes)
     ++m_freed;
 }
 
-void HostSubAllocator::fillZero(void* ptr, std::size_t bytes)
+void HostSubAllocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (ptr && bytes != 0)
-        std::memset(ptr, 0, bytes);
+        std::memset(ptr, value, bytes);
 }
 
 void HostSubAllocator::setLimits(Limits limits)

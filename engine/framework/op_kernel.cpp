@@ -27,12 +27,23 @@ OpKernelContext::OpKernelContext(Params params)
 
 Expected<Tensor*> OpKernelContext::allocateOutput(int i, const TensorShape& shape)
 {
+    return allocateOutput(i, shape, /*zeroFill=*/false);
+}
+
+Expected<Tensor*> OpKernelContext::allocateZeroedOutput(int i, const TensorShape& shape)
+{
+    return allocateOutput(i, shape, /*zeroFill=*/true);
+}
+
+Expected<Tensor*> OpKernelContext::allocateOutput(int i, const TensorShape& shape, bool zeroFill)
+{
     if (i < 0 || i >= numOutputs())
         return unexpected(internalError("output index " + std::to_string(i) + " out of range for op '" +
                                         kernel().op() + "' with " + std::to_string(numOutputs()) + " outputs"));
     const DataType dtype = baseType(kernel().outputTypes()[static_cast<std::size_t>(i)]);
     Allocator& memory = kernel().outputInHostMemory(i) ? device().hostAllocator() : allocator();
-    auto tensor = Tensor::allocate(memory, dtype, shape);
+    auto tensor =
+        zeroFill ? Tensor::allocate(memory, dtype, shape) : Tensor::allocateUninitialized(memory, dtype, shape);
     if (!tensor)
         return unexpected(tensor.error());
     auto& slot = m_outputs[static_cast<std::size_t>(i)];

@@ -101,9 +101,14 @@ public:
     std::mutex* refInputMutex(int i) const { return (*m_params.inputs)[static_cast<std::size_t>(i)].refMutex; }
 
     int numOutputs() const { return static_cast<int>(m_outputs.size()); }
-    /// Allocates output `i` with the output's dtype on this device (zero-filled); in host memory
-    /// when the kernel keeps that output there (OpKernel::outputInHostMemory).
+    /// Allocates output `i` with the output's dtype on this device; in host memory when the
+    /// kernel keeps that output there (OpKernel::outputInHostMemory). As TensorFlow's
+    /// allocate_output, the elements are uninitialised (strings empty, handles default): the
+    /// kernel writes every one of them (TSTUDIO_POISON_UNINITIALIZED shows when one does not).
     Expected<Tensor*> allocateOutput(int i, const TensorShape& shape);
+    /// As allocateOutput, with every element zero: for kernels that write only some of them
+    /// (scatters, the gradients of slicing and pooling ops).
+    Expected<Tensor*> allocateZeroedOutput(int i, const TensorShape& shape);
     /// Sets output `i`; InvalidArgument if its dtype is not the output's.
     Status setOutput(int i, Tensor value);
     /// Makes output `i` a ref to `ref` (VariableV2, Assign's output_ref).
@@ -121,6 +126,8 @@ public:
     bool outputIsSet(int i) const;
 
 private:
+    Expected<Tensor*> allocateOutput(int i, const TensorShape& shape, bool zeroFill);
+
     Params m_params;
     std::vector<TensorValue> m_outputs;
     std::vector<bool> m_set;

@@ -19,9 +19,9 @@ public:
     virtual void freeRegion(void* ptr, std::size_t bytes) = 0;
     /// Whether the host may read and write the memory directly.
     virtual bool hostAccessible() const = 0;
-    /// Sets `bytes` bytes at `ptr` to zero (device memory: asynchronously, ordered before the
+    /// Sets `bytes` bytes at `ptr` to `value` (device memory: asynchronously, ordered before the
     /// device's later work).
-    virtual void fillZero(void* ptr, std::size_t bytes) = 0;
+    virtual void fillBytes(void* ptr, std::size_t bytes, unsigned char value) = 0;
 };
 
 } // namespace tstudio

@@ -2,6 +2,7 @@
 #include "framework/tensor.h"
 
 #include "core/log.h"
+#include "framework/memory_poison.h"
 #include "framework/resource_handle.h"
 #include "io/varint.h"
 #include "proto/resource_handle.pb.h"
@@ -461,6 +462,8 @@ Expected<Tensor> Tensor::allocate(Allocator& allocator, DataType dtype, const Te
         std::uninitialized_value_construct_n(reinterpret_cast<ResourceHandle*>(raw), n);
     else if (zeroFill)
         allocator.fillZero(raw, bytes);
+    else if (poisonUninitializedMemory())
+        allocator.fillBytes(raw, bytes, kPoisonByte);
     std::shared_ptr<std::byte> buffer(raw,
                                       BufferReleaser{&allocator, bytes, dtype, hasObjectElements(dtype) ? n : 0});
     return Tensor(dtype, shape, n, std::move(buffer));
@@ -611,6 +614,32 @@ Expected<Tensor> Tensor::deepCopy(Allocator& allocator) const
         std::memcpy(copy->m_buffer.get(), bytes.data(), bytes.size());
     }
     return copy;
+}
+
+void Tensor::setZero()
+{
+    if (!m_buffer || hasObjectElements(m_dtype))
+        return;
+    const std::size_t bytes = static_cast<std::size_t>(m_numElements) * elementSize(m_dtype);
+    if (Allocator* allocator = bufferAllocator())
+        allocator->fillZero(m_buffer.get(), bytes);
+    else
+        std::memset(m_buffer.get(), 0, bytes); // a buffer made elsewhere is host memory
+}
+
+Expected<Tensor> Tensor::reshapedView(const TensorShape& shape) const
+{
+    if (!isInitialized())
+        return unexpected(invalidArgumentError("cannot view an uninitialized " + dataTypeName(m_dtype) +
+                                               " tensor with shape " + shape.toString()));
+    auto count = checkedElementCount(m_dtype, shape);
+    if (!count)
+        return unexpected(count.error());
+    if (*count != m_numElements)
+        return unexpected(invalidArgumentError("cannot view a " + describe(m_dtype, m_shape) + " (" +
+                                               std::to_string(m_numElements) + " elements) with shape " +
+                                               shape.toString() + " (" + std::to_string(*count) + " elements)"));
+    return Tensor(m_dtype, shape, m_numElements, m_buffer);
 }
 
 bool Tensor::bufferIsShared() const

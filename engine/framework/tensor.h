@@ -115,6 +115,18 @@ public:
     std::span<const std::byte> tensorData() const;
     std::span<std::byte> tensorData();
 
+    /// Sets every element of a plain-number tensor to zero through the allocator its buffer came
+    /// from (device memory: an asynchronous memset ordered before the device's later kernels);
+    /// strings and handles are left as they are. For kernels whose output is all zeros in an edge
+    /// case (an empty input) but is otherwise written in full.
+    void setZero();
+
+    /// A view of this tensor's buffer with `shape` (TensorFlow's Tensor::CopyFrom(other, shape),
+    /// what Reshape, ExpandDims and Squeeze return): nothing is copied, and an in-place write
+    /// through one is seen through the other. InvalidArgument when `shape` is not fully defined,
+    /// holds another number of elements, or this tensor is uninitialized.
+    Expected<Tensor> reshapedView(const TensorShape& shape) const;
+
     /// True when both are views of the same buffer (never for tensors without elements).
     bool sharesBufferWith(const Tensor& other) const { return m_buffer && m_buffer == other.m_buffer; }
     /// True when another Tensor object also views this buffer, so an in-place write would be seen

@@ -3,6 +3,7 @@
 
 #include "devices/gpu_devices.h"
 #include "devices/gpu_probe.h"
+#include "framework/memory_poison.h"
 #include "kernels/kernels.h"
 #include "ops/register_all_ops.h"
 
@@ -43,6 +44,9 @@ std::unique_ptr<GpuKernelHarness> GpuKernelHarness::create(std::string* reason)
         return nullptr;
     }
     harness->m_gpu = std::move(devices->front());
+    // Outputs start as NaN / -1 bytes on both devices, so a GPU kernel that leaves an element
+    // unwritten differs from its CPU twin instead of matching it by the allocator's chance zeros.
+    setPoisonUninitializedMemory(true);
     return harness;
 }
 

@@ -14,7 +14,8 @@ namespace tstudio::testing {
 
 class GpuKernelHarness {
 public:
-    /// Every op and every CPU and GPU kernel, a CPU device and GPU:0 (allow_growth). nullptr with
+    /// Every op and every CPU and GPU kernel, a CPU device and GPU:0 (allow_growth), with
+    /// uninitialised memory poisoned from then on (setPoisonUninitializedMemory). nullptr with
     /// `reason` set ("no GPU found (...)", "no GPU support compiled in", or the error) otherwise.
     static std::unique_ptr<GpuKernelHarness> create(std::string* reason);
     /// One harness for the whole test program, created at the first call and never destroyed (a

@@ -41,10 +41,10 @@ void DeviceMemory::freeRegion(void* ptr, std::size_t)
     cudaFree(ptr);
 }
 
-void DeviceMemory::fillZero(void* ptr, std::size_t bytes)
+void DeviceMemory::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (bytes != 0)
-        cudaMemsetAsync(ptr, 0, bytes, m_stream);
+        cudaMemsetAsync(ptr, value, bytes, m_stream);
 }
 
 void* PinnedHostMemory::allocateRegion(std::size_t bytes)
@@ -64,10 +64,10 @@ void PinnedHostMemory::freeRegion(void* ptr, std::size_t)
     cudaFreeHost(ptr);
 }
 
-void PinnedHostMemory::fillZero(void* ptr, std::size_t bytes)
+void PinnedHostMemory::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (bytes != 0)
-        std::memset(ptr, 0, bytes);
+        std::memset(ptr, value, bytes);
 }
 
 } // namespace tstudio::cuda

@@ -8,7 +8,7 @@
 
 namespace tstudio::cuda {
 
-/// Regions of GPU `ordinal`'s memory. fillZero is a cudaMemsetAsync on `stream` (the device's
+/// Regions of GPU `ordinal`'s memory. fillBytes is a cudaMemsetAsync on `stream` (the device's
 /// compute stream), so it is ordered before the kernels that later use the memory.
 class DeviceMemory final : public SubAllocator {
 public:
@@ -17,7 +17,7 @@ public:
     void* allocateRegion(std::size_t bytes) override;
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return false; }
-    void fillZero(void* ptr, std::size_t bytes) override;
+    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
 
 private:
     int m_ordinal;
@@ -31,7 +31,7 @@ public:
     void* allocateRegion(std::size_t bytes) override;
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return true; }
-    void fillZero(void* ptr, std::size_t bytes) override;
+    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
 };
 
 } // namespace tstudio::cuda

@@ -4,7 +4,6 @@
 #include "kernels/array/array_kernel_util.h"
 
 #include "framework/node_attrs.h"
-#include "kernels/array/movement.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -198,13 +197,12 @@ void copyElements(const Eigen::ThreadPoolDevice& device, const Tensor& src, Tens
     (void)status; // every dtype a Tensor can hold has movable elements
 }
 
-Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape,
-                         const Movement& movement)
+Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape)
 {
-    auto out = context.allocateOutput(index, shape);
-    if (!out)
-        return out.error();
-    return movement.copy(context, input, **out);
+    auto view = input.reshapedView(shape);
+    if (!view)
+        return view.error();
+    return context.setOutput(index, std::move(*view));
 }
 
 } // namespace tstudio::array

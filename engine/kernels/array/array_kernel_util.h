@@ -194,12 +194,8 @@ template <typename E> E* mutableElementsAs(Tensor& tensor)
 /// Copies all elements of `src` into `dst` (same dtype and element count), in parallel.
 void copyElements(const Eigen::ThreadPoolDevice& device, const Tensor& src, Tensor& dst);
 
-class Movement;
-
-/// Output `index` as a copy of `input` with `shape` (same element count), made by `movement`:
-/// TensorFlow shares the buffer (Tensor::CopyFrom); our Tensor has no reshaped view, so the
-/// elements are copied.
-Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape,
-                         const Movement& movement);
+/// Output `index` as `input`'s buffer viewed with `shape` (same element count), as TensorFlow's
+/// Tensor::CopyFrom: nothing is copied, on any device.
+Status setReshapedOutput(OpKernelContext& context, int index, const Tensor& input, const TensorShape& shape);
 
 } // namespace tstudio::array

@@ -43,9 +43,9 @@ KernelFactory shapeKernel();                            ///< Shape (writes its o
 KernelFactory shapeNKernel();                           ///< ShapeN
 KernelFactory sizeKernel();                             ///< Size
 KernelFactory rankKernel();                             ///< Rank
-KernelFactory reshapeKernel(const Movement& movement);
-KernelFactory expandDimsKernel(const Movement& movement);
-KernelFactory squeezeKernel(const Movement& movement);
+KernelFactory reshapeKernel();
+KernelFactory expandDimsKernel();
+KernelFactory squeezeKernel();
 KernelFactory transposeKernel(const Movement& movement);
 /// Concat (`axisFirst`, the concat_dim input first) or ConcatV2 (the axis input last).
 KernelFactory concatKernel(const Movement& movement, bool axisFirst);

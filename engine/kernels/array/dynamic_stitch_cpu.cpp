@@ -46,7 +46,8 @@ public:
         std::vector<std::int64_t> outDims{firstDimSize};
         for (int d = indices0.rank(); d < data0.rank(); ++d)
             outDims.push_back(data0.shape().dim(d));
-        auto out = context.allocateOutput(0, TensorShape(outDims));
+        // Rows no index names (gaps) are zeros.
+        auto out = context.allocateZeroedOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
         if (firstDimSize == 0)

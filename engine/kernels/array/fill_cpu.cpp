@@ -43,7 +43,7 @@ public:
     using OpKernel::OpKernel;
     Status compute(OpKernelContext& context) override
     {
-        auto out = context.allocateOutput(0, context.input(0).shape());
+        auto out = context.allocateZeroedOutput(0, context.input(0).shape());
         return out ? Status::ok() : out.error();
     }
 };

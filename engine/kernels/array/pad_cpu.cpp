@@ -34,7 +34,9 @@ public:
                                             std::to_string(a));
             outDims.push_back(b + inDims[d] + a);
         }
-        auto out = context.allocateOutput(0, TensorShape(outDims));
+        // Pad's border is zeros; PadV2 fills the whole output with its constant first.
+        auto out = hasConstant ? context.allocateOutput(0, TensorShape(outDims))
+                               : context.allocateZeroedOutput(0, TensorShape(outDims));
         if (!out)
             return out.error();
         if (hasConstant) {

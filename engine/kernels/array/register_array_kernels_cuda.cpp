@@ -241,15 +241,15 @@ Status registerSourceAndShapeKernels(array::KernelAdder& adder, const array::Mov
         .addFactory(gpuDef("Rank", {{"T", kInt32}}, {"input", "output"}), array::rankKernel());
     adder
         .addFactory(gpuDef("Reshape", {{"T", kNumberNoInt32AndBool}, {"Tshape", idx}}, {"shape"}),
-                    array::reshapeKernel(gpu))
+                    array::reshapeKernel())
         .addFactory(gpuDef("Reshape", {{"T", kInt32}, {"Tshape", idx}}, {"tensor", "shape", "output"}),
-                    array::reshapeKernel(host))
+                    array::reshapeKernel())
         .addFactory(gpuDef("ExpandDims", {{"T", kNumberNoInt32AndBool}, {"Tdim", idx}}, {"dim"}),
-                    array::expandDimsKernel(gpu))
+                    array::expandDimsKernel())
         .addFactory(gpuDef("ExpandDims", {{"T", kInt32}, {"Tdim", idx}}, {"input", "dim", "output"}),
-                    array::expandDimsKernel(host))
-        .addFactory(gpuDef("Squeeze", {{"T", kNumberNoInt32AndBool}}), array::squeezeKernel(gpu))
-        .addFactory(gpuDef("Squeeze", {{"T", kInt32}}, {"input", "output"}), array::squeezeKernel(host));
+                    array::expandDimsKernel())
+        .addFactory(gpuDef("Squeeze", {{"T", kNumberNoInt32AndBool}}), array::squeezeKernel())
+        .addFactory(gpuDef("Squeeze", {{"T", kInt32}}, {"input", "output"}), array::squeezeKernel());
     return adder.status();
 }
 

@@ -2,7 +2,6 @@
 #include "framework/node_attrs.h"
 #include "kernels/array/array_kernel_util.h"
 #include "kernels/array/array_kernels_internal.h"
-#include "kernels/array/movement.h"
 
 #include <algorithm>
 #include <limits>
@@ -100,10 +99,7 @@ public:
 /// out of the inference so that [0, -1] still has a defined answer.
 class ReshapeOp : public OpKernel {
 public:
-    ReshapeOp(OpKernelConstruction& construction, const Movement* movement)
-        : OpKernel(construction), m_movement(*movement)
-    {
-    }
+    using OpKernel::OpKernel;
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -159,19 +155,13 @@ public:
         if (*count != input.numElements())
             return invalidArgumentError("Input to reshape is a tensor with " + std::to_string(input.numElements()) +
                                         " values, but the requested shape has " + std::to_string(*count));
-        return setReshapedOutput(context, 0, input, *shape, m_movement);
+        return setReshapedOutput(context, 0, input, *shape);
     }
-
-private:
-    const Movement& m_movement;
 };
 
 class ExpandDimsOp : public OpKernel {
 public:
-    ExpandDimsOp(OpKernelConstruction& construction, const Movement* movement)
-        : OpKernel(construction), m_movement(*movement)
-    {
-    }
+    using OpKernel::OpKernel;
     Status compute(OpKernelContext& context) override
     {
         const Tensor& input = context.input(0);
@@ -187,17 +177,13 @@ public:
             dim += rank + 1;
         std::vector<std::int64_t> dims = dimsOf(input.shape());
         dims.insert(dims.begin() + dim, 1);
-        return setReshapedOutput(context, 0, input, TensorShape(dims), m_movement);
+        return setReshapedOutput(context, 0, input, TensorShape(dims));
     }
-
-private:
-    const Movement& m_movement;
 };
 
 class SqueezeOp : public ArrayKernel {
 public:
-    SqueezeOp(OpKernelConstruction& construction, const Movement* movement)
-        : ArrayKernel(construction), m_movement(*movement)
+    explicit SqueezeOp(OpKernelConstruction& construction) : ArrayKernel(construction)
     {
         read(attrIntList(node(), "squeeze_dims"), m_squeezeDims);
     }
@@ -227,11 +213,10 @@ public:
                 dims.push_back(size);
             }
         }
-        return setReshapedOutput(context, 0, input, TensorShape(dims), m_movement);
+        return setReshapedOutput(context, 0, input, TensorShape(dims));
     }
 
 private:
-    const Movement& m_movement;
     std::vector<std::int64_t> m_squeezeDims;
 };
 
@@ -257,19 +242,19 @@ KernelFactory rankKernel()
     return kernelFactory<RankOp>();
 }
 
-KernelFactory reshapeKernel(const Movement& movement)
+KernelFactory reshapeKernel()
 {
-    return kernelFactory<ReshapeOp>(&movement);
+    return kernelFactory<ReshapeOp>();
 }
 
-KernelFactory expandDimsKernel(const Movement& movement)
+KernelFactory expandDimsKernel()
 {
-    return kernelFactory<ExpandDimsOp>(&movement);
+    return kernelFactory<ExpandDimsOp>();
 }
 
-KernelFactory squeezeKernel(const Movement& movement)
+KernelFactory squeezeKernel()
 {
-    return kernelFactory<SqueezeOp>(&movement);
+    return kernelFactory<SqueezeOp>();
 }
 
 Status registerShapeKernels(KernelRegistry& registry)
@@ -280,9 +265,9 @@ Status registerShapeKernels(KernelRegistry& registry)
         .add<ShapeNOp>(cpuDef("ShapeN", {{"out_type", idx}}))
         .add<SizeOp>(cpuDef("Size", {{"out_type", idx}}))
         .add<RankOp>(cpuDef("Rank"))
-        .addFactory(cpuDef("Reshape", {{"Tshape", idx}}), reshapeKernel(hostMovement()))
-        .addFactory(cpuDef("ExpandDims", {{"Tdim", idx}}), expandDimsKernel(hostMovement()))
-        .addFactory(cpuDef("Squeeze"), squeezeKernel(hostMovement()));
+        .addFactory(cpuDef("Reshape", {{"Tshape", idx}}), reshapeKernel())
+        .addFactory(cpuDef("ExpandDims", {{"Tdim", idx}}), expandDimsKernel())
+        .addFactory(cpuDef("Squeeze"), squeezeKernel());
     return adder.status();
 }
 

@@ -124,7 +124,7 @@ public:
         if (!(resolution->finalShape == dy.shape()))
             return invalidArgumentError("shape of dy was " + dy.shape().toString() + " instead of " +
                                         resolution->finalShape.toString());
-        auto out = context.allocateOutput(0, *inputShape);
+        auto out = context.allocateZeroedOutput(0, *inputShape);
         if (!out)
             return out.error();
         return m_movement.scatter(context, mapOf(dimsOf(*inputShape), *resolution), dy, **out);

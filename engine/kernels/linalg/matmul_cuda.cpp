@@ -134,8 +134,8 @@ public:
             return dims.error();
         const TensorShape shape{dims->m, dims->n};
         if (dims->m == 0 || dims->n == 0 || dims->k == 0) {
-            // Nothing to compute, or an empty sum: zeros (allocateOutput fills them on the stream).
-            auto out = ctx.allocateOutput(0, shape);
+            // Nothing to compute, or an empty sum: zeros (filled on the stream).
+            auto out = ctx.allocateZeroedOutput(0, shape);
             return out ? Status::ok() : out.error();
         }
         const GemmShape g{dims->m, dims->n, dims->k, m_attrs.first, m_attrs.second};
@@ -178,7 +178,7 @@ public:
         if (!shape)
             return shape.error();
         if (shape->bcast.batch == 0 || shape->m == 0 || shape->n == 0 || shape->k == 0) {
-            auto out = ctx.allocateOutput(0, shape->output);
+            auto out = ctx.allocateZeroedOutput(0, shape->output);
             return out ? Status::ok() : out.error();
         }
         const GemmShape g{shape->m, shape->n, shape->k, m_attrs.first, m_attrs.second};

@@ -48,7 +48,7 @@ public:
             return invalidArgumentError("num_upper must be negative or less or equal to number of columns (" +
                                         std::to_string(cols) + ") got: " + std::to_string(*upper));
         }
-        auto out = context.allocateOutput(0, input.shape());
+        auto out = context.allocateZeroedOutput(0, input.shape());
         if (!out)
             return out.error();
         const std::int64_t total = input.numElements();

@@ -52,8 +52,10 @@ public:
         auto out = ctx.allocateOutput(0, TensorShape{dims[1]});
         if (!out)
             return out.error();
-        if (backprop.numElements() == 0)
-            return Status::ok(); // zeros (or nothing, for zero channels)
+        if (backprop.numElements() == 0) {
+            (*out)->setZero(); // a sum over nothing (or nothing, for zero channels)
+            return Status::ok();
+        }
         return dispatchDataType<NumberTypes>(backprop.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             BiasAddGradFunctor<Eigen::ThreadPoolDevice, T, AccumulatorT<T>>()(

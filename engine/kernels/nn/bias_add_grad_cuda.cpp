@@ -24,8 +24,8 @@ public:
             return checked.error();
         const std::array<std::int64_t, 3>& dims = *checked;
         if (backprop.numElements() == 0) {
-            // Zeros (allocateOutput fills them on the stream), or nothing for zero channels.
-            auto out = ctx.allocateOutput(0, TensorShape{dims[1]});
+            // Zeros (filled on the stream), or nothing for zero channels.
+            auto out = ctx.allocateZeroedOutput(0, TensorShape{dims[1]});
             return out ? Status::ok() : out.error();
         }
         auto out = Tensor::allocateUninitialized(ctx.allocator(), backprop.dtype(), TensorShape{dims[1]});

@@ -231,12 +231,14 @@ public:
         const Tensor& input = ctx.input(0);
         const Tensor& filter = ctx.input(1);
         const Conv2DGeometry& g = problem->geometry;
-        return computeInNhwc(ctx, m_params.format, {&input}, problem->outputShape, [&](const auto& in, Tensor& out) {
-            return dispatchDataType<ConvTypes>(input.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                return Conv2DCpu<T>::forward(ctx, g, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
-            });
-        });
+        return computeInNhwc(ctx, m_params.format, {&input}, problem->outputShape, NhwcOutput::kOverwritten,
+                             [&](const auto& in, Tensor& out) {
+                                 return dispatchDataType<ConvTypes>(input.dtype(), [&](auto tag) {
+                                     using T = typename decltype(tag)::type;
+                                     return Conv2DCpu<T>::forward(ctx, g, in[0]->template data<T>(), filter.data<T>(),
+                                                                  out.data<T>());
+                                 });
+                             });
     }
 
 private:
@@ -255,7 +257,7 @@ public:
         const Tensor& filter = ctx.input(1);
         const Tensor& outBackprop = ctx.input(2);
         const Conv2DGeometry& g = problem->geometry;
-        return computeInNhwc(ctx, m_params.format, {&outBackprop}, problem->outputShape,
+        return computeInNhwc(ctx, m_params.format, {&outBackprop}, problem->outputShape, NhwcOutput::kZeroed,
                              [&](const auto& in, Tensor& out) {
                                  return dispatchDataType<ConvTypes>(filter.dtype(), [&](auto tag) {
                                      using T = typename decltype(tag)::type;
@@ -281,7 +283,10 @@ public:
         const Tensor& input = ctx.input(0);
         const Tensor& outBackprop = ctx.input(2);
         const Conv2DGeometry& g = problem->geometry;
-        auto out = ctx.allocateOutput(0, problem->outputShape);
+        // Every element is written, except with an empty input or out_backprop: a sum over nothing.
+        auto out = input.numElements() == 0 || outBackprop.numElements() == 0
+                       ? ctx.allocateZeroedOutput(0, problem->outputShape)
+                       : ctx.allocateOutput(0, problem->outputShape);
         if (!out)
             return out.error();
         Tensor* filterBackprop = *out;

@@ -557,7 +557,7 @@ public:
         const Tensor& input = ctx.input(0);
         const Tensor& filter = ctx.input(1);
         if (g.outputSize() == 0 || input.numElements() == 0 || filter.numElements() == 0) {
-            auto out = ctx.allocateOutput(0, outShape); // zeros: a sum over nothing
+            auto out = ctx.allocateZeroedOutput(0, outShape); // zeros: a sum over nothing
             return out ? Status::ok() : out.error();
         }
         const cudaStream_t stream = (*gpu)->computeStream();
@@ -609,7 +609,7 @@ public:
         const Tensor& filter = ctx.input(1);
         const Tensor& outBackprop = ctx.input(2);
         if (g.inputSize() == 0 || filter.numElements() == 0 || outBackprop.numElements() == 0) {
-            auto out = ctx.allocateOutput(0, inputShape); // zeros: no output depends on the input
+            auto out = ctx.allocateZeroedOutput(0, inputShape); // zeros: no output depends on the input
             return out ? Status::ok() : out.error();
         }
         const cudaStream_t stream = (*gpu)->computeStream();
@@ -664,7 +664,7 @@ public:
         const Tensor& input = ctx.input(0);
         const Tensor& outBackprop = ctx.input(2);
         if (g.filterSize() == 0 || input.numElements() == 0 || outBackprop.numElements() == 0) {
-            auto out = ctx.allocateOutput(0, filterShape); // zeros: a sum over nothing
+            auto out = ctx.allocateZeroedOutput(0, filterShape); // zeros: a sum over nothing
             return out ? Status::ok() : out.error();
         }
         const cudaStream_t stream = (*gpu)->computeStream();

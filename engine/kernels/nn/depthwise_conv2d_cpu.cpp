@@ -231,15 +231,16 @@ public:
             return st;
         const TensorShape outShape = imageShape(m_params.format, a.batch, a.outRows, a.outCols, a.outDepth());
         // NCHW is computed in NHWC between two transposes (TensorFlow's CPU kernel refuses NCHW).
-        return computeInNhwc(ctx, m_params.format, {&input}, outShape, [&](const auto& in, Tensor& out) {
-            if (out.numElements() == 0)
-                return Status::ok();
-            return dispatchDataType<DepthwiseTypes>(input.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                DepthwiseConv2DFunctor<Eigen::ThreadPoolDevice, T>()(cpuDevice(ctx), a, in[0]->template data<T>(),
-                                                                     filter.data<T>(), out.data<T>());
-            });
-        });
+        return computeInNhwc(ctx, m_params.format, {&input}, outShape, NhwcOutput::kOverwritten,
+                             [&](const auto& in, Tensor& out) {
+                                 if (out.numElements() == 0)
+                                     return Status::ok();
+                                 return dispatchDataType<DepthwiseTypes>(input.dtype(), [&](auto tag) {
+                                     using T = typename decltype(tag)::type;
+                                     DepthwiseConv2DFunctor<Eigen::ThreadPoolDevice, T>()(
+                                         cpuDevice(ctx), a, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
+                                 });
+                             });
     }
 
 private:
@@ -346,15 +347,16 @@ public:
         if (!a)
             return a.error();
         const TensorShape inputShape(*sizes);
-        return computeInNhwc(ctx, m_params.format, {&outBackprop}, inputShape, [&](const auto& in, Tensor& out) {
-            if (out.numElements() == 0)
-                return Status::ok();
-            return dispatchDataType<DepthwiseTypes>(filter.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                DepthwiseConv2DBackpropInputFunctor<Eigen::ThreadPoolDevice, T>()(
-                    cpuDevice(ctx), *a, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
+        return computeInNhwc(
+            ctx, m_params.format, {&outBackprop}, inputShape, NhwcOutput::kZeroed, [&](const auto& in, Tensor& out) {
+                if (out.numElements() == 0)
+                    return Status::ok();
+                return dispatchDataType<DepthwiseTypes>(filter.dtype(), [&](auto tag) {
+                    using T = typename decltype(tag)::type;
+                    DepthwiseConv2DBackpropInputFunctor<Eigen::ThreadPoolDevice, T>()(
+                        cpuDevice(ctx), *a, in[0]->template data<T>(), filter.data<T>(), out.data<T>());
+                });
             });
-        });
     }
 
 private:
@@ -384,9 +386,11 @@ public:
         auto out = ctx.allocateOutput(0, TensorShape(*sizes));
         if (!out)
             return out.error();
-        // TensorFlow leaves the gradient unwritten when out_backprop is empty; here it stays zero.
-        if (outBackprop.numElements() == 0 || (*out)->numElements() == 0)
+        // TensorFlow leaves the gradient unwritten when out_backprop is empty; here it is zero.
+        if (outBackprop.numElements() == 0 || (*out)->numElements() == 0) {
+            (*out)->setZero();
             return Status::ok();
+        }
         std::vector<Tensor> nhwc; // input and out_backprop, transposed for NCHW
         if (m_params.format == DataFormat::kNchw) {
             for (const Tensor* t : {&input, &outBackprop}) {

@@ -134,13 +134,15 @@ public:
         const BatchNormLayout l = *checked;
         std::array<Tensor*, 5> out{};
         for (int i = 0; i < 5; ++i) {
-            auto t = ctx.allocateOutput(i, i == 0 ? x.shape() : scale.shape());
+            // An empty x leaves the reserve spaces as zeros (the batch statistics become NaN below).
+            const TensorShape& shape = i == 0 ? x.shape() : scale.shape();
+            auto t = x.numElements() == 0 ? ctx.allocateZeroedOutput(i, shape) : ctx.allocateOutput(i, shape);
             if (!t)
                 return t.error();
             out[static_cast<std::size_t>(i)] = *t;
         }
         if (ctx.numOutputs() == 6) {
-            auto reserve3 = ctx.allocateOutput(5, TensorShape::scalar());
+            auto reserve3 = ctx.allocateZeroedOutput(5, TensorShape::scalar()); // a scalar zero, as TensorFlow's
             if (!reserve3)
                 return reserve3.error();
         }
@@ -205,7 +207,9 @@ public:
         // (TensorFlow's shape function).
         const TensorShape placeholder{m_attrs.training ? 0 : l.channels};
         for (int i = 0; i < 5; ++i) {
-            auto t = ctx.allocateOutput(i, i == 0 ? x.shape() : i < 3 ? scale.shape() : placeholder);
+            // The placeholders are zeros, and so is every gradient of an empty x (a sum over nothing).
+            const TensorShape& shape = i == 0 ? x.shape() : i < 3 ? scale.shape() : placeholder;
+            auto t = i >= 3 || x.numElements() == 0 ? ctx.allocateZeroedOutput(i, shape) : ctx.allocateOutput(i, shape);
             if (!t)
                 return t.error();
             out[static_cast<std::size_t>(i)] = *t;

@@ -115,14 +115,14 @@ public:
         const gpu::BnLayout l = bnLayout(*checked);
         const cudaStream_t stream = (*device)->computeStream();
         if (ctx.numOutputs() == 6) {
-            if (auto reserve3 = ctx.allocateOutput(5, TensorShape::scalar()); !reserve3)
+            if (auto reserve3 = ctx.allocateZeroedOutput(5, TensorShape::scalar()); !reserve3)
                 return reserve3.error();
         }
         if (x.numElements() == 0) {
             // As the CPU kernel: zeros, and NaN batch statistics (a mean over nothing).
             std::array<Tensor*, 5> out{};
             for (int i = 0; i < 5; ++i) {
-                auto t = ctx.allocateOutput(i, i == 0 ? x.shape() : scale.shape());
+                auto t = ctx.allocateZeroedOutput(i, i == 0 ? x.shape() : scale.shape());
                 if (!t)
                     return t.error();
                 out[static_cast<std::size_t>(i)] = *t;
@@ -215,12 +215,12 @@ public:
         // The last two outputs are placeholders: [0] in training, [channels] of zeros otherwise.
         const TensorShape placeholder{m_attrs.training ? 0 : l.channels};
         for (int i : {3, 4}) {
-            if (auto t = ctx.allocateOutput(i, placeholder); !t)
+            if (auto t = ctx.allocateZeroedOutput(i, placeholder); !t)
                 return t.error();
         }
         if (x.numElements() == 0) {
             for (int i = 0; i < 3; ++i) {
-                if (auto t = ctx.allocateOutput(i, i == 0 ? x.shape() : scale.shape()); !t)
+                if (auto t = ctx.allocateZeroedOutput(i, i == 0 ? x.shape() : scale.shape()); !t)
                     return t.error();
             }
             return Status::ok();

@@ -160,8 +160,10 @@ public:
         auto backprop = ctx.allocateOutput(1, TensorShape{rows, classes});
         if (!backprop)
             return backprop.error();
-        if (rows == 0 || classes == 0)
-            return Status::ok(); // no rows, or rows of zero loss
+        if (rows == 0 || classes == 0) {
+            (*loss)->setZero(); // no rows, or rows of zero loss
+            return Status::ok();
+        }
         return dispatchDataType<XentTypes>(logits.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             XentCpu<T>::dense(cpuDevice(ctx), rows, classes, broadcastView<T>(logits), broadcastView<T>(labels),
@@ -226,7 +228,7 @@ public:
     Status compute(OpKernelContext& ctx) override
     {
         const Tensor& t = ctx.input(0);
-        auto out = ctx.allocateOutput(0, TensorShape::scalar());
+        auto out = ctx.allocateZeroedOutput(0, TensorShape::scalar()); // zero for an empty input
         if (!out)
             return out.error();
         if (t.numElements() == 0)

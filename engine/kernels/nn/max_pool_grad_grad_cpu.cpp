@@ -28,16 +28,17 @@ public:
         if (Status s = expectShape("grad", input.shape(), grad.shape()); !s.isOk())
             return s;
         const TensorShape outShape = g->outputShape(m_params.format);
-        return computeInNhwc(
-            ctx, m_params.format, {&input, &output, &grad}, outShape, [&](const auto& in, Tensor& out) {
-                if (out.numElements() == 0)
-                    return Status::ok();
-                return dispatchDataType<RealTypes>(input.dtype(), [&](auto tag) {
-                    using T = typename decltype(tag)::type;
-                    PoolCpu<T>::maxPoolGradGrad(cpuDevice(ctx), *g, in[0]->template data<T>(),
-                                                in[1]->template data<T>(), in[2]->template data<T>(), out.data<T>());
-                });
-            });
+        return computeInNhwc(ctx, m_params.format, {&input, &output, &grad}, outShape, NhwcOutput::kOverwritten,
+                             [&](const auto& in, Tensor& out) {
+                                 if (out.numElements() == 0)
+                                     return Status::ok();
+                                 return dispatchDataType<RealTypes>(input.dtype(), [&](auto tag) {
+                                     using T = typename decltype(tag)::type;
+                                     PoolCpu<T>::maxPoolGradGrad(cpuDevice(ctx), *g, in[0]->template data<T>(),
+                                                                 in[1]->template data<T>(), in[2]->template data<T>(),
+                                                                 out.data<T>());
+                                 });
+                             });
     }
 };
 

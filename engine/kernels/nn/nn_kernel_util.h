@@ -166,15 +166,21 @@ TensorShape imageShape(DataFormat format, std::int64_t n, std::int64_t h, std::i
 /// Copies a 4-D NCHW tensor into a new NHWC one, or (toNchw) an NHWC one into a new NCHW one.
 Expected<Tensor> transposeImage(OpKernelContext& context, const Tensor& input, bool toNchw);
 
+/// What computeInNhwc hands its computation: memory it overwrites in full (a forward op), or zeros
+/// it accumulates into (the backprops that add each window's share).
+enum class NhwcOutput { kOverwritten, kZeroed };
+
 /// Sets output 0 (of `outputShape`, in `format`) to `compute(nhwcImages, nhwcOutput)`, where
 /// compute works on NHWC tensors: for NCHW the 4-D `images` are transposed to NHWC first and the
-/// result back to NCHW. compute receives a std::vector<const Tensor*> and a zeroed Tensor&.
+/// result back to NCHW. compute receives a std::vector<const Tensor*> and a Tensor& that is zeroed
+/// when `output` is kZeroed and uninitialised otherwise.
 template <typename Compute>
 Status computeInNhwc(OpKernelContext& ctx, DataFormat format, const std::vector<const Tensor*>& images,
-                     const TensorShape& outputShape, Compute compute)
+                     const TensorShape& outputShape, NhwcOutput output, Compute compute)
 {
     if (format == DataFormat::kNhwc) {
-        auto out = ctx.allocateOutput(0, outputShape);
+        auto out = output == NhwcOutput::kZeroed ? ctx.allocateZeroedOutput(0, outputShape)
+                                                 : ctx.allocateOutput(0, outputShape);
         if (!out)
             return out.error();
         return compute(images, **out);

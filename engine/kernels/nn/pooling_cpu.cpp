@@ -22,7 +22,7 @@ public:
         auto g = poolGeometry(m_params, input.shape());
         if (!g)
             return g.error();
-        return computeInNhwc(ctx, m_params.format, {&input}, g->outputShape(m_params.format),
+        return computeInNhwc(ctx, m_params.format, {&input}, g->outputShape(m_params.format), NhwcOutput::kOverwritten,
                              [&](const auto& in, Tensor& out) {
                                  if (out.numElements() == 0)
                                      return Status::ok();
@@ -47,7 +47,7 @@ public:
         auto g = avgPoolGeometry(m_params, input.shape());
         if (!g)
             return g.error();
-        return computeInNhwc(ctx, m_params.format, {&input}, g->outputShape(m_params.format),
+        return computeInNhwc(ctx, m_params.format, {&input}, g->outputShape(m_params.format), NhwcOutput::kOverwritten,
                              [&](const auto& in, Tensor& out) {
                                  if (out.numElements() == 0)
                                      return Status::ok();
@@ -76,15 +76,16 @@ public:
         if (Status s = expectShape("grad", g->outputShape(m_params.format), grad.shape()); !s.isOk())
             return s;
         // orig_output is only checked: the maxima are found again in orig_input, as TensorFlow's CPU kernel does.
-        return computeInNhwc(ctx, m_params.format, {&input, &grad}, input.shape(), [&](const auto& in, Tensor& out) {
-            if (out.numElements() == 0 || grad.numElements() == 0)
-                return Status::ok();
-            return dispatchDataType<RealTypes>(input.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                PoolCpu<T>::maxPoolGrad(cpuDevice(ctx), *g, in[0]->template data<T>(), in[1]->template data<T>(),
-                                        out.data<T>());
-            });
-        });
+        return computeInNhwc(ctx, m_params.format, {&input, &grad}, input.shape(), NhwcOutput::kZeroed,
+                             [&](const auto& in, Tensor& out) {
+                                 if (out.numElements() == 0 || grad.numElements() == 0)
+                                     return Status::ok();
+                                 return dispatchDataType<RealTypes>(input.dtype(), [&](auto tag) {
+                                     using T = typename decltype(tag)::type;
+                                     PoolCpu<T>::maxPoolGrad(cpuDevice(ctx), *g, in[0]->template data<T>(),
+                                                             in[1]->template data<T>(), out.data<T>());
+                                 });
+                             });
     }
 };
 
@@ -99,14 +100,15 @@ public:
         if (!shapes)
             return shapes.error();
         const PoolGeometry* g = &shapes->geometry;
-        return computeInNhwc(ctx, m_params.format, {&grad}, shapes->input, [&](const auto& in, Tensor& out) {
-            if (out.numElements() == 0 || grad.numElements() == 0)
-                return Status::ok();
-            return dispatchDataType<AvgTypes>(grad.dtype(), [&](auto tag) {
-                using T = typename decltype(tag)::type;
-                PoolCpu<T>::avgPoolGrad(cpuDevice(ctx), *g, in[0]->template data<T>(), out.data<T>());
+        return computeInNhwc(
+            ctx, m_params.format, {&grad}, shapes->input, NhwcOutput::kZeroed, [&](const auto& in, Tensor& out) {
+                if (out.numElements() == 0 || grad.numElements() == 0)
+                    return Status::ok();
+                return dispatchDataType<AvgTypes>(grad.dtype(), [&](auto tag) {
+                    using T = typename decltype(tag)::type;
+                    PoolCpu<T>::avgPoolGrad(cpuDevice(ctx), *g, in[0]->template data<T>(), out.data<T>());
+                });
             });
-        });
     }
 
 private:

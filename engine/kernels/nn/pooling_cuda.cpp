@@ -97,7 +97,7 @@ public:
             return s;
         const gpu::PoolShape shape = poolShapeOf(*g, m_params.format);
         if (shape.inputElements() == 0 || shape.outputElements() == 0) {
-            auto out = ctx.allocateOutput(0, input.shape()); // zeros: no gradient to route
+            auto out = ctx.allocateZeroedOutput(0, input.shape()); // zeros: no gradient to route
             return out ? Status::ok() : out.error();
         }
         auto element = poolElement(input.dtype());
@@ -140,7 +140,7 @@ public:
             return shapes.error();
         const gpu::PoolShape shape = poolShapeOf(shapes->geometry, m_params.format);
         if (shape.inputElements() == 0 || shape.outputElements() == 0) {
-            auto out = ctx.allocateOutput(0, shapes->input);
+            auto out = ctx.allocateZeroedOutput(0, shapes->input);
             return out ? Status::ok() : out.error();
         }
         auto element = poolElement(grad.dtype());

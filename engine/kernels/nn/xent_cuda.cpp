@@ -70,10 +70,10 @@ public:
         const auto [rows, classes] = *shape;
         if (rows == 0 || classes == 0) {
             // No rows, or rows of zero loss: zero-filled outputs.
-            auto loss = ctx.allocateOutput(0, TensorShape{rows});
+            auto loss = ctx.allocateZeroedOutput(0, TensorShape{rows});
             if (!loss)
                 return loss.error();
-            auto backprop = ctx.allocateOutput(1, TensorShape{rows, classes});
+            auto backprop = ctx.allocateZeroedOutput(1, TensorShape{rows, classes});
             return backprop ? Status::ok() : backprop.error();
         }
         auto out = XentOutputs::allocate(ctx, logits.dtype(), TensorShape{rows, classes});

@@ -28,7 +28,7 @@ public:
     void* allocateRegion(std::size_t bytes) override { return m_host.allocateRegion(bytes); }
     void freeRegion(void* ptr, std::size_t bytes) override { m_host.freeRegion(ptr, bytes); }
     bool hostAccessible() const override { return m_host.hostAccessible(); }
-    void fillZero(void* ptr, std::size_t bytes) override { m_host.fillZero(ptr, bytes); }
+    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override { m_host.fillBytes(ptr, bytes, value); }
 
 private:
     HostSubAllocator& m_host;

@@ -1,6 +1,7 @@
 // Tests for Tensor: shared buffers, allocator statistics, Eigen views, hand-written TensorProto bytes, debug strings.
 #include "framework/tensor.h"
 
+#include "framework/memory_poison.h"
 #include "framework/resource_handle.h"
 
 #include "../../support/test_files.h"
@@ -8,6 +9,7 @@
 #include <QTest>
 
 #include <bit>
+#include <cmath>
 #include <limits>
 
 using namespace tstudio;
@@ -102,6 +104,66 @@ private slots:
         t.strings()[0] = "changed";
         QCOMPARE(s.strings()[0], std::string("ab"));
         QCOMPARE(t.strings()[1], std::string("c"));
+    }
+
+    void reshapedViewsShareTheBuffer()
+    {
+        CpuAllocator cpu;
+        Tensor a = *Tensor::fromVector<float>(cpu, TensorShape{2, 3}, {1, 2, 3, 4, 5, 6});
+        auto view = a.reshapedView(TensorShape{3, 1, 2});
+        QVERIFY(view);
+        QCOMPARE(view->shape(), TensorShape({3, 1, 2}));
+        QCOMPARE(view->dtype(), DT_FLOAT);
+        QVERIFY(view->sharesBufferWith(a));
+        QVERIFY(a.bufferIsShared()); // an in-place write (a resource variable's) copies first
+        QCOMPARE(cpu.stats().totalAllocations, std::int64_t(1));
+        view->data<float>()[5] = 60.0f;
+        QCOMPARE(valuesOf<float>(a), std::vector<float>({1, 2, 3, 4, 5, 60}));
+
+        auto wrongCount = a.reshapedView(TensorShape{4, 2});
+        QVERIFY(!wrongCount);
+        QCOMPARE(wrongCount.error().code(), StatusCode::kInvalidArgument);
+        QVERIFY2(wrongCount.error().message().find("6 elements") != std::string::npos &&
+                     wrongCount.error().message().find("[4,2] (8 elements)") != std::string::npos,
+                 wrongCount.error().message().c_str());
+        QVERIFY(!a.reshapedView(TensorShape::unknown()));
+        QVERIFY(!Tensor::uninitialized(DT_FLOAT).reshapedView(TensorShape{}));
+
+        Tensor strings = *Tensor::fromVector<std::string>(cpu, TensorShape{2}, {"x", "y"});
+        Tensor column = *strings.reshapedView(TensorShape{2, 1});
+        QCOMPARE(column.strings()[1], std::string("y"));
+        Tensor empty = *Tensor::allocate(cpu, DT_INT32, TensorShape{0, 4});
+        QCOMPARE(empty.reshapedView(TensorShape{4, 0, 7})->numElements(), std::int64_t(0));
+    }
+
+    void setZeroClearsThroughTheAllocator()
+    {
+        CpuAllocator cpu;
+        Tensor a = *Tensor::fromVector<std::int64_t>(cpu, TensorShape{3}, {7, -8, 9});
+        a.setZero();
+        QCOMPARE(valuesOf<std::int64_t>(a), std::vector<std::int64_t>(3, 0));
+        Tensor s = *Tensor::fromVector<std::string>(cpu, TensorShape{1}, {"kept"});
+        s.setZero(); // strings are objects, not bytes: left as they are
+        QCOMPARE(s.strings()[0], std::string("kept"));
+        Tensor none = *Tensor::allocate(cpu, DT_FLOAT, TensorShape{0});
+        none.setZero();
+    }
+
+    void poisonFillsUninitializedMemoryOnly()
+    {
+        const bool before = poisonUninitializedMemory();
+        setPoisonUninitializedMemory(true);
+        CpuAllocator cpu;
+        Tensor poisoned = *Tensor::allocateUninitialized(cpu, DT_FLOAT, TensorShape{4});
+        Tensor zeroed = *Tensor::allocate(cpu, DT_FLOAT, TensorShape{4});
+        Tensor ints = *Tensor::allocateUninitialized(cpu, DT_INT32, TensorShape{2});
+        Tensor strings = *Tensor::allocateUninitialized(cpu, DT_STRING, TensorShape{2});
+        setPoisonUninitializedMemory(before);
+        for (float v : poisoned.values<float>())
+            QVERIFY(std::isnan(v));
+        QCOMPARE(valuesOf<float>(zeroed), std::vector<float>(4, 0.0f));
+        QCOMPARE(valuesOf<std::int32_t>(ints), std::vector<std::int32_t>(2, -1));
+        QCOMPARE(strings.strings()[0], std::string()); // objects are always constructed
     }
 
     void emptyTensorsHaveNoBuffer()

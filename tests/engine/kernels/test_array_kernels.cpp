@@ -287,6 +287,30 @@ private slots:
         QCOMPARE(scalar.error().code(), StatusCode::kInvalidArgument);
     }
 
+    void reshapeExpandDimsAndSqueezeShareTheirInput()
+    {
+        // As TensorFlow's Tensor::CopyFrom: a new shape over the same buffer, nothing copied.
+        auto h = makeHarness();
+        QVERIFY(h);
+        const Tensor x = tensor<float>(*h, TensorShape{2, 1, 3}, {1, 2, 3, 4, 5, 6});
+        auto reshaped = h->run(node("Reshape", {{"T", "DT_FLOAT"}, {"Tshape", "DT_INT32"}}), {x, ints(*h, {3, -1})});
+        auto expanded = h->run(node("ExpandDims", {{"T", "DT_FLOAT"}, {"Tdim", "DT_INT32"}}), {x, scalarInt(*h, -1)});
+        auto squeezed = h->run(node("Squeeze", {{"T", "DT_FLOAT"}}), {x});
+        QVERIFY(reshaped && expanded && squeezed);
+        QCOMPARE((*reshaped)[0].shape(), TensorShape({3, 2}));
+        QCOMPARE((*expanded)[0].shape(), TensorShape({2, 1, 3, 1}));
+        QCOMPARE((*squeezed)[0].shape(), TensorShape({2, 3}));
+        for (const Tensor& out : {(*reshaped)[0], (*expanded)[0], (*squeezed)[0]}) {
+            QVERIFY(out.sharesBufferWith(x));
+            QCOMPARE(out.values<float>()[4], 5.0f);
+        }
+        // A count mismatch is still the kernel's own error, and nothing is produced.
+        auto bad = h->run(node("Reshape", {{"T", "DT_FLOAT"}, {"Tshape", "DT_INT32"}}), {x, ints(*h, {4})});
+        QVERIFY(!bad);
+        QCOMPARE(QString::fromStdString(bad.error().message()),
+                 QStringLiteral("Input to reshape is a tensor with 6 values, but the requested shape has 4"));
+    }
+
     void multiThreadedEqualsSingleThreaded()
     {
         auto h = makeHarness();

@@ -2,6 +2,7 @@
 // set against a double-precision reference, thread-count independence, and bfloat16 products.
 #define EIGEN_USE_THREADS
 #include "devices/cpu/cpu_device.h"
+#include "framework/memory_poison.h"
 #include "framework/node_def_validation.h"
 #include "kernels/kernels.h"
 #include "kernels/linalg/gemm_cpu.h"
@@ -249,6 +250,29 @@ private slots:
         QVERIFY(r1 && r3);
         QCOMPARE((*r1)[0].shape().toString(), std::string("[50,6,5]"));
         QCOMPARE(compareTensors((*r3)[0], (*r1)[0], 0.0, 0.0), std::string());
+    }
+
+    void anEmptyInnerDimensionGivesZeros()
+    {
+        // [2,0] x [0,3] is a [2,3] of sums over nothing: zeros, whatever the output's memory held
+        // (poisoned here, so an unwritten element would show as NaN).
+        const bool poisoned = poisonUninitializedMemory();
+        setPoisonUninitializedMemory(true);
+        auto h = makeHarness();
+        QVERIFY(h);
+        const Tensor a = tensor(h->allocator(), TensorShape{2, 0}, std::vector<float>{});
+        const Tensor b = tensor(h->allocator(), TensorShape{0, 3}, std::vector<float>{});
+        const Tensor x = tensor(h->allocator(), TensorShape{4, 2, 0}, std::vector<float>{});
+        const Tensor y = tensor(h->allocator(), TensorShape{1, 0, 3}, std::vector<float>{});
+        auto product = h->run("op: 'MatMul' attr { key: 'T' value { type: DT_FLOAT } }", {a, b});
+        auto batched = h->run("op: 'BatchMatMulV2' attr { key: 'T' value { type: DT_FLOAT } }", {x, y});
+        setPoisonUninitializedMemory(poisoned);
+        QVERIFY(product && batched);
+        QCOMPARE((*product)[0].shape(), TensorShape({2, 3}));
+        QCOMPARE((*batched)[0].shape(), TensorShape({4, 2, 3}));
+        for (const Tensor* t : {&(*product)[0], &(*batched)[0]})
+            for (float v : t->values<float>())
+                QCOMPARE(v, 0.0f);
     }
 
     void bfloat16ProductsAreComputedInFloat()
