@@ -1,8 +1,6 @@
 // ResourceManager: removal and counting; ScopedStepContainer's cleanup.
 #include "framework/resource_manager.h"
 
-#include "framework/variable_storage.h"
-
 namespace tstudio {
 
 Status ResourceManager::remove(const std::string& container, const std::string& name)

@@ -4,6 +4,7 @@
 
 #include "core/expected.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -77,6 +78,17 @@ public:
         return container.empty() ? kDefaultContainer : container;
     }
 
+    /// The variable storage generation of this manager's session. It changes whenever one of its
+    /// variables moves to a new buffer (an Assign of a new size, an uninitialised variable's first
+    /// value, a resource variable's copy-on-write, AssignVariableOp with a new buffer) or a resource
+    /// is removed. Captured device work (a CUDA graph of a step) refers to variables by their
+    /// buffers' addresses: it may be replayed only while the generation it was captured at is
+    /// current. Per session, so that another session's variables (the IDE evaluating a graph
+    /// while a training runs) never invalidate this one's captures. Thread-safe.
+    std::uint64_t variableStorageGeneration() const { return m_variableGeneration.load(std::memory_order_acquire); }
+    /// Called by every kernel that gives one of this manager's variables a new buffer.
+    void noteVariableStorageReplaced() { m_variableGeneration.fetch_add(1, std::memory_order_acq_rel); }
+
 private:
     using Key = std::pair<std::string, std::string>;
     struct Entry {
@@ -85,6 +97,7 @@ private:
     };
     mutable std::mutex m_mutex;
     std::map<Key, Entry> m_resources;
+    std::atomic<std::uint64_t> m_variableGeneration{0};
 };
 
 /// The container of one step's resources, TensorFlow's ScopedStepContainer: named

@@ -118,6 +118,8 @@ Status Session::createDevices()
         return gpuDevices.error().withContext("creating the session's GPU devices");
     for (auto& gpu : *gpuDevices)
         m_devices.push_back(std::move(gpu));
+    for (const auto& device : m_devices)
+        m_hasDeviceMemory = m_hasDeviceMemory || !device->allocator().hostAccessible();
     m_interOpThreads = std::max(1, config.inter_op_parallelism_threads());
     if (m_interOpThreads > 1)
         m_interOpPool = std::make_unique<Eigen::ThreadPool>(m_interOpThreads - 1);
@@ -307,7 +309,7 @@ StepCapture* Session::captureFor(const ExecutorPlan& plan)
     auto* capturing = dynamic_cast<CapturingDevice*>(device);
     std::unique_ptr<StepCapture> capture;
     if (capturing)
-        capture = std::make_unique<StepCapture>(*device, *capturing, captureObstacle(plan, *device));
+        capture = std::make_unique<StepCapture>(*device, *capturing, m_resources, captureObstacle(plan, *device));
     StepCapture* raw = capture.get();
     m_captures.emplace(&plan, std::move(capture));
     return raw;
@@ -460,7 +462,12 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
         targetIds.push_back(*node);
     }
 
+    std::shared_lock<std::shared_mutex> buildLock;
+    if (m_hasDeviceMemory) // new kernels may upload constants: never into another plan's capture
+        buildLock = std::shared_lock(m_deviceUse);
     auto plan = planFor(feedRefs, fetchRefs, targetIds);
+    if (buildLock)
+        buildLock.unlock();
     if (!plan)
         return plan.error();
 
@@ -508,14 +515,14 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
         if (Status s = capture->run(**plan, feedValues, m_deviceUse, execute, collect); !s.isOk())
             return s;
     } else {
+        // A capture of another signature must record neither this step's work nor the copies that
+        // bring its fetches back (they record an event on the compute stream).
         std::vector<FetchedValue> fetched;
-        {
-            std::shared_lock<std::shared_mutex> deviceLock;
-            if (capture) // a capture of another signature must not record this step's work
-                deviceLock = std::shared_lock(m_deviceUse);
-            if (Status s = execute(feedValues, false, &fetched); !s.isOk())
-                return s;
-        }
+        std::shared_lock<std::shared_mutex> deviceLock;
+        if (capture)
+            deviceLock = std::shared_lock(m_deviceUse);
+        if (Status s = execute(feedValues, false, &fetched); !s.isOk())
+            return s;
         if (Status s = collect(fetched); !s.isOk())
             return s;
     }

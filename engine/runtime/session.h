@@ -151,6 +151,9 @@ private:
     const StepCapture* m_lastCapture = nullptr; ///< the capture state that ran last (m_stateMutex)
     /// Steps on a device that captures hold it shared; a capture holds it exclusively.
     std::shared_mutex m_deviceUse;
+    /// A device has memory of its own (a GPU): building kernels and collecting fetches then hold
+    /// m_deviceUse shared, as they may queue copies on its streams.
+    bool m_hasDeviceMemory = false;
     std::atomic<std::int64_t> m_nextStepId{1};
 };
 

@@ -3,7 +3,6 @@
 
 #include "core/log.h"
 #include "framework/data_type.h"
-#include "framework/variable_storage.h"
 
 #include <algorithm>
 #include <array>
@@ -13,16 +12,17 @@ namespace tstudio {
 
 namespace {
 
-/// One step in the executor (holding the device shared), then its results.
+/// One step in the executor, then its results, both holding the device shared: collecting copies
+/// device values to the host, which records an event on the compute stream and waits for a copy
+/// stream, and neither may happen while another plan's step captures that stream (the event
+/// would be recorded into the capture and the copy stream joined to it).
 Status executeAndCollect(const std::vector<Tensor>& feeds, std::shared_mutex& deviceUse,
                          const StepCapture::ExecuteStep& execute, const StepCapture::CollectResults& collect)
 {
     std::vector<FetchedValue> fetched;
-    {
-        std::shared_lock deviceLock(deviceUse);
-        if (Status s = execute(feeds, false, &fetched); !s.isOk())
-            return s;
-    }
+    std::shared_lock deviceLock(deviceUse);
+    if (Status s = execute(feeds, false, &fetched); !s.isOk())
+        return s;
     return collect(fetched);
 }
 
@@ -93,8 +93,9 @@ std::optional<std::string> captureObstacle(const ExecutorPlan& plan, const Devic
     return std::nullopt;
 }
 
-StepCapture::StepCapture(Device& device, CapturingDevice& capturing, std::optional<std::string> obstacle)
-    : m_device(device), m_capturing(capturing), m_obstacle(std::move(obstacle))
+StepCapture::StepCapture(Device& device, CapturingDevice& capturing, const ResourceManager& resources,
+                         std::optional<std::string> obstacle)
+    : m_device(device), m_capturing(capturing), m_resources(resources), m_obstacle(std::move(obstacle))
 {
     if (m_obstacle)
         m_stats.lastEvent = "not captured: " + *m_obstacle;
@@ -121,11 +122,16 @@ void StepCapture::setObstacle(std::string why)
     logInfo("capture", "CUDA graphs: this step is not captured: " + *m_obstacle);
 }
 
-void StepCapture::drop(const std::string& why)
+void StepCapture::drop(const std::string& why, std::shared_mutex& deviceUse)
 {
-    m_fetched.clear();
-    m_feedBuffers.clear();
-    m_graph.reset();
+    {
+        // Destroying the graph waits for the compute stream, which must not be capturing another
+        // plan's step meanwhile (synchronizing a capturing stream is refused and breaks the capture).
+        std::shared_lock deviceLock(deviceUse);
+        m_fetched.clear();
+        m_feedBuffers.clear();
+        m_graph.reset();
+    }
     m_stats.graphNodes = 0;
     m_warmSteps = 0;
     m_stats.lastEvent = "graph dropped: " + why;
@@ -149,9 +155,9 @@ Status StepCapture::run(const ExecutorPlan& plan, const std::vector<Tensor>& fee
         key.emplace_back(feed.dtype(), feed.shape());
     if (m_graph) {
         if (key != m_key) {
-            drop("the fed tensors' shapes or dtypes changed");
-        } else if (variableStorageGeneration() != m_generation) {
-            drop("a variable's buffer was replaced or released since the capture");
+            drop("the fed tensors' shapes or dtypes changed", deviceUse);
+        } else if (m_resources.variableStorageGeneration() != m_generation) {
+            drop("a variable's buffer was replaced or released since the capture", deviceUse);
             if (++m_recaptures >= kMaxRecaptures) {
                 setObstacle("variables' buffers keep being replaced between steps (" +
                             std::to_string(m_recaptures) + " times)");
@@ -207,7 +213,7 @@ Status StepCapture::capture(const ExecutorPlan& plan, const std::vector<Tensor>&
             return buffer.error().withContext("copying feed " + std::to_string(i) + " to " + m_device.name());
         buffers.push_back(std::move(*buffer));
     }
-    const std::uint64_t generation = variableStorageGeneration();
+    const std::uint64_t generation = m_resources.variableStorageGeneration();
     if (Status s = m_capturing.beginCapture(); !s.isOk()) {
         deviceLock.unlock();
         setObstacle("the device could not begin a capture: " + s.message());
@@ -216,15 +222,23 @@ Status StepCapture::capture(const ExecutorPlan& plan, const std::vector<Tensor>&
     std::vector<FetchedValue> fetched;
     const Status stepStatus = execute(buffers, true, &fetched);
     auto graph = m_capturing.endCapture();
-    const bool replaced = variableStorageGeneration() != generation;
+    const bool replaced = m_resources.variableStorageGeneration() != generation;
     if (!stepStatus.isOk() || !graph) {
         const Status why = !stepStatus.isOk() ? stepStatus : graph.error();
         fetched.clear();
-        if (replaced)
+        // The partial graph never runs: destroy it now (the device still held) so that its private
+        // pool goes back to the device's allocator before the executor runs the step. Kept until
+        // the return, a capture that failed for lack of memory would leave the executor without it.
+        if (graph)
+            graph->reset();
+        buffers.clear();
+        if (replaced) {
+            setObstacle("capturing it failed after it replaced a variable's buffer: " + why.message());
             return internalError("capturing this step as a CUDA graph failed (" + why.message() +
                                  ") after it gave a variable a new buffer that the failed capture never filled; "
                                  "re-initialise or restore the variables, and run with CUDA graphs off "
                                  "(tstudio --no-cuda-graphs)");
+        }
         deviceLock.unlock();
         // The capture ran no device work and the host's part of the step keeps no state (the
         // rules above), so the executor can run the step as if nothing had happened.

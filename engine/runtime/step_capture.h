@@ -4,6 +4,7 @@
 
 #include "core/expected.h"
 #include "framework/graph_capture.h"
+#include "framework/resource_manager.h"
 #include "framework/tensor.h"
 #include "runtime/executor.h"
 #include "runtime/executor_plan.h"
@@ -45,9 +46,9 @@ std::optional<std::string> captureObstacle(const ExecutorPlan& plan, const Devic
 ///    executor runs single-threaded while the device records, then the graph runs once for it;
 ///  - later steps copy their feeds into those buffers and replay the graph.
 /// A graph is dropped, and the plan warms up again, when the feeds' shapes or dtypes change or a
-/// variable's buffer was replaced (variableStorageGeneration). A capture that fails, or whose
-/// step replaced a variable's buffer, is not kept; its step runs in the executor (the failed
-/// capture ran no device work) and the plan is not captured again.
+/// variable's buffer was replaced (the session's ResourceManager::variableStorageGeneration). A
+/// capture that fails, or whose step replaced a variable's buffer, is not kept; its step runs in
+/// the executor (the failed capture ran no device work) and the plan is not captured again.
 /// Thread-safety: steps of one plan are serialised until it has an obstacle; a capture holds
 /// `deviceUse` exclusively, other steps hold it shared (the session's steps on the device too).
 class StepCapture {
@@ -62,7 +63,9 @@ public:
     /// Copies the fetched values to the host (called while the step's buffers are still its own).
     using CollectResults = std::function<Status(const std::vector<FetchedValue>& fetched)>;
 
-    StepCapture(Device& device, CapturingDevice& capturing, std::optional<std::string> obstacle);
+    /// `resources`: the session's, whose variables the plan's steps use (their storage generation).
+    StepCapture(Device& device, CapturingDevice& capturing, const ResourceManager& resources,
+                std::optional<std::string> obstacle);
     ~StepCapture();
     StepCapture(const StepCapture&) = delete;
     StepCapture& operator=(const StepCapture&) = delete;
@@ -81,11 +84,12 @@ private:
                    const ExecuteStep& execute, const CollectResults& collect);
     Status replay(const ExecutorPlan& plan, const std::vector<Tensor>& feeds, std::shared_mutex& deviceUse,
                   const CollectResults& collect);
-    void drop(const std::string& why);
+    void drop(const std::string& why, std::shared_mutex& deviceUse);
     void setObstacle(std::string why);
 
     Device& m_device;
     CapturingDevice& m_capturing;
+    const ResourceManager& m_resources;
     mutable std::mutex m_mutex;
     std::optional<std::string> m_obstacle;
     FeedKey m_key;

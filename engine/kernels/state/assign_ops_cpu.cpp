@@ -9,7 +9,6 @@
 #include "kernels/state/state_kernels.h"
 
 #include "framework/kernel_registry.h"
-#include "framework/variable_storage.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -64,14 +63,13 @@ public:
         if (lhs->isInitialized() && lhs->numElements() == rhs.numElements() && lhs->dtype() == rhs.dtype()) {
             Tensor target = *lhs;
             if (!(lhs->shape() == rhs.shape())) {
-                // validate_shape=false with a new shape of the same size: TensorFlow reshapes the
-                // buffer in place; Tensor has no reshaping view, so the variable gets a fresh one.
-                auto reshaped = Tensor::allocate(ctx.allocator(), rhs.dtype(), rhs.shape());
+                // validate_shape=false with a new shape of the same size: as TensorFlow, the same
+                // buffer takes the new shape (its address, which captured work holds, is kept).
+                auto reshaped = lhs->reshapedView(rhs.shape());
                 if (!reshaped)
                     return reshaped.error();
                 target = *reshaped;
                 *lhs = target;
-                noteVariableStorageReplaced();
             }
             if (!m_useLocking && lock.owns_lock())
                 lock.unlock();
@@ -82,7 +80,7 @@ public:
             if (!copy)
                 return copy.error();
             *lhs = std::move(*copy);
-            noteVariableStorageReplaced();
+            ctx.resources().noteVariableStorageReplaced();
         }
         ctx.forwardRefInput(0, 0);
         return Status::ok();

@@ -1,8 +1,6 @@
 // ResourceVariable: copy-on-write, handle validation and lookup in TensorFlow's words, ordered locking.
 #include "kernels/state/resource_variable.h"
 
-#include "framework/variable_storage.h"
-
 #include <algorithm>
 
 namespace tstudio {
@@ -27,7 +25,7 @@ Status ResourceVariable::prepareToUpdate(OpKernelContext& ctx, const DeviceCopy&
     if (!copy)
         return copy.error();
     value = std::move(*copy);
-    noteVariableStorageReplaced();
+    ctx.resources().noteVariableStorageReplaced();
     return Status::ok();
 }
 

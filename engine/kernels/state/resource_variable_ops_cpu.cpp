@@ -11,7 +11,6 @@
 #include "kernels/state/resource_variable_kernels.h"
 
 #include "framework/kernel_registry.h"
-#include "framework/variable_storage.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -187,7 +186,7 @@ public:
         if (!copy)
             return copy.error();
         v.value = std::move(*copy);
-        noteVariableStorageReplaced();
+        ctx.resources().noteVariableStorageReplaced();
         return Status::ok();
     }
 

@@ -9,7 +9,6 @@
 #include "framework/carved_sub_allocator.h"
 #include "framework/host_sub_allocator.h"
 #include "framework/node_def_validation.h"
-#include "framework/variable_storage.h"
 #include "kernels/kernels.h"
 #include "ops/register_all_ops.h"
 #include "runtime/executor_plan.h"
@@ -241,7 +240,8 @@ private slots:
                  obstacle->c_str());
     }
 
-    /// The generation moves when a variable gets a new buffer, and only then.
+    /// The generation moves when a variable gets a new buffer, and only then; it is the session's
+    /// own, so another session's variables leave it alone.
     void variableStorageGenerationCountsNewBuffers()
     {
         AllKernelsFixture f; // the real Assign and VariableV2, on the CPU (no GPU device)
@@ -252,23 +252,30 @@ private slots:
             "node { name: 'set_a' op: 'Assign' input: 'v' input: 'a' attr { key: 'T' value { type: DT_FLOAT } } }\n"
             "node { name: 'set_b' op: 'Assign' input: 'v' input: 'b' attr { key: 'T' value { type: DT_FLOAT } } }\n";
         auto session = f.session(graph, &error);
-        QVERIFY2(session, error.c_str());
+        auto other = f.session(graph, &error);
+        QVERIFY2(session && other, error.c_str());
+        ResourceManager& resources = session->resources();
         std::vector<Tensor> out;
-        const std::uint64_t before = variableStorageGeneration();
+        const std::uint64_t before = resources.variableStorageGeneration();
         QVERIFY(session->run({}, {}, {"set_a"}, &out).isOk()); // first value: a new buffer
-        const std::uint64_t afterFirst = variableStorageGeneration();
+        const std::uint64_t afterFirst = resources.variableStorageGeneration();
         QVERIFY(afterFirst > before);
         QVERIFY(session->run({}, {}, {"set_b"}, &out).isOk()); // same shape: written in place
-        QCOMPARE(variableStorageGeneration(), afterFirst);
+        QCOMPARE(resources.variableStorageGeneration(), afterFirst);
         QVERIFY(session->run({}, {"v"}, {}, &out).isOk());
         QCOMPARE(out.at(0).values<float>()[0], 2.0f);
 
+        // The other session's first value moves its own generation only.
+        const std::uint64_t otherBefore = other->resources().variableStorageGeneration();
+        QVERIFY(other->run({}, {}, {"set_a"}, &out).isOk());
+        QVERIFY(other->resources().variableStorageGeneration() > otherBefore);
+        QCOMPARE(resources.variableStorageGeneration(), afterFirst);
+
         // Removing resources (variables among them) moves it; an empty per-step container does not.
-        ResourceManager& resources = session->resources();
         resources.clearContainer("no_such_container");
-        QCOMPARE(variableStorageGeneration(), afterFirst);
+        QCOMPARE(resources.variableStorageGeneration(), afterFirst);
         resources.clearContainer("");
-        QVERIFY(variableStorageGeneration() > afterFirst);
+        QVERIFY(resources.variableStorageGeneration() > afterFirst);
     }
 
     /// A pool carved from a parent allocator takes its regions from the parent and gives them
