@@ -104,7 +104,7 @@ Status cannotAssign(const tensorflow::NodeDef& node, const std::string& why)
 } // namespace
 
 Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops, const KernelRegistry& kernels,
-                                      const std::vector<Device*>& devices, const PlacementOptions& options,
+                                      const std::vector<PlacementDevice>& devices, const PlacementOptions& options,
                                       const std::vector<int>& previous)
 {
     const int n = graph.nodeCount();
@@ -160,11 +160,11 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
     }
 
     std::set<std::string> deviceTypes;
-    for (Device* d : devices)
-        deviceTypes.insert(d->type());
+    for (const PlacementDevice& d : devices)
+        deviceTypes.insert(d.type);
     std::vector<DeviceName> deviceNames;
-    for (Device* d : devices) {
-        auto parsed = parseDeviceName(d->name());
+    for (const PlacementDevice& d : devices) {
+        auto parsed = parseDeviceName(d.name);
         if (!parsed)
             return unexpected(parsed.error());
         deviceNames.push_back(*parsed);
@@ -220,7 +220,7 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
                 return unexpected(
                     cannotAssign(node, "Could not satisfy explicit device specification '" + node.device() +
                                            "' because the node is colocated with a node already placed on " +
-                                           devices[static_cast<std::size_t>(chosen)]->name()));
+                                           devices[static_cast<std::size_t>(chosen)].name));
             }
         } else {
             auto pick = [&](bool honourSpec) {
@@ -228,10 +228,10 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
                 for (std::size_t d = 0; d < devices.size(); ++d) {
                     if (honourSpec && !deviceNames[d].matches(group.spec))
                         continue;
-                    if (!supported.count(devices[d]->type()))
+                    if (!supported.count(devices[d].type))
                         continue;
-                    if (best < 0 || typePriority(devices[d]->type()) >
-                                        typePriority(devices[static_cast<std::size_t>(best)]->type()))
+                    if (best < 0 ||
+                        typePriority(devices[d].type) > typePriority(devices[static_cast<std::size_t>(best)].type))
                         best = static_cast<int>(d);
                 }
                 return best;
@@ -252,8 +252,8 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
                 }
                 if (!anyDeviceMatches) {
                     std::vector<std::string> names;
-                    for (Device* d : devices)
-                        names.push_back(d->name());
+                    for (const PlacementDevice& d : devices)
+                        names.push_back(d.name);
                     std::sort(names.begin(), names.end());
                     std::string list;
                     for (const std::string& name : names)
@@ -283,12 +283,12 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
                             node.name() + ": (" + node.op() + "): requested '" + specText(group.spec) + "' " +
                                 (anyDeviceMatches ? "has no kernel for every op colocated with it"
                                                   : "matches no device of this session") +
-                                "; soft placement put it on " + devices[static_cast<std::size_t>(chosen)]->name());
+                                "; soft placement put it on " + devices[static_cast<std::size_t>(chosen)].name);
                 }
             }
             if (chosen < 0) {
                 const tensorflow::NodeDef& node = graph.node(limiting >= 0 ? limiting : group.members.front());
-                auto found = kernels.find(node, devices.front()->type());
+                auto found = kernels.find(node, devices.front().type);
                 return unexpected(
                     cannotAssign(node, found ? std::string("no device can run it") : found.error().message()));
             }
@@ -302,12 +302,22 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
             if (static_cast<std::size_t>(id) < previous.size() && previous[static_cast<std::size_t>(id)] >= 0)
                 continue;
             const tensorflow::NodeDef& node = graph.node(id);
-            logInfo("placement",
-                    node.name() + ": (" + node.op() +
-                        "): " + devices[static_cast<std::size_t>(placement[static_cast<std::size_t>(id)])]->name());
+            logInfo("placement", node.name() + ": (" + node.op() + "): " +
+                                     devices[static_cast<std::size_t>(placement[static_cast<std::size_t>(id)])].name);
         }
     }
     return placement;
+}
+
+Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops, const KernelRegistry& kernels,
+                                      const std::vector<Device*>& devices, const PlacementOptions& options,
+                                      const std::vector<int>& previous)
+{
+    std::vector<PlacementDevice> described;
+    described.reserve(devices.size());
+    for (const Device* d : devices)
+        described.push_back(PlacementDevice{d->name(), d->type()});
+    return placeGraph(graph, ops, kernels, described, options, previous);
 }
 
 } // namespace tstudio

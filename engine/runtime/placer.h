@@ -5,6 +5,7 @@
 #include "framework/device.h"
 #include "graph/graph.h"
 
+#include <string>
 #include <vector>
 
 namespace tstudio {
@@ -19,6 +20,14 @@ struct PlacementOptions {
     /// ConfigProto.log_device_placement: one INFO line per newly placed node, source "placement",
     /// in TensorFlow's form "add: (Add): /job:localhost/replica:0/task:0/device:CPU:0".
     bool logDevicePlacement = false;
+};
+
+/// What the placer needs of a device: its full name ("/job:localhost/replica:0/task:0/device:GPU:0")
+/// and type ("CPU", "GPU"). Placement needs no device object, so a graph can be placed for devices
+/// this process has not created (the graph viewer's placement on this machine's GPUs).
+struct PlacementDevice {
+    std::string name;
+    std::string type;
 };
 
 /// Places the nodes of `graph` on `devices` (non-empty; the first device of the preferred type
@@ -37,6 +46,10 @@ struct PlacementOptions {
 /// kernel for CPU devices is available." and "... Operation was explicitly assigned to
 /// /device:GPU:0 but available devices are [ /job:localhost/replica:0/task:0/device:CPU:0 ].
 /// Make sure the device specification refers to a valid device."
+Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops, const KernelRegistry& kernels,
+                                      const std::vector<PlacementDevice>& devices, const PlacementOptions& options,
+                                      const std::vector<int>& previous = {});
+/// As above, for the session's devices.
 Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops, const KernelRegistry& kernels,
                                       const std::vector<Device*>& devices, const PlacementOptions& options,
                                       const std::vector<int>& previous = {});

@@ -2,7 +2,7 @@
 // (so that broken graphs still get facts), shape inference, kernel lookup and placement.
 #include "graph_viewer/graph_facts.h"
 
-#include "devices/cpu/cpu_device.h"
+#include "devices/local_devices.h"
 #include "framework/node_def_validation.h"
 #include "framework/op_registry.h"
 #include "graph/graph.h"
@@ -423,12 +423,14 @@ private:
             facts[k].shape = outputs[k].shape;
     }
 
+    /// Where a session on this machine would put each node: its CPU and GPUs (GPU:0 first for the
+    /// ops with GPU kernels, as TensorFlow), with soft placement as tstudio's sessions use.
     void place()
     {
-        CpuDevice cpu(0, 1);
+        const std::vector<PlacementDevice> devices = localPlacementDevices();
         PlacementOptions options;
         options.allowSoftPlacement = true;
-        auto placement = placeGraph(*m_graph, m_registries.ops, m_registries.kernels, {&cpu}, options);
+        auto placement = placeGraph(*m_graph, m_registries.ops, m_registries.kernels, devices, options);
         if (!placement) {
             // With an unknown op or an invalid node the placer's complaint repeats a node's problem.
             if (allValid())
@@ -437,8 +439,8 @@ private:
         }
         // A node that is not valid for its op (or has none) could not run: it has no placement to show.
         for (int i = 0; i < m_n; ++i)
-            if (m_valid[static_cast<std::size_t>(i)] && (*placement)[static_cast<std::size_t>(i)] == 0)
-                facts(i).placedDevice = cpu.name();
+            if (const int d = (*placement)[static_cast<std::size_t>(i)]; m_valid[static_cast<std::size_t>(i)] && d >= 0)
+                facts(i).placedDevice = devices[static_cast<std::size_t>(d)].name;
     }
 
     /// `_output_shapes` (written by TensorFlow with the graph) replaces what inference found.

@@ -34,8 +34,9 @@ struct NodeFacts {
     std::string problem;
     /// A CPU kernel exists for this node (the engine's kernel registry) and the node is valid for its op.
     bool runnable = true;
-    /// The engine's placement (soft placement, one CPU device) as a full TF device name, or "" when the
-    /// graph cannot be placed (not a valid Graph, or the placer failed).
+    /// The engine's placement on this machine's devices (soft placement; CPU:0 and each GPU the CUDA
+    /// runtime reports, as a default session) as a full TF device name, or "" when the graph cannot
+    /// be placed (not a valid Graph, or the placer failed).
     std::string placedDevice;
 };
 

@@ -5,6 +5,7 @@
 
 #include "core/log.h"
 #include "runtime/execution_observer.h"
+#include "runtime/placer.h"
 
 #include <google/protobuf/text_format.h>
 
@@ -228,6 +229,41 @@ private slots:
         QVERIFY(!f.session(graph, cpus(1, true), &error));
         QVERIFY2(error.find("No registered 'TestGpuOnly' OpKernel for 'CPU' devices") != std::string::npos,
                  error.c_str());
+    }
+
+    void placementNeedsOnlyTheDevicesNamesAndTypes()
+    {
+        // The graph viewer places a graph for this machine's GPUs without creating them: a GPU
+        // described by name and type draws the ops that have a GPU kernel, as TensorFlow's
+        // placer prefers GPU over CPU; the rest (and an explicit /cpu:0) stay on the CPU.
+        const std::string kGpu0 = "/job:localhost/replica:0/task:0/device:GPU:0";
+        RuntimeFixture f;
+        QVERIFY2(f.setUp.isOk(), f.setUp.toString().c_str());
+        tensorflow::GraphDef def;
+        QVERIFY(google::protobuf::TextFormat::ParseFromString(
+            constNode("c", 2) + "node { name: 'g' op: 'TestGpuOnly' input: 'c' }\n" +
+                "node { name: 'pinned' op: 'TestGpuOnly' input: 'c' device: '/cpu:0' }\n",
+            &def));
+        auto graph = Graph::fromGraphDef(def);
+        QVERIFY(graph);
+        const std::vector<PlacementDevice> devices{{kCpu0, "CPU"}, {kGpu0, "GPU"}};
+        PlacementOptions soft;
+        soft.allowSoftPlacement = true;
+        auto placement = placeGraph(*graph, f.ops, f.kernels, devices, soft);
+        QVERIFY2(placement, placement ? "" : placement.error().toString().c_str());
+        QCOMPARE((*placement)[static_cast<std::size_t>(*graph->findNode("g"))], 1);
+        QCOMPARE((*placement)[static_cast<std::size_t>(*graph->findNode("c"))], 0); // Const: CPU kernel only here
+        // Pinned to the CPU, where it has no kernel: soft placement moves it to the GPU.
+        QCOMPARE((*placement)[static_cast<std::size_t>(*graph->findNode("pinned"))], 1);
+        auto strict = placeGraph(*graph, f.ops, f.kernels, devices, PlacementOptions{});
+        QVERIFY(!strict);
+        QVERIFY2(strict.error().message().find("'pinned'") != std::string::npos, strict.error().message().c_str());
+        // Without the GPU, nothing here can run TestGpuOnly.
+        auto cpuOnly = placeGraph(*graph, f.ops, f.kernels, std::vector<PlacementDevice>{{kCpu0, "CPU"}}, soft);
+        QVERIFY(!cpuOnly);
+        QVERIFY2(cpuOnly.error().message().find("No registered 'TestGpuOnly' OpKernel for 'CPU' devices") !=
+                     std::string::npos,
+                 cpuOnly.error().message().c_str());
     }
 
     void malformedDeviceSpecification()
