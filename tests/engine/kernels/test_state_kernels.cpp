@@ -127,6 +127,14 @@ private slots:
         QVERIFY(reshape.run({v.value(), TensorValue{vec<float>(*h, {1, 2, 3})}}).status.isOk());
         QCOMPARE(v.tensor->shape(), TensorShape{3});
         QCOMPARE(v.tensor->values<float>()[2], 3.0f);
+        // A new shape of the same size keeps the buffer, as TensorFlow reshapes it in place: work
+        // recorded against its address (a captured CUDA graph) stays valid.
+        const Tensor threeLong = *v.tensor;
+        auto same = *Tensor::fromVector<float>(h->allocator(), TensorShape{3, 1}, {4, 5, 6});
+        QVERIFY(reshape.run({v.value(), TensorValue{same}}).status.isOk());
+        QCOMPARE(v.tensor->shape(), TensorShape({3, 1}));
+        QVERIFY(v.tensor->sharesBufferWith(threeLong));
+        QCOMPARE(threeLong.values<float>()[1], 5.0f);
         // Strings are assigned too.
         RefKernelRunner strings(*h, variableNode("DT_STRING"), 0, "s");
         const VarRef sv = runVariable(strings);
