@@ -620,11 +620,8 @@ void Tensor::setZero()
 {
     if (!m_buffer || hasObjectElements(m_dtype))
         return;
-    const std::size_t bytes = static_cast<std::size_t>(m_numElements) * elementSize(m_dtype);
-    if (Allocator* allocator = bufferAllocator())
-        allocator->fillZero(m_buffer.get(), bytes);
-    else
-        std::memset(m_buffer.get(), 0, bytes); // a buffer made elsewhere is host memory
+    // Every buffer comes from allocate(), so it knows its allocator.
+    bufferAllocator()->fillZero(m_buffer.get(), static_cast<std::size_t>(m_numElements) * elementSize(m_dtype));
 }
 
 Expected<Tensor> Tensor::reshapedView(const TensorShape& shape) const
