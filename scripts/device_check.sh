@@ -1,19 +1,44 @@
 #!/bin/bash
 # Runs on the `device` tool's GPU machine over what scripts/device_bundle.sh packed (carried as
-# .device): the GPU probe and self-test, every GPU test program, LeNet on MNIST on CPU and GPU, the
-# CLI's GPU training test, and the GPU benches beside PyTorch's. Logs go to $OUT (one file each).
-#   scripts/device_check.sh [tests|bench|all]   (default all)
+# .devlib, then .device: see there): the GPU probe and self-test, every GPU test program, LeNet on MNIST on CPU and GPU, the
+# CLI's GPU training test, compute-sanitizer over the GPU tests, and the GPU benches beside PyTorch's.
+#   scripts/device_check.sh [tests|sanitize|bench|all] [TEST_NAME_REGEX]   (default all, every test)
+# `all` is tests then bench; `sanitize` runs memcheck, racecheck, initcheck and synccheck over each
+# GPU test program (slow: name a subset with the regex). The device tool brings back at most 8 files,
+# so $OUT receives summary.txt (what each program did, the failures' first lines, the benches) and
+# logs.tar.gz (every program's whole log).
 set -uo pipefail
 what=${1:-all}
+only=${2:-.}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/device-out}
 mkdir -p "$out"
 work=/tmp/tstudio-device
-rm -rf "$work" && mkdir -p "$work"
+logs=$work/logs
+rm -rf "$work" && mkdir -p "$work" "$logs"
 tar -C "$work" -xJf "$root/.device/bundle.tar.xz"
+if [[ -f "$root/.devlib/libs.tar.xz" ]]; then
+    tar -C "$work" -xJf "$root/.devlib/libs.tar.xz"
+else
+    echo "error: .devlib/libs.tar.xz is not here: carry .devlib in a call just before this one (scripts/device_bundle.sh)" >&2
+    exit 2
+fi
+summary=$out/summary.txt
+: >"$summary"
+say() { echo "$*" | tee -a "$summary"; }
+pack_logs() { tar -C "$work" -czf "$out/logs.tar.gz" logs; }
+trap pack_logs EXIT
+# The device tool stops a command at 600 s: start nothing new after DEVICE_CHECK_SECONDS (default 540).
+deadline=${DEVICE_CHECK_SECONDS:-540}
+in_time() {
+    if ((SECONDS >= deadline)); then
+        say "skipped (out of time, ${SECONDS} s): $*"
+        return 1
+    fi
+}
 
-# CUDA's libraries: the toolkit's, then those of the Python environment's NVIDIA wheels (cuDNN).
-cuda_libs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib 2>/dev/null | tr '\n' ':')
+# CUDA's libraries: the toolkit's, then those of the Python environment's NVIDIA wheels (cuDNN, CUPTI).
+cuda_libs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda/extras/CUPTI/lib64 2>/dev/null | tr '\n' ':')
 wheel_libs=$(python3 -c 'import glob, os, nvidia; print(":".join(sorted(glob.glob(os.path.join(list(nvidia.__path__)[0], "*", "lib")))))' 2>/dev/null)
 export LD_LIBRARY_PATH="$work/lib:${cuda_libs}${wheel_libs}:${LD_LIBRARY_PATH:-}"
 export QT_QPA_PLATFORM=offscreen
@@ -23,24 +48,66 @@ export QT_QPA_PLATFORM=offscreen
 [[ -e /work/main/build/app/tstudio ]] || { mkdir -p /work/main/build/app && ln -s "$work/bin/tstudio" /work/main/build/app/tstudio; }
 
 {
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
     "$work/bin/tstudio" devices --self-test
-} >"$out/devices.log" 2>&1
-cat "$out/devices.log"
+    echo "self-test exit: $?"
+} >"$logs/devices.log" 2>&1
+tee -a "$summary" <"$logs/devices.log"
+
+test_programs() {
+    for test in "$work"/bin/test_gpu_* "$work/bin/test_lenet5" "$work/bin/test_tstudio_train"; do
+        [[ -x "$test" ]] && [[ "$(basename "$test")" =~ $only ]] && echo "$test"
+    done
+}
+
+# Qt Test's counts for one log: PASS, FAIL and SKIP lines.
+counts() { echo "$(grep -c '^PASS' "$1") pass, $(grep -c '^FAIL' "$1") fail, $(grep -c '^SKIP' "$1") skip"; }
 
 if [[ "$what" == tests || "$what" == all ]]; then
-    for test in "$work"/bin/test_gpu_* "$work/bin/test_lenet5" "$work/bin/test_tstudio_train"; do
+    say "== tests"
+    for test in $(test_programs); do
         name=$(basename "$test")
-        timeout 300 "$test" >"$out/$name.log" 2>&1
-        echo "$name: exit $? ($(grep -c '^PASS' "$out/$name.log") pass, $(grep -c '^FAIL' "$out/$name.log") fail, $(grep -c '^SKIP' "$out/$name.log") skip)"
-    done | tee "$out/summary.log"
-    grep -h -A3 '^FAIL' "$out"/test_*.log | head -60
+        in_time "$name" || continue
+        start=$SECONDS
+        timeout 240 "$test" >"$logs/$name.log" 2>&1
+        rc=$?
+        say "$name: exit $rc ($(counts "$logs/$name.log")) $((SECONDS - start)) s"
+        [[ $rc -ne 0 ]] && grep -h -A4 '^FAIL' "$logs/$name.log" | head -40 >>"$summary"
+        pack_logs
+    done
+fi
+
+if [[ "$what" == sanitize ]]; then
+    say "== compute-sanitizer"
+    sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+    for test in $(test_programs); do
+        name=$(basename "$test")
+        for tool in memcheck racecheck initcheck synccheck; do
+            in_time "$name $tool" || continue
+            start=$SECONDS
+            extra=()
+            [[ $tool == memcheck ]] && extra=(--leak-check full)
+            timeout 300 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
+                "$test" >"$logs/$name.$tool.log" 2>&1
+            rc=$?
+            errors=$(grep -m1 -E '^========= ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$name.$tool.log")
+            say "$name $tool: exit $rc ($(counts "$logs/$name.$tool.log")) ${errors:-no summary} $((SECONDS - start)) s"
+            [[ $rc -ne 0 ]] && grep -m12 -E '^========= (Invalid|Uninitialized|Race|Barrier|Program hit|Error|  )' \
+                "$logs/$name.$tool.log" >>"$summary"
+            pack_logs
+        done
+    done
 fi
 
 if [[ "$what" == bench || "$what" == all ]]; then
+    say "== benches (GPU; TensorStudio with and without CUDA graphs, then PyTorch eager)"
     for model in mlp lenet resnet; do
-        "$work/bin/tstudio" bench "$model" --device gpu 2>&1 | tail -4
-        "$work/bin/tstudio" bench "$model" --device gpu --no-cuda-graphs 2>&1 | tail -4
-        python3 "$root/tools/bench/pytorch_bench.py" "$model" --device cuda 2>&1 | tail -3
-    done | tee "$out/bench.log"
+        in_time "bench $model" || continue
+        "$work/bin/tstudio" bench "$model" --device gpu >"$logs/bench-$model.log" 2>&1
+        tail -6 "$logs/bench-$model.log" | tee -a "$summary"
+        "$work/bin/tstudio" bench "$model" --device gpu --no-cuda-graphs >"$logs/bench-$model-nographs.log" 2>&1
+        tail -6 "$logs/bench-$model-nographs.log" | tee -a "$summary"
+        python3 "$root/tools/bench/pytorch_bench.py" "$model" --device cuda >"$logs/bench-$model-torch.log" 2>&1
+        tail -4 "$logs/bench-$model-torch.log" | tee -a "$summary"
+    done
 fi

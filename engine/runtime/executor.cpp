@@ -496,6 +496,11 @@ int Step::mergeDeadThreshold(const PlanNode& merge, const IterationState* iter) 
 Expected<std::optional<TensorValue>> Step::moveForInput(const PlanNode& dst, int dstSlot, const TensorValue& value,
                                                         Device* source, bool crossDevice)
 {
+    // A reference input (Assign's, an Apply* update's) is the variable itself, kept where its device
+    // keeps it (placement colocates the two): never copied, and not yet initialised before its
+    // first Assign (an uninitialised tensor has no memory to be in).
+    if (value.isRef() && isRefType((*dst.runtime.inputTypes)[static_cast<std::size_t>(dstSlot)]))
+        return std::optional<TensorValue>{};
     const bool wantHost = dst.wantsHostInput(dstSlot);
     bool isHost = true;
     {

@@ -119,7 +119,8 @@ template <typename T> struct TrueDivOp {
 template <typename T> struct DivNoNanOp {
     EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE T operator()(const T& a, const T& b) const
     {
-        return b != T(0) ? T(a / b) : T(0);
+        // Not `b != 0`: on a GPU, half's != is CUDA's ordered __hne, false for a NaN b.
+        return b == T(0) ? T(0) : T(a / b);
     }
     template <typename Packet>
     EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE Packet packetOp(const Packet& a, const Packet& b) const

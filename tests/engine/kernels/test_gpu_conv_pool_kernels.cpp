@@ -743,7 +743,7 @@ private slots:
                              0, 0, true));
         record(failures, h.compareWithCpu(train, {x, three, four, four, four}, 0, 0, true));
         record(failures, h.compareWithCpu(infer, {x, four, four, three, four}, 0, 0, true));
-        const Tensor scalar = randomTensor(a, DT_FLOAT, TensorShape{}, random);
+        const Tensor scalar = randomTensor(a, DT_FLOAT, TensorShape::scalar(), random);
         record(failures,
                h.compareWithCpu(
                    grad, {randomTensor(a, DT_FLOAT, TensorShape{2, 3, 3, 3}, random), x, four, four, four, scalar}, 0,

@@ -194,7 +194,7 @@ private slots:
                 failures << QString::fromStdString("GPU accepted " + node);
         };
         check(matMulNode(DT_FLOAT, false, false), {t({2, 3}), t({4, 5})});
-        check(matMulNode(DT_FLOAT, true, false), {t({2, 3}), t({2, 3})});
+        check(matMulNode(DT_FLOAT, true, false), {t({2, 3}), t({3, 2})}); // a^T is 3x2: 2 vs 3
         check(matMulNode(DT_FLOAT, false, false), {t({2, 3, 1}), t({3, 5})});
         check(batchNode("BatchMatMul", DT_FLOAT, false, false), {t({2, 3, 4}), t({4, 5})});
         check(batchNode("BatchMatMul", DT_FLOAT, false, false), {t({2, 3, 4}), t({3, 4, 5})});

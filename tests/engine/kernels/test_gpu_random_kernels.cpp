@@ -166,7 +166,7 @@ private slots:
     {
         GPU_HARNESS_OR_SKIP(h);
         auto shape = tensor<std::int32_t>(h.allocator(), TensorShape{1}, {1000000});
-        auto out = h.runOnGpu("op: 'RandomUniform'" + typeAttr(DT_FLOAT, "dtype") + seeds(3, 4), {shape});
+        auto out = h.runOnGpu("op: 'RandomUniform'" + typeAttr(DT_FLOAT, "dtype") + typeAttr(DT_INT32, "T") + seeds(3, 4), {shape});
         QVERIFY2(out, out ? "" : out.error().toString().c_str());
         double sum = 0, squares = 0;
         for (float v : (*out)[0].values<float>()) {
