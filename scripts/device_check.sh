@@ -2,14 +2,18 @@
 # Runs on the `device` tool's GPU machine over what scripts/device_bundle.sh packed (carried as
 # .devlib, then .device: see there): the GPU probe and self-test, every GPU test program, LeNet on MNIST on CPU and GPU, the
 # CLI's GPU training test, compute-sanitizer over the GPU tests, and the GPU benches beside PyTorch's.
-#   scripts/device_check.sh [tests|sanitize|bench|all] [TEST_NAME_REGEX]   (default all, every test)
-# `all` is tests then bench; `sanitize` runs memcheck, racecheck, initcheck and synccheck over each
-# GPU test program (slow: name a subset with the regex). The device tool brings back at most 8 files,
+#   scripts/device_check.sh [WHAT] [TEST_NAME_REGEX] [SANITIZE_NAME_REGEX]
+# WHAT: tests, bench, sanitize, or several joined by commas, in that order; all (the default) is
+# tests,bench. The first regex picks the test programs (default: every one), the second those that
+# compute-sanitizer runs with memcheck, racecheck, initcheck and synccheck (slow; default: the first). The device tool brings back at most 8 files,
 # so $OUT receives summary.txt (what each program did, the failures' first lines, the benches) and
 # logs.tar.gz (every program's whole log).
 set -uo pipefail
 what=${1:-all}
+[[ "$what" == all ]] && what=tests,bench
 only=${2:-.}
+sanitize_only=${3:-$only}
+wants() { [[ ",$what," == *",$1,"* ]]; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/device-out}
 mkdir -p "$out"
@@ -30,6 +34,8 @@ pack_logs() { tar -C "$work" -czf "$out/logs.tar.gz" logs; }
 trap pack_logs EXIT
 # The device tool stops a command at 600 s: start nothing new after DEVICE_CHECK_SECONDS (default 540).
 deadline=${DEVICE_CHECK_SECONDS:-540}
+# Seconds a program may run: at most $1, and never past the deadline.
+budget() { local left=$((deadline - SECONDS)); echo $((left < $1 ? (left > 10 ? left : 10) : $1)); }
 in_time() {
     if ((SECONDS >= deadline)); then
         say "skipped (out of time, ${SECONDS} s): $*"
@@ -54,22 +60,22 @@ export QT_QPA_PLATFORM=offscreen
 } >"$logs/devices.log" 2>&1
 tee -a "$summary" <"$logs/devices.log"
 
-test_programs() {
+test_programs() { # REGEX
     for test in "$work"/bin/test_gpu_* "$work/bin/test_lenet5" "$work/bin/test_tstudio_train"; do
-        [[ -x "$test" ]] && [[ "$(basename "$test")" =~ $only ]] && echo "$test"
+        [[ -x "$test" ]] && [[ "$(basename "$test")" =~ $1 ]] && echo "$test"
     done
 }
 
 # Qt Test's counts for one log: PASS, FAIL and SKIP lines.
 counts() { echo "$(grep -c '^PASS' "$1") pass, $(grep -c '^FAIL' "$1") fail, $(grep -c '^SKIP' "$1") skip"; }
 
-if [[ "$what" == tests || "$what" == all ]]; then
+if wants tests; then
     say "== tests"
-    for test in $(test_programs); do
+    for test in $(test_programs "$only"); do
         name=$(basename "$test")
         in_time "$name" || continue
         start=$SECONDS
-        timeout 240 "$test" >"$logs/$name.log" 2>&1
+        timeout "$(budget 240)" "$test" >"$logs/$name.log" 2>&1
         rc=$?
         say "$name: exit $rc ($(counts "$logs/$name.log")) $((SECONDS - start)) s"
         [[ $rc -ne 0 ]] && grep -h -A4 '^FAIL' "$logs/$name.log" | head -40 >>"$summary"
@@ -77,29 +83,7 @@ if [[ "$what" == tests || "$what" == all ]]; then
     done
 fi
 
-if [[ "$what" == sanitize ]]; then
-    say "== compute-sanitizer"
-    sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-    for test in $(test_programs); do
-        name=$(basename "$test")
-        for tool in memcheck racecheck initcheck synccheck; do
-            in_time "$name $tool" || continue
-            start=$SECONDS
-            extra=()
-            [[ $tool == memcheck ]] && extra=(--leak-check full)
-            timeout 300 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
-                "$test" >"$logs/$name.$tool.log" 2>&1
-            rc=$?
-            errors=$(grep -m1 -E '^========= ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$name.$tool.log")
-            say "$name $tool: exit $rc ($(counts "$logs/$name.$tool.log")) ${errors:-no summary} $((SECONDS - start)) s"
-            [[ $rc -ne 0 ]] && grep -m12 -E '^========= (Invalid|Uninitialized|Race|Barrier|Program hit|Error|  )' \
-                "$logs/$name.$tool.log" >>"$summary"
-            pack_logs
-        done
-    done
-fi
-
-if [[ "$what" == bench || "$what" == all ]]; then
+if wants bench; then
     say "== benches (GPU; TensorStudio with and without CUDA graphs, then PyTorch eager)"
     for model in mlp lenet resnet; do
         in_time "bench $model" || continue
@@ -108,6 +92,28 @@ if [[ "$what" == bench || "$what" == all ]]; then
         "$work/bin/tstudio" bench "$model" --device gpu --no-cuda-graphs >"$logs/bench-$model-nographs.log" 2>&1
         tail -6 "$logs/bench-$model-nographs.log" | tee -a "$summary"
         python3 "$root/tools/bench/pytorch_bench.py" "$model" --device cuda >"$logs/bench-$model-torch.log" 2>&1
-        tail -4 "$logs/bench-$model-torch.log" | tee -a "$summary"
+        grep -v -i warn "$logs/bench-$model-torch.log" | tail -3 | tee -a "$summary"
+    done
+fi
+
+if wants sanitize; then
+    say "== compute-sanitizer"
+    sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+    for test in $(test_programs "$sanitize_only"); do
+        name=$(basename "$test")
+        for tool in memcheck racecheck initcheck synccheck; do
+            in_time "$name $tool" || continue
+            start=$SECONDS
+            extra=()
+            [[ $tool == memcheck ]] && extra=(--leak-check full)
+            timeout "$(budget 300)" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
+                "$test" >"$logs/$name.$tool.log" 2>&1
+            rc=$?
+            errors=$(grep -m1 -E '^========= ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$name.$tool.log")
+            say "$name $tool: exit $rc ($(counts "$logs/$name.$tool.log")) ${errors:-no summary} $((SECONDS - start)) s"
+            [[ $rc -ne 0 ]] && grep -m12 -E '^========= (Invalid|Uninitialized|Race|Barrier|Program hit|Error|  )' \
+                "$logs/$name.$tool.log" >>"$summary"
+            pack_logs
+        done
     done
 fi

@@ -160,10 +160,11 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
                             (!t ? t.error() : activity.error()).message().c_str());
             else
                 std::printf("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
-                            "%lld copies%s)\n",
+                            "%lld copies, %lld memsets; %.1f launches per step%s)\n",
                             100.0 * activity->busyShare(), steps, activity->seconds,
                             static_cast<long long>(activity->kernels), activity->kernelSeconds * 1e3,
-                            static_cast<long long>(activity->copies),
+                            static_cast<long long>(activity->copies), static_cast<long long>(activity->memsets),
+                            static_cast<double>(activity->kernels + activity->copies + activity->memsets) / steps,
                             activity->droppedRecords ? ", some records dropped: the share is low" : "");
         }
         const StepCaptureStats capture = (*session)->captureStats();

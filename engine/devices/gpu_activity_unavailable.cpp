@@ -3,7 +3,10 @@
 
 namespace tstudio {
 
-Expected<std::unique_ptr<GpuActivityRecorder>> GpuActivityRecorder::start()
+GpuActivityTag::GpuActivityTag(std::uint64_t) {}
+GpuActivityTag::~GpuActivityTag() = default;
+
+Expected<std::unique_ptr<GpuActivityRecorder>> GpuActivityRecorder::start(GpuActivityOptions)
 {
     return unexpected(Status(StatusCode::kUnavailable, "this build has no CUDA support, so no GPU activity to record"));
 }

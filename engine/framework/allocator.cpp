@@ -102,10 +102,11 @@ void Allocator::resetPeak()
     m_peakBytesInUse.store(m_bytesInUse.load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
-void Allocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
+Status Allocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (bytes != 0)
         std::memset(ptr, value, bytes);
+    return Status::ok();
 }
 
 std::uint64_t CpuAllocator::maxRequestBytes() const

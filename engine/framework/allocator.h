@@ -64,8 +64,9 @@ public:
     virtual bool hostAccessible() const { return true; }
     /// Sets `bytes` bytes at `ptr` (memory from this allocator) to `value`. Host memory: memset.
     /// Device memory: an asynchronous memset ordered before the device's later kernels.
-    virtual void fillBytes(void* ptr, std::size_t bytes, unsigned char value);
-    void fillZero(void* ptr, std::size_t bytes) { fillBytes(ptr, bytes, 0); }
+    /// The error when a device could not queue the fill (never for host memory).
+    [[nodiscard]] virtual Status fillBytes(void* ptr, std::size_t bytes, unsigned char value);
+    [[nodiscard]] Status fillZero(void* ptr, std::size_t bytes) { return fillBytes(ptr, bytes, 0); }
 
 protected:
     /// `deviceName` for messages; `byteLimit` caps bytesInUse (none when empty).

@@ -62,12 +62,12 @@ bool BfcAllocator::hostAccessible() const
     return m_sub->hostAccessible();
 }
 
-void BfcAllocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
+Status BfcAllocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (!ptr || bytes == 0)
-        return;
+        return Status::ok();
     std::lock_guard lock(m_mutex);
-    m_sub->fillBytes(ptr, bytes, value);
+    return m_sub->fillBytes(ptr, bytes, value);
 }
 
 void* BfcAllocator::allocateRaw(std::size_t bytes, std::size_t alignment)

@@ -72,7 +72,7 @@ public:
 
     std::string name() const override { return m_name; }
     bool hostAccessible() const override;
-    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
+    Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
 
     std::uint64_t memoryLimit() const { return m_memoryLimit; }
     bool allowGrowth() const { return m_allowGrowth; }

@@ -18,9 +18,9 @@ public:
     void* allocateRegion(std::size_t bytes) override;
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return m_parent.hostAccessible(); }
-    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override
+    Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) override
     {
-        m_parent.fillBytes(ptr, bytes, value);
+        return m_parent.fillBytes(ptr, bytes, value);
     }
 
 private:

@@ -34,6 +34,10 @@ public:
     /// Eigen's multi-threaded CPU evaluator, or nullptr on devices that are not CPUs.
     virtual const Eigen::ThreadPoolDevice* eigenCpuDevice() const { return nullptr; }
 
+    /// The driver's number for this device (a GPU's CUDA ordinal, which visible_device_list may make
+    /// differ from id()); -1 for devices the driver does not know (CPUs).
+    virtual int driverOrdinal() const { return -1; }
+
     /// Whether tensors in allocator() can be read by the host directly (CPU devices).
     bool hostMemory() { return allocator().hostAccessible(); }
     /// `host` (a tensor in host memory) copied into this device's memory. The copy is ordered

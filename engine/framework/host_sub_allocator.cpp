@@ -50,10 +50,11 @@ void HostSubAllocator::freeRegion(void* ptr, std::size_t bytes)
     ++m_freed;
 }
 
-void HostSubAllocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
+Status HostSubAllocator::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (ptr && bytes != 0)
         std::memset(ptr, value, bytes);
+    return Status::ok();
 }
 
 void HostSubAllocator::setLimits(Limits limits)

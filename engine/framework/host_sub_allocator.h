@@ -37,7 +37,7 @@ public:
     /// Returns a region from allocateRegion; a pointer this object did not hand out is ignored.
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return true; }
-    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
+    Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
 
     /// Changes the limits for later calls (live regions are not affected).
     void setLimits(Limits limits);

@@ -1,6 +1,8 @@
 // SubAllocator: where a caching allocator (BfcAllocator) gets its large regions of raw memory.
 #pragma once
 
+#include "core/status.h"
+
 #include <cstddef>
 
 namespace tstudio {
@@ -20,8 +22,8 @@ public:
     /// Whether the host may read and write the memory directly.
     virtual bool hostAccessible() const = 0;
     /// Sets `bytes` bytes at `ptr` to `value` (device memory: asynchronously, ordered before the
-    /// device's later work).
-    virtual void fillBytes(void* ptr, std::size_t bytes, unsigned char value) = 0;
+    /// device's later work); the error when the fill could not be queued.
+    [[nodiscard]] virtual Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) = 0;
 };
 
 } // namespace tstudio

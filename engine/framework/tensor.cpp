@@ -460,12 +460,15 @@ Expected<Tensor> Tensor::allocate(Allocator& allocator, DataType dtype, const Te
         std::uninitialized_value_construct_n(reinterpret_cast<std::string*>(raw), n);
     else if (dtype == DT_RESOURCE)
         std::uninitialized_value_construct_n(reinterpret_cast<ResourceHandle*>(raw), n);
-    else if (zeroFill)
-        allocator.fillZero(raw, bytes);
-    else if (poisonUninitializedMemory())
-        allocator.fillBytes(raw, bytes, kPoisonByte);
     std::shared_ptr<std::byte> buffer(raw,
                                       BufferReleaser{&allocator, bytes, dtype, hasObjectElements(dtype) ? n : 0});
+    Status filled = Status::ok();
+    if (!hasObjectElements(dtype) && zeroFill)
+        filled = allocator.fillZero(raw, bytes);
+    else if (!hasObjectElements(dtype) && poisonUninitializedMemory())
+        filled = allocator.fillBytes(raw, bytes, kPoisonByte);
+    if (!filled.isOk())
+        return unexpected(filled.withContext(describe(dtype, shape)));
     return Tensor(dtype, shape, n, std::move(buffer));
 }
 
@@ -616,12 +619,12 @@ Expected<Tensor> Tensor::deepCopy(Allocator& allocator) const
     return copy;
 }
 
-void Tensor::setZero()
+Status Tensor::setZero()
 {
     if (!m_buffer || hasObjectElements(m_dtype))
-        return;
+        return Status::ok();
     // Every buffer comes from allocate(), so it knows its allocator.
-    bufferAllocator()->fillZero(m_buffer.get(), static_cast<std::size_t>(m_numElements) * elementSize(m_dtype));
+    return bufferAllocator()->fillZero(m_buffer.get(), static_cast<std::size_t>(m_numElements) * elementSize(m_dtype));
 }
 
 Expected<Tensor> Tensor::reshapedView(const TensorShape& shape) const

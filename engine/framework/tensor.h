@@ -118,8 +118,9 @@ public:
     /// Sets every element of a plain-number tensor to zero through the allocator its buffer came
     /// from (device memory: an asynchronous memset ordered before the device's later kernels);
     /// strings and handles are left as they are. For kernels whose output is all zeros in an edge
-    /// case (an empty input) but is otherwise written in full.
-    void setZero();
+    /// case (an empty input) but is otherwise written in full. The error when the device could not
+    /// queue the fill.
+    [[nodiscard]] Status setZero();
 
     /// A view of this tensor's buffer with `shape` (TensorFlow's Tensor::CopyFrom(other, shape),
     /// what Reshape, ExpandDims and Squeeze return): nothing is copied, and an in-place write

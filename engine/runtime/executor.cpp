@@ -1,6 +1,7 @@
 // Executor: TensorFlow's propagation of values and deadness through frames and iterations
 // (executor.cc / propagator_state.cc), with a ready queue in stable topological order.
 #include "runtime/executor.h"
+#include "devices/gpu_activity.h"
 
 #include "runtime/execution_observer.h"
 #include "runtime/step_stats_collector.h"
@@ -414,6 +415,10 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
         contextParams.stepContainer = m_params.stepContainer;
         OpKernelContext context(contextParams);
         {
+            // A traced step's GPU work carries the node (plan index + 1) into its CUPTI records.
+            std::optional<GpuActivityTag> gpuTag;
+            if (m_params.tagGpuWork && node.onDeviceMemory)
+                gpuTag.emplace(static_cast<std::uint64_t>(tagged.node) + 1);
             std::unique_lock<std::mutex> serial;
             if (node.runtime.kernelMutex)
                 serial = std::unique_lock(*node.runtime.kernelMutex);

@@ -36,6 +36,9 @@ struct StepParams {
     /// the calling thread in the stable order.
     std::function<void(std::function<void()>)> schedule;
     int parallelism = 1;
+    /// Tag each GPU node's device work with its plan index + 1 (GpuActivityTag), for a traced step
+    /// whose GPU activity is recorded.
+    bool tagGpuWork = false;
     /// RunOptions.timeout_in_ms: DeadlineExceeded once passed (checked between nodes).
     std::optional<std::chrono::steady_clock::time_point> deadline;
 };

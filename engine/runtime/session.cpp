@@ -4,6 +4,8 @@
 #include "runtime/session.h"
 
 #include "devices/cpu/cpu_device.h"
+#include "core/log.h"
+#include "devices/gpu_activity.h"
 #include "devices/gpu_devices.h"
 #include "framework/kernel_registry.h"
 #include "framework/node_attrs.h"
@@ -13,6 +15,7 @@
 #include "runtime/execution_observer.h"
 #include "runtime/executor.h"
 #include "runtime/executor_plan.h"
+#include "runtime/gpu_stream_stats.h"
 #include "runtime/placer.h"
 #include "runtime/step_capture.h"
 #include "runtime/step_stats_collector.h"
@@ -294,6 +297,34 @@ Expected<std::shared_ptr<const ExecutorPlan>> Session::planFor(const std::vector
     return shared;
 }
 
+Status Session::appendGpuTrace(const ExecutorPlan& plan, GpuActivityRecorder& recorder, tensorflow::StepStats* stats)
+{
+    for (const std::unique_ptr<Device>& device : m_devices)
+        if (device->driverOrdinal() >= 0)
+            if (Status s = device->synchronize(); !s.isOk())
+                return s;
+    auto activity = recorder.stop();
+    if (!activity)
+        return activity.error();
+    auto gpuName = [&](std::uint32_t ordinal) -> std::optional<std::string> {
+        for (const std::unique_ptr<Device>& device : m_devices)
+            if (device->driverOrdinal() == static_cast<int>(ordinal))
+                return device->name();
+        return std::nullopt;
+    };
+    auto nodeOfTag = [&](std::uint64_t tag) -> std::optional<GpuTaggedNode> {
+        if (tag == 0 || tag > plan.nodes.size())
+            return std::nullopt;
+        const tensorflow::NodeDef& node = *plan.nodes[static_cast<std::size_t>(tag - 1)].def;
+        return GpuTaggedNode{node.name(), node.op()};
+    };
+    appendGpuStreamStats(*activity, gpuName, nodeOfTag, stats);
+    if (activity->droppedRecords > 0)
+        logWarning("trace", "CUPTI dropped " + std::to_string(activity->droppedRecords) +
+                                " GPU activity records of this step: the trace lacks some kernels");
+    return Status::ok();
+}
+
 StepCapture* Session::captureFor(const ExecutorPlan& plan)
 {
     std::lock_guard lock(m_stateMutex);
@@ -475,12 +506,23 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     std::optional<StepStatsCollector> collector;
     if (traced)
         collector.emplace(devices(), metadata ? metadata->GetArena() : nullptr);
+    // A traced step on a GPU records its kernels, copies and memsets (TensorFlow's GPU tracer) when
+    // CUPTI can be had; otherwise the trace holds the host's records of the GPU nodes only.
+    std::unique_ptr<GpuActivityRecorder> gpuTrace;
+    if (traced && metadata && (*plan)->hasDeviceMemory) {
+        auto recorder = GpuActivityRecorder::start({.keepRecords = true});
+        if (recorder)
+            gpuTrace = std::move(*recorder);
+        else
+            logInfo("trace", "GPU kernels are not in this trace: " + recorder.error().message());
+    }
     StepParams params;
     params.stepId = m_nextStepId++;
     params.feedValues = &feedValues;
     params.resources = &m_resources;
     params.stats = collector ? &*collector : nullptr;
     params.observer = observer;
+    params.tagGpuWork = gpuTrace != nullptr;
     params.parallelism = m_interOpThreads;
     if (m_interOpPool)
         params.schedule = [pool = m_interOpPool.get()](std::function<void()> task) { pool->Schedule(std::move(task)); };
@@ -530,6 +572,9 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     if (metadata) {
         if (collector)
             collector->finish(metadata->mutable_step_stats());
+        if (gpuTrace)
+            if (Status s = appendGpuTrace(**plan, *gpuTrace, metadata->mutable_step_stats()); !s.isOk())
+                logWarning("trace", "GPU kernels are not in this trace: " + s.message());
         if (options.output_partition_graphs()) {
             // One GraphDef per device, its nodes in GraphDef order with their assigned devices. Only on
             // request, as TensorFlow: copying every NodeDef would double the cost of a traced step.

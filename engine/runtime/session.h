@@ -27,6 +27,8 @@ class ThreadPoolInterface;
 
 namespace tstudio {
 
+class GpuActivityRecorder;
+
 class ExecutionObserver;
 class KernelRegistry;
 class OpKernel;
@@ -128,6 +130,9 @@ private:
                                                           const std::vector<NodeId>& targets);
     /// The capture state of `plan`, or nullptr when it has no device that captures (CPU only).
     StepCapture* captureFor(const ExecutorPlan& plan);
+    /// Waits for the GPUs, stops `recorder` and appends its records to `stats` as stream devices
+    /// named after the plan's nodes.
+    Status appendGpuTrace(const ExecutorPlan& plan, GpuActivityRecorder& recorder, tensorflow::StepStats* stats);
     /// The fetched values as independent host tensors, in order.
     Status collectResults(const std::vector<std::pair<NodeId, int>>& fetchRefs,
                           const std::vector<FetchedValue>& fetched, std::vector<Tensor>* results);

@@ -5,13 +5,11 @@
 
 namespace tstudio {
 
-namespace {
-
-/// Wall-clock nanoseconds of a steady-clock instant. The two clocks are read together once per
-/// process, so every record's start and end come from the one monotonic clock: two threads' records
-/// never disagree about order (reading both clocks per node let a thread preempted between the two
-/// reads start late on the wall clock, after a consumer it had already unblocked).
-std::int64_t wallNanos(std::chrono::steady_clock::time_point at)
+/// The two clocks are read together once per process, so every record's start and end come from
+/// the one monotonic clock: two threads' records never disagree about order (reading both clocks per
+/// node let a thread preempted between the two reads start late on the wall clock, after a consumer
+/// it had already unblocked).
+std::int64_t traceWallNanos(std::chrono::steady_clock::time_point at)
 {
     static const auto anchorSteady = std::chrono::steady_clock::now();
     static const std::int64_t anchorWall =
@@ -19,6 +17,8 @@ std::int64_t wallNanos(std::chrono::steady_clock::time_point at)
             .count();
     return anchorWall + std::chrono::duration_cast<std::chrono::nanoseconds>(at - anchorSteady).count();
 }
+
+namespace {
 
 template <typename Message>
 Message* createOn(google::protobuf::Arena* arena)
@@ -39,7 +39,7 @@ NodeStatsRecorder::NodeStatsRecorder(const tensorflow::NodeDef& node, google::pr
     : m_stats(createOn<tensorflow::NodeExecStats>(arena)), m_owned(arena == nullptr),
       m_start(std::chrono::steady_clock::now())
 {
-    const std::int64_t startNanos = wallNanos(m_start);
+    const std::int64_t startNanos = traceWallNanos(m_start);
     m_stats->set_node_name(node.name());
     m_stats->set_all_start_nanos(startNanos);
     m_stats->set_all_start_micros(startNanos / 1000);

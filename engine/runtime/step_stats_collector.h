@@ -16,6 +16,10 @@
 
 namespace tstudio {
 
+/// Wall-clock nanoseconds (since the Unix epoch) of a steady-clock instant, as every traced record
+/// states its start: both clocks are read together once per process.
+std::int64_t traceWallNanos(std::chrono::steady_clock::time_point at);
+
 /// The record of one node execution, filled in place as it runs. Created only when a step is
 /// traced, so an untraced step makes no clock calls at all. The record lives on the collector's
 /// arena (the RunMetadata's, when the caller put it on one), so filling it costs no heap

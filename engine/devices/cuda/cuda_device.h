@@ -64,6 +64,7 @@ public:
     void releasePool(std::unique_ptr<BfcAllocator> pool);
 
     int ordinal() const { return m_options.ordinal; }
+    int driverOrdinal() const override { return m_options.ordinal; }
     bool allowTf32() const { return m_options.allowTf32; }
     /// Makes this GPU current on the calling thread; every kernel calls it before CUDA calls.
     Status activate() const;

@@ -1,6 +1,8 @@
 // The SubAllocators of a CUDA device: cudaMalloc regions and page-locked host regions.
 #include "devices/cuda/cuda_memory.h"
 
+#include "devices/cuda/cuda_error.h"
+
 #include <cstring>
 
 namespace tstudio::cuda {
@@ -41,10 +43,12 @@ void DeviceMemory::freeRegion(void* ptr, std::size_t)
     cudaFree(ptr);
 }
 
-void DeviceMemory::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
+Status DeviceMemory::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
-    if (bytes != 0)
-        cudaMemsetAsync(ptr, value, bytes, m_stream);
+    if (bytes == 0)
+        return Status::ok();
+    return cudaStatus(cudaMemsetAsync(ptr, value, bytes, m_stream),
+                      "cudaMemsetAsync (" + std::to_string(bytes) + " bytes on GPU " + std::to_string(m_ordinal) + ")");
 }
 
 void* PinnedHostMemory::allocateRegion(std::size_t bytes)
@@ -64,10 +68,11 @@ void PinnedHostMemory::freeRegion(void* ptr, std::size_t)
     cudaFreeHost(ptr);
 }
 
-void PinnedHostMemory::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
+Status PinnedHostMemory::fillBytes(void* ptr, std::size_t bytes, unsigned char value)
 {
     if (bytes != 0)
         std::memset(ptr, value, bytes);
+    return Status::ok();
 }
 
 } // namespace tstudio::cuda

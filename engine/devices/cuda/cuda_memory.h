@@ -17,7 +17,7 @@ public:
     void* allocateRegion(std::size_t bytes) override;
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return false; }
-    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
+    Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
 
 private:
     int m_ordinal;
@@ -31,7 +31,7 @@ public:
     void* allocateRegion(std::size_t bytes) override;
     void freeRegion(void* ptr, std::size_t bytes) override;
     bool hostAccessible() const override { return true; }
-    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
+    Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) override;
 };
 
 } // namespace tstudio::cuda

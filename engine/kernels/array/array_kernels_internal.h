@@ -26,6 +26,9 @@ Status registerGatherKernels(KernelRegistry& registry);    ///< Gather, GatherV2
 Status registerFillKernels(KernelRegistry& registry);      ///< Fill, ZerosLike, OnesLike
 Status registerBroadcastArgsKernels(KernelRegistry& registry); ///< BroadcastArgs, BroadcastGradientArgs
 Status registerStitchKernels(KernelRegistry& registry);        ///< DynamicStitch, ParallelDynamicStitch
+/// int32 DynamicStitch and ParallelDynamicStitch on GPU devices as TensorFlow 1.15 registers them:
+/// the CPU kernel with indices, data and merged in host memory (reduced_shape in gradients).
+Status registerInt32StitchHostKernelsOnGpu(KernelRegistry& registry);
 Status registerWhereUniqueKernels(KernelRegistry& registry);   ///< Where, Unique, ListDiff
 Status registerScanKernels(KernelRegistry& registry);          ///< Cumsum, Cumprod
 Status registerDiagKernels(KernelRegistry& registry);          ///< Diag, DiagPart, MatrixDiag(Part), MatrixSetDiag

@@ -103,4 +103,14 @@ Status registerStitchKernels(KernelRegistry& registry)
     return adder.status();
 }
 
+Status registerInt32StitchHostKernelsOnGpu(KernelRegistry& registry)
+{
+    KernelAdder adder(registry);
+    for (const char* op : {"DynamicStitch", "ParallelDynamicStitch"}) {
+        KernelDef def{op, "GPU", {{"T", {tensorflow::DT_INT32}}}, {"indices", "data", "merged"}};
+        adder.add<DynamicStitchOp>(std::move(def));
+    }
+    return adder.status();
+}
+
 } // namespace tstudio::array

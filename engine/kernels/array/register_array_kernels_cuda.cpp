@@ -354,7 +354,7 @@ Status registerArrayGpuKernels(KernelRegistry& registry)
         if (Status s = group(adder, gpu, host); !s.isOk())
             return s;
     }
-    return Status::ok();
+    return array::registerInt32StitchHostKernelsOnGpu(registry);
 }
 
 } // namespace tstudio

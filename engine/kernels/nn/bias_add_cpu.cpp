@@ -53,8 +53,7 @@ public:
         if (!out)
             return out.error();
         if (backprop.numElements() == 0) {
-            (*out)->setZero(); // a sum over nothing (or nothing, for zero channels)
-            return Status::ok();
+            return (*out)->setZero(); // a sum over nothing (or nothing, for zero channels)
         }
         return dispatchDataType<NumberTypes>(backprop.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;

@@ -10,6 +10,8 @@
 #include "devices/cuda/cudnn_descriptors.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <array>
 #include <map>
 #include <mutex>
@@ -148,7 +150,25 @@ struct AlgoChoice {
     int algo = 0;
     cudnnMathType_t mathType = CUDNN_DEFAULT_MATH;
     std::size_t workspaceBytes = 0;
+    bool deterministic = true; ///< cuDNN says the algorithm gives the same bits every run
 };
+
+/// TensorFlow's switches for reproducible GPU results, TF_CUDNN_DETERMINISTIC (1.14) and
+/// TF_DETERMINISTIC_OPS (2.1): "1" or "true" keeps only the algorithms cuDNN says are
+/// deterministic (some backward algorithms accumulate with atomics, in a different order each run).
+bool deterministicAlgorithmsOnly()
+{
+    static const bool only = [] {
+        for (const char* name : {"TF_CUDNN_DETERMINISTIC", "TF_DETERMINISTIC_OPS"}) {
+            const char* value = std::getenv(name);
+            if (value && (std::string_view(value) == "1" || std::string_view(value) == "true" ||
+                          std::string_view(value) == "True" || std::string_view(value) == "TRUE"))
+                return true;
+        }
+        return false;
+    }();
+    return only;
+}
 
 /// The usable algorithms of one shape in cuDNN's order of preference; `preferred` ran last time.
 struct AlgoEntry {
@@ -215,7 +235,7 @@ Status askHeuristics(cudnnHandle_t handle, cudnnStatus_t (*maxCount)(cudnnHandle
     for (int i = 0; i < returned && i < static_cast<int>(perf.size()); ++i) {
         const Perf& p = perf[static_cast<std::size_t>(i)];
         if (p.status == CUDNN_STATUS_SUCCESS)
-            out.push_back({static_cast<int>(p.algo), p.mathType, 0});
+            out.push_back({static_cast<int>(p.algo), p.mathType, 0, p.determinism == CUDNN_DETERMINISTIC});
     }
     return Status::ok();
 }
@@ -287,6 +307,8 @@ Expected<std::vector<AlgoChoice>> queryCandidates(cudnnHandle_t handle, const Co
     for (AlgoChoice choice : found) {
         // Down-conversion of float to half is never TensorFlow's float arithmetic.
         if (shape.dtype == tensorflow::DT_FLOAT && choice.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+            continue;
+        if (deterministicAlgorithmsOnly() && !choice.deterministic)
             continue;
         const bool duplicate = std::any_of(usable.begin(), usable.end(), [&](const AlgoChoice& u) {
             return u.algo == choice.algo && u.mathType == choice.mathType;

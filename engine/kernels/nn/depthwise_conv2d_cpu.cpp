@@ -388,8 +388,7 @@ public:
             return out.error();
         // TensorFlow leaves the gradient unwritten when out_backprop is empty; here it is zero.
         if (outBackprop.numElements() == 0 || (*out)->numElements() == 0) {
-            (*out)->setZero();
-            return Status::ok();
+            return (*out)->setZero();
         }
         std::vector<Tensor> nhwc; // input and out_backprop, transposed for NCHW
         if (m_params.format == DataFormat::kNchw) {

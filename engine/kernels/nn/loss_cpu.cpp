@@ -161,8 +161,7 @@ public:
         if (!backprop)
             return backprop.error();
         if (rows == 0 || classes == 0) {
-            (*loss)->setZero(); // no rows, or rows of zero loss
-            return Status::ok();
+            return (*loss)->setZero(); // no rows, or rows of zero loss
         }
         return dispatchDataType<XentTypes>(logits.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;

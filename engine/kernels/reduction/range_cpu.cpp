@@ -101,22 +101,34 @@ public:
 
 } // namespace
 
-Status registerRangeCpuKernels(KernelRegistry& registry)
+namespace {
+
+Status registerRange(KernelRegistry& registry, const std::string& device, std::vector<std::string> hostArgs)
 {
     // TensorFlow 1.15 registers float, double, int32 and int64 (sequence_ops.cc).
     Status status;
     auto add = [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if (status.isOk()) {
-            status = registry.add<RangeOp<T>>(
-                KernelDef{"Range", "CPU", {{"Tidx", {kDataTypeOf<T>}}}, {"start", "limit", "delta"}});
-        }
+        if (status.isOk())
+            status = registry.add<RangeOp<T>>(KernelDef{"Range", device, {{"Tidx", {kDataTypeOf<T>}}}, hostArgs});
     };
     add(TypeTag<float>{});
     add(TypeTag<double>{});
     add(TypeTag<std::int32_t>{});
     add(TypeTag<std::int64_t>{});
     return status;
+}
+
+} // namespace
+
+Status registerRangeCpuKernels(KernelRegistry& registry)
+{
+    return registerRange(registry, "CPU", {"start", "limit", "delta"});
+}
+
+Status registerRangeHostKernelsOnGpu(KernelRegistry& registry)
+{
+    return registerRange(registry, "GPU", {"start", "limit", "delta", "output"});
 }
 
 } // namespace tstudio::reduction

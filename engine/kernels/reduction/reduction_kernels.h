@@ -17,6 +17,9 @@ Status registerMinCpuKernels(KernelRegistry& registry);
 Status registerAllAnyCpuKernels(KernelRegistry& registry);
 Status registerArgMinMaxCpuKernels(KernelRegistry& registry);
 Status registerRangeCpuKernels(KernelRegistry& registry);
+/// Range on GPU devices as TensorFlow 1.15 registers it: the CPU kernel, every argument in host
+/// memory (a shape computation that keeps the shape ops around it on the GPU).
+Status registerRangeHostKernelsOnGpu(KernelRegistry& registry);
 
 } // namespace reduction
 } // namespace tstudio

@@ -6,6 +6,7 @@
 #include "kernels/reduction/arg_min_max.h"
 #include "kernels/reduction/reduce_runs_cuda.h"
 #include "kernels/reduction/reduction_helper.h"
+#include "kernels/reduction/reduction_kernels.h"
 
 #include <algorithm>
 #include <limits>
@@ -282,6 +283,7 @@ Status registerReductionGpuKernels(KernelRegistry& registry)
         addBoolReduction(registry, "All", ReduceOp::kAll),
         addBoolReduction(registry, "Any", ReduceOp::kAny),
         addArgMinMax(registry, TypeList<Eigen::half, float, double, std::int32_t>{}),
+        reduction::registerRangeHostKernelsOnGpu(registry),
     };
     for (const Status& s : steps) {
         if (!s.isOk())

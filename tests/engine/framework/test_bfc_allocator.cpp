@@ -2,6 +2,7 @@
 // threads.
 #include "framework/bfc_allocator.h"
 #include "framework/host_sub_allocator.h"
+#include "framework/tensor.h"
 
 #include <QTest>
 
@@ -28,7 +29,13 @@ public:
     void* allocateRegion(std::size_t bytes) override { return m_host.allocateRegion(bytes); }
     void freeRegion(void* ptr, std::size_t bytes) override { m_host.freeRegion(ptr, bytes); }
     bool hostAccessible() const override { return m_host.hostAccessible(); }
-    void fillBytes(void* ptr, std::size_t bytes, unsigned char value) override { m_host.fillBytes(ptr, bytes, value); }
+    Status fillBytes(void* ptr, std::size_t bytes, unsigned char value) override
+    {
+        if (failFills)
+            return Status(StatusCode::kInternal, "cudaMemsetAsync failed: an illegal memory access was encountered");
+        return m_host.fillBytes(ptr, bytes, value);
+    }
+    bool failFills = false; ///< as a device whose memset cannot be queued
 
 private:
     HostSubAllocator& m_host;
@@ -37,14 +44,16 @@ private:
 struct Bfc {
     std::unique_ptr<HostSubAllocator> sub; // declared first: destroyed after the allocator
     std::unique_ptr<BfcAllocator> allocator;
+    Forwarding* forwarding = nullptr; // owned by the allocator
 };
 
 Bfc makeBfc(std::uint64_t limit, bool allowGrowth, HostSubAllocator::Limits limits = {})
 {
     Bfc bfc;
     bfc.sub = std::make_unique<HostSubAllocator>(limits);
-    bfc.allocator = std::make_unique<BfcAllocator>(std::make_unique<Forwarding>(*bfc.sub), "GPU_0_bfc", "GPU:0", limit,
-                                                   allowGrowth);
+    auto forwarding = std::make_unique<Forwarding>(*bfc.sub);
+    bfc.forwarding = forwarding.get();
+    bfc.allocator = std::make_unique<BfcAllocator>(std::move(forwarding), "GPU_0_bfc", "GPU:0", limit, allowGrowth);
     return bfc;
 }
 
@@ -427,10 +436,32 @@ private slots:
         auto* p = static_cast<unsigned char*>(take(a, 1000));
         QVERIFY(p);
         std::memset(p, 0xcd, 1000);
-        a.fillZero(p, 600);
+        QVERIFY(a.fillZero(p, 600).isOk());
         QCOMPARE(int(p[0]), 0);
         QCOMPARE(int(p[599]), 0);
         QCOMPARE(int(p[600]), 0xcd);
+    }
+
+    /// A fill the device could not queue (the memset of a zeroed or poisoned tensor, or setZero) is
+    /// an error of that tensor, not left for the next kernel's launch check to report under its name.
+    void aFailedFillIsReportedWhereItHappens()
+    {
+        Bfc bfc = makeBfc(1 << 20, true);
+        bfc.forwarding->failFills = true;
+        auto zeroed = Tensor::allocate(*bfc.allocator, tensorflow::DT_FLOAT, TensorShape{4, 8});
+        QVERIFY(!zeroed);
+        QVERIFY2(zeroed.error().message().find("cudaMemsetAsync failed") != std::string::npos,
+                 zeroed.error().toString().c_str());
+        QVERIFY2(zeroed.error().toString().find("float") != std::string::npos, zeroed.error().toString().c_str());
+        QCOMPARE(bfc.allocator->stats().bytesInUse, std::int64_t(0)); // the buffer went back
+
+        bfc.forwarding->failFills = false;
+        auto later = Tensor::allocateUninitialized(*bfc.allocator, tensorflow::DT_FLOAT, TensorShape{4});
+        QVERIFY(later);
+        bfc.forwarding->failFills = true;
+        const Status cleared = later->setZero();
+        QVERIFY(!cleared.isOk());
+        QVERIFY2(cleared.message().find("cudaMemsetAsync failed") != std::string::npos, cleared.toString().c_str());
     }
 
     void randomizedStressAgainstAModel_data()

@@ -87,6 +87,10 @@ Table expectedRegistrations()
     t["Reshape"] = {{"T", kNumberNoInt32AndBool, {"shape"}}, {"T", kInt32, {"tensor", "shape", "output"}}};
     t["ExpandDims"] = {{"T", kNumberNoInt32AndBool, {"dim"}}, {"T", kInt32, {"input", "dim", "output"}}};
     t["Squeeze"] = {{"T", kNumberNoInt32AndBool, {}}, {"T", kInt32, {"input", "output"}}};
+    // int32 only, on the host (TensorFlow's DynamicStitchOpCPU on DEVICE_GPU): reduced_shape in
+    // gradients stitches shapes, and the whole colocated shape computation stays on the GPU device.
+    for (const char* op : {"DynamicStitch", "ParallelDynamicStitch"})
+        t[op] = {{"T", kInt32, {"indices", "data", "merged"}}};
     t["Fill"] = {{"T", kFill, {"dims"}}, {"T", kInt32, {"dims", "value", "output"}}};
     t["ZerosLike"] = {{"T", kLike, {}}, {"T", kInt32, {"y"}}};
     t["OnesLike"] = {{"T", kLike, {}}, {"T", kInt32, {"y"}}};

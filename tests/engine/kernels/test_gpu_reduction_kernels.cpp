@@ -177,6 +177,10 @@ private slots:
             // Only an int32 `dimension` has a GPU kernel in TensorFlow 1.15.
             expect(argNode(op, DT_FLOAT, DT_INT64, DT_INT64), nullptr);
         }
+        // Range on a GPU device: the CPU kernel with every argument in host memory, as TensorFlow.
+        const std::vector<std::string> rangeHost{"start", "limit", "delta", "output"};
+        for (DataType t : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64})
+            expect("op: 'Range' attr { key: 'Tidx' value { type: " + tensorflow::DataType_Name(t) + " } }", &rangeHost);
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 

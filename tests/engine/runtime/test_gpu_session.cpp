@@ -15,6 +15,10 @@
 
 #include <QTest>
 
+#include <limits>
+#include <map>
+#include <set>
+
 #include <mutex>
 
 using namespace tstudio;
@@ -397,6 +401,56 @@ private slots:
         QVERIFY(activity->busySeconds > 0);
         QVERIFY(activity->busySeconds <= activity->seconds);
         QVERIFY(activity->kernelSeconds > 0);
+    }
+
+    /// A traced step on the GPU holds TensorFlow's GPU tracer records: the kernels on
+    /// "<GPU:0>/stream:all" and on their stream, each named after the node that launched it, the
+    /// feed's copy under "/memcpy", and each kernel within its node's host record's step.
+    void tracedStepsHoldTheKernelsOfEachNode()
+    {
+        REQUIRE_GPU();
+        if (auto probe = GpuActivityRecorder::start(); !probe)
+            QSKIP(("CUPTI is not usable here: " + probe.error().toString()).c_str());
+        AllKernelsFixture f;
+        std::string error;
+        auto session = captureSession(f, trainingStepGraph(), false, &error);
+        QVERIFY2(session, error.c_str());
+        std::vector<Tensor> out;
+        QVERIFY(session->run({}, {}, {"init"}, &out).isOk());
+        tensorflow::RunOptions options;
+        options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+        tensorflow::RunMetadata metadata;
+        const Status s = session->run(options, {{"x", batch(64, 0)}}, {"loss"}, {"train"}, &out, &metadata);
+        QVERIFY2(s.isOk(), s.toString().c_str());
+
+        const std::string gpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+        std::map<std::string, const tensorflow::DeviceStepStats*> devices;
+        for (const tensorflow::DeviceStepStats& device : metadata.step_stats().dev_stats())
+            devices[device.device()] = &device;
+        QVERIFY2(devices.count(gpu + "/stream:all"), "no stream:all device");
+        QVERIFY2(devices.count(gpu + "/memcpy"), "no memcpy device");
+        std::set<std::string> kernelNodes;
+        int streams = 0;
+        for (const auto& [name, device] : devices)
+            streams += name.find("/stream:") != std::string::npos && name.find("stream:all") == std::string::npos;
+        QVERIFY(streams >= 1);
+        for (const tensorflow::NodeExecStats& record : devices.at(gpu + "/stream:all")->node_stats()) {
+            kernelNodes.insert(record.node_name());
+            QVERIFY(record.all_start_nanos() > 0);
+            QVERIFY(record.all_end_rel_nanos() >= 1000);
+        }
+        for (const char* node : {"y:MatMul", "sq:Square", "total:Sum", "grad:MatMul", "train:ApplyGradientDescent"})
+            QVERIFY2(kernelNodes.count(node), (std::string("no kernel record of ") + node).c_str());
+        // The kernels ran within the step that the host's records span.
+        std::int64_t hostStart = std::numeric_limits<std::int64_t>::max();
+        for (const tensorflow::NodeExecStats& record : devices.at(gpu)->node_stats())
+            hostStart = std::min(hostStart, record.all_start_nanos());
+        for (const tensorflow::NodeExecStats& record : devices.at(gpu + "/stream:all")->node_stats())
+            QVERIFY(record.all_start_nanos() + 1'000'000 >= hostStart); // a millisecond of clock skew at most
+        // A trace again: the recorder was given back.
+        tensorflow::RunMetadata again;
+        QVERIFY(session->run(options, {{"x", batch(64, 1)}}, {"loss"}, {"train"}, &out, &again).isOk());
+        QVERIFY(again.step_stats().dev_stats_size() >= 3);
     }
 
     /// Without a GPU (or without CUDA or CUPTI) the recorder either refuses with a reason or
