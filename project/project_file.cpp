@@ -439,7 +439,7 @@ Status applyOne(json& doc, const Override& o)
 
 std::string DataSource::type() const
 {
-    static const char* const names[] = {"two_spirals", "mnist", "tfrecord", "csv"};
+    static const char* const names[] = {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder"};
     return names[params.index()];
 }
 

@@ -83,7 +83,35 @@ struct CsvParams {
     std::vector<CsvColumn> columns;
 };
 
-using SourceParams = std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams>;
+/// "numpy": NumPy arrays, one component per array, the first dimension indexing the examples
+/// (every array must have the same number). Either .npy files, each a component named after its
+/// stem ("x.npy" -> "x"), or one .npz archive (np.savez / np.savez_compressed) whose arrays
+/// `keys` names ("x" is the member "x.npy"). skip/take as mnist's.
+struct NumpyParams {
+    std::vector<std::string> files; ///< relative to data.dir when set, else to the .tsproj
+    std::vector<std::string> keys;  ///< the .npz's arrays (required for an .npz, empty for .npy)
+    std::int64_t skip = 0;
+    std::int64_t take = -1;
+};
+
+/// "image_folder": <dir>/<class>/<image> with one subfolder per class, as Keras'
+/// image_dataset_from_directory reads it: classes sorted by name are labels 0..n-1, images sorted
+/// by name within their class, PNG and JPEG files (other files are skipped). Components "images"
+/// (float32 [height, width, channels] in [0, 1], resized as tf.image.resize_images' default
+/// bilinear) and "labels" (int64 [] sparse, or float32 [classes] one-hot).
+struct ImageFolderParams {
+    std::string dir;             ///< relative to data.dir when set, else to the .tsproj
+    std::int64_t height = 256;
+    std::int64_t width = 256;
+    std::int64_t channels = 3;   ///< 1 (grey) or 3 (RGB)
+    std::string labels = "sparse";
+    /// null: as many classes as subfolders; set: the folder must have exactly that many (what an
+    /// editor node's one-hot labels are shaped by).
+    std::optional<std::int64_t> classes;
+};
+
+using SourceParams =
+    std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams, NumpyParams, ImageFolderParams>;
 
 /// One data source: its examples shuffled (seeded), repeated forever and batched by the project's
 /// batch size; each feed maps a placeholder (a tensor name, "x" meaning "x:0") to one component
@@ -94,7 +122,7 @@ struct DataSource {
     std::int64_t shuffleSeed = 1;
     std::map<std::string, std::vector<std::string>> feeds;
 
-    /// "two_spirals", "mnist", "tfrecord" or "csv".
+    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy" or "image_folder".
     std::string type() const;
 };
 

@@ -2,6 +2,7 @@
 #include "project_json.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace tstudio::project {
@@ -73,6 +74,109 @@ const std::vector<DataType> kFeatureTypes = {tensorflow::DT_FLOAT, tensorflow::D
 const std::vector<DataType> kColumnTypes = {tensorflow::DT_FLOAT, tensorflow::DT_DOUBLE, tensorflow::DT_INT32,
                                             tensorflow::DT_INT64, tensorflow::DT_STRING};
 
+/// "skip" (0 or more) and "take" (-1 for all, or 1 or more), as mnist and numpy have them.
+Status readSkipTake(const JsonReader& r, const json& v, const std::string& path, std::int64_t& skip, std::int64_t& take)
+{
+    auto s = r.intKey(v, path, "skip", skip);
+    if (!s)
+        return s.error();
+    auto t = r.intKey(v, path, "take", take);
+    if (!t)
+        return t.error();
+    if (*s < 0)
+        return r.error(jsonChild(path, "skip"), "expected 0 or more, got " + std::to_string(*s));
+    if (*t == 0 || *t < -1)
+        return r.error(jsonChild(path, "take"), "expected -1 (all) or 1 or more, got " + std::to_string(*t));
+    skip = *s;
+    take = *t;
+    return Status::ok();
+}
+
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Expected<SourceParams> readNumpy(const JsonReader& r, const json& v, const std::string& path,
+                                 std::vector<std::string>& keys)
+{
+    keys.insert(keys.end(), {"files", "keys", "skip", "take"});
+    NumpyParams p;
+    TSTUDIO_TRY(files, r.stringListKey(v, path, "files"));
+    const std::string fpath = jsonChild(path, "files");
+    const bool archive = files.size() == 1 && endsWith(files.front(), ".npz");
+    std::set<std::string> names;
+    if (!archive) {
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            const std::string item = fpath + "[" + std::to_string(i) + "]";
+            if (endsWith(files[i], ".npz"))
+                return unexpected(r.error(item, "an .npz archive must be the only file (its arrays are the "
+                                                "components), got '" +
+                                                    files[i] + "' among " + std::to_string(files.size()) + " files"));
+            if (!endsWith(files[i], ".npy"))
+                return unexpected(r.error(item, "expected a .npy file or one .npz archive, got '" + files[i] + "'"));
+            const std::string stem = std::filesystem::path(files[i]).stem().string();
+            if (stem.empty())
+                return unexpected(r.error(item, "'" + files[i] + "' gives no component name"));
+            if (!names.insert(stem).second)
+                return unexpected(r.error(item, "component '" + stem + "' comes from two files"));
+        }
+        if (find(v, "keys"))
+            return unexpected(r.error(jsonChild(path, "keys"), "only applies to an .npz archive (a .npy file's "
+                                                               "component is named after the file)"));
+    } else {
+        if (!find(v, "keys"))
+            return unexpected(r.error(jsonChild(path, "keys"),
+                                      "required for an .npz archive: the arrays to read, e.g. [\"x\", \"y\"]"));
+        TSTUDIO_TRY(arrays, r.stringListKey(v, path, "keys"));
+        for (std::size_t i = 0; i < arrays.size(); ++i)
+            if (arrays[i].empty() || !names.insert(arrays[i]).second)
+                return unexpected(r.error(jsonChild(path, "keys") + "[" + std::to_string(i) + "]",
+                                          arrays[i].empty() ? std::string("expected a non-empty name")
+                                                            : "key '" + arrays[i] + "' is named twice"));
+        p.keys = arrays;
+    }
+    p.files = files;
+    if (Status s = readSkipTake(r, v, path, p.skip, p.take); !s.isOk())
+        return unexpected(s);
+    return p;
+}
+
+Expected<SourceParams> readImageFolder(const JsonReader& r, const json& v, const std::string& path,
+                                       std::vector<std::string>& keys)
+{
+    keys.insert(keys.end(), {"dir", "height", "width", "channels", "labels", "classes"});
+    ImageFolderParams p;
+    TSTUDIO_TRY(dir, r.stringKey(v, path, "dir", std::nullopt));
+    if (dir.empty())
+        return unexpected(r.error(jsonChild(path, "dir"), "expected a folder with one subfolder per class"));
+    TSTUDIO_TRY(height, r.positiveIntKey(v, path, "height", p.height));
+    TSTUDIO_TRY(width, r.positiveIntKey(v, path, "width", p.width));
+    TSTUDIO_TRY(channels, r.intKey(v, path, "channels", p.channels));
+    TSTUDIO_TRY(labels, r.oneOf(v, path, "labels", {"sparse", "one_hot"}, p.labels));
+    // Resized images are float32 [height, width, channels]; keep one image well inside 2^31 bytes.
+    constexpr std::int64_t kMaxSide = 16384;
+    if (height > kMaxSide)
+        return unexpected(r.error(jsonChild(path, "height"),
+                                  "expected at most " + std::to_string(kMaxSide) + ", got " + std::to_string(height)));
+    if (width > kMaxSide)
+        return unexpected(r.error(jsonChild(path, "width"),
+                                  "expected at most " + std::to_string(kMaxSide) + ", got " + std::to_string(width)));
+    if (channels != 1 && channels != 3)
+        return unexpected(
+            r.error(jsonChild(path, "channels"), "expected 1 (grey) or 3 (RGB), got " + std::to_string(channels)));
+    p.dir = dir;
+    p.height = height;
+    p.width = width;
+    p.channels = channels;
+    p.labels = labels;
+    if (find(v, "classes")) {
+        TSTUDIO_TRY(classes, r.positiveIntKey(v, path, "classes", std::nullopt));
+        p.classes = classes;
+    }
+    return p;
+}
+
 Expected<SourceParams> readParams(const JsonReader& r, const json& v, const std::string& path, const std::string& type,
                                   std::vector<std::string>& keys)
 {
@@ -96,19 +200,12 @@ Expected<SourceParams> readParams(const JsonReader& r, const json& v, const std:
         MnistParams p;
         TSTUDIO_TRY(dir, r.optionalStringKey(v, path, "dir"));
         TSTUDIO_TRY(set, r.oneOf(v, path, "set", {"train", "t10k"}, p.set));
-        TSTUDIO_TRY(skip, r.intKey(v, path, "skip", p.skip));
-        TSTUDIO_TRY(take, r.intKey(v, path, "take", p.take));
+        if (Status s = readSkipTake(r, v, path, p.skip, p.take); !s.isOk())
+            return unexpected(s);
         TSTUDIO_TRY(labels, r.oneOf(v, path, "labels", {"sparse", "one_hot"}, p.labels));
         TSTUDIO_TRY(scale, r.boolKey(v, path, "scale", p.scale));
-        if (skip < 0)
-            return unexpected(r.error(jsonChild(path, "skip"), "expected 0 or more, got " + std::to_string(skip)));
-        if (take == 0 || take < -1)
-            return unexpected(
-                r.error(jsonChild(path, "take"), "expected -1 (all) or 1 or more, got " + std::to_string(take)));
         p.dir = dir;
         p.set = set;
-        p.skip = skip;
-        p.take = take;
         p.labels = labels;
         p.scale = scale;
         return p;
@@ -147,6 +244,10 @@ Expected<SourceParams> readParams(const JsonReader& r, const json& v, const std:
         }
         return p;
     }
+    if (type == "numpy")
+        return readNumpy(r, v, path, keys);
+    if (type == "image_folder")
+        return readImageFolder(r, v, path, keys);
     // csv
     keys.insert(keys.end(), {"files", "header", "field_delim", "columns"});
     CsvParams p;
@@ -343,8 +444,16 @@ std::vector<std::string> sourceComponents(const DataSource& source)
 {
     if (std::holds_alternative<TwoSpiralsParams>(source.params))
         return {"points", "labels"};
-    if (std::holds_alternative<MnistParams>(source.params))
+    if (std::holds_alternative<MnistParams>(source.params) || std::holds_alternative<ImageFolderParams>(source.params))
         return {"images", "labels"};
+    if (const auto* n = std::get_if<NumpyParams>(&source.params)) {
+        if (!n->keys.empty())
+            return n->keys;
+        std::vector<std::string> stems;
+        for (const std::string& f : n->files)
+            stems.push_back(std::filesystem::path(f).stem().string());
+        return stems;
+    }
     std::vector<std::string> out;
     if (const auto* t = std::get_if<TfRecordParams>(&source.params))
         for (const auto& [name, spec] : t->features)
@@ -359,7 +468,8 @@ Expected<DataSource> readDataSource(const JsonReader& r, const json& v, const st
 {
     if (!v.is_object())
         return unexpected(r.error(path, "expected an object, got " + describeJson(v)));
-    TSTUDIO_TRY(type, r.oneOf(v, path, "type", {"two_spirals", "mnist", "tfrecord", "csv"}, std::nullopt));
+    TSTUDIO_TRY(type, r.oneOf(v, path, "type", {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder"},
+                              std::nullopt));
     std::vector<std::string> keys = {"type", "shuffle_buffer", "shuffle_seed", "feeds"};
     TSTUDIO_TRY(params, readParams(r, v, path, type, keys));
     if (Status s = r.checkKeys(v, path, keys); !s.isOk())
@@ -441,6 +551,19 @@ ordered dataSourceJson(const DataSource& s)
             j["default"] = ordered::parse(col.defaultValue.dump());
             o["columns"].push_back(std::move(j));
         }
+    } else if (const auto* n = std::get_if<NumpyParams>(&s.params)) {
+        o["files"] = n->files;
+        if (!n->keys.empty())
+            o["keys"] = n->keys;
+        o["skip"] = n->skip;
+        o["take"] = n->take;
+    } else if (const auto* f = std::get_if<ImageFolderParams>(&s.params)) {
+        o["dir"] = f->dir;
+        o["height"] = f->height;
+        o["width"] = f->width;
+        o["channels"] = f->channels;
+        o["labels"] = f->labels;
+        o["classes"] = f->classes ? ordered(*f->classes) : ordered(nullptr);
     }
     o["shuffle_buffer"] = s.shuffleBuffer ? ordered(*s.shuffleBuffer) : ordered(nullptr);
     o["shuffle_seed"] = s.shuffleSeed;

@@ -12,10 +12,12 @@
 #include "layers/activation.h"
 #include "layers/batch_normalization.h"
 #include "layers/conv2d.h"
+#include "layers/data_source_nodes.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "layers/flatten.h"
 #include "layers/layer_scope.h"
+#include "layers/loss_ports.h"
 #include "layers/pooling.h"
 #include "losses/losses.h"
 #include "losses/regularizers.h"
@@ -140,6 +142,8 @@ std::vector<LayerType> buildCatalog()
                   param("labels", attr::s("sparse"), "int64 class ids or float32 one-hot rows.", {"sparse", "one_hot"}),
                   param("scale", attr::b(true), "float32 pixels in [0, 1] (false: uint8).")},
                  {}, {"images", "labels"}));
+    for (LayerType& source : dataSourceLayerTypes()) // MnistSource, ..., TfRecordSource (data_source_nodes.h)
+        c.push_back(std::move(source));
 
     std::vector<LayerParam> dense{param("units", attr::i(10), "Output size.")};
     addWeightParams(dense);
@@ -208,6 +212,9 @@ std::vector<LayerType> buildCatalog()
         xent.push_back(std::move(p));
     c.push_back(makeType("SoftmaxCrossEntropy", "Losses", "tf.losses.softmax_cross_entropy(onehot_labels, logits).", 2,
                          1, std::move(xent), {"labels", "logits"}, {"loss"}));
+    c.push_back(makeType("SparseSoftmaxCrossEntropy", "Losses",
+                         "tf.losses.sparse_softmax_cross_entropy(labels, logits): int32/int64 class ids.", 2, 1,
+                         lossParams(), {"labels", "logits"}, {"loss"}));
     c.push_back(makeType("MeanSquaredError", "Losses", "tf.losses.mean_squared_error(labels, predictions).", 2, 1,
                          lossParams(), {"labels", "predictions"}, {"loss"}));
 
@@ -463,6 +470,14 @@ Expected<LayerExpansion> expandInput(Context& c)
     return single(x);
 }
 
+/// A data-source node (data_source_nodes.h): its placeholders, from the params as given.
+Expected<LayerExpansion> expandSourceNode(GraphBuilder& b, const LayerType& type, std::string_view name,
+                                          const ParamMap& params)
+{
+    TSTUDIO_TRY(outputs, expandDataSource(b, type.type, name, params));
+    return LayerExpansion{std::move(outputs), {}};
+}
+
 Expected<LayerExpansion> expandDataset(Context& c)
 {
     TSTUDIO_TRY(scope, c.b.nameScope(c.nameOr("dataset")));
@@ -669,19 +684,29 @@ losses::Reduction reductionOf(const std::string& name)
     return kByName.at(name); // validated against kReductions
 }
 
-Expected<LayerExpansion> expandLoss(Context& c, bool crossEntropy)
+/// SoftmaxCrossEntropy (its `sparse` param kept for old documents), SparseSoftmaxCrossEntropy and
+/// MeanSquaredError, their ports checked first (loss_ports.h).
+Expected<LayerExpansion> expandLoss(Context& c, const std::string& type)
 {
+    const bool regression = type == "MeanSquaredError";
+    const bool sparse = type == "SparseSoftmaxCrossEntropy" || (type == "SoftmaxCrossEntropy" && c.p.b("sparse"));
+    if (type == "SoftmaxCrossEntropy" && sparse && c.p.f("label_smoothing") != 0.0)
+        return unexpected(
+            c.p.error("label_smoothing", "is not available with sparse labels (tf.losses has none for them)"));
+    const LossPorts kind = regression ? LossPorts::kRegression : sparse ? LossPorts::kClassIds : LossPorts::kOneHot;
+    if (Status s = checkLossPorts(c.b, kind, c.in[0], c.in[1], regression ? "predictions" : "logits",
+                                  type == "SoftmaxCrossEntropy" ? "SoftmaxCrossEntropy with sparse off"
+                                                                : "SoftmaxCrossEntropy");
+        !s.isOk())
+        return unexpected(s);
     losses::LossOptions o;
     o.scope = c.name;
     o.reduction = reductionOf(c.p.s("reduction"));
     Expected<Output> loss = [&]() -> Expected<Output> {
-        if (!crossEntropy)
+        if (regression)
             return losses::meanSquaredError(c.b, c.in[0], c.in[1], o);
-        if (!c.p.b("sparse"))
+        if (!sparse)
             return losses::softmaxCrossEntropy(c.b, c.in[0], c.in[1], c.p.f("label_smoothing"), o);
-        if (c.p.f("label_smoothing") != 0.0)
-            return unexpected(
-                c.p.error("label_smoothing", "is not available with sparse labels (tf.losses has none for them)"));
         return losses::sparseSoftmaxCrossEntropy(c.b, c.in[0], c.in[1], o);
     }();
     if (!loss)
@@ -758,8 +783,8 @@ Expected<LayerExpansion> expand(Context& c, const std::string& type)
         return expandConcat(c);
     if (type == "Add")
         return expandAdd(c);
-    if (type == "SoftmaxCrossEntropy" || type == "MeanSquaredError")
-        return expandLoss(c, type == "SoftmaxCrossEntropy");
+    if (type == "SoftmaxCrossEntropy" || type == "SparseSoftmaxCrossEntropy" || type == "MeanSquaredError")
+        return expandLoss(c, type);
     if (type == "GradientDescent" || type == "Momentum" || type == "Adam" || type == "RMSProp" || type == "Adagrad")
         return expandOptimizer(c, type);
     return expandActivation(c, type); // the Activations category
@@ -786,7 +811,10 @@ Status validateLayerParams(std::string_view type, std::string_view name, const P
     const LayerType* t = findLayerType(type);
     if (!t)
         return notFoundError("unknown layer type '" + std::string(type) + "'");
-    return Params(*t, layerLabel(type, name), params).validate();
+    if (Status s = Params(*t, layerLabel(type, name), params).validate(); !s.isOk() || !isDataSourceType(t->type))
+        return s;
+    auto components = dataSourceComponents(type, name, params); // the component lists' syntax
+    return components ? Status::ok() : components.error();
 }
 
 Expected<LayerExpansion> expandLayerNode(GraphBuilder& b, std::string_view type, std::string_view name,
@@ -811,7 +839,8 @@ Expected<LayerExpansion> expandLayerNode(GraphBuilder& b, std::string_view type,
             return unexpected(invalidArgumentError(label + ": input " + std::to_string(i) + " ('" + inputs[i].name() +
                                                    "') is not a tensor of this graph"));
     Context context{b, p, std::string(name), inputs};
-    Expected<LayerExpansion> result = expand(context, t->type);
+    Expected<LayerExpansion> result =
+        isDataSourceType(t->type) ? expandSourceNode(b, *t, name, params) : expand(context, t->type);
     if (!result) {
         const Status& e = result.error();
         if (e.message().rfind(label, 0) == 0)

@@ -38,10 +38,12 @@ struct LayerType {
 };
 
 /// Every layer type, in palette order (built on first use; thread-safe).
-///  Input: Input (Placeholder), Dataset (two Placeholders the runner feeds, see below).
+///  Input: Input (Placeholder), Dataset (two Placeholders the runner feeds, see below), and the
+///         data-source nodes MnistSource, SpiralsSource, ImageFolderSource, NumpySource, CsvSource,
+///         TfRecordSource (layers/data_source_nodes.h).
 ///  Layers: Dense, Conv2D, MaxPool, AvgPool, BatchNorm, Dropout, Flatten, Reshape, Concat, Add.
 ///  Activations: Relu, Relu6, Elu, Sigmoid, Tanh, Softmax, LeakyRelu.
-///  Losses: SoftmaxCrossEntropy, MeanSquaredError.
+///  Losses: SoftmaxCrossEntropy, SparseSoftmaxCrossEntropy, MeanSquaredError.
 ///  Training: GradientDescent, Momentum, Adam, RMSProp, Adagrad.
 const std::vector<LayerType>& layerCatalog();
 /// The type called `type` (exact case), or nullptr.
@@ -75,7 +77,10 @@ struct LayerExpansion {
 ///              `name` that the runner feeds from a project "mnist" source: "<name>/images"
 ///              (float32 [?,784] scaled to [0,1], or uint8 with scale false) and "<name>/labels"
 ///              (int64 [?] sparse, or float32 [?,10] one_hot) - feeds {"<name>/images": ["images"],
-///              "<name>/labels": ["labels"]}.
+///              "<name>/labels": ["labels"]}. Kept for old documents; new ones use MnistSource.
+///  MnistSource ... TfRecordSource: a Placeholder "<name>/<component>" per component, dtype and
+///              [?] + example shape from the params alone (layers/data_source_nodes.h); the
+///              editor writes the matching project source (widgets/node_editor/document_project.h).
 ///  Dense       scope "layer": tf.layers.dense ("dense/kernel", "dense/MatMul", "dense/BiasAdd",
 ///              penalties under "dense/kernel/Regularizer/" in REGULARIZATION_LOSSES); kernel_name,
 ///              bias_name and bias_op ("Add": the Python `+`, node "add") rename the pieces.
@@ -92,11 +97,17 @@ struct LayerExpansion {
 ///  Concat      tf.concat(values, axis, name) of two or more inputs: Const "<name>/axis", ConcatV2.
 ///  Add         op "AddN": tf.add_n (one input: its Identity); op "Add": tf.add of exactly two.
 ///  Relu ... LeakyRelu: tf.nn.relu(x, name) and friends, one op; Softmax over the last axis.
-///  SoftmaxCrossEntropy (labels, logits): tf.losses.softmax_cross_entropy, or with sparse
-///              tf.losses.sparse_softmax_cross_entropy; MeanSquaredError (labels, predictions):
-///              tf.losses.mean_squared_error; with reduction as tf.losses. With total_loss (the
-///              default) the output is tf.losses.get_total_loss() ("total_loss"): every loss in
-///              the "losses" collection (this one, the book's penalties) plus REGULARIZATION_LOSSES.
+///  SoftmaxCrossEntropy (labels, logits): tf.losses.softmax_cross_entropy, or with sparse (kept for
+///              old documents) tf.losses.sparse_softmax_cross_entropy; SparseSoftmaxCrossEntropy
+///              (labels: int32/int64 class ids, logits): tf.losses.sparse_softmax_cross_entropy;
+///              MeanSquaredError (labels, predictions): tf.losses.mean_squared_error; with reduction
+///              as tf.losses. With total_loss (the default) the output is tf.losses.get_total_loss()
+///              ("total_loss"): every loss in the "losses" collection (this one, the book's
+///              penalties) plus REGULARIZATION_LOSSES. Before building, the ports are checked
+///              (checkLossPorts, loss_ports.h): labels of the wrong kind or rank, integer logits and
+///              swapped ports (labels computed from trainable variables, logits / predictions not):
+///              "layer 'loss' (SoftmaxCrossEntropy): port 'labels' takes float one-hot rows [batch,
+///              classes]; got int64 [?]: class ids go to SparseSoftmaxCrossEntropy".
 ///  GradientDescent, Momentum, Adam, RMSProp, Adagrad (loss): tf.train.<X>Optimizer(learning_rate,
 ///              ...).minimize(loss, global_step); learning_rate optionally through
 ///              tf.train.exponential_decay of the global step; global_step "global_step"

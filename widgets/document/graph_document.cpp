@@ -109,6 +109,11 @@ void GraphDocument::setLayerPorts(std::function<PortCounts(const DocNode&)> laye
     m_layerPorts = std::move(layerPorts);
 }
 
+void GraphDocument::setLayerSlotNames(std::function<std::string(const DocNode&, int)> slotNames)
+{
+    m_layerSlotNames = std::move(slotNames);
+}
+
 void GraphDocument::setLayerExpander(std::function<Status(const DocNode&, tensorflow::GraphDef&)> expander)
 {
     m_layerExpander = std::move(expander);
@@ -203,6 +208,9 @@ std::string GraphDocument::slotName(DocNodeId id, int slot) const
                 return arg->name() + "[" + std::to_string(index) + "]";
             }
         }
+    if (n->kind == NodeKind::kLayer && m_layerSlotNames)
+        if (std::string name = m_layerSlotNames(*n, slot); !name.empty())
+            return name;
     return "input " + std::to_string(slot);
 }
 

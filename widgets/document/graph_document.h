@@ -126,6 +126,9 @@ public:
 
     /// Port counts of layer nodes; set by the editor before layer nodes are added.
     void setLayerPorts(std::function<PortCounts(const DocNode&)> layerPorts);
+    /// Names of a layer node's input slots ("labels", "values[1]"), set by the editor; "" falls back to
+    /// "input N".
+    void setLayerSlotNames(std::function<std::string(const DocNode&, int slot)> slotNames);
     /// Expands one layer node into NodeDefs appended to the GraphDef (toGraphDef).
     void setLayerExpander(std::function<Status(const DocNode&, tensorflow::GraphDef&)> expander);
     /// The GraphDef tensor name of a layer node's output (what raw consumers write as input), e.g.
@@ -149,8 +152,9 @@ public:
     /// Every connection, ordered by (to, slot): data slots, then control inputs.
     std::vector<Connection> connections() const;
 
-    /// Name of input slot `slot`: the OpDef argument ("b"; "values[1]" inside a list argument), or
-    /// "input N" for layers and unknown ops. Empty for a slot that does not exist.
+    /// Name of input slot `slot`: the OpDef argument ("b"; "values[1]" inside a list argument), a layer's
+    /// port name from setLayerSlotNames ("labels"), else "input N" (unknown ops and layer types). Empty
+    /// for a slot that does not exist.
     std::string slotName(DocNodeId id, int slot) const;
     /// The tensor name of output `output` for messages, "node:0" (layers: node name too).
     std::string tensorName(DocNodeId id, int output) const;
@@ -248,6 +252,7 @@ private:
     std::function<PortCounts(const DocNode&)> m_layerPorts;
     std::function<Status(const DocNode&, tensorflow::GraphDef&)> m_layerExpander;
     std::function<std::string(const DocNode&, int)> m_layerOutputTensor;
+    std::function<std::string(const DocNode&, int)> m_layerSlotNames;
     std::map<DocNodeId, DocNode> m_nodes;
     std::unordered_map<std::string, DocNodeId> m_byName;
     std::unordered_map<DocNodeId, std::set<Connection>> m_consumers; // every edge leaving a node

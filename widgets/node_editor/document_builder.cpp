@@ -4,6 +4,7 @@
 
 #include "builder/variables.h"
 #include "framework/op_registry.h"
+#include "layers/data_source_nodes.h"
 #include "layers/layer_catalog.h"
 #include "model/meta_graph.h"
 #include "model/saver_graph.h"
@@ -655,6 +656,8 @@ void installLayerPorts(GraphDocument& document)
         if (!type)
             return PortCounts{};
         PortCounts ports{type->inputs, type->outputs};
+        if (layers::isDataSourceType(type->type)) // one output per component of the node's params
+            ports.outputs = static_cast<int>(layers::layerOutputNames(*type, node.attrs).size());
         if (type->inputs < 0) {
             ports.inputs = 2;
             for (const char* key : {"N", "inputs"}) {
@@ -667,6 +670,15 @@ void installLayerPorts(GraphDocument& document)
             }
         }
         return ports;
+    });
+    document.setLayerSlotNames([](const DocNode& node, int slot) -> std::string {
+        const layers::LayerType* type = layers::findLayerType(node.type);
+        if (!type || type->inputNames.empty())
+            return {};
+        if (type->inputs < 0)
+            return type->inputNames.front() + "[" + std::to_string(slot) + "]";
+        return slot < static_cast<int>(type->inputNames.size()) ? type->inputNames[static_cast<std::size_t>(slot)]
+                                                                 : std::string();
     });
 }
 

@@ -82,8 +82,9 @@ Expected<tensorflow::MetaGraphDef> documentMetaGraph(const GraphDocument& docume
 
 /// Installs on `document` the port counts of layer nodes from the layer catalogue: its inputs and
 /// outputs; for variadic types (Concat, Add) the node's int attr "N" or "inputs" when set (1..1024),
-/// else 2. Unknown layer types get 1 in, 1 out. Nodes already in the document keep their ports
-/// until their attrs change (the document recomputes ports then).
+/// else 2; for data-source nodes one output per component of their params (layerOutputNames). Unknown layer types get 1 in, 1 out. Nodes already in the document keep their ports
+/// until their attrs change (the document recomputes ports then). Also names the input slots after the
+/// catalogue's inputNames (GraphDocument::slotName: "labels", "values[1]" for a variadic type).
 void installLayerPorts(GraphDocument& document);
 
 } // namespace tstudio

@@ -1,15 +1,22 @@
 // Documents as projects: the document into a project's graph, editor state, training and data; and back.
 #include "node_editor/document_project.h"
 
+#include "builder/attr_values.h"
+#include "core/try.h"
 #include "graph/graph_def_io.h"
 #include "graph/tensor_id.h"
+#include "layers/data_source_nodes.h"
 #include "layers/layer_catalog.h"
 #include "node_editor/document_builder.h"
 
 #include <google/protobuf/util/message_differencer.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
 
 namespace tstudio::node_editor {
 namespace {
@@ -43,6 +50,28 @@ bool layerBool(const DocNode& node, const std::string& param, bool fallback)
     return fallback;
 }
 
+/// A layer node's param as given, or the catalogue's default.
+tensorflow::AttrValue layerParam(const DocNode& node, const std::string& param)
+{
+    if (auto it = node.attrs.find(param); it != node.attrs.end())
+        return it->second;
+    if (const layers::LayerType* type = layers::findLayerType(node.type))
+        for (const layers::LayerParam& p : type->params)
+            if (p.name == param)
+                return p.defaultValue;
+    return {};
+}
+
+/// A float param as the decimal it was typed as (0.04f -> 0.04, not 0.03999999910593033).
+double layerNumber(const DocNode& node, const std::string& param)
+{
+    const tensorflow::AttrValue v = layerParam(node, param);
+    if (v.value_case() == tensorflow::AttrValue::kI)
+        return static_cast<double>(v.i());
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v.f()).ptr;
+    return std::strtod(std::string(text, end).c_str(), nullptr);
+}
 const tensorflow::NodeDef* findNodeDef(const tensorflow::GraphDef& graph, const std::string& name)
 {
     for (const tensorflow::NodeDef& n : graph.node())
@@ -125,8 +154,130 @@ Status setTraining(project::Project& p, const GraphDocument& document, const Doc
     return Status::ok();
 }
 
-/// An "mnist" source per Dataset node whose placeholders no source of the project feeds yet.
-void addDatasetSources(project::Project& p, const GraphDocument& document, const DocumentBuild& build)
+/// A component's default as JSON: the text itself for strings, else the number it spells.
+Expected<json> defaultJson(const layers::SourceComponent& c, const std::string& label)
+{
+    if (c.defaultValue.empty())
+        return json();
+    if (c.dtype == tensorflow::DT_STRING)
+        return json(c.defaultValue);
+    json number = json::parse(c.defaultValue, nullptr, false);
+    const bool integral = c.dtype == tensorflow::DT_INT32 || c.dtype == tensorflow::DT_INT64;
+    if (number.is_discarded() || !(integral ? number.is_number_integer() : number.is_number()))
+        return unexpected(invalidArgumentError(label + ": '" + c.name + "' has the default '" + c.defaultValue +
+                                               "', which is not " + (integral ? "an integer" : "a number")));
+    return number;
+}
+
+/// The project source a data-source node stands for (the data_source_nodes.h type -> the project
+/// source type of the same kind), without its feeds.
+Expected<project::SourceParams> sourceParamsOf(const DocNode& node, const std::vector<layers::SourceComponent>& parts)
+{
+    const std::string label = "node '" + node.name + "' (" + node.type + ")";
+    const auto s = [&](const std::string& p) { return layerParam(node, p).s(); };
+    const auto i = [&](const std::string& p) { return layerParam(node, p).i(); };
+    const auto files = [&]() -> Expected<std::vector<std::string>> {
+        std::vector<std::string> list = layers::splitList(s("files"));
+        if (list.empty())
+            return unexpected(invalidArgumentError(label + ": param 'files' is empty; set the files to read"));
+        return list;
+    };
+    if (node.type == "MnistSource") {
+        project::MnistParams m;
+        if (!s("dir").empty())
+            m.dir = s("dir");
+        m.set = s("set");
+        m.skip = i("skip");
+        m.take = i("take");
+        m.labels = s("labels");
+        m.scale = layerParam(node, "scale").b();
+        return m;
+    }
+    if (node.type == "SpiralsSource") {
+        project::TwoSpiralsParams t;
+        t.pointsPerClass = i("points_per_class");
+        t.turns = layerNumber(node, "turns");
+        t.noise = layerNumber(node, "noise");
+        t.seed = i("seed");
+        t.labels = s("labels");
+        return t;
+    }
+    if (node.type == "ImageFolderSource") {
+        if (s("dir").empty())
+            return unexpected(invalidArgumentError(label + ": param 'dir' is empty; set the folder of class folders"));
+        project::ImageFolderParams f;
+        f.dir = s("dir");
+        f.height = i("height");
+        f.width = i("width");
+        f.channels = i("channels");
+        f.labels = s("labels");
+        if (i("classes") > 0)
+            f.classes = i("classes");
+        return f;
+    }
+    TSTUDIO_TRY(list, files());
+    if (node.type == "NumpySource") {
+        project::NumpyParams n;
+        n.files = list;
+        n.skip = i("skip");
+        n.take = i("take");
+        const bool archive = list.size() == 1 && std::filesystem::path(list.front()).extension() == ".npz";
+        if (archive) {
+            for (const layers::SourceComponent& c : parts)
+                n.keys.push_back(c.name);
+            return n;
+        }
+        if (list.size() != parts.size())
+            return unexpected(invalidArgumentError(label + ": param 'files' names " + std::to_string(list.size()) +
+                                                   " .npy files but param 'components' " +
+                                                   std::to_string(parts.size()) + " components"));
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const std::string stem = std::filesystem::path(list[k]).stem().string();
+            if (stem != parts[k].name)
+                return unexpected(invalidArgumentError(label + ": file '" + list[k] + "' gives the component '" + stem +
+                                                       "' but param 'components' names '" + parts[k].name +
+                                                       "' in its place"));
+        }
+        return n;
+    }
+    if (node.type == "CsvSource") {
+        project::CsvParams c;
+        c.files = list;
+        c.header = layerParam(node, "header").b();
+        c.fieldDelim = s("field_delim");
+        for (const layers::SourceComponent& part : parts) {
+            TSTUDIO_TRY(fallback, defaultJson(part, label));
+            c.columns.push_back(project::CsvColumn{part.name, part.dtype, fallback});
+        }
+        return c;
+    }
+    project::TfRecordParams t;
+    t.files = list;
+    t.compression = s("compression");
+    for (const layers::SourceComponent& part : parts) {
+        TSTUDIO_TRY(fallback, defaultJson(part, label));
+        const auto dims = part.exampleShape.dims();
+        t.features[part.name] =
+            project::FeatureSpec{part.dtype, std::vector<std::int64_t>(dims.begin(), dims.end()), fallback};
+    }
+    return t;
+}
+
+/// The component names of a data-source node in port order (dataSourceComponents' order).
+std::vector<std::string> componentNames(const DocNode& node)
+{
+    std::vector<std::string> out;
+    if (auto parts = layers::dataSourceComponents(node.type, node.name, node.attrs))
+        for (const layers::SourceComponent& c : *parts)
+            out.push_back(c.name);
+    return out;
+}
+
+/// The sources of the document's data nodes. A Dataset node (old documents) gets an "mnist" source
+/// unless one of base's sources feeds its placeholders already. A data-source node's params are
+/// its source: it replaces any source of base that feeds its placeholders (keeping that one's
+/// shuffle settings), so that the node and the project never disagree.
+Status addDatasetSources(project::Project& p, const GraphDocument& document, const DocumentBuild& build)
 {
     std::set<std::string> fed;
     for (const project::DataSource& s : p.sources)
@@ -134,9 +285,40 @@ void addDatasetSources(project::Project& p, const GraphDocument& document, const
             fed.insert(nodeOf(placeholder));
     for (DocNodeId id : document.nodes()) {
         const DocNode* node = document.node(id);
-        if (!node || node->kind != NodeKind::kLayer || node->type != "Dataset")
+        if (!node || node->kind != NodeKind::kLayer)
             continue;
         auto tensors = build.tensors.find(id);
+        if (layers::isDataSourceType(node->type)) {
+            auto made = dataSourceOfNode(*node);
+            if (!made)
+                return made.error();
+            project::DataSource source = std::move(*made);
+            const std::vector<std::string> components = componentNames(*node);
+            if (tensors == build.tensors.end() || tensors->second.size() != components.size())
+                return internalError("node '" + node->name + "' built " +
+                                     std::to_string(tensors == build.tensors.end() ? 0 : tensors->second.size()) +
+                                     " placeholders for " + std::to_string(components.size()) + " components");
+            source.feeds.clear(); // the built names: the scope may have been made unique
+            for (std::size_t k = 0; k < components.size(); ++k)
+                source.feeds[nodeOf(tensors->second[k])] = {components[k]};
+            auto feedsOurs = [&](const project::DataSource& s) {
+                return std::any_of(s.feeds.begin(), s.feeds.end(),
+                                   [&](const auto& f) { return source.feeds.count(nodeOf(f.first)) > 0; });
+            };
+            auto old = std::find_if(p.sources.begin(), p.sources.end(), feedsOurs);
+            if (old != p.sources.end()) {
+                source.shuffleBuffer = old->shuffleBuffer;
+                source.shuffleSeed = old->shuffleSeed;
+                *old = std::move(source);
+                // Any other source that fed these placeholders would feed them twice.
+                p.sources.erase(std::remove_if(std::next(old), p.sources.end(), feedsOurs), p.sources.end());
+            } else {
+                p.sources.push_back(std::move(source));
+            }
+            continue;
+        }
+        if (node->type != "Dataset")
+            continue;
         if (tensors == build.tensors.end() || tensors->second.size() != 2)
             continue;
         const std::string images = nodeOf(tensors->second[0]);
@@ -151,6 +333,122 @@ void addDatasetSources(project::Project& p, const GraphDocument& document, const
         source.feeds = {{images, {"images"}}, {labels, {"labels"}}};
         p.sources.push_back(std::move(source));
     }
+    return Status::ok();
+}
+
+/// A component list entry "name:dtype[:shape][=default]" (data_source_nodes.h's syntax).
+std::string specEntry(const std::string& name, DataType dtype, const std::vector<std::int64_t>& shape,
+                      const json& fallback)
+{
+    std::string out = name + ":" + dataTypeName(dtype);
+    if (!shape.empty()) {
+        out += ":";
+        for (std::size_t k = 0; k < shape.size(); ++k)
+            out += (k ? "x" : "") + std::to_string(shape[k]);
+    }
+    if (!fallback.is_null())
+        out += "=" + (fallback.is_string() ? fallback.get<std::string>() : fallback.dump());
+    return out;
+}
+
+std::string joinedList(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (const std::string& s : items)
+        out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+/// The params of a data-source node (a fragment NodeDef) from the project source that feeds its
+/// placeholders "<name>/...": what the Training panel or --set changed in the project shows in
+/// the node. The component lists keep the node's order (TFRecord features are a map).
+void syncNodeFromSource(tensorflow::NodeDef& n, const project::DataSource& source)
+{
+    // Only params the node sets, or that now differ from their defaults, are written, so that an
+    // unchanged project gives back the node exactly as it was saved.
+    const layers::LayerType* layerType = layers::findLayerType(n.op());
+    const auto put = [&](const std::string& name, const tensorflow::AttrValue& value) {
+        auto& attrs = *n.mutable_attr();
+        if (!attrs.count(name) && layerType)
+            for (const layers::LayerParam& p : layerType->params)
+                if (p.name == name && p.defaultValue.SerializeAsString() == value.SerializeAsString())
+                    return;
+        attrs[name] = value;
+    };
+    const std::string& type = n.op();
+    if (const auto* m = std::get_if<project::MnistParams>(&source.params); m && type == "MnistSource") {
+        put("dir", attr::s(m->dir.value_or("")));
+        put("set", attr::s(m->set));
+        put("skip", attr::i(m->skip));
+        put("take", attr::i(m->take));
+        put("labels", attr::s(m->labels));
+        put("scale", attr::b(m->scale));
+    } else if (const auto* t = std::get_if<project::TwoSpiralsParams>(&source.params); t && type == "SpiralsSource") {
+        put("points_per_class", attr::i(t->pointsPerClass));
+        put("turns", attr::f(static_cast<float>(t->turns)));
+        put("noise", attr::f(static_cast<float>(t->noise)));
+        put("seed", attr::i(t->seed));
+        put("labels", attr::s(t->labels));
+    } else if (const auto* f = std::get_if<project::ImageFolderParams>(&source.params);
+               f && type == "ImageFolderSource") {
+        put("dir", attr::s(f->dir));
+        put("height", attr::i(f->height));
+        put("width", attr::i(f->width));
+        put("channels", attr::i(f->channels));
+        put("labels", attr::s(f->labels));
+        put("classes", attr::i(f->classes.value_or(0)));
+    } else if (const auto* np = std::get_if<project::NumpyParams>(&source.params); np && type == "NumpySource") {
+        put("files", attr::s(joinedList(np->files)));
+        put("skip", attr::i(np->skip));
+        put("take", attr::i(np->take));
+    } else if (const auto* c = std::get_if<project::CsvParams>(&source.params); c && type == "CsvSource") {
+        put("files", attr::s(joinedList(c->files)));
+        put("header", attr::b(c->header));
+        put("field_delim", attr::s(c->fieldDelim));
+        std::vector<std::string> columns;
+        for (const project::CsvColumn& col : c->columns)
+            columns.push_back(specEntry(col.name, col.dtype, {}, col.defaultValue));
+        put("columns", attr::s(joinedList(columns)));
+    } else if (const auto* r = std::get_if<project::TfRecordParams>(&source.params); r && type == "TfRecordSource") {
+        put("files", attr::s(joinedList(r->files)));
+        put("compression", attr::s(r->compression));
+        std::vector<std::string> order; // the node's order first, then any feature it did not name
+        if (auto it = n.attr().find("features"); it != n.attr().end())
+            for (const std::string& entry : layers::splitList(it->second.s()))
+                if (const std::string name = entry.substr(0, entry.find(':')); r->features.count(name))
+                    order.push_back(name);
+        for (const auto& [name, spec] : r->features)
+            if (std::find(order.begin(), order.end(), name) == order.end())
+                order.push_back(name);
+        std::vector<std::string> features;
+        for (const std::string& name : order) {
+            const project::FeatureSpec& spec = r->features.at(name);
+            features.push_back(specEntry(name, spec.dtype, spec.shape, spec.defaultValue));
+        }
+        put("features", attr::s(joinedList(features)));
+    }
+}
+
+/// `fragment` with each data-source node's params taken from the project source feeding it.
+tensorflow::GraphDef withSourceParams(tensorflow::GraphDef fragment, const project::Project& project)
+{
+    for (tensorflow::NodeDef& n : *fragment.mutable_node()) {
+        if (!layers::isDataSourceType(n.op()) || !n.attr().count(std::string(kLayerMarkerAttr)))
+            continue;
+        const std::string prefix = n.name() + "/";
+        for (const project::DataSource& s : project.sources) {
+            const bool feedsNode = std::any_of(s.feeds.begin(), s.feeds.end(), [&](const auto& f) {
+                const std::string node = nodeOf(f.first);
+                return node.compare(0, prefix.size(), prefix) == 0 &&
+                       node.find('/', prefix.size()) == std::string::npos;
+            });
+            if (feedsNode) {
+                syncNodeFromSource(n, s);
+                break;
+            }
+        }
+    }
+    return fragment;
 }
 
 json positionsJson(const std::map<std::string, QPointF>& positions)
@@ -166,7 +464,8 @@ std::map<std::string, QPointF> readPositions(const json& value, std::vector<std:
     std::map<std::string, QPointF> out;
     if (!value.is_object()) {
         if (!value.is_null())
-            warnings.push_back("settings.editor.positions: expected an object of [x, y] pairs; nodes are laid out again");
+            warnings.push_back(
+                "settings.editor.positions: expected an object of [x, y] pairs; nodes are laid out again");
         return out;
     }
     int bad = 0;
@@ -185,6 +484,24 @@ std::map<std::string, QPointF> readPositions(const json& value, std::vector<std:
 
 } // namespace
 
+Expected<project::DataSource> dataSourceOfNode(const DocNode& node)
+{
+    if (node.kind != NodeKind::kLayer || !layers::isDataSourceType(node.type))
+        return unexpected(
+            invalidArgumentError("node '" + node.name + "' (" + node.type + ") is not a data-source node"));
+    auto parts = layers::dataSourceComponents(node.type, node.name, node.attrs);
+    if (!parts)
+        return unexpected(parts.error());
+    auto params = sourceParamsOf(node, *parts);
+    if (!params)
+        return unexpected(params.error());
+    project::DataSource source;
+    source.params = std::move(*params);
+    for (const layers::SourceComponent& c : *parts)
+        source.feeds[node.name + "/" + c.name] = {c.name};
+    return source;
+}
+
 project::Project newProject(const std::string& name)
 {
     project::Project p;
@@ -200,7 +517,8 @@ Expected<project::Project> documentProject(const GraphDocument& document, const 
         return unexpected(built.error());
     if (Status s = setTraining(base, document, built->build, built->graph); !s.isOk())
         return unexpected(s);
-    addDatasetSources(base, document, built->build);
+    if (Status s = addDatasetSources(base, document, built->build); !s.isOk())
+        return unexpected(s);
 
     auto text = serializeGraphDef(built->graph, GraphDefFormat::kText);
     if (!text)
@@ -208,7 +526,8 @@ Expected<project::Project> documentProject(const GraphDocument& document, const 
     base.graph = project::GraphSource{"", *text};
 
     const auto ids = document.nodes();
-    auto fragment = serializeGraphDef(document.fragment(std::set<DocNodeId>(ids.begin(), ids.end())), GraphDefFormat::kText);
+    auto fragment =
+        serializeGraphDef(document.fragment(std::set<DocNodeId>(ids.begin(), ids.end())), GraphDefFormat::kText);
     if (!fragment)
         return unexpected(fragment.error());
     if (!base.settings.is_object())
@@ -233,8 +552,8 @@ Expected<EditorState> editorState(const project::Project& project, const OpRegis
         state.warnings.push_back("settings.editor: expected an object; the graph is shown without the editor's layout");
         return state;
     }
-    if (editor.contains("version") && !(editor.at("version").is_number_integer() &&
-                                        editor.at("version").get<int>() <= kEditorSettingsVersion))
+    if (editor.contains("version") &&
+        !(editor.at("version").is_number_integer() && editor.at("version").get<int>() <= kEditorSettingsVersion))
         state.warnings.push_back("settings.editor: written by a newer TensorStudio (version " +
                                  editor.at("version").dump() + "); only the positions are used");
     state.positions = readPositions(editor.value("positions", json()), state.warnings);
@@ -247,18 +566,32 @@ Expected<EditorState> editorState(const project::Project& project, const OpRegis
         return state;
     }
     // The saved document counts only while it still builds into the project's graph.
-    GraphDocument document(&ops);
-    installLayerPorts(document);
-    auto loaded = document.fromGraphDef(*fragment);
-    std::optional<tensorflow::GraphDef> rebuilt;
-    if (loaded && loaded->empty())
-        if (auto built = documentGraphDef(document, ops))
-            rebuilt = std::move(*built);
-    if (!rebuilt || !google::protobuf::util::MessageDifferencer::Equals(*rebuilt, state.graph)) {
+    const auto buildsTheGraph = [&](const tensorflow::GraphDef& candidate) {
+        GraphDocument document(&ops);
+        installLayerPorts(document);
+        auto loaded = document.fromGraphDef(candidate);
+        if (!loaded || !loaded->empty())
+            return false;
+        auto rebuilt = documentGraphDef(document, ops);
+        return rebuilt && google::protobuf::util::MessageDifferencer::Equals(*rebuilt, state.graph);
+    };
+    // Data-source nodes show their sources as the project has them now (paths set in the Training
+    // panel or by --set), as long as that still builds the same placeholders.
+    tensorflow::GraphDef synced = withSourceParams(*fragment, project);
+    const bool changed = !google::protobuf::util::MessageDifferencer::Equals(synced, *fragment);
+    if (changed && buildsTheGraph(synced)) {
+        state.graph = std::move(synced);
+        state.layersKept = true;
+        return state;
+    }
+    if (!buildsTheGraph(*fragment)) {
         state.warnings.push_back("the project's graph differs from the editor document saved with it (was it "
                                  "edited outside TensorStudio?); it is shown as TensorFlow ops, without layer nodes");
         return state;
     }
+    if (changed)
+        state.warnings.push_back("data.sources: a data source no longer matches the placeholders of its node in the "
+                                 "graph (its dtype or shape changed); the node keeps the params it was saved with");
     state.graph = std::move(*fragment);
     state.layersKept = true;
     return state;

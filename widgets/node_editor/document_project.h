@@ -42,15 +42,35 @@ project::Project newProject(const std::string& name);
 ///    the variable its train op increments) and "init"; else base's set-up, whose loss or train op
 ///    must name a node of the graph;
 ///  - data: a Dataset node gets an "mnist" source (its labels and scale) feeding "<scope>/images"
-///    and "<scope>/labels", unless one of base's sources feeds those placeholders already.
+///    and "<scope>/labels", unless one of base's sources feeds those placeholders already. A
+///    data-source node (MnistSource, SpiralsSource, ImageFolderSource, NumpySource, CsvSource,
+///    TfRecordSource; layers/data_source_nodes.h) gets the source of its kind ("mnist",
+///    "two_spirals", "image_folder", "numpy", "csv", "tfrecord") with its params, feeding
+///    {"<scope>/<component>": ["<component>"]}; it replaces a source of base that feeds those
+///    placeholders (keeping its shuffle settings), so node and project always agree.
 /// Errors (InvalidArgument unless said): documentGraphDef's ("node 'mm' cannot be built: input 'b'
 /// is not connected"); "the graph has no optimizer node, so a project cannot train it: add one
 /// from the palette's Training group (it names the loss to minimise)"; "the graph has 2 optimizer
 /// nodes ('a', 'b'); a project trains one train op"; "optimizer 'train' has global_step 'none';
 /// the training loop counts steps on a global step: set global_step to global_step or Variable";
-/// "training.loss: 'x:0' is not in the graph any more".
+/// "training.loss: 'x:0' is not in the graph any more"; a data-source node's: "node 'data'
+/// (NumpySource): param 'files' is empty; set the files to read", "node 'data' (NumpySource): file
+/// 'a.npy' gives the component 'a' but param 'components' names 'x' in its place", the component
+/// list errors of layers::dataSourceComponents.
 Expected<project::Project> documentProject(const GraphDocument& document, const OpRegistry& ops,
                                            project::Project base);
+
+/// The project data source a data-source node stands for (layers/data_source_nodes.h): the source
+/// of its kind with the node's params (missing ones take their defaults), feeding
+/// {"<node name>/<component>": ["<component>"]} - the placeholders the node's expansion makes
+/// unless TensorFlow's uniquifying renamed its scope (documentProject feeds the built names).
+/// Reads no file. Errors (InvalidArgument): layers::dataSourceComponents'; "node 'data'
+/// (NumpySource): param 'files' is empty; set the files to read"; "node 'data' (ImageFolderSource):
+/// param 'dir' is empty; set the folder of class folders"; "node 'data' (NumpySource): file 'a.npy'
+/// gives the component 'a' but param 'components' names 'x' in its place"; "node 'data'
+/// (CsvSource): 'f' has the default 'abc', which is not a number"; "node 'x' (Dense) is not a
+/// data-source node".
+Expected<project::DataSource> dataSourceOfNode(const DocNode& node);
 
 /// What the editor shows for a project.
 struct EditorState {
@@ -68,7 +88,10 @@ struct EditorState {
 /// Reads a project's graph (inline or its file, a MetaGraphDef's graph for .meta) and the editor
 /// state in its settings. The saved document is used only when it builds into exactly the
 /// project's graph; otherwise (the graph was edited outside the editor) the graph is shown with
-/// the positions of the nodes whose names it still has, and a warning says so. Errors: the graph
+/// the positions of the nodes whose names it still has, and a warning says so. Data-source nodes
+/// take their params back from the project's sources feeding their placeholders (what the Training
+/// panel or --set changed there), unless that would change the graph (then a warning says so and
+/// the saved params stay). Errors: the graph
 /// file's (naming it), "<project>: graph.pbtxt: ..." for inline text that does not parse.
 Expected<EditorState> editorState(const project::Project& project, const OpRegistry& ops);
 

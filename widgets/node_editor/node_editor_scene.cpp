@@ -7,6 +7,7 @@
 #include "layers/layer_catalog.h"
 #include "node_editor/connection_item.h"
 #include "node_editor/node_item.h"
+#include "node_editor/port_text.h"
 
 #include <QGraphicsPathItem>
 #include <QPalette>
@@ -57,12 +58,15 @@ NodeEditorScene::NodeEditorScene(GraphDocument* document, QObject* parent) : QGr
     connect(document, &GraphDocument::nodePortsChanged, this, refresh);
     connect(document, &GraphDocument::connected, this, [this](const Connection& c) {
         addConnectionItem(c);
-        refreshNode(c.to); // input dtypes may follow the new source
+        refreshNode(c.to); // input dtypes may follow the new source, and the labels' width with them
+        updateConnectionsOf(c.to);
     });
     connect(document, &GraphDocument::disconnected, this, [this](const Connection& c) {
         removeConnectionItem(c);
-        if (m_document->node(c.to))
+        if (m_document->node(c.to)) {
             refreshNode(c.to);
+            updateConnectionsOf(c.to);
+        }
     });
     connect(document, &GraphDocument::controlConnected, this,
             [this](DocNodeId from, DocNodeId to) { addConnectionItem(Connection::control(from, to)); });
@@ -126,35 +130,83 @@ void NodeEditorScene::refreshNode(DocNodeId id)
     const OpRegistration* reg = node->kind == NodeKind::kOp && m_document->opRegistry()
                                     ? m_document->opRegistry()->find(node->type)
                                     : nullptr;
+    const layers::LayerType* layer = node->kind == NodeKind::kLayer ? layers::findLayerType(node->type) : nullptr;
     for (int i = 0; i < static_cast<int>(node->inputs.size()); ++i) {
         PortInfo p;
-        p.name = QString::fromStdString(m_document->slotName(id, i));
+        const std::string slot = m_document->slotName(id, i);
+        p.name = QString::fromStdString(slot);
+        const InputSlot& in = node->inputs[static_cast<std::size_t>(i)];
+        if (in.isConnected())
+            p.declaredDtype = dtypeText(m_document->outputType(in.source, in.output));
         if (reg) {
-            const std::string base = m_document->slotName(id, i).substr(0, m_document->slotName(id, i).find('['));
-            for (const auto& arg : reg->opDef.input_arg())
-                if (arg.name() == base && arg.is_ref())
-                    p.dtype = QStringLiteral("_ref");
+            const std::string base = slot.substr(0, slot.find('['));
+            for (const auto& arg : reg->opDef.input_arg()) {
+                if (arg.name() != base)
+                    continue;
+                p.ref = arg.is_ref();
+                p.expects = QString::fromStdString(arg.description());
+                if (p.declaredDtype.isEmpty() && arg.type() != tensorflow::DT_INVALID)
+                    p.declaredDtype = dtypeText(p.ref ? makeRefType(arg.type()) : arg.type());
+                const auto attr = node->attrs.find(arg.type_attr());
+                if (p.declaredDtype.isEmpty() && attr != node->attrs.end() &&
+                    attr->second.value_case() == tensorflow::AttrValue::kType)
+                    p.declaredDtype = dtypeText(p.ref ? makeRefType(attr->second.type()) : attr->second.type());
+            }
         }
+        if (layer) {
+            // A variadic type has one name for all its ports ("values[1]" is a "values" port).
+            const std::string port = layer->inputs < 0 ? slot.substr(0, slot.find('[')) : slot;
+            p.expects = layerInputExpects(*node, port);
+        }
+        p.dtype = p.declaredDtype;
         inputs.push_back(std::move(p));
     }
-    const layers::LayerType* layer = node->kind == NodeKind::kLayer ? layers::findLayerType(node->type) : nullptr;
     for (int k = 0; k < node->outputs; ++k) {
         PortInfo p;
-        if (layer && k < static_cast<int>(layer->outputNames.size()))
-            p.name = QString::fromStdString(layer->outputNames[static_cast<std::size_t>(k)]);
-        else if (reg && k < reg->opDef.output_arg_size() && node->outputs == reg->opDef.output_arg_size())
+        if (layer && k < static_cast<int>(layer->outputNames.size())) {
+            const std::string& name = layer->outputNames[static_cast<std::size_t>(k)];
+            p.name = QString::fromStdString(name);
+            p.expects = layerOutputGives(*node, name);
+        } else if (reg && k < reg->opDef.output_arg_size() && node->outputs == reg->opDef.output_arg_size()) {
             p.name = QString::fromStdString(reg->opDef.output_arg(k).name());
-        else
+            p.expects = QString::fromStdString(reg->opDef.output_arg(k).description());
+        } else {
             p.name = QStringLiteral(":%1").arg(k);
-        p.dtype = dtypeText(m_document->outputType(id, k));
+        }
+        p.declaredDtype = dtypeText(m_document->outputType(id, k));
+        p.dtype = p.declaredDtype;
         outputs.push_back(std::move(p));
     }
     item->setNode(*node, colourOf(*node), std::move(inputs), std::move(outputs));
+    applyFeedback(id);
+}
+
+void NodeEditorScene::applyFeedback(DocNodeId id)
+{
+    NodeItem* item = nodeItem(id);
+    const DocNode* node = m_document->node(id);
+    if (!item || !node)
+        return;
+    auto factsOf = [this](DocNodeId source, int output) {
+        PortFacts facts;
+        const auto it = m_feedback.find(source);
+        if (it == m_feedback.end() || output < 0)
+            return facts;
+        const auto k = static_cast<std::size_t>(output);
+        if (k < it->second.shapes.size())
+            facts.shape = it->second.shapes[k];
+        if (k < it->second.dtypes.size())
+            facts.dtype = it->second.dtypes[k];
+        return facts;
+    };
+    std::vector<PortFacts> inputs, outputs;
+    for (const InputSlot& slot : node->inputs)
+        inputs.push_back(slot.isConnected() ? factsOf(slot.source, slot.output) : PortFacts{});
+    for (int k = 0; k < node->outputs; ++k)
+        outputs.push_back(factsOf(id, k));
+    item->setLiveFacts(inputs, outputs);
     const auto fb = m_feedback.find(id);
-    if (fb != m_feedback.end()) {
-        item->setOutputShapes(fb->second.shapes);
-        item->setProblem(fb->second.problem);
-    }
+    item->setProblem(fb == m_feedback.end() ? QString() : fb->second.problem);
 }
 
 void NodeEditorScene::addNodeItem(DocNodeId id)
@@ -220,11 +272,8 @@ void NodeEditorScene::updateConnectionsOf(DocNodeId id)
 void NodeEditorScene::setFeedback(const std::map<DocNodeId, NodeFeedback>& feedback)
 {
     m_feedback = feedback;
-    for (const auto& [id, item] : m_nodes) {
-        const auto it = m_feedback.find(id);
-        item->setOutputShapes(it == m_feedback.end() ? std::vector<QString>{} : it->second.shapes);
-        item->setProblem(it == m_feedback.end() ? QString() : it->second.problem);
-    }
+    for (const auto& [id, item] : m_nodes)
+        applyFeedback(id);
     for (const auto& [connection, item] : m_connections)
         updateConnectionGeometry(item);
 }

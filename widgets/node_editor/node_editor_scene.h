@@ -17,10 +17,11 @@ namespace tstudio::node_editor {
 class ConnectionItem;
 class NodeItem;
 
-/// What live feedback says about one node: its outputs' shapes and its problem.
+/// What live feedback says about one node: its outputs' shapes and dtypes ("" unknown) and its problem.
 struct NodeFeedback {
     std::vector<QString> shapes;
     QString problem;
+    std::vector<QString> dtypes;
 };
 
 /// Holds one NodeItem per document node and one ConnectionItem per connection, kept in step with the
@@ -43,7 +44,7 @@ public:
     void setSnapToGrid(bool on) { m_snap = on; }
     bool snapToGrid() const { return m_snap; }
 
-    /// Shapes and problems from the latest inference.
+    /// Shapes, dtypes and problems from the latest inference; ports show them (an input its source's).
     void setFeedback(const std::map<DocNodeId, NodeFeedback>& feedback);
     std::vector<DocNodeId> selectedNodes() const;
     std::vector<Connection> selectedConnections() const;
@@ -67,6 +68,8 @@ protected:
 private:
     void addNodeItem(DocNodeId id);
     void refreshNode(DocNodeId id);
+    /// Puts the latest feedback on the node's ports and problem (cheap: no inference).
+    void applyFeedback(DocNodeId id);
     void addConnectionItem(const Connection& connection);
     void removeConnectionItem(const Connection& connection);
     void updateConnectionsOf(DocNodeId id);

@@ -10,6 +10,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tstudio::node_editor {
 
@@ -30,21 +31,26 @@ void NodeItem::setNode(const DocNode& node, const QColor& colour, std::vector<Po
     m_inputs = std::move(inputs);
     m_outputs = std::move(outputs);
     relayout();
-    setToolTip(QStringLiteral("<b>%1</b><br>%2").arg(m_name.toHtmlEscaped(), m_type.toHtmlEscaped()) +
-               (m_problem.isEmpty() ? QString() : QStringLiteral("<br><span style='color:#c00'>%1</span>").arg(m_problem.toHtmlEscaped())));
+    updateToolTip();
     update();
 }
 
-void NodeItem::setOutputShapes(const std::vector<QString>& shapes)
+void NodeItem::setLiveFacts(const std::vector<PortFacts>& inputs, const std::vector<PortFacts>& outputs)
 {
     bool changed = false;
-    for (std::size_t i = 0; i < m_outputs.size(); ++i) {
-        const QString shape = i < shapes.size() ? shapes[i] : QString();
-        if (m_outputs[i].shape != shape) {
-            m_outputs[i].shape = shape;
-            changed = true;
+    auto apply = [&changed](std::vector<PortInfo>& ports, const std::vector<PortFacts>& facts) {
+        for (std::size_t i = 0; i < ports.size(); ++i) {
+            const PortFacts fact = i < facts.size() ? facts[i] : PortFacts{};
+            const QString dtype = fact.dtype.isEmpty() ? ports[i].declaredDtype : fact.dtype;
+            if (ports[i].dtype != dtype || ports[i].shape != fact.shape) {
+                ports[i].dtype = dtype;
+                ports[i].shape = fact.shape;
+                changed = true;
+            }
         }
-    }
+    };
+    apply(m_inputs, inputs);
+    apply(m_outputs, outputs);
     if (changed) {
         prepareGeometryChange();
         relayout();
@@ -57,9 +63,62 @@ void NodeItem::setProblem(const QString& problem)
     if (problem == m_problem)
         return;
     m_problem = problem;
-    setToolTip(QStringLiteral("<b>%1</b><br>%2").arg(m_name.toHtmlEscaped(), m_type.toHtmlEscaped()) +
-               (m_problem.isEmpty() ? QString() : QStringLiteral("<br><span style='color:#c00'>%1</span>").arg(m_problem.toHtmlEscaped())));
+    updateToolTip();
     update();
+}
+
+void NodeItem::updateToolTip()
+{
+    m_nodeToolTip = QStringLiteral("<b>%1</b><br>%2").arg(m_name.toHtmlEscaped(), m_type.toHtmlEscaped()) +
+                    (m_problem.isEmpty() ? QString()
+                                         : QStringLiteral("<br><span style='color:#c00'>%1</span>").arg(m_problem.toHtmlEscaped()));
+    setToolTip(m_nodeToolTip);
+}
+
+QFont NodeItem::portFont()
+{
+    QFont font;
+    font.setPixelSize(10);
+    return font;
+}
+
+QString NodeItem::portLabel(int port, bool output) const
+{
+    const PortInfo* p = output ? outputInfo(port) : inputInfo(port);
+    if (!p)
+        return {};
+    // Inputs: name and dtype (the connection carries the shape); outputs: their shape too.
+    QString facts = p->dtype;
+    if (output && !p->shape.isEmpty())
+        facts = facts.isEmpty() ? p->shape : tr("%1 %2", "port dtype and shape").arg(facts, p->shape);
+    return facts.isEmpty() ? p->name : tr("%1: %2", "port name and what flows through it").arg(p->name, facts);
+}
+
+QString NodeItem::portToolTip(int port, bool output) const
+{
+    const PortInfo* p = output ? outputInfo(port) : inputInfo(port);
+    if (!p)
+        return {};
+    QString facts = p->dtype;
+    if (!p->shape.isEmpty())
+        facts = facts.isEmpty() ? p->shape : tr("%1 %2", "port dtype and shape").arg(facts, p->shape);
+    QStringList lines{tr("%1: %2", "port name and what flows through it")
+                          .arg(p->name, facts.isEmpty() ? tr("dtype and shape not known yet") : facts)};
+    if (!p->expects.isEmpty())
+        lines << (output ? tr("Gives %1") : tr("Expects %1")).arg(p->expects);
+    if (p->ref)
+        lines << tr("Takes a reference to a variable (a _ref dtype)");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QRectF NodeItem::portLabelRect(int port, bool output) const
+{
+    if (output ? port < 0 || port >= outputCount() : port < 0 || port >= inputCount())
+        return {};
+    const double y = portY(port) - kPortPitch / 2;
+    if (output)
+        return QRectF(m_size.width() - kPortRadius - 4 - m_outputTextWidth, y, m_outputTextWidth, kPortPitch);
+    return QRectF(kPortRadius + 4, y, m_inputTextWidth, kPortPitch);
 }
 
 void NodeItem::relayout()
@@ -67,16 +126,20 @@ void NodeItem::relayout()
     QFont bold;
     bold.setPixelSize(12);
     bold.setBold(true);
-    QFont small;
-    small.setPixelSize(10);
+    QFont small = portFont();
     const QFontMetricsF boldMetrics(bold), smallMetrics(small);
-    double inputWidth = 0, outputWidth = 0;
-    for (const auto& p : m_inputs)
-        inputWidth = std::max(inputWidth, smallMetrics.horizontalAdvance(p.name));
-    for (const auto& p : m_outputs)
-        outputWidth = std::max(outputWidth, smallMetrics.horizontalAdvance(p.shape.isEmpty() ? p.name : p.shape));
-    const double title = std::max(boldMetrics.horizontalAdvance(m_name), smallMetrics.horizontalAdvance(m_type)) + 36;
-    const double width = std::clamp(std::max(title, inputWidth + outputWidth + 36), 120.0, 320.0);
+    // Label widths rounded up so that text measured again when painting never comes out wider.
+    m_inputTextWidth = 0;
+    m_outputTextWidth = 0;
+    for (int i = 0; i < inputCount(); ++i)
+        m_inputTextWidth = std::max(m_inputTextWidth, std::ceil(smallMetrics.horizontalAdvance(portLabel(i, false))) + 1);
+    for (int i = 0; i < outputCount(); ++i)
+        m_outputTextWidth = std::max(m_outputTextWidth, std::ceil(smallMetrics.horizontalAdvance(portLabel(i, true))) + 1);
+    // Title and type with 12 px margins and room for the problem badge on the right of the header.
+    const double title = std::max(boldMetrics.horizontalAdvance(m_name), smallMetrics.horizontalAdvance(m_type)) + 24 + kBadge;
+    // Port labels sit kPortRadius + 4 in from each edge with at least kLabelGap between the two sides.
+    const double ports = m_inputTextWidth + m_outputTextWidth + 2 * (kPortRadius + 4) + kLabelGap;
+    const double width = std::ceil(std::max({title, ports, 120.0}));
     const int rows = std::max<int>(1, static_cast<int>(std::max(m_inputs.size(), m_outputs.size())));
     m_size = QSizeF(width, kHeader + 12 + rows * kPortPitch);
 }
@@ -88,12 +151,12 @@ QRectF NodeItem::boundingRect() const
 
 QPointF NodeItem::inputPos(int slot) const
 {
-    return mapToScene(QPointF(0, kHeader + 6 + kPortPitch * (slot + 0.5)));
+    return mapToScene(QPointF(0, portY(slot)));
 }
 
 QPointF NodeItem::outputPos(int output) const
 {
-    return mapToScene(QPointF(m_size.width(), kHeader + 6 + kPortPitch * (output + 0.5)));
+    return mapToScene(QPointF(m_size.width(), portY(output)));
 }
 
 QPointF NodeItem::controlInPos() const
@@ -110,10 +173,10 @@ std::pair<int, bool> NodeItem::portAt(QPointF local) const
 {
     auto near = [&](QPointF p) { return QLineF(p, local).length() <= kPortRadius + 3; };
     for (int i = 0; i < inputCount(); ++i)
-        if (near(QPointF(0, kHeader + 6 + kPortPitch * (i + 0.5))))
+        if (near(QPointF(0, portY(i))))
             return {i, false};
     for (int i = 0; i < outputCount(); ++i)
-        if (near(QPointF(m_size.width(), kHeader + 6 + kPortPitch * (i + 0.5))))
+        if (near(QPointF(m_size.width(), portY(i))))
             return {i, true};
     if (near(QPointF(0, kHeader / 2)))
         return {Connection::kControl, false};
@@ -169,40 +232,37 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRoundedRect(body, 6, 6);
         return;
     }
-    QFont bold = painter->font();
+    QFont bold = portFont();
     bold.setPixelSize(12);
     bold.setBold(true);
-    QFont small = painter->font();
-    small.setPixelSize(10);
     const QColor text = textColourOn(m_colour);
     painter->setFont(bold);
     painter->setPen(text);
-    const QRectF titleRect(12, 1, m_size.width() - 24, kHeader / 2 + 3);
+    const double titleWidth = m_size.width() - 24 - kBadge;
+    const QRectF titleRect(12, 1, titleWidth, kHeader / 2 + 3);
     painter->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
                       QFontMetricsF(bold).elidedText(m_name, Qt::ElideMiddle, titleRect.width()));
-    painter->setFont(small);
-    painter->drawText(QRectF(12, kHeader / 2 + 1, m_size.width() - 24, kHeader / 2 - 2), Qt::AlignLeft | Qt::AlignVCenter, m_type);
+    painter->setFont(portFont());
+    painter->drawText(QRectF(12, kHeader / 2 + 1, titleWidth, kHeader / 2 - 2), Qt::AlignLeft | Qt::AlignVCenter, m_type);
     // Ports.
     const QColor portText = palette.color(QPalette::Text);
     for (int i = 0; i < inputCount(); ++i) {
-        const QPointF c(0, kHeader + 6 + kPortPitch * (i + 0.5));
-        const bool ref = m_inputs[static_cast<std::size_t>(i)].dtype.endsWith(QStringLiteral("_ref"));
+        const QPointF c(0, portY(i));
         painter->setPen(QPen(border, 1));
-        painter->setBrush(i == m_highlightedInput ? palette.color(QPalette::Highlight) : (ref ? QColor(0xe0, 0x7b, 0x00) : m_colour));
+        painter->setBrush(i == m_highlightedInput ? palette.color(QPalette::Highlight)
+                                                  : (m_inputs[static_cast<std::size_t>(i)].ref ? QColor(0xe0, 0x7b, 0x00) : m_colour));
         painter->drawEllipse(c, kPortRadius, kPortRadius);
         painter->setPen(portText);
-        painter->drawText(QRectF(kPortRadius + 4, c.y() - 8, m_size.width() / 2, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                          m_inputs[static_cast<std::size_t>(i)].name);
+        painter->drawText(portLabelRect(i, false), Qt::AlignLeft | Qt::AlignVCenter, portLabel(i, false));
     }
     for (int i = 0; i < outputCount(); ++i) {
-        const QPointF c(m_size.width(), kHeader + 6 + kPortPitch * (i + 0.5));
+        const QPointF c(m_size.width(), portY(i));
         painter->setPen(QPen(border, 1));
         painter->setBrush(m_colour);
         painter->drawEllipse(c, kPortRadius, kPortRadius);
         const PortInfo& p = m_outputs[static_cast<std::size_t>(i)];
         painter->setPen(p.shape.isEmpty() ? portText : palette.color(QPalette::Link));
-        painter->drawText(QRectF(m_size.width() / 2 - 8, c.y() - 8, m_size.width() / 2 - kPortRadius - 2, 16),
-                          Qt::AlignRight | Qt::AlignVCenter, p.shape.isEmpty() ? p.name : p.shape);
+        painter->drawText(portLabelRect(i, true), Qt::AlignRight | Qt::AlignVCenter, portLabel(i, true));
     }
     // Control ports: small squares on the title bar.
     painter->setPen(QPen(text, 1));
@@ -210,8 +270,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->drawRect(QRectF(-3.5, kHeader / 2 - 3.5, 7, 7));
     painter->drawRect(QRectF(m_size.width() - 3.5, kHeader / 2 - 3.5, 7, 7));
     if (!m_problem.isEmpty()) {
-        const QRectF badge(m_size.width() - 20, kHeader + 2, 16, 16);
-        painter->setPen(Qt::NoPen);
+        // In the header's right end, kept free for it: it never covers a port label.
+        const QRectF badge(m_size.width() - 8 - 16, (kHeader - 16) / 2 - 1, 16, 16);
+        painter->setPen(QPen(Qt::white, 1));
         painter->setBrush(QColor(0xd0, 0x20, 0x20));
         painter->drawEllipse(badge);
         painter->setPen(Qt::white);
@@ -235,6 +296,10 @@ void NodeItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
     } else {
         setCursor(Qt::CrossCursor);
     }
+    // Over a data port its own tooltip, elsewhere the node's.
+    const QString tip = slot >= 0 ? portToolTip(slot, output) : m_nodeToolTip;
+    if (toolTip() != tip)
+        setToolTip(tip);
     QGraphicsObject::hoverMoveEvent(event);
 }
 

@@ -4,6 +4,7 @@
 #include "document/graph_document.h"
 
 #include <QColor>
+#include <QFont>
 #include <QGraphicsObject>
 #include <QString>
 
@@ -13,27 +14,43 @@ namespace tstudio::node_editor {
 
 /// What the canvas shows about one port.
 struct PortInfo {
-    QString name;  ///< "a", "values[1]", "output"
-    QString dtype; ///< "float32", "float32_ref", "" when unknown
-    QString shape; ///< "[?,784]" for outputs once inferred; "" unknown
+    QString name;          ///< "a", "values[1]", "labels", "output"
+    QString dtype;         ///< shown: the live build's dtype, else declaredDtype; "" when unknown
+    QString shape;         ///< "[?,784]" once inferred (an input shows its source's); "" unknown
+    QString declaredDtype; ///< from the OpDef, the attrs or the source op ("float32_ref"); "" unknown
+    QString expects;       ///< what an input expects / an output gives (tooltip); "" when nothing is said
+    bool ref = false;      ///< an input that takes a variable reference (Assign's "ref")
+};
+
+/// What the latest build says about one port: dtype and shape, "" when unknown.
+struct PortFacts {
+    QString dtype;
+    QString shape;
 };
 
 /// A projection of one DocNode; it never changes the document itself (the scene turns drags into commands).
 /// Inputs on the left edge, outputs on the right, the control input and output as small squares on the title.
+/// Each port is labelled with its name and dtype (outputs also their shape) and has its own tooltip; the
+/// node is as wide as its title and port labels need, so no label is cut.
 class NodeItem : public QGraphicsObject {
     Q_OBJECT
 public:
     static constexpr double kHeader = 26;
     static constexpr double kPortPitch = 18;
     static constexpr double kPortRadius = 5;
+    /// Room kept at the right of the header for the problem badge.
+    static constexpr double kBadge = 20;
+    /// Least space between an input's label and an output's label on the same row.
+    static constexpr double kLabelGap = 12;
 
     NodeItem(DocNodeId id, QGraphicsItem* parent = nullptr);
 
     DocNodeId nodeId() const { return m_id; }
     /// Refreshes title, ports and colour from the document node.
     void setNode(const DocNode& node, const QColor& colour, std::vector<PortInfo> inputs, std::vector<PortInfo> outputs);
-    /// Shapes of the outputs after inference (may be fewer than outputs).
-    void setOutputShapes(const std::vector<QString>& shapes);
+    /// Dtypes and shapes after the latest build (either vector may be shorter than the ports; missing
+    /// ones are unknown). An unknown dtype falls back to the port's declaredDtype.
+    void setLiveFacts(const std::vector<PortFacts>& inputs, const std::vector<PortFacts>& outputs);
     /// The engine's message for this node, or empty.
     void setProblem(const QString& problem);
     const QString& problem() const { return m_problem; }
@@ -50,6 +67,17 @@ public:
     std::pair<int, bool> portAt(QPointF local) const;
     const PortInfo* inputInfo(int slot) const;
     const PortInfo* outputInfo(int output) const;
+    /// The text drawn next to a port: "labels: int64", "output: float32 [?,500]"; "" for no such port.
+    QString portLabel(int port, bool output) const;
+    /// The port's tooltip: "labels: int64 [?]" and what it expects ("Expects int32 or int64 class ids
+    /// [batch], from the data"); "" for no such port.
+    QString portToolTip(int port, bool output) const;
+    /// Where portLabel is drawn, in item coordinates (inside the body, clear of the other side's labels).
+    QRectF portLabelRect(int port, bool output) const;
+    /// The node's body in item coordinates (ports stick out of it by kPortRadius).
+    QRectF body() const { return QRectF(QPointF(0, 0), m_size); }
+    /// The font of port labels.
+    static QFont portFont();
 
     /// While the user drags a connection: ports that may take it are lit (-2: none).
     void setHighlightedInput(int slot);
@@ -67,6 +95,8 @@ protected:
 
 private:
     void relayout();
+    void updateToolTip();
+    double portY(int row) const { return kHeader + 6 + kPortPitch * (row + 0.5); }
 
     DocNodeId m_id;
     QString m_name;
@@ -76,7 +106,10 @@ private:
     std::vector<PortInfo> m_inputs;
     std::vector<PortInfo> m_outputs;
     QString m_problem;
+    QString m_nodeToolTip;
     QSizeF m_size{160, 60};
+    double m_inputTextWidth = 0;
+    double m_outputTextWidth = 0;
     int m_highlightedInput = -2;
 };
 

@@ -14,6 +14,7 @@
 #include "layers/conv2d.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
+#include "layers/data_source_nodes.h"
 #include "layers/flatten.h"
 #include "layers/layer_catalog.h"
 #include "layers/pooling.h"
@@ -29,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace tstudio;
 using namespace tstudio::layers;
@@ -116,6 +118,36 @@ private:
         return out ? std::string("no error") : out.error().toString();
     }
 
+    /// The error text ("no error" when it builds) of loss `type` named "loss" fed `labels` and `logits`,
+    /// picked by name from a fresh builder: placeholders "ids" int64 [?], "idcol" int64 [?,1], "ids2"
+    /// int64 [?,10], "ids3" int64 [?,4,10], "onehot" float32 [?,10], "ionehot" int32 [?,10], "fvec"
+    /// float32 [?], "ilogits" int32 [?,10], and "dense", a Dense(10) over the placeholder "x" [?,4]
+    /// (computed from trainable variables).
+    std::string lossError(const std::string& type, const Params& params, const std::string& labels,
+                          const std::string& logits)
+    {
+        Output x;
+        auto b = builderWithX(TensorShape{-1, 4}, &x);
+        std::map<std::string, Output> tensors;
+        const std::vector<std::tuple<std::string, tf::DataType, TensorShape>> placeholders{
+            {"ids", tf::DT_INT64, TensorShape{-1}},          {"idcol", tf::DT_INT64, TensorShape{-1, 1}},
+            {"ids2", tf::DT_INT64, TensorShape{-1, 10}},     {"ids3", tf::DT_INT64, TensorShape{-1, 4, 10}},
+            {"onehot", tf::DT_FLOAT, TensorShape{-1, 10}},   {"ionehot", tf::DT_INT32, TensorShape{-1, 10}},
+            {"fvec", tf::DT_FLOAT, TensorShape{-1}},         {"ilogits", tf::DT_INT32, TensorShape{-1, 10}}};
+        for (const auto& [name, dtype, shape] : placeholders) {
+            auto made = ops::placeholder(*b, dtype, shape, name);
+            if (!made)
+                return "placeholder " + name + ": " + made.error().toString();
+            tensors[name] = *made;
+        }
+        auto dense = expandLayer(*b, "Dense", "", {{"units", attr::i(10)}}, {x});
+        if (!dense)
+            return "dense: " + dense.error().toString();
+        tensors["dense"] = dense->at(0);
+        auto out = expandLayerNode(*b, type, "loss", params, {tensors.at(labels), tensors.at(logits)});
+        return out ? std::string("no error") : out.error().toString();
+    }
+
     /// The book's network (examples/book_mnist.cpp) from layer nodes only.
     struct BookNet {
         std::unique_ptr<GraphBuilder> b;
@@ -155,6 +187,12 @@ private slots:
     {
         const std::vector<std::string> expected{"Input",
                                                 "Dataset",
+                                                "MnistSource",
+                                                "SpiralsSource",
+                                                "ImageFolderSource",
+                                                "NumpySource",
+                                                "CsvSource",
+                                                "TfRecordSource",
                                                 "Dense",
                                                 "Conv2D",
                                                 "MaxPool",
@@ -173,6 +211,7 @@ private slots:
                                                 "Softmax",
                                                 "LeakyRelu",
                                                 "SoftmaxCrossEntropy",
+                                                "SparseSoftmaxCrossEntropy",
                                                 "MeanSquaredError",
                                                 "GradientDescent",
                                                 "Momentum",
@@ -307,6 +346,109 @@ private slots:
         QCOMPARE(sparse->at(1).name(), std::string("dataset/labels:0"));
         QCOMPARE(sparse->at(1).dtype(), tf::DT_INT64);
         QCOMPARE(sparse->at(1).shape(), (TensorShape{-1}));
+    }
+
+    /// Each data-source node is one placeholder "<name>/<component>" per component, dtype and shape
+    /// from its params alone (the files named are never opened), ports named after the components.
+    void dataSourceNodesExpandToPlaceholders()
+    {
+        struct Case {
+            std::string type;
+            Params params;
+            std::vector<std::tuple<std::string, tf::DataType, TensorShape>> placeholders;
+        };
+        const std::vector<Case> cases{
+            {"MnistSource",
+             {{"set", attr::s("t10k")}, {"labels", attr::s("one_hot")}, {"dir", attr::s("/nowhere")}},
+             {{"images", tf::DT_FLOAT, TensorShape{-1, 784}}, {"labels", tf::DT_FLOAT, TensorShape{-1, 10}}}},
+            {"MnistSource",
+             {{"scale", attr::b(false)}},
+             {{"images", tf::DT_UINT8, TensorShape{-1, 784}}, {"labels", tf::DT_INT64, TensorShape{-1}}}},
+            {"SpiralsSource",
+             {{"labels", attr::s("one_hot")}},
+             {{"points", tf::DT_FLOAT, TensorShape{-1, 2}}, {"labels", tf::DT_FLOAT, TensorShape{-1, 2}}}},
+            {"ImageFolderSource",
+             {{"dir", attr::s("flowers")}, {"height", attr::i(32)}, {"width", attr::i(48)}, {"channels", attr::i(1)},
+              {"labels", attr::s("one_hot")}, {"classes", attr::i(5)}},
+             {{"images", tf::DT_FLOAT, TensorShape{-1, 32, 48, 1}}, {"labels", tf::DT_FLOAT, TensorShape{-1, 5}}}},
+            {"NumpySource",
+             {{"files", attr::s("a.npy, b.npy, c.npy")}, {"components", attr::s("a:float64:28x28x1, b:int32, c:uint8:3")}},
+             {{"a", tf::DT_DOUBLE, TensorShape{-1, 28, 28, 1}},
+              {"b", tf::DT_INT32, TensorShape{-1}},
+              {"c", tf::DT_UINT8, TensorShape{-1, 3}}}},
+            {"CsvSource",
+             {{"files", attr::s("d.csv")}, {"columns", attr::s("age:int64=0, name:string, h:float64")}},
+             {{"age", tf::DT_INT64, TensorShape{-1}},
+              {"name", tf::DT_STRING, TensorShape{-1}},
+              {"h", tf::DT_DOUBLE, TensorShape{-1}}}},
+            {"TfRecordSource",
+             {{"files", attr::s("d.tfrecord")}, {"features", attr::s("image:float32:784, label:int64=-1")}},
+             {{"image", tf::DT_FLOAT, TensorShape{-1, 784}}, {"label", tf::DT_INT64, TensorShape{-1}}}},
+        };
+        for (const Case& c : cases) {
+            auto b = std::make_unique<GraphBuilder>(m_registries->ops);
+            auto made = expandLayerNode(*b, c.type, "data", c.params, {});
+            QVERIFY2(made, (c.type + ": " + testing::err(made)).c_str());
+            QVERIFY(made->targets.empty());
+            QCOMPARE(made->outputs.size(), c.placeholders.size());
+            std::vector<std::string> ports;
+            for (std::size_t k = 0; k < c.placeholders.size(); ++k) {
+                const auto& [component, dtype, shape] = c.placeholders[k];
+                const Output& out = made->outputs[k];
+                QCOMPARE(out.name(), "data/" + component + ":0");
+                QCOMPARE(out.dtype(), dtype);
+                QCOMPARE(out.shape(), shape);
+                QCOMPARE(b->findNode("data/" + component)->op(), std::string("Placeholder"));
+                ports.push_back(component);
+            }
+            QCOMPARE(layerOutputNames(*findLayerType(c.type), c.params), ports);
+            QCOMPARE(b->nodeCount(), static_cast<int>(c.placeholders.size()));
+        }
+        // Without a name, the scope is the kind's ("mnist", "numpy", ...).
+        auto b = std::make_unique<GraphBuilder>(m_registries->ops);
+        auto unnamed = expandLayer(*b, "NumpySource", "", {}, {});
+        QVERIFY2(unnamed, testing::err(unnamed));
+        QCOMPARE(unnamed->at(0).name(), std::string("numpy/x:0"));
+        QCOMPARE(unnamed->at(0).shape(), (TensorShape{-1, 784}));
+        // The component lists and ranges are checked by validateLayerParams and the expansion alike.
+        const std::vector<std::pair<std::pair<std::string, Params>, std::string>> bad{
+            {{"NumpySource", {{"components", attr::s("x:float32, y:int65")}}},
+             "layer 'data' (NumpySource): param 'components' entry 2 ('y:int65'): unknown dtype 'int65' (expected "
+             "one of float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)"},
+            {{"NumpySource", {{"components", attr::s("x:float32, x:int64")}}},
+             "layer 'data' (NumpySource): param 'components': 'x' is named twice"},
+            {{"NumpySource", {{"components", attr::s("x:float32:28by28")}}},
+             "layer 'data' (NumpySource): param 'components' entry 1 ('x:float32:28by28'): shape '28by28' is not "
+             "sizes joined by x (e.g. 28x28)"},
+            {{"NumpySource", {{"components", attr::s(" , ")}}},
+             "layer 'data' (NumpySource): param 'components' is empty; expected comma-separated name:dtype[:shape] "
+             "entries, the shape's sizes joined by x (28x28x1; none for a scalar)"},
+            {{"CsvSource", {{"columns", attr::s("a:float32:3")}}},
+             "layer 'data' (CsvSource): param 'columns' entry 1 ('a:float32:3'): columns are scalars; no shape is "
+             "taken"},
+            {{"CsvSource", {{"field_delim", attr::s(";;")}}},
+             "layer 'data' (CsvSource): param 'field_delim' must be one character, got ';;'"},
+            {{"TfRecordSource", {{"features", attr::s("x:float32:2=0")}}},
+             "layer 'data' (TfRecordSource): param 'features' entry 1 ('x:float32:2=0'): only scalar entries take a "
+             "default"},
+            {{"ImageFolderSource", {{"labels", attr::s("one_hot")}}},
+             "layer 'data' (ImageFolderSource): param 'classes' must be positive for one_hot labels (the number of "
+             "class folders), got 0"},
+            {{"ImageFolderSource", {{"channels", attr::i(4)}}},
+             "layer 'data' (ImageFolderSource): param 'channels' must be 1 (grey) or 3 (RGB), got 4"},
+            {{"MnistSource", {{"take", attr::i(0)}}},
+             "layer 'data' (MnistSource): param 'take' must be -1 (all) or positive, got 0"},
+            {{"MnistSource", {{"set", attr::s("test")}}},
+             "layer 'data' (MnistSource): param 'set' must be one of train, t10k; got 'test'"},
+        };
+        for (const auto& [typed, message] : bad) {
+            const auto& [type, params] = typed;
+            QCOMPARE(validateLayerParams(type, "data", params).message(), message);
+            auto b2 = std::make_unique<GraphBuilder>(m_registries->ops);
+            auto made = expandLayer(*b2, type, "data", params, {});
+            QVERIFY(!made);
+            QCOMPARE(made.error().message(), message);
+        }
     }
 
     void denseVariantsRenameAsAsked()
@@ -462,6 +604,98 @@ private slots:
         auto res = expandLayer(other, "Relu", "r", {}, {x});
         QCOMPARE(res ? std::string() : res.error().toString(),
                  std::string("InvalidArgument: layer 'r' (Relu): input 0 ('x:0') is not a tensor of this graph"));
+    }
+
+    /// SparseSoftmaxCrossEntropy is tf.losses.sparse_softmax_cross_entropy, as SoftmaxCrossEntropy with sparse.
+    void sparseSoftmaxCrossEntropyIsTheSparseLoss()
+    {
+        auto build = [&](const std::string& type, const Params& params) {
+            Output x;
+            auto b = builderWithX(TensorShape{-1, 3}, &x);
+            auto labels = ops::placeholder(*b, tf::DT_INT32, TensorShape{-1}, "labels");
+            auto logits = expandLayer(*b, "Dense", "", {{"units", attr::i(3)}}, {x});
+            if (!labels || !logits)
+                return QStringList{"setup failed"};
+            auto loss = expandLayer(*b, type, "xent", params, {*labels, logits->at(0)});
+            if (!loss)
+                return QStringList{QString::fromStdString(loss.error().toString())};
+            return QStringList{QString::fromStdString(loss->at(0).name())} + describeGraph(b->graphDef());
+        };
+        const QStringList sparse = build("SparseSoftmaxCrossEntropy", {{"total_loss", attr::b(false)}});
+        QCOMPARE(sparse, build("SoftmaxCrossEntropy", {{"sparse", attr::b(true)}, {"total_loss", attr::b(false)}}));
+        QCOMPARE(sparse.at(0), QString("xent/value:0"));
+        QVERIFY2(sparse.join('\n').contains("SparseSoftmaxCrossEntropyWithLogits"), qPrintable(sparse.join('\n')));
+        const LayerType* type = findLayerType("SparseSoftmaxCrossEntropy");
+        QVERIFY(type);
+        QCOMPARE(type->category, std::string("Losses"));
+        QCOMPARE(type->inputNames, (std::vector<std::string>{"labels", "logits"}));
+        QCOMPARE(type->outputNames, std::vector<std::string>{"loss"});
+    }
+
+    /// Loss ports are checked before building, one case each, with the layer and the port named.
+    void lossPortsOfTheWrongKindAreRefused()
+    {
+        const std::string xent = "InvalidArgument: layer 'loss' (SoftmaxCrossEntropy): ";
+        const std::string sparse = "InvalidArgument: layer 'loss' (SparseSoftmaxCrossEntropy): ";
+        // Integer labels into the dense loss: class ids belong to the sparse one.
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "ids", "dense"),
+                 xent + "port 'labels' takes float one-hot rows [batch, classes]; got int64 [?]: class ids go to "
+                        "SparseSoftmaxCrossEntropy");
+        // Float labels of the wrong rank into the dense loss.
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "fvec", "dense"),
+                 xent + "port 'labels' takes float one-hot rows [batch, classes]; got float32 [?]");
+        // Float labels into the sparse loss, and into the old sparse form.
+        QCOMPARE(lossError("SparseSoftmaxCrossEntropy", {}, "onehot", "dense"),
+                 sparse + "port 'labels' takes int32 or int64 class ids [batch]; got float32 [?,10]: one-hot rows go "
+                          "to SoftmaxCrossEntropy");
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {{"sparse", attr::b(true)}}, "onehot", "dense"),
+                 xent + "port 'labels' takes int32 or int64 class ids [batch]; got float32 [?,10]: one-hot rows go "
+                        "to SoftmaxCrossEntropy with sparse off");
+        // Logits of an integer dtype.
+        QCOMPARE(lossError("SparseSoftmaxCrossEntropy", {}, "ids", "ilogits"),
+                 sparse + "port 'logits' takes float scores [batch, classes]; got int32 [?,10]");
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "onehot", "ilogits"),
+                 xent + "port 'logits' takes float scores [batch, classes]; got int32 [?,10]");
+        // Sparse labels must have the logits' rank less one.
+        QCOMPARE(lossError("SparseSoftmaxCrossEntropy", {}, "ids2", "dense"),
+                 sparse + "port 'labels' takes int32 or int64 class ids of rank 1, one less than logits [?,10]; got "
+                          "int64 [?,10]: one-hot rows go to SoftmaxCrossEntropy");
+        QCOMPARE(lossError("SparseSoftmaxCrossEntropy", {}, "ids3", "dense"),
+                 sparse + "port 'labels' takes int32 or int64 class ids of rank 1, one less than logits [?,10]; got "
+                          "int64 [?,4,10]");
+    }
+
+    /// Swapped ports of the same shape and dtype: the labels are computed by the network (they depend on
+    /// a trainable variable) while the logits / predictions come straight from a placeholder.
+    void swappedLossPortsAreRefused()
+    {
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "dense", "onehot"),
+                 std::string("InvalidArgument: layer 'loss' (SoftmaxCrossEntropy): port 'labels' is computed by the "
+                             "network (from trainable variable 'dense/bias') while port 'logits' is data (from "
+                             "placeholder 'onehot'): labels and logits look swapped"));
+        QCOMPARE(lossError("MeanSquaredError", {}, "dense", "onehot"),
+                 std::string("InvalidArgument: layer 'loss' (MeanSquaredError): port 'labels' is computed by the "
+                             "network (from trainable variable 'dense/bias') while port 'predictions' is data (from "
+                             "placeholder 'onehot'): labels and predictions look swapped"));
+        // Swapped with different kinds: the swap is what is named.
+        QVERIFY(lossError("SparseSoftmaxCrossEntropy", {}, "dense", "ids")
+                    .ends_with("port 'labels' is computed by the network (from trainable variable 'dense/bias') "
+                               "while port 'logits' is data (from placeholder 'ids'): labels and logits look swapped"));
+    }
+
+    /// What TensorFlow accepts is still accepted.
+    void rightLossPortsBuild()
+    {
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "onehot", "dense"), std::string("no error"));
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "ionehot", "dense"), std::string("no error")); // cast, as TF
+        QCOMPARE(lossError("SparseSoftmaxCrossEntropy", {}, "ids", "dense"), std::string("no error"));
+        QCOMPARE(lossError("SparseSoftmaxCrossEntropy", {}, "idcol", "dense"), std::string("no error")); // squeezed
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {{"sparse", attr::b(true)}}, "ids", "dense"), std::string("no error"));
+        QCOMPARE(lossError("MeanSquaredError", {}, "onehot", "dense"), std::string("no error"));
+        // Both sides computed (a teacher's outputs as labels): nothing looks swapped.
+        QCOMPARE(lossError("MeanSquaredError", {}, "dense", "dense"), std::string("no error"));
+        // Both sides data: nothing to tell them apart.
+        QCOMPARE(lossError("SoftmaxCrossEntropy", {}, "onehot", "onehot"), std::string("no error"));
     }
 
     /// Issue #8's check: the forward part (every node layer2/add depends on) of the book's network

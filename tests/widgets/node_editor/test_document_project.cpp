@@ -174,6 +174,135 @@ private slots:
         QCOMPARE(project::projectToJson(*resaved), project::projectToJson(*loaded));
     }
 
+    /// Each data-source node becomes the project source of its kind feeding "<node>/<component>";
+    /// the project's JSON parses back to the same, and editorState gives the node back with its
+    /// params, taking path edits made in the project (Training panel, --set) into the node.
+    void dataSourceNodesBecomeProjectSources()
+    {
+        struct Case {
+            std::string type;
+            Params params;
+            std::string sourceType;
+            std::vector<std::string> components;
+            std::string pathParam;   ///< the param that holds the paths
+            std::string pathJsonKey; ///< its key in the source's JSON
+        };
+        const std::vector<Case> cases{
+            {"MnistSource",
+             {{"dir", attr::s("mnist-data")}, {"set", attr::s("t10k")}, {"skip", attr::i(100)}, {"take", attr::i(500)},
+              {"labels", attr::s("one_hot")}},
+             "mnist", {"images", "labels"}, "dir", "dir"},
+            {"SpiralsSource", {{"points_per_class", attr::i(50)}, {"noise", attr::f(0.1f)}, {"labels", attr::s("one_hot")}},
+             "two_spirals", {"points", "labels"}, "", ""},
+            {"ImageFolderSource",
+             {{"dir", attr::s("flowers")}, {"height", attr::i(32)}, {"width", attr::i(32)}, {"labels", attr::s("one_hot")},
+              {"classes", attr::i(5)}},
+             "image_folder", {"images", "labels"}, "dir", "dir"},
+            {"NumpySource",
+             {{"files", attr::s("x.npy, y.npy")}, {"components", attr::s("x:float32:28x28, y:int64")}, {"skip", attr::i(2)}},
+             "numpy", {"x", "y"}, "files", "files"},
+            {"NumpySource", {{"files", attr::s("mnist.npz")}, {"components", attr::s("images:uint8:28x28, labels:uint8")}},
+             "numpy", {"images", "labels"}, "files", "files"},
+            {"CsvSource",
+             {{"files", attr::s("a.csv, b.csv")}, {"header", attr::b(true)}, {"columns", attr::s("f:float32=0.5, name:string=none, k:int64")}},
+             "csv", {"f", "name", "k"}, "files", "files"},
+            {"TfRecordSource",
+             {{"files", attr::s("train.tfrecord")}, {"compression", attr::s("gzip")},
+              {"features", attr::s("image:float32:784, label:int64=-1")}},
+             "tfrecord", {"image", "label"}, "files", "files"},
+        };
+        for (const Case& c : cases) {
+            const QByteArray what = QByteArray::fromStdString(c.type + " " + c.sourceType);
+            auto doc = newDocument();
+            const DocNodeId data = layer(*doc, c.type, "data", c.params, {0, 0});
+            QCOMPARE(doc->node(data)->outputs, static_cast<int>(c.components.size()));
+            project::Project base = newProject("d");
+            base.training.optimizer = project::OptimizerSpec{};
+            base.training.loss = "data/" + c.components.front() + ":0";
+            auto p = documentProject(*doc, registries().ops, base);
+            QVERIFY2(p.has_value(), p ? what.constData() : p.error().toString().c_str());
+            QCOMPARE(p->sources.size(), std::size_t(1));
+            const project::DataSource& source = p->sources[0];
+            QCOMPARE(source.type(), c.sourceType);
+            QCOMPARE(source.feeds.size(), c.components.size());
+            for (const std::string& component : c.components)
+                QCOMPARE(source.feeds.at("data/" + component), std::vector<std::string>{component});
+
+            // JSON and back: the same project, byte for byte.
+            const std::string text = project::projectToJson(*p);
+            auto parsed = project::parseProject(text, "d.tsproj");
+            QVERIFY2(parsed.has_value(), parsed ? "" : parsed.error().toString().c_str());
+            QCOMPARE(project::projectToJson(*parsed), text);
+
+            // editorState: the node with the params it was saved with.
+            auto state = editorState(*parsed, registries().ops);
+            QVERIFY2(state.has_value(), state ? "" : state.error().toString().c_str());
+            QVERIFY2(state->layersKept, what.constData());
+            QVERIFY(state->warnings.empty());
+            const tf::NodeDef* node = nullptr;
+            for (const tf::NodeDef& n : state->graph.node())
+                if (n.name() == "data")
+                    node = &n;
+            QVERIFY(node);
+            QCOMPARE(node->op(), c.type);
+            for (const auto& [name, value] : c.params)
+                QVERIFY2(node->attr().at(name).DebugString() == value.DebugString(), (what + " " + name.c_str()).constData());
+
+            // A path changed in the project shows in the node; the document saves it back.
+            if (c.pathParam.empty())
+                continue;
+            nlohmann::json doc2 = nlohmann::json::parse(text);
+            auto& entry = doc2["data"]["sources"][0][c.pathJsonKey];
+            std::string expectedParam;
+            if (entry.is_array()) {
+                std::vector<std::string> files = entry.get<std::vector<std::string>>();
+                for (std::string& f : files)
+                    f = "/moved/" + f;
+                entry = files;
+                for (const std::string& f : files)
+                    expectedParam += (expectedParam.empty() ? "" : ", ") + f;
+            } else {
+                entry = "/moved/data";
+                expectedParam = "/moved/data";
+            }
+            auto moved = project::parseProject(doc2.dump(), "d.tsproj");
+            QVERIFY2(moved.has_value(), moved ? "" : moved.error().toString().c_str());
+            auto movedState = editorState(*moved, registries().ops);
+            QVERIFY(movedState.has_value());
+            QVERIFY2(movedState->layersKept && movedState->warnings.empty(), what.constData());
+            std::string shown;
+            for (const tf::NodeDef& n : movedState->graph.node())
+                if (n.name() == "data")
+                    shown = n.attr().at(c.pathParam).s();
+            QCOMPARE(shown, expectedParam);
+            auto reopened = newDocument();
+            QVERIFY(reopened->fromGraphDef(movedState->graph, movedState->positions).has_value());
+            auto resaved = documentProject(*reopened, registries().ops, *moved);
+            QVERIFY(resaved.has_value());
+            const nlohmann::json resavedData = nlohmann::json::parse(project::projectToJson(*resaved)).at("data");
+            const nlohmann::json movedData = nlohmann::json::parse(project::projectToJson(*moved)).at("data");
+            QVERIFY2(resavedData == movedData, (resavedData.dump() + " vs " + movedData.dump()).c_str());
+        }
+
+        // What the project needs and the node lacks is refused by name.
+        auto doc = newDocument();
+        layer(*doc, "NumpySource", "data", {{"files", attr::s("a.npy, b.npy")}}, {0, 0});
+        project::Project base = newProject("d");
+        base.training.optimizer = project::OptimizerSpec{};
+        base.training.loss = "data/x:0";
+        auto refused = documentProject(*doc, registries().ops, base);
+        QVERIFY(!refused.has_value());
+        QCOMPARE(refused.error().message(),
+                 std::string("node 'data' (NumpySource): file 'a.npy' gives the component 'a' but param 'components' "
+                             "names 'x' in its place"));
+        auto empty = newDocument();
+        layer(*empty, "CsvSource", "data", {}, {0, 0});
+        auto noFiles = documentProject(*empty, registries().ops, base);
+        QVERIFY(!noFiles.has_value());
+        QCOMPARE(noFiles.error().message(),
+                 std::string("node 'data' (CsvSource): param 'files' is empty; set the files to read"));
+    }
+
     /// A graph changed outside the editor wins over the saved document, and says so.
     void editedGraphFallsBackToItsOps()
     {

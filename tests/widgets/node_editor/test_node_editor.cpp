@@ -13,6 +13,8 @@
 
 #include "../../support/model_test_support.h"
 
+#include <QFontMetricsF>
+#include <QGraphicsSceneHoverEvent>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTableWidget>
@@ -114,6 +116,125 @@ private slots:
         QVERIFY(names.count("dense/MatMul"));
         QVERIFY(names.count("dense/BiasAdd"));
         QVERIFY(!names.count("input"));
+    }
+
+    /// Layer ports are labelled with their catalogue names and live dtypes, each has a tooltip saying what it
+    /// holds and expects, and the node is wide enough for every label (issue #25).
+    void portsShowNamesDtypesAndTooltips()
+    {
+        NodeEditor editor(m_registries.get());
+        GraphDocument* doc = editor.document();
+        const DocNodeId data = editor.addNode("layer:Dataset", QPointF(0, 0));
+        const DocNodeId dense = editor.addNode("layer:Dense", QPointF(300, 0));
+        const DocNodeId loss = editor.addNode("layer:SparseSoftmaxCrossEntropy", QPointF(600, 0));
+        QVERIFY(data && dense && loss);
+        QCOMPARE(doc->slotName(loss, 0), std::string("labels"));
+        QCOMPARE(doc->slotName(loss, 1), std::string("logits"));
+        NodeItem* lossItem = editor.scene()->nodeItem(loss);
+        // Before anything is connected: names only, and what the port expects.
+        QCOMPARE(lossItem->portLabel(0, false), QString("labels"));
+        QCOMPARE(lossItem->portToolTip(0, false),
+                 QString("labels: dtype and shape not known yet\nExpects int32 or int64 class ids [batch], from the data"));
+        QCOMPARE(lossItem->portToolTip(1, false),
+                 QString("logits: dtype and shape not known yet\nExpects float scores [batch, classes] computed by the "
+                         "network, before softmax"));
+
+        QCOMPARE(editor.scene()->connectPorts(data, 0, dense, 0), QString());
+        QCOMPARE(editor.scene()->connectPorts(data, 1, loss, 0), QString());
+        QCOMPARE(editor.scene()->connectPorts(dense, 0, loss, 1), QString());
+        editor.refreshFeedback();
+        QVERIFY2(lossItem->problem().isEmpty(), qPrintable(lossItem->problem()));
+        NodeItem* denseItem = editor.scene()->nodeItem(dense);
+        NodeItem* dataItem = editor.scene()->nodeItem(data);
+        QCOMPARE(denseItem->portLabel(0, false), QString("inputs: float32"));
+        QCOMPARE(denseItem->portToolTip(0, false), QString("inputs: float32 [?,784]\nExpects float tensor [batch, …, features]"));
+        QCOMPARE(denseItem->portLabel(0, true), QString("output: float32 [?,10]"));
+        QCOMPARE(denseItem->portToolTip(0, true), QString("output: float32 [?,10]"));
+        QCOMPARE(dataItem->portLabel(1, true), QString("labels: int64 [?]"));
+        QCOMPARE(dataItem->portToolTip(1, true), QString("labels: int64 [?]\nGives int64 class ids [batch]"));
+        QCOMPARE(lossItem->portLabel(0, false), QString("labels: int64"));
+        QCOMPARE(lossItem->portLabel(1, false), QString("logits: float32"));
+        QCOMPARE(lossItem->portToolTip(0, false),
+                 QString("labels: int64 [?]\nExpects int32 or int64 class ids [batch], from the data"));
+        QCOMPARE(lossItem->portLabel(0, true), QString("loss: float32 []"));
+
+        // Hovering a port shows its tooltip; the rest of the node shows the node's.
+        auto hover = [&](NodeItem* item, QPointF local) {
+            QGraphicsSceneHoverEvent move(QEvent::GraphicsSceneHoverMove);
+            move.setPos(local);
+            move.setScenePos(item->mapToScene(local));
+            editor.scene()->sendEvent(item, &move);
+            return item->toolTip();
+        };
+        QCOMPARE(hover(lossItem, lossItem->mapFromScene(lossItem->inputPos(0))), lossItem->portToolTip(0, false));
+        QVERIFY(hover(lossItem, lossItem->body().center()).contains("SparseSoftmaxCrossEntropy"));
+
+        // Every label fits in its rectangle, inside the body, clear of the other side's labels and the title.
+        const QFontMetricsF metrics(NodeItem::portFont());
+        for (NodeItem* item : {dataItem, denseItem, lossItem}) {
+            for (int row = 0; row < std::max(item->inputCount(), item->outputCount()); ++row) {
+                for (bool output : {false, true}) {
+                    if (row >= (output ? item->outputCount() : item->inputCount()))
+                        continue;
+                    const QRectF rect = item->portLabelRect(row, output);
+                    const QString label = item->portLabel(row, output);
+                    QVERIFY2(metrics.horizontalAdvance(label) <= rect.width(), qPrintable(label));
+                    QVERIFY2(item->body().contains(rect), qPrintable(label));
+                    QVERIFY2(rect.top() >= NodeItem::kHeader, qPrintable(label));
+                }
+                if (row < item->inputCount() && row < item->outputCount())
+                    QVERIFY(!item->portLabelRect(row, false).intersects(item->portLabelRect(row, true)));
+            }
+        }
+        // A long label widens the node rather than being cut.
+        const DocNodeId input = editor.addNode("layer:Input", QPointF(0, 700));
+        NodeItem* inputItem = editor.scene()->nodeItem(input);
+        editor.refreshFeedback();
+        const double narrow = inputItem->body().width();
+        doc->undoStack()->push(SetAttrCommand::create(doc, input, "shape", shapeAttr({-1, 224, 224, 3, 123456789}))->release());
+        editor.refreshFeedback();
+        QCOMPARE(inputItem->portLabel(0, true), QString("output: float32 [?,224,224,3,123456789]"));
+        QVERIFY(inputItem->body().width() > narrow);
+        QVERIFY(metrics.horizontalAdvance(inputItem->portLabel(0, true)) <= inputItem->portLabelRect(0, true).width());
+        QVERIFY(inputItem->body().contains(inputItem->portLabelRect(0, true)));
+
+        // The old SoftmaxCrossEntropy follows its sparse param; raw ops use their OpDef names and dtypes.
+        const DocNodeId xent = editor.addNode("layer:SoftmaxCrossEntropy", QPointF(0, 300));
+        QVERIFY(editor.scene()->nodeItem(xent)->portToolTip(0, false).endsWith("Expects float one-hot rows [batch, classes], from the data"));
+        tensorflow::AttrValue on;
+        on.set_b(true);
+        doc->undoStack()->push(SetAttrCommand::create(doc, xent, "sparse", on)->release());
+        QVERIFY(editor.scene()->nodeItem(xent)->portToolTip(0, false).endsWith("Expects int32 or int64 class ids [batch], from the data"));
+        const DocNodeId x = editor.addNode("op:Placeholder", QPointF(0, 500));
+        const DocNodeId relu = editor.addNode("op:Relu", QPointF(300, 500));
+        QCOMPARE(editor.scene()->connectPorts(x, 0, relu, 0), QString());
+        QCOMPARE(editor.scene()->nodeItem(relu)->portLabel(0, false), QString("features: float32"));
+    }
+
+    /// Swapped labels and logits of the same shape and dtype are marked on the loss node, naming the port.
+    void swappedLossPortsAreMarked()
+    {
+        NodeEditor editor(m_registries.get());
+        GraphDocument* doc = editor.document();
+        const DocNodeId data = editor.addNode("layer:Dataset", QPointF(0, 0));
+        const DocNodeId dense = editor.addNode("layer:Dense", QPointF(300, 0));
+        const DocNodeId loss = editor.addNode("layer:SoftmaxCrossEntropy", QPointF(600, 0));
+        tensorflow::AttrValue oneHot;
+        oneHot.set_s("one_hot");
+        doc->undoStack()->push(SetAttrCommand::create(doc, data, "labels", oneHot)->release());
+        QCOMPARE(editor.scene()->connectPorts(data, 0, dense, 0), QString());
+        QCOMPARE(editor.scene()->connectPorts(dense, 0, loss, 0), QString());
+        QCOMPARE(editor.scene()->connectPorts(data, 1, loss, 1), QString());
+        editor.refreshFeedback();
+        const QString problem = editor.scene()->nodeItem(loss)->problem();
+        QVERIFY2(problem.startsWith("layer 'softmaxcrossentropy' (SoftmaxCrossEntropy): port 'labels' is computed by the network") &&
+                     problem.endsWith("while port 'logits' is data (from placeholder 'dataset/labels'): labels and logits look swapped"),
+                 qPrintable(problem));
+        // Wired the right way round, it builds.
+        QCOMPARE(editor.scene()->connectPorts(data, 1, loss, 0), QString());
+        QCOMPARE(editor.scene()->connectPorts(dense, 0, loss, 1), QString());
+        editor.refreshFeedback();
+        QVERIFY2(editor.scene()->nodeItem(loss)->problem().isEmpty(), qPrintable(editor.scene()->nodeItem(loss)->problem()));
     }
 
     void evaluatesASelectedNodeWithFeeds()

@@ -1,0 +1,36 @@
+// A data source's examples before shuffling and batching: what buildSourcePipeline batches and
+// previewSource shows. Internal to the project library.
+#pragma once
+
+#include "core/expected.h"
+#include "data/dataset.h"
+#include "framework/allocator.h"
+#include "framework/tensor.h"
+#include "framework/tensor_shape.h"
+#include "project_file.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tstudio::project {
+
+/// One source's examples: whole tensors (in-memory sources) or a stream of elements (tfrecord).
+struct SourceExamples {
+    std::vector<std::string> names; ///< the components, as sourceComponents gives them
+    std::vector<DataType> dtypes;
+    std::vector<TensorShape> shapes; ///< per example
+    std::optional<data::Dataset> stream;
+    std::vector<Tensor> tensors; ///< [N, ...] each, when !stream
+};
+
+/// The examples of project.sources[index], in the sources' own order (unshuffled). With
+/// `maxExamples` >= 0 an in-memory source may stop reading after that many examples (the
+/// image folder decodes only those; mnist reads skip + maxExamples) - for a preview.
+/// Errors are buildSourcePipeline's (data_sources.h), prefixed with the source
+/// ("<file>: data.sources[0] (numpy): ...") unless they already name its JSON path.
+Expected<SourceExamples> loadSourceExamples(const Project& project, std::size_t index, Allocator& allocator,
+                                            std::int64_t maxExamples = -1);
+
+} // namespace tstudio::project
