@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -63,6 +64,32 @@ Status checkLogDirectory(const std::filesystem::path& logdir, bool resume)
     const std::string what = latest ? latest->filename().string() : std::string("a damaged checkpoint state");
     return failedPreconditionError("log directory '" + logdir.string() + "' already holds checkpoints (latest " +
                                    what + "); pass --resume to continue that run or choose another log directory");
+}
+
+/// The checkpoint files in `dir` (the state file and every "model.ckpt-*" file), by name.
+std::set<std::string> checkpointFiles(const std::filesystem::path& dir)
+{
+    std::set<std::string> names;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name == kCheckpointStateFileName || name.rfind("model.ckpt-", 0) == 0)
+            names.insert(name);
+    }
+    return names;
+}
+
+/// A run that failed before finishing a step leaves no checkpoint of its own behind: the files
+/// MonitoredTrainingSession's checkpoint hook wrote when the session was created (the untrained
+/// variables) are removed, so that the next Start is not refused over them and the failure stays
+/// the message. Files that were there before the run are kept.
+void removeUnfinishedCheckpoints(const std::filesystem::path& dir, const std::set<std::string>& before)
+{
+    for (const std::string& name : checkpointFiles(dir))
+        if (!before.count(name)) {
+            std::error_code ec;
+            std::filesystem::remove(dir / name, ec);
+        }
 }
 
 /// tf.estimator adds a "loss" scalar summary when the model has none of its own.
@@ -173,9 +200,12 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         mts.hooks.push_back(*hook);
     }
 
+    const std::set<std::string> checkpointsBefore = checkpointFiles(result.logdir);
     auto session = training::MonitoredTrainingSession::create(b, std::move(mts));
-    if (!session)
+    if (!session) {
+        removeUnfinishedCheckpoints(result.logdir, checkpointsBefore);
         return unexpected(session.error());
+    }
     if (options.onSessionGraph)
         options.onSessionGraph(b.graphDef());
     auto first = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
@@ -220,6 +250,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     }
     auto stopping = [&] { return options.stopRequested && options.stopRequested->load(); };
     Status failure = Status::ok();
+    bool tracedAtStep = false;
     while (!(*session)->shouldStop()) {
         if (stopping())
             break;
@@ -246,7 +277,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             failure = feeds.error();
             break;
         }
-        const bool trace = options.traceStepsRequested && options.traceStepsRequested->load() > 0;
+        const bool traceAt = options.traceAtStep && !tracedAtStep && result.lastStep >= *options.traceAtStep;
+        const bool trace = traceAt || (options.traceStepsRequested && options.traceStepsRequested->load() > 0);
         tensorflow::RunOptions runOptions;
         std::optional<ArenaRunMetadata> runMetadata;
         if (trace) {
@@ -270,7 +302,10 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         }
         result.lastStep = *step + 1;
         if (trace) {
-            options.traceStepsRequested->fetch_sub(1);
+            if (traceAt)
+                tracedAtStep = true;
+            else
+                options.traceStepsRequested->fetch_sub(1);
             if (options.onTrace)
                 options.onTrace(*step, **runMetadata);
         }
@@ -291,8 +326,11 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (options.observer)
         options.observer->sessionClosing();
     Status closed = (*session)->close();
-    if (!failure.isOk())
+    if (!failure.isOk()) {
+        if (result.lastStep == result.firstStep)
+            removeUnfinishedCheckpoints(result.logdir, checkpointsBefore);
         return unexpected(failure);
+    }
     if (!closed.isOk())
         return unexpected(closed);
     // The step the variables hold now (the last run's increment included).

@@ -74,6 +74,9 @@ struct TrainRunOptions {
     /// gets the global step it ran at and its RunMetadata (step_stats), on the training thread.
     std::atomic<int>* traceStepsRequested = nullptr;
     std::function<void(std::int64_t step, const tensorflow::RunMetadata&)> onTrace;
+    /// Also trace the step that runs at this global step (the first step of the run when it starts
+    /// past it), once, as ProfilerHook's save_steps would: the Training panel's "Profile step N".
+    std::optional<std::int64_t> traceAtStep;
     /// The debugger (or another observer), attached to every training step's session run (each
     /// step then runs single-threaded in the stable order). When it cancels a step (the debugger's
     /// Stop) the run ends without an error and without a final checkpoint, since that step may
@@ -108,7 +111,9 @@ struct TrainRunResult {
 ///    summaries every hooks.summary_every_steps, global_step/sec every hooks.log_every_steps, a
 ///    Chrome trace every hooks.profile_every_steps), with StopAtStepHook and NanTensorHook on the
 ///    loss; it restores the latest checkpoint of the log directory when resuming;
-///  - close() saves the last checkpoint.
+///  - close() saves the last checkpoint; a run that fails saves none, and one that fails before
+///    finishing its first step removes the checkpoint the session wrote when it was created (files
+///    that were in the log directory before the run stay), so that starting again is not refused.
 /// Errors: FailedPrecondition "log directory 'runs/x' already holds checkpoints (latest
 /// model.ckpt-150); pass --resume to continue that run or choose another log directory";
 /// FailedPrecondition "device 'gpu': ..." when no GPU device is available; the preparation's,

@@ -307,6 +307,89 @@
     </message>
 </context>
 <context>
+    <name>PortText</name>
+    <message>
+        <source>int32 or int64 class ids [batch], from the data</source>
+        <translation>来自数据的 int32 或 int64 类别编号 [batch]</translation>
+    </message>
+    <message>
+        <source>float one-hot rows [batch, classes], from the data</source>
+        <translation>来自数据的 float one-hot 行 [batch, classes]</translation>
+    </message>
+    <message>
+        <source>float scores [batch, classes] computed by the network, before softmax</source>
+        <translation>网络计算出的 float 分数 [batch, classes]（softmax 之前）</translation>
+    </message>
+    <message>
+        <source>float targets shaped as the predictions, from the data</source>
+        <translation>来自数据、形状与预测相同的 float 目标值</translation>
+    </message>
+    <message>
+        <source>float values computed by the network</source>
+        <translation>网络计算出的 float 值</translation>
+    </message>
+    <message>
+        <source>the scalar float loss to minimise</source>
+        <translation>要最小化的 float 标量损失</translation>
+    </message>
+    <message>
+        <source>float tensor [batch, …, features]</source>
+        <translation>float 张量 [batch, …, features]</translation>
+    </message>
+    <message>
+        <source>float images [batch, height, width, channels] (channels_last)</source>
+        <translation>float 图像 [batch, height, width, channels]（channels_last）</translation>
+    </message>
+    <message>
+        <source>a tensor [batch, …], flattened to [batch, n]</source>
+        <translation>张量 [batch, …]，展平为 [batch, n]</translation>
+    </message>
+    <message>
+        <source>any tensor with as many elements as the new shape</source>
+        <translation>元素个数与新形状相同的任意张量</translation>
+    </message>
+    <message>
+        <source>tensors of one dtype, equal in shape but along the axis</source>
+        <translation>同一 dtype 的张量，除拼接轴外形状相同</translation>
+    </message>
+    <message>
+        <source>tensors of one dtype and shape</source>
+        <translation>同一 dtype 和形状的张量</translation>
+    </message>
+    <message>
+        <source>a float tensor</source>
+        <translation>float 张量</translation>
+    </message>
+    <message>
+        <source>the value fed at run time</source>
+        <translation>运行时喂入的值</translation>
+    </message>
+    <message>
+        <source>the scalar loss (with total_loss: every loss so far)</source>
+        <translation>标量损失（total_loss 时：至此为止的全部损失）</translation>
+    </message>
+    <message>
+        <source>the element-wise sum</source>
+        <translation>逐元素之和</translation>
+    </message>
+    <message>
+        <source>float32 one-hot rows [batch, 10]</source>
+        <translation>float32 one-hot 行 [batch, 10]</translation>
+    </message>
+    <message>
+        <source>int64 class ids [batch]</source>
+        <translation>int64 类别编号 [batch]</translation>
+    </message>
+    <message>
+        <source>uint8 pixels [batch, 784]</source>
+        <translation>uint8 像素 [batch, 784]</translation>
+    </message>
+    <message>
+        <source>float32 pixels in [0, 1] [batch, 784]</source>
+        <translation>[0, 1] 区间的 float32 像素 [batch, 784]</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::AboutDialog</name>
     <message>
         <source>About TensorStudio</source>
@@ -362,6 +445,29 @@
     <message>
         <source>Add %1 &apos;%2&apos;</source>
         <translation>添加 %1“%2”</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::CanvasOverlays</name>
+    <message>
+        <source>Top left</source>
+        <translation>左上角</translation>
+    </message>
+    <message>
+        <source>Top right</source>
+        <translation>右上角</translation>
+    </message>
+    <message>
+        <source>Bottom left</source>
+        <translation>左下角</translation>
+    </message>
+    <message>
+        <source>Bottom right</source>
+        <translation>右下角</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
     </message>
 </context>
 <context>
@@ -759,10 +865,6 @@
         <translation>训练</translation>
     </message>
     <message>
-        <source>Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb);;MetaGraph with variables and saver (*.meta);;TensorStudio project with layout and training (*.tsproj)</source>
-        <translation>文本 GraphDef (*.pbtxt);;二进制 GraphDef (*.pb);;含变量和保存器的 MetaGraph (*.meta);;含布局和训练设置的 TensorStudio 项目 (*.tsproj)</translation>
-    </message>
-    <message>
         <source>Open Profile Trace</source>
         <translation>打开性能跟踪</translation>
     </message>
@@ -825,6 +927,34 @@
     <message>
         <source>Debugging the training of %1: set breakpoints, pause or step in the Debugger tab</source>
         <translation>正在调试 %1 的训练：可在“调试器”标签页中设置断点、暂停或单步执行</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the node editor&apos;s graph to its file, in the same kind</source>
+        <translation>将节点编辑器中的图保存到其文件，保持原有类型</translation>
+    </message>
+    <message>
+        <source>Text GraphDef (*.pbtxt)</source>
+        <translation>文本 GraphDef (*.pbtxt)</translation>
+    </message>
+    <message>
+        <source>Binary GraphDef (*.pb)</source>
+        <translation>二进制 GraphDef (*.pb)</translation>
+    </message>
+    <message>
+        <source>MetaGraph with variables and saver (*.meta)</source>
+        <translation>含变量和保存器的 MetaGraph (*.meta)</translation>
+    </message>
+    <message>
+        <source>TensorStudio project with layout and training (*.tsproj)</source>
+        <translation>含布局和训练设置的 TensorStudio 项目 (*.tsproj)</translation>
     </message>
 </context>
 <context>
@@ -2818,6 +2948,14 @@ max %4</source>
         <source>Pause the debugger before this op runs (%1)</source>
         <translation>在此操作运行前让调试器暂停（%1）</translation>
     </message>
+    <message>
+        <source>Show legend</source>
+        <translation>显示图例</translation>
+    </message>
+    <message>
+        <source>Show minimap</source>
+        <translation>显示缩略图</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::graph_viewer::NodePropertiesPanel</name>
@@ -3156,12 +3294,65 @@ max %4</source>
             <numerusform>此图的项目中有 %n 个断点</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Show minimap</source>
+        <translation>显示缩略图</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Losses</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot;</source>
+        <translation>%1“%2”</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::NodeEditorMinimap</name>
     <message>
         <source>Overview: click or drag to move the view</source>
         <translation>概览：单击或拖动以移动视图</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::node_editor::NodeItem</name>
+    <message>
+        <source>%1 %2</source>
+        <comment>port dtype and shape</comment>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>port name and what flows through it</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>dtype and shape not known yet</source>
+        <translation>dtype 和形状尚未知</translation>
+    </message>
+    <message>
+        <source>Gives %1</source>
+        <translation>输出 %1</translation>
+    </message>
+    <message>
+        <source>Expects %1</source>
+        <translation>需要 %1</translation>
+    </message>
+    <message>
+        <source>Takes a reference to a variable (a _ref dtype)</source>
+        <translation>接收变量的引用（_ref dtype）</translation>
     </message>
 </context>
 <context>
@@ -3184,6 +3375,47 @@ max %4</source>
     <message>
         <source>Add a node…</source>
         <translation>添加节点…</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::node_editor::SourcePreviewView</name>
+    <message>
+        <source>Component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Shape per example</source>
+        <translation>每个样本的形状</translation>
+    </message>
+    <message>
+        <source>First values</source>
+        <translation>前几个值</translation>
+    </message>
+    <message>
+        <source>Data preview</source>
+        <translation>数据预览</translation>
+    </message>
+    <message>
+        <source>Data preview: %1</source>
+        <translation>数据预览：%1</translation>
+    </message>
+    <message>
+        <source>Reading the first %1 examples…</source>
+        <translation>正在读取前 %1 个样本…</translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n example(s), in the source&apos;s order (training shuffles them).</source>
+        <translation>
+            <numerusform>前 %n 个样本，按数据源的原始顺序（训练时会打乱）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(images, below)</source>
+        <translation>（图像，见下方）</translation>
     </message>
 </context>
 <context>
@@ -3850,10 +4082,6 @@ max %4</source>
         <translation>日志目录</translation>
     </message>
     <message>
-        <source>MNIST Folder</source>
-        <translation>MNIST 文件夹</translation>
-    </message>
-    <message>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
@@ -3884,10 +4112,6 @@ max %4</source>
     <message>
         <source>MNIST folder:</source>
         <translation>MNIST 文件夹：</translation>
-    </message>
-    <message>
-        <source>Folder with train-images-idx3-ubyte(.gz) and train-labels-idx1-ubyte(.gz)</source>
-        <translation>包含 train-images-idx3-ubyte(.gz) 和 train-labels-idx1-ubyte(.gz) 的文件夹</translation>
     </message>
     <message>
         <source>Continue from the latest checkpoint in the log directory</source>
@@ -3936,10 +4160,6 @@ max %4</source>
     <message>
         <source>There is no project to train: open a .tsproj, or a graph in the node editor.</source>
         <translation>没有可训练的项目：请打开 .tsproj，或在节点编辑器中打开计算图。</translation>
-    </message>
-    <message>
-        <source>Choose the MNIST folder: the graph&apos;s Dataset node reads train-images-idx3-ubyte and train-labels-idx1-ubyte (optionally .gz) from it.</source>
-        <translation>请选择 MNIST 文件夹：计算图的 Dataset 节点从中读取 train-images-idx3-ubyte 和 train-labels-idx1-ubyte（可为 .gz）。</translation>
     </message>
     <message>
         <source>Choose a log directory for the checkpoints and event files.</source>
@@ -4014,10 +4234,6 @@ max %4</source>
         <translation>性能分析</translation>
     </message>
     <message>
-        <source>Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables</source>
-        <translation>跟踪下一个步骤（FULL_TRACE）并在性能分析器中打开：时间线和操作表格</translation>
-    </message>
-    <message>
         <source>Debug</source>
         <translation>调试</translation>
     </message>
@@ -4028,6 +4244,62 @@ max %4</source>
     <message>
         <source>Stopped in the debugger during step %1; that step was not saved, the last checkpoint is %2</source>
         <translation>在第 %1 步时于调试器中停止；该步未保存，最后的检查点为 %2</translation>
+    </message>
+    <message>
+        <source>%1-images-idx3-ubyte(.gz) and %1-labels-idx1-ubyte(.gz)</source>
+        <translation>%1-images-idx3-ubyte(.gz) 和 %1-labels-idx1-ubyte(.gz)</translation>
+    </message>
+    <message>
+        <source>one subfolder of images per class%1</source>
+        <translation>每个类别一个图像子文件夹%1</translation>
+    </message>
+    <message>
+        <source>Data Folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>Profile step</source>
+        <translation>分析第几步</translation>
+    </message>
+    <message>
+        <source>Trace this global step (FULL_TRACE) while the run goes and open it in the profiler</source>
+        <translation>运行到该全局步时跟踪它（FULL_TRACE）并在性能分析器中打开</translation>
+    </message>
+    <message>
+        <source>Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables. After a run: train one more step from its last checkpoint and trace it</source>
+        <translation>跟踪下一个步骤（FULL_TRACE）并在性能分析器中打开：时间线和操作表格。运行结束后：从最后的检查点再训练一步并跟踪它</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>数据文件夹：</translation>
+    </message>
+    <message>
+        <source>Folder with %1</source>
+        <translation>包含 %1 的文件夹</translation>
+    </message>
+    <message>
+        <source>; and </source>
+        <translation>；以及 </translation>
+    </message>
+    <message>
+        <source>Choose the data folder: the graph&apos;s data sources read their files from it (%1).</source>
+        <translation>请选择数据文件夹：图中的数据源从中读取文件（%1）。</translation>
+    </message>
+    <message>
+        <source>Nothing to profile yet: press Start, or arm &quot;Profile step&quot; before it.</source>
+        <translation>还没有可分析的内容：请按“开始”，或在开始前勾选“分析第几步”。</translation>
+    </message>
+    <message>
+        <source>Profiling one more step (%1) from %2</source>
+        <translation>正在从 %2 再训练一步（%1）并进行性能分析</translation>
+    </message>
+    <message>
+        <source>Paused at %1 (step %2): step, continue or stop in the Debugger tab</source>
+        <translation>已暂停于 %1（第 %2 步）：请在调试器标签页中单步、继续或停止</translation>
+    </message>
+    <message>
+        <source>Check the settings, then press Start.</source>
+        <translation>请检查设置，然后按“开始”。</translation>
     </message>
 </context>
 </TS>

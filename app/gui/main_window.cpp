@@ -45,6 +45,9 @@
 #include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+#include <iterator>
+
 namespace tstudio {
 namespace {
 constexpr int kLayoutVersion = 1;
@@ -139,7 +142,12 @@ void MainWindow::createActions()
     m_newGraphAction = new QAction(this);
     m_newGraphAction->setShortcut(QKeySequence::New);
     connect(m_newGraphAction, &QAction::triggered, this, &MainWindow::newGraph);
+    m_saveAction = new QAction(this);
+    m_saveAction->setObjectName(QStringLiteral("saveAction"));
+    m_saveAction->setShortcut(QKeySequence::Save);
+    connect(m_saveAction, &QAction::triggered, this, &MainWindow::saveCurrent);
     m_saveAsAction = new QAction(this);
+    m_saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveCurrentAs);
     m_openAction = new QAction(this);
@@ -199,6 +207,7 @@ void MainWindow::createMenus()
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     m_fileMenu->addAction(m_openExampleAction);
     m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_saveAction);
     m_fileMenu->addAction(m_saveAsAction);
     m_fileMenu->addAction(m_closeTabAction);
     m_fileMenu->addSeparator();
@@ -251,8 +260,17 @@ void MainWindow::createPanels()
     console->raise();
     connect(m_trainingPanel, &training_panel::TrainingPanel::message, this,
             [](const QString& text) { logApp(LogSeverity::kInfo, text); });
+    connect(m_trainingPanel, &training_panel::TrainingPanel::runFinished, this, [this](bool ok, const QString& text) {
+        if (ok)
+            return;
+        logApp(LogSeverity::kError, tr("Training failed: %1").arg(text));
+        showPanel(QStringLiteral("training"));
+    });
     connect(m_trainingPanel, &training_panel::TrainingPanel::runStarted, this,
-            [this](const QString& logdir) { openDashboard({logdir}); });
+            [this](const QString& logdir) {
+                // Under the debugger the Debugger tab stays in front; the dashboard follows behind it.
+                openDashboard({logdir}, !m_trainingPanel->isDebugging());
+            });
     connect(m_trainingPanel, &training_panel::TrainingPanel::profiled, this, &MainWindow::showProfile);
     connect(m_trainingPanel, &training_panel::TrainingPanel::debugging, this, &MainWindow::showDebugging);
     connect(m_trainingPanel, &training_panel::TrainingPanel::showNodeRequested, this, [this](const QString& name) {
@@ -267,8 +285,9 @@ void MainWindow::createPanels()
     resizeDocks({console}, {220}, Qt::Vertical);
 }
 
-void MainWindow::openDashboard(const QStringList& roots)
+void MainWindow::openDashboard(const QStringList& roots, bool inFront)
 {
+    QWidget* front = m_documents->currentWidget();
     for (int i = 0; i < m_documents->count(); ++i) {
         auto* existing = qobject_cast<dashboard::DashboardView*>(m_documents->widget(i));
         if (!existing)
@@ -276,7 +295,8 @@ void MainWindow::openDashboard(const QStringList& roots)
         for (const QString& followed : existing->logDirectories())
             for (const QString& root : roots)
                 if (QDir(followed) == QDir(root) || QDir::cleanPath(root).startsWith(QDir::cleanPath(followed) + QLatin1Char('/'))) {
-                    m_documents->setCurrentIndex(i);
+                    if (inFront)
+                        m_documents->setCurrentIndex(i);
                     existing->reloadNow();
                     return;
                 }
@@ -290,6 +310,8 @@ void MainWindow::openDashboard(const QStringList& roots)
     });
     connect(view, &dashboard::DashboardView::message, this, [](const QString& text) { logApp(LogSeverity::kWarning, text); });
     view->setLogDirectories(roots);
+    if (!inFront && front)
+        m_documents->setCurrentWidget(front);
     statusBar()->showMessage(tr("Following %1").arg(roots.join(QStringLiteral(", "))), 10000);
 }
 
@@ -332,6 +354,8 @@ void MainWindow::retranslateUi()
     m_fileMenu->setTitle(tr("&File"));
     m_newGraphAction->setText(tr("&New Graph"));
     m_newGraphAction->setStatusTip(tr("Compose a new graph in the node editor"));
+    m_saveAction->setText(tr("&Save"));
+    m_saveAction->setStatusTip(tr("Save the node editor's graph to its file, in the same kind"));
     m_saveAsAction->setText(tr("Save Graph &As…"));
     m_saveAsAction->setStatusTip(tr("Save the node editor's graph as .pbtxt, .pb, .meta or a .tsproj project"));
     m_openAction->setText(tr("&Open File…"));
@@ -661,6 +685,13 @@ void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
                 m_trainingEditor->setDebuggerSettings({view->breakpointList(), view->controller()->watched()});
         });
         connect(m_debugging->graphViewer(), &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
+        // A breakpoint hit brings the Debugger forward (the dashboard may be in front), and the
+        // Training panel says where the run waits.
+        connect(view, &debugger_ui::DebuggerView::pausedAt, this, [this](const QString& node) {
+            if (!node.isEmpty() && m_debugging)
+                m_documents->setCurrentWidget(m_debugging);
+            m_trainingPanel->showDebuggerPause(node);
+        });
     }
     m_debugging->attach(std::move(controller), std::move(graph), tr("%1 (training graph)").arg(title));
     m_documents->setCurrentWidget(m_debugging);
@@ -687,11 +718,8 @@ bool MainWindow::closeDocument(int index)
                                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         if (answer == QMessageBox::Cancel)
             return false;
-        if (answer == QMessageBox::Save) {
-            saveCurrentAs();
-            if (editor->isModified())
-                return false;
-        }
+        if (answer == QMessageBox::Save && (!saveCurrent() || editor->isModified()))
+            return false;
     }
     m_documents->removeTab(index);
     delete page;
@@ -732,9 +760,10 @@ void MainWindow::newGraph()
     connect(editor, &node_editor::NodeEditor::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(editor, &node_editor::NodeEditor::viewRequested, this, &MainWindow::viewGraph);
     connect(editor, &node_editor::NodeEditor::trainRequested, this, [this, editor] {
+        // The settings are shown to be checked; Start trains.
         bindTrainingPanel(editor);
         showPanel(QStringLiteral("training"));
-        m_trainingPanel->start();
+        m_trainingPanel->prepareToStart();
     });
     connect(editor, &node_editor::NodeEditor::titleChanged, this, [this, editor] {
         if (m_documents->currentWidget() == editor)
@@ -779,28 +808,93 @@ void MainWindow::viewGraph(const tensorflow::GraphDef& graph, const QString& tit
     updateCentralPage();
 }
 
-void MainWindow::saveCurrentAs()
+namespace {
+
+/// The Save As dialog's types, in order, with the extension each writes.
+struct SaveType {
+    const char* suffix;
+    const char* filter; // translated in saveFilters()
+};
+constexpr SaveType kSaveTypes[] = {
+    {"pbtxt", QT_TRANSLATE_NOOP("tstudio::MainWindow", "Text GraphDef (*.pbtxt)")},
+    {"pb", QT_TRANSLATE_NOOP("tstudio::MainWindow", "Binary GraphDef (*.pb)")},
+    {"meta", QT_TRANSLATE_NOOP("tstudio::MainWindow", "MetaGraph with variables and saver (*.meta)")},
+    {"tsproj", QT_TRANSLATE_NOOP("tstudio::MainWindow", "TensorStudio project with layout and training (*.tsproj)")},
+};
+
+/// The save type of `path` by its extension; -1 when it is none of them.
+int saveTypeOf(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (int i = 0; i < static_cast<int>(std::size(kSaveTypes)); ++i)
+        if (suffix == QLatin1String(kSaveTypes[i].suffix))
+            return i;
+    return -1;
+}
+
+} // namespace
+
+bool MainWindow::saveCurrent()
 {
     auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
     if (!editor) {
         statusBar()->showMessage(tr("Only a graph in the node editor can be saved"), 8000);
-        return;
+        return false;
     }
-    const QString file = QFileDialog::getSaveFileName(this, tr("Save Graph As"), editor->filePath(),
-                                                      tr("Text GraphDef (*.pbtxt);;Binary GraphDef (*.pb);;MetaGraph with variables and saver (*.meta);;"
-                                                         "TensorStudio project with layout and training (*.tsproj)"));
+    const QString path = editor->filePath();
+    if (path.isEmpty() || saveTypeOf(path) < 0)
+        return saveCurrentAs();
+    const Status s = editor->saveAs(path);
+    if (!s.isOk()) {
+        logApp(LogSeverity::kError, tr("Cannot save %1: %2").arg(path, QString::fromStdString(s.message())));
+        showPanel(QStringLiteral("console"));
+        return false;
+    }
+    bindTrainingPanel(editor);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
+    return true;
+}
+
+bool MainWindow::saveCurrentAs()
+{
+    auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
+    if (!editor) {
+        statusBar()->showMessage(tr("Only a graph in the node editor can be saved"), 8000);
+        return false;
+    }
+    QStringList filters;
+    for (const SaveType& type : kSaveTypes)
+        filters << tr(type.filter);
+    // The document's own kind first: its file's, else a project when it belongs to one or trains.
+    int kind = saveTypeOf(editor->filePath());
+    if (kind < 0)
+        kind = editor->suggestsProject() ? 3 : 0;
+    QString filter = filters[kind];
+    QString suggested = editor->filePath();
+    if (suggested.isEmpty() || saveTypeOf(suggested) < 0) {
+        const QString base = suggested.isEmpty() ? QStringLiteral("model") : QFileInfo(suggested).completeBaseName();
+        suggested = QDir(QFileInfo(suggested).path()).filePath(base + QLatin1Char('.') + QLatin1String(kSaveTypes[kind].suffix));
+    }
+    QString file = m_saveFileChooser ? m_saveFileChooser(suggested, filter)
+                                     : QFileDialog::getSaveFileName(this, tr("Save Graph As"), suggested,
+                                                                    filters.join(QStringLiteral(";;")), &filter);
     if (file.isEmpty())
-        return;
+        return false;
+    if (saveTypeOf(file) < 0) {
+        const int chosen = std::max<int>(0, static_cast<int>(filters.indexOf(filter)));
+        file += QLatin1Char('.') + QLatin1String(kSaveTypes[chosen].suffix);
+    }
     const Status s = editor->saveAs(file);
     if (!s.isOk()) {
         logApp(LogSeverity::kError, tr("Cannot save %1: %2").arg(file, QString::fromStdString(s.message())));
         showPanel(QStringLiteral("console"));
-        return;
+        return false;
     }
     editor->setProperty(kPathProperty, QFileInfo(file).absoluteFilePath());
     m_documents->setTabToolTip(m_documents->indexOf(editor), QFileInfo(file).absoluteFilePath());
     bindTrainingPanel(editor);
     statusBar()->showMessage(tr("Saved %1").arg(file), 8000);
+    return true;
 }
 
 void MainWindow::restoreLayout()

@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -91,8 +92,20 @@ public:
     void openGraphInEditor(const tensorflow::GraphDef& graph, const QString& title);
     /// Shows a graph in memory in a graph viewer tab (the node editor's "View in graph viewer").
     void viewGraph(const tensorflow::GraphDef& graph, const QString& title);
-    /// Saves the current node editor tab under a name chosen in a dialog.
-    void saveCurrentAs();
+    /// Save (Ctrl+S): the current node editor tab to its own file, in that file's kind (a project
+    /// stays a .tsproj, a .pb a binary GraphDef); a document without a file asks for one (Save As).
+    /// False when nothing was saved (cancelled, or the error logged).
+    bool saveCurrent();
+    /// Save As (Ctrl+Shift+S): under a name chosen in a dialog whose type starts as the document's
+    /// own kind (a project, or a graph opened from a .pb, stays that kind); a name typed without
+    /// an extension gets the chosen type's. False when nothing was saved.
+    bool saveCurrentAs();
+    /// Replaces the file dialog of Save As (tests): gets the suggested path and the type filter
+    /// chosen first, returns the path to save to ("" cancels).
+    void setSaveFileChooser(std::function<QString(const QString& suggested, const QString& filter)> chooser)
+    {
+        m_saveFileChooser = std::move(chooser);
+    }
 
     void showSettingsDialog();
     void showAboutDialog();
@@ -120,7 +133,9 @@ private:
     void updateEditMenu();
     /// A dashboard tab following `roots` (log directories); an open one that follows a root which is
     /// `roots`' or its parent is reused and re-read.
-    void openDashboard(const QStringList& roots);
+    /// Follows `roots` in a dashboard tab (an existing one that follows them, else a new one), made
+    /// the current tab unless `inFront` is false (a debugged run keeps the Debugger in front).
+    void openDashboard(const QStringList& roots, bool inFront = true);
     /// Points the Training panel at the editor's document (the current tab when it is an editor).
     void bindTrainingPanel(node_editor::NodeEditor* editor);
     void openFileDialog();
@@ -180,6 +195,8 @@ private:
     QAction* m_closeTabAction = nullptr;
     QAction* m_newGraphAction = nullptr;
     QAction* m_saveAsAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    std::function<QString(const QString&, const QString&)> m_saveFileChooser;
     QAction* m_clearRecentAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_resetLayoutAction = nullptr;

@@ -217,7 +217,8 @@ QString prepareDebugger(MainWindow& window, const ScreenshotRequest& request, co
     if (!request.dataDir.isEmpty())
         panel->dataFolderEdit()->setText(request.dataDir);
     panel->setDebugging(true);
-    emit editor->trainRequested();
+    emit editor->trainRequested(); // shows the panel with its settings; Start trains
+    panel->start();
     if (!panel->isRunning())
         return QStringLiteral("training did not start: %1").arg(panel->statusText());
     debugger_ui::DebuggingTab* tab = nullptr;

@@ -24,36 +24,23 @@
 #include <filesystem>
 #include <set>
 
+#include "../support/source_test_projects.h"
+
 using namespace tstudio;
 using namespace tstudio::project;
 using json = nlohmann::json;
 
 namespace {
 
-// (No raw strings: moc's tokenizer reads the quote characters inside one as character literals.)
-json projectJson(const json& source)
-{
-    json doc = json::parse("{\"format\": \"tensorstudio-project\", \"version\": 1, \"graph\": {\"pbtxt\": "
-                           "\"node { name: \\\"x\\\" op: \\\"NoOp\\\" }\"}, \"training\": {\"train_op\": \"x\"}}");
-    doc["data"] = {{"sources", json::array({source})}};
-    doc["batch_size"] = 1;
-    return doc;
-}
-
 Expected<Project> makeProject(const json& source, const std::filesystem::path& dir)
 {
-    auto p = parseProject(projectJson(source).dump(), "x.tsproj");
-    if (p)
-        p->location = dir / "x.tsproj";
-    return p;
+    return test::sourceProject(source, dir, 1);
 }
 
 std::string parseError(const json& source)
 {
-    auto p = parseProject(projectJson(source).dump(), "x.tsproj");
-    return p ? std::string("(parsed)") : p.error().message();
+    return test::sourceParseError(source);
 }
-
 std::string png(const std::vector<std::uint8_t>& pixels, int width, int height, int channels)
 {
     auto bytes = encodePng(pixels, width, height, channels);
@@ -355,14 +342,15 @@ private slots:
 
     void roundTrip()
     {
-        auto p = parseProject(projectJson({{"type", "image_folder"},
+        auto p = parseProject(test::sourceProjectJson({{"type", "image_folder"},
                                            {"dir", "flowers"},
                                            {"height", 64},
                                            {"width", 48},
                                            {"channels", 1},
                                            {"labels", "one_hot"},
                                            {"classes", 5},
-                                           {"feeds", {{"x", "images"}, {"y", "labels"}}}})
+                                           {"feeds", {{"x", "images"}, {"y", "labels"}}}},
+                                                      1)
                                   .dump(),
                               "x.tsproj");
         QVERIFY2(p.has_value(), p ? "" : p.error().message().c_str());
@@ -379,7 +367,8 @@ private slots:
         QCOMPARE(f.classes, std::optional<std::int64_t>(5));
         // Defaults as Keras' image_dataset_from_directory: 256 x 256 RGB, sparse labels.
         auto defaults = parseProject(
-            projectJson({{"type", "image_folder"}, {"dir", "d"}, {"feeds", {{"x", "images"}}}}).dump(), "x.tsproj");
+            test::sourceProjectJson({{"type", "image_folder"}, {"dir", "d"}, {"feeds", {{"x", "images"}}}}, 1).dump(),
+            "x.tsproj");
         QVERIFY(defaults.has_value());
         const auto& g = std::get<ImageFolderParams>(defaults->sources[0].params);
         QCOMPARE(g.height, std::int64_t{256});

@@ -20,35 +20,22 @@
 #include <numeric>
 #include <set>
 
+#include "../support/source_test_projects.h"
+
 using namespace tstudio;
 using namespace tstudio::project;
 using json = nlohmann::json;
 
 namespace {
 
-// (No raw strings: moc's tokenizer reads the quote characters inside one as character literals.)
-json projectJson(const json& source)
-{
-    json doc = json::parse("{\"format\": \"tensorstudio-project\", \"version\": 1, \"graph\": {\"pbtxt\": "
-                           "\"node { name: \\\"x\\\" op: \\\"NoOp\\\" }\"}, \"training\": {\"train_op\": \"x\"}}");
-    doc["data"] = {{"sources", json::array({source})}};
-    doc["batch_size"] = 2;
-    return doc;
-}
-
-/// The project of `source`, located in `dir` as "x.tsproj" (relative files resolve there).
 Expected<Project> makeProject(const json& source, const std::filesystem::path& dir)
 {
-    auto p = parseProject(projectJson(source).dump(), "x.tsproj");
-    if (p)
-        p->location = dir / "x.tsproj";
-    return p;
+    return test::sourceProject(source, dir, 2);
 }
 
 std::string parseError(const json& source)
 {
-    auto p = parseProject(projectJson(source).dump(), "x.tsproj");
-    return p ? std::string("(parsed)") : p.error().message();
+    return test::sourceParseError(source);
 }
 
 Tensor floats(Allocator& a, const TensorShape& shape, float start)
@@ -291,7 +278,7 @@ private slots:
                    {"take", 10},
                    {"shuffle_buffer", 5},
                    {"feeds", {{"a", "images"}}}}}) {
-            auto p = parseProject(projectJson(source).dump(), "x.tsproj");
+            auto p = parseProject(test::sourceProjectJson(source, 2).dump(), "x.tsproj");
             QVERIFY2(p.has_value(), p ? "" : p.error().message().c_str());
             const std::string text = projectToJson(*p);
             auto again = parseProject(text, "x.tsproj");

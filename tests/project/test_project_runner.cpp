@@ -155,6 +155,75 @@ private slots:
         }
     }
 
+    /// "Profile step N" set before the run traces global step N once; a resumed run that starts past
+    /// N traces its first step.
+    void tracesTheStepAskedForUpFront()
+    {
+        QTemporaryDir dir;
+        std::vector<std::int64_t> traced;
+        TrainRunOptions options;
+        options.logdir = dir.path().toStdString();
+        options.traceAtStep = 5;
+        options.onTrace = [&](std::int64_t step, const tensorflow::RunMetadata& metadata) {
+            traced.push_back(step);
+            QVERIFY(metadata.step_stats().dev_stats_size() > 0);
+        };
+        auto result = trainProject(spirals(8), *m_registries, options);
+        QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
+        QCOMPARE(traced, (std::vector<std::int64_t>{5}));
+
+        traced.clear();
+        options.resume = true;
+        options.traceAtStep = 3;
+        result = trainProject(spirals(10), *m_registries, options);
+        QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
+        QCOMPARE(traced, (std::vector<std::int64_t>{8}));
+    }
+
+    /// A run that fails at its first step (a placeholder no source feeds) leaves no checkpoint
+    /// behind, so the same start fails again with the same error instead of "already holds
+    /// checkpoints"; a resumed run that fails keeps the checkpoints that were there.
+    void failureBeforeTheFirstStepLeavesNoCheckpoint()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path logdir = dir.path().toStdString();
+        Project broken = spirals(5);
+        broken.sources.clear();
+        TrainRunOptions options;
+        options.logdir = logdir;
+        auto checkpointNames = [&] {
+            std::set<std::string> names;
+            for (const auto& e : std::filesystem::directory_iterator(logdir)) {
+                const std::string n = e.path().filename().string();
+                if (n == "checkpoint" || n.rfind("model.ckpt-", 0) == 0)
+                    names.insert(n);
+            }
+            return names;
+        };
+        auto failed = trainProject(broken, *m_registries, options);
+        QVERIFY(!failed.has_value());
+        const std::string first = failed.error().message();
+        QVERIFY2(first.find("inputs") != std::string::npos, first.c_str());
+        QVERIFY(checkpointNames().empty());
+        failed = trainProject(broken, *m_registries, options);
+        QVERIFY(!failed.has_value());
+        QCOMPARE(failed.error().message(), first);
+
+        // A good run to step 3, then a resumed run that fails: step 3's checkpoint stays the latest.
+        auto good = trainProject(spirals(3), *m_registries, options);
+        QVERIFY2(good.has_value(), good ? "" : good.error().toString().c_str());
+        const std::set<std::string> before = checkpointNames();
+        QVERIFY(before.count("model.ckpt-3.index"));
+        options.resume = true;
+        broken.steps = 6;
+        failed = trainProject(broken, *m_registries, options);
+        QVERIFY(!failed.has_value());
+        QCOMPARE(checkpointNames(), before);
+        auto latest = latestCheckpoint(logdir);
+        QVERIFY(latest.has_value());
+        QCOMPARE(latest->filename().string(), std::string("model.ckpt-3"));
+    }
+
     /// Stop requested while paused ends the run at once with a final checkpoint.
     void stopWhilePaused()
     {

@@ -15,22 +15,17 @@
 
 #include <filesystem>
 
+#include "../support/source_test_projects.h"
+
 using namespace tstudio;
 using namespace tstudio::project;
 using json = nlohmann::json;
 
 namespace {
 
-// (No raw strings: moc's tokenizer reads the quote characters inside one as character literals.)
 Expected<Project> makeProject(const json& source, const std::filesystem::path& dir)
 {
-    json doc = json::parse("{\"format\": \"tensorstudio-project\", \"version\": 1, \"graph\": {\"pbtxt\": "
-                           "\"node { name: \\\"x\\\" op: \\\"NoOp\\\" }\"}, \"training\": {\"train_op\": \"x\"}}");
-    doc["data"] = {{"sources", json::array({source})}};
-    auto p = parseProject(doc.dump(), "x.tsproj");
-    if (p)
-        p->location = dir / "x.tsproj";
-    return p;
+    return test::sourceProject(source, dir);
 }
 
 std::string example(float x, std::int64_t label)

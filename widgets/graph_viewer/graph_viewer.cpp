@@ -1,6 +1,7 @@
 // The graph viewer tab: asynchronous loading and layout, toolbar, find bar, side panels and export.
 #include "graph_viewer/graph_viewer.h"
 
+#include "common/canvas_overlays.h"
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_export.h"
 #include "graph_viewer/graph_minimap.h"
@@ -364,9 +365,20 @@ void GraphViewer::buildUi()
     m_legend->setAutoFillBackground(true);
     m_legend->setFrameShape(QFrame::StyledPanel);
     m_legend->setMargin(6);
-    grid->addWidget(m_legend, 2, 0, Qt::AlignLeft | Qt::AlignBottom);
     m_minimap = new GraphMinimap(m_canvas, canvasHost);
-    grid->addWidget(m_minimap, 2, 2, Qt::AlignRight | Qt::AlignBottom);
+    // The legend and the minimap float over the canvas in its corners, away from the selection;
+    // the user can move them to another corner or hide them (right-click, or these actions).
+    m_overlays = new CanvasOverlays(canvasHost);
+    m_legendAction = new QAction(this);
+    m_legendAction->setCheckable(true);
+    m_legendAction->setChecked(true);
+    m_minimapAction = new QAction(this);
+    m_minimapAction->setCheckable(true);
+    m_minimapAction->setChecked(true);
+    m_overlays->add(m_legend, Qt::BottomLeftCorner, m_legendAction);
+    m_overlays->add(m_minimap, Qt::BottomRightCorner, m_minimapAction);
+    addAction(m_legendAction);
+    addAction(m_minimapAction);
     m_statusLabel = new QLabel(canvasHost);
     m_statusLabel->setObjectName(QStringLiteral("graphStatus"));
     m_statusLabel->setAutoFillBackground(true);
@@ -392,6 +404,8 @@ void GraphViewer::buildUi()
 
     connect(m_canvas, &GraphCanvas::expansionRequested, this, &GraphViewer::setExpanded);
     connect(m_canvas, &GraphCanvas::selectionChanged, this, &GraphViewer::onSelectionChanged);
+    connect(m_canvas, &GraphCanvas::selectionChanged, this, &GraphViewer::keepSelectionClear);
+    connect(m_canvas, &GraphCanvas::viewChanged, this, &GraphViewer::keepSelectionClear);
     connect(m_canvas, &GraphCanvas::contextMenuRequested, this, &GraphViewer::showContextMenu);
     connect(m_properties, &NodePropertiesPanel::nodeActivated, this, [this](const QString& name) { selectNodeNamed(name); });
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
@@ -434,6 +448,8 @@ void GraphViewer::retranslateUi()
                                        .arg(m_breakpointAction->shortcut().toString(QKeySequence::NativeText)));
     m_editAction->setText(tr("Edit…"));
     m_editAction->setToolTip(tr("Open the selected name scope (or the whole graph) in the node editor"));
+    m_legendAction->setText(tr("Show legend"));
+    m_minimapAction->setText(tr("Show minimap"));
     m_exportAction->setText(tr("Export image…"));
     m_exportAction->setToolTip(tr("Save the view as PNG or SVG (%1)").arg(m_exportAction->shortcut().toString(QKeySequence::NativeText)));
     m_findEdit->setPlaceholderText(tr("Find nodes…"));
@@ -447,7 +463,12 @@ void GraphViewer::retranslateUi()
     m_side->setTabText(1, m_facts ? tr("Problems (%1)").arg(m_problems->count()) : tr("Problems"));
     if (m_checkpoint)
         m_side->setTabText(m_side->indexOf(m_checkpoint), tr("Checkpoint"));
-    updateLegend();
+    // The legend's labels are made with the colouring: colour again for the new language.
+    if (m_loaded)
+        recolour();
+    else
+        updateLegend();
+    updateStatusLabel();
     updateFindStatus();
 }
 
@@ -594,8 +615,7 @@ void GraphViewer::installLoaded(LoadedGraph result, std::shared_ptr<GraphViewLay
     m_canvas->setProblemFlags({});
     applyDebugMarks();
     m_canvas->setSnapshot(snapshot);
-    m_statusLabel->setText(tr("%n node(s) shown · laid out in %1 ms", nullptr, static_cast<int>(snapshot->items.size()))
-                               .arg(snapshot->milliseconds, 0, 'f', 1));
+    updateStatusLabel();
     m_properties->setGraph(m_loaded->graph, m_registries ? &m_registries->ops : nullptr,
                            [this](int graphIndex, int output) { return outputDescription(graphIndex, output); });
 
@@ -733,8 +753,7 @@ void GraphViewer::onSnapshot(std::shared_ptr<const LayoutSnapshot> snapshot)
 {
     m_canvas->setSnapshot(std::move(snapshot));
     m_minimap->invalidate();
-    m_statusLabel->setText(tr("%n node(s) shown · laid out in %1 ms", nullptr, static_cast<int>(m_canvas->snapshot()->items.size()))
-                               .arg(m_canvas->snapshot()->milliseconds, 0, 'f', 1));
+    updateStatusLabel();
     if (m_focusAfterLayout >= 0) {
         const int node = m_focusAfterLayout;
         m_focusAfterLayout = -1;
@@ -818,6 +837,31 @@ void GraphViewer::recolour()
     m_canvas->setColouring(m_colouring);
     m_minimap->invalidate();
     updateLegend();
+}
+
+void GraphViewer::keepSelectionClear()
+{
+    // The selected box on screen (screen = world * zoom + offset; the canvas fills its host).
+    QRect clear;
+    const LayoutSnapshot* snapshot = m_canvas->snapshot();
+    const int item = m_canvas->selected() >= 0 ? m_canvas->itemIndexOf(m_canvas->selected()) : -1;
+    if (snapshot && item >= 0 && item < static_cast<int>(snapshot->items.size())) {
+        const ViewItem& v = snapshot->items[static_cast<std::size_t>(item)];
+        const QRectF world(v.x, v.y, v.width, v.height);
+        const double z = m_canvas->zoom();
+        const QPointF o = m_canvas->offset();
+        clear = QRectF(world.topLeft() * z + o, world.size() * z).toAlignedRect().translated(m_canvas->pos());
+    }
+    m_overlays->keepClear(clear);
+}
+
+void GraphViewer::updateStatusLabel()
+{
+    const auto snapshot = m_canvas->snapshot();
+    if (!snapshot)
+        return;
+    m_statusLabel->setText(tr("%n node(s) shown · laid out in %1 ms", nullptr, static_cast<int>(snapshot->items.size()))
+                               .arg(snapshot->milliseconds, 0, 'f', 1));
 }
 
 void GraphViewer::updateLegend()

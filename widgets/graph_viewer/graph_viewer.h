@@ -35,6 +35,7 @@ class QToolBar;
 class QToolButton;
 
 namespace tstudio {
+class CanvasOverlays;
 struct Registries;
 }
 
@@ -158,6 +159,9 @@ private:
     void onSnapshot(std::shared_ptr<const LayoutSnapshot> snapshot);
     void recolour();
     void updateLegend();
+    void updateStatusLabel();
+    /// Keeps the legend and the minimap off the selected node.
+    void keepSelectionClear();
     void onSelectionChanged(int node);
     void updateFindStatus();
     void revealMatch();
@@ -231,6 +235,9 @@ private:
     QAction* m_collapseAllAction = nullptr;
     QAction* m_findAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_legendAction = nullptr;
+    QAction* m_minimapAction = nullptr;
+    CanvasOverlays* m_overlays = nullptr;
     QAction* m_copyNameAction = nullptr;
     QAction* m_editAction = nullptr;
     QAction* m_timelineAction = nullptr;

@@ -7,6 +7,7 @@
 #include "graph/tensor_id.h"
 #include "graph_viewer/graph_facts.h"
 #include "graph_viewer/layered_layout.h"
+#include "layers/data_source_nodes.h"
 #include "layers/layer_catalog.h"
 #include "model/meta_graph.h"
 #include "node_editor/attr_editor.h"
@@ -17,12 +18,17 @@
 #include "node_editor/node_editor_view.h"
 #include "node_editor/node_item.h"
 #include "node_editor/node_palette.h"
+#include "node_editor/source_preview_view.h"
+#include "common/canvas_overlays.h"
 #include "framework/op_registry.h"
+#include "project_relocation.h"
 #include "runtime/default_registries.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QScrollBar>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QFileInfo>
@@ -113,6 +119,11 @@ NodeEditor::NodeEditor(const Registries* registries, QWidget* parent)
                         &GraphDocument::deviceChanged})
         connect(m_document, signal, this, &NodeEditor::scheduleFeedback);
     connect(m_document, &GraphDocument::attrChanged, this, &NodeEditor::scheduleFeedback);
+    connect(m_document, &GraphDocument::attrChanged, this, [this](DocNodeId id) {
+        const auto selected = m_scene->selectedNodes();
+        if (selected.size() == 1 && selected.front() == id)
+            updatePreview();
+    });
     connect(m_document, &GraphDocument::nodeRenamed, this, &NodeEditor::scheduleFeedback);
     connect(m_document, &GraphDocument::connected, this, &NodeEditor::scheduleFeedback);
     connect(m_document, &GraphDocument::disconnected, this, &NodeEditor::scheduleFeedback);
@@ -143,19 +154,16 @@ void NodeEditor::buildUi()
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     m_palette = new NodePalette(splitter);
-    std::vector<PaletteEntry> entries;
-    for (const layers::LayerType& layer : layers::layerCatalog()) {
-        // The layer group "Training" holds optimizers; the op category of that name is a different group.
-        const QString category = layer.category == "Training" ? tr("Optimizers") : q(layer.category);
-        entries.push_back({q(layer.type), category, q(layer.doc), true});
-    }
-    if (m_registries) {
-        auto ops = opPaletteEntries(m_registries->ops);
-        entries.insert(entries.end(), ops.begin(), ops.end());
-    }
-    m_palette->setEntries(entries);
+    fillPalette();
     connect(m_palette, &NodePalette::entryActivated, this, [this](const QString& entry) {
-        addNode(entry, m_view->mapToScene(m_view->viewport()->rect().center()));
+        // Beside the one selected node (the next layer goes to its right), else the view's centre;
+        // moved to free space so that nodes added one after another never stack.
+        QPointF at = m_view->mapToScene(m_view->viewport()->rect().center());
+        const auto selected = m_scene->selectedNodes();
+        if (selected.size() == 1)
+            if (NodeItem* item = m_scene->nodeItem(selected.front()))
+                at = item->sceneBoundingRect().topRight() + QPointF(3 * NodeEditorScene::kGrid, 0);
+        addNode(entry, freePlaceNear(at));
     });
 
     auto* canvasHost = new QWidget(splitter);
@@ -164,7 +172,25 @@ void NodeEditor::buildUi()
     m_view = new NodeEditorView(m_scene, canvasHost);
     grid->addWidget(m_view, 0, 0, 2, 2);
     m_minimap = new NodeEditorMinimap(m_view, canvasHost);
-    grid->addWidget(m_minimap, 1, 1, Qt::AlignRight | Qt::AlignBottom);
+    // The minimap floats in a corner, away from the selected nodes; right-click moves or hides it.
+    m_overlays = new CanvasOverlays(canvasHost);
+    m_minimapAction = new QAction(this);
+    m_minimapAction->setCheckable(true);
+    m_minimapAction->setChecked(true);
+    m_overlays->add(m_minimap, Qt::BottomRightCorner, m_minimapAction);
+    addAction(m_minimapAction);
+    m_actions[QStringLiteral("minimap")] = m_minimapAction;
+    const auto keepClear = [this] {
+        QRectF selected;
+        for (DocNodeId id : m_scene->selectedNodes())
+            if (NodeItem* item = m_scene->nodeItem(id))
+                selected |= item->sceneBoundingRect();
+        m_overlays->keepClear(selected.isEmpty() ? QRect()
+                                                 : m_view->mapFromScene(selected).boundingRect().translated(m_view->pos()));
+    };
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, keepClear);
+    connect(m_view->horizontalScrollBar(), &QScrollBar::valueChanged, this, keepClear);
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, keepClear);
     grid->setRowStretch(0, 1);
     grid->setColumnStretch(0, 1);
     connect(m_view, &NodeEditorView::entryDropped, this, [this](const QString& entry, QPointF at) { addNode(entry, at); });
@@ -200,9 +226,13 @@ void NodeEditor::buildUi()
     });
     m_attrs = new AttrEditor(attrPage);
     connect(m_attrs, &AttrEditor::attrEdited, this, &NodeEditor::applyAttr);
+    m_preview = new SourcePreviewView(attrPage);
+    m_preview->setObjectName(QStringLiteral("sourcePreview"));
+    m_preview->hide();
     attrLayout->addWidget(m_selectionTitle);
     attrLayout->addWidget(m_nameEdit);
     attrLayout->addWidget(m_attrs, 1);
+    attrLayout->addWidget(m_preview, 2);
     m_side->addTab(attrPage, QString());
     m_problems = new QListWidget(m_side);
     m_problems->setObjectName(QStringLiteral("editorProblems"));
@@ -242,31 +272,37 @@ void NodeEditor::createActions()
         m_actions[QString::fromLatin1(key)] = action;
         return action;
     };
-    QAction* undo = m_document->undoStack()->createUndoAction(this);
-    undo->setShortcut(QKeySequence::Undo);
-    undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    QAction* redo = m_document->undoStack()->createRedoAction(this);
-    redo->setShortcut(QKeySequence::Redo);
-    redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(undo);
-    addAction(redo);
-    m_toolBar->addAction(undo);
-    m_toolBar->addAction(redo);
-    m_actions[QStringLiteral("undo")] = undo;
-    m_actions[QStringLiteral("redo")] = redo;
+    // Actions only in the Edit menu (the main window lists this widget's actions there), so that the
+    // toolbar keeps a fixed set that fits at 1280 px and never moves under the mouse.
+    auto menuOnly = [&](const char* key, QKeySequence shortcut, auto slot) {
+        QAction* action = add(key, shortcut, slot);
+        m_toolBar->removeAction(action);
+        return action;
+    };
+    // Undo and Redo keep short labels; the command they undo is in their tooltips (QUndoStack's
+    // own actions put it in the text, which made the toolbar move with every edit).
+    QUndoStack* stack = m_document->undoStack();
+    QAction* undo = add("undo", QKeySequence::Undo, [stack] { stack->undo(); });
+    QAction* redo = add("redo", QKeySequence::Redo, [stack] { stack->redo(); });
+    undo->setEnabled(stack->canUndo());
+    redo->setEnabled(stack->canRedo());
+    connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, this, [this] { updateUndoToolTips(); });
+    connect(stack, &QUndoStack::redoTextChanged, this, [this] { updateUndoToolTips(); });
     m_toolBar->addSeparator();
     add("delete", QKeySequence::Delete, &NodeEditor::deleteSelection);
-    add("copy", QKeySequence::Copy, &NodeEditor::copySelection);
-    add("cut", QKeySequence::Cut, [this] {
+    menuOnly("copy", QKeySequence::Copy, &NodeEditor::copySelection);
+    menuOnly("cut", QKeySequence::Cut, [this] {
         copySelection();
         deleteSelection();
     });
-    add("paste", QKeySequence::Paste, &NodeEditor::paste);
+    menuOnly("paste", QKeySequence::Paste, &NodeEditor::paste);
     add("duplicate", QKeySequence(Qt::CTRL | Qt::Key_D), &NodeEditor::duplicateSelection);
     m_toolBar->addSeparator();
-    add("group", QKeySequence(Qt::CTRL | Qt::Key_G), [this] { groupSelection(); });
-    add("alignLeft", QKeySequence(), [this] { alignSelection(Qt::AlignLeft); });
-    add("alignTop", QKeySequence(), [this] { alignSelection(Qt::AlignTop); });
+    menuOnly("group", QKeySequence(Qt::CTRL | Qt::Key_G), [this] { groupSelection(); });
+    menuOnly("alignLeft", QKeySequence(), [this] { alignSelection(Qt::AlignLeft); });
+    menuOnly("alignTop", QKeySequence(), [this] { alignSelection(Qt::AlignTop); });
     add("arrange", QKeySequence(Qt::CTRL | Qt::Key_L), &NodeEditor::autoArrange);
     add("fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_view->zoomToFit(); });
     add("view", QKeySequence(), &NodeEditor::viewInGraphViewer);
@@ -297,21 +333,22 @@ void NodeEditor::createActions()
 
 void NodeEditor::retranslateUi()
 {
-    m_actions[QStringLiteral("undo")]->setText(tr("Undo"));
-    m_actions[QStringLiteral("redo")]->setText(tr("Redo"));
     const std::vector<std::pair<const char*, QString>> texts = {
+        {"undo", tr("Undo")},              {"redo", tr("Redo")},
         {"delete", tr("Delete")},          {"copy", tr("Copy")},       {"cut", tr("Cut")},
         {"paste", tr("Paste")},            {"duplicate", tr("Duplicate")}, {"group", tr("Group into scope…")},
         {"alignLeft", tr("Align left")},   {"alignTop", tr("Align top")}, {"arrange", tr("Auto-arrange")},
         {"fit", tr("Fit")},                {"snap", tr("Snap to grid")}, {"selectAll", tr("Select all")},
         {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")},
-        {"breakpoint", tr("Toggle breakpoint")}};
+        {"breakpoint", tr("Toggle breakpoint")}, {"minimap", tr("Show minimap")}};
     for (const auto& [key, text] : texts) {
         QAction* action = m_actions[QString::fromLatin1(key)];
         action->setText(text);
         action->setToolTip(action->shortcut().isEmpty() ? text
                                                         : QStringLiteral("%1 (%2)").arg(text, action->shortcut().toString(QKeySequence::NativeText)));
     }
+    updateUndoToolTips();
+    fillPalette();
     m_side->setTabText(0, tr("Attributes"));
     m_side->setTabText(1, tr("Problems (%1)").arg(m_problems->count()));
     m_side->setTabText(2, tr("History"));
@@ -338,6 +375,68 @@ QString NodeEditor::defaultName(const QString& kind, const QString& type) const
         {QStringLiteral("Flatten"), QStringLiteral("flatten")},   {QStringLiteral("Input"), QStringLiteral("input")}};
     const auto it = layerNames.find(type);
     return it != layerNames.end() ? it->second : type.toLower();
+}
+
+void NodeEditor::fillPalette()
+{
+    // The layer catalogue's categories and descriptions in the user's language (tr() of the
+    // catalogue's English texts); raw ops keep TensorFlow's own OpDef documentation.
+    static const std::map<std::string, const char*> categories = {
+        {"Input", QT_TR_NOOP("Input")},         {"Layers", QT_TR_NOOP("Layers")},
+        {"Activations", QT_TR_NOOP("Activations")}, {"Losses", QT_TR_NOOP("Losses")},
+        // The layer group "Training" holds optimizers; the op category of that name is another group.
+        {"Training", QT_TR_NOOP("Optimizers")}};
+    std::vector<PaletteEntry> entries;
+    for (const layers::LayerType& layer : layers::layerCatalog()) {
+        const auto category = categories.find(layer.category);
+        entries.push_back({q(layer.type), category != categories.end() ? tr(category->second) : q(layer.category),
+                           QCoreApplication::translate("tstudio::layers", layer.doc.c_str()), true});
+    }
+    if (m_registries) {
+        auto ops = opPaletteEntries(m_registries->ops);
+        entries.insert(entries.end(), ops.begin(), ops.end());
+    }
+    const QString filter = m_palette->filterText();
+    m_palette->setEntries(entries);
+    m_palette->setFilterText(filter);
+}
+
+void NodeEditor::updateUndoToolTips()
+{
+    QUndoStack* stack = m_document->undoStack();
+    const auto tip = [](QAction* action, const QString& verb, const QString& command) {
+        const QString text = command.isEmpty() ? verb : tr("%1 \"%2\"").arg(verb, command);
+        action->setToolTip(QStringLiteral("%1 (%2)").arg(text, action->shortcut().toString(QKeySequence::NativeText)));
+    };
+    tip(m_actions[QStringLiteral("undo")], tr("Undo"), stack->undoText());
+    tip(m_actions[QStringLiteral("redo")], tr("Redo"), stack->redoText());
+}
+
+QPointF NodeEditor::freePlaceNear(QPointF wanted) const
+{
+    // A new node's footprint (a layer node with a few ports) with a margin; candidate places on a
+    // grid of footprints around `wanted`, nearest first.
+    const QSizeF footprint(220, 110);
+    std::vector<QPointF> candidates;
+    for (int iy = -6; iy <= 6; ++iy)
+        for (int ix = -4; ix <= 4; ++ix)
+            candidates.push_back(wanted + QPointF(ix * footprint.width(), iy * footprint.height()));
+    std::stable_sort(candidates.begin(), candidates.end(), [&](QPointF a, QPointF b) {
+        const QPointF da = a - wanted, db = b - wanted;
+        return QPointF::dotProduct(da, da) < QPointF::dotProduct(db, db);
+    });
+    for (QPointF at : candidates) {
+        const QRectF rect(at, footprint);
+        bool free = true;
+        for (DocNodeId id : m_document->nodes())
+            if (const NodeItem* item = m_scene->nodeItem(id); item && item->sceneBoundingRect().intersects(rect)) {
+                free = false;
+                break;
+            }
+        if (free)
+            return at;
+    }
+    return wanted; // crowded everywhere near: the wanted place
 }
 
 DocNodeId NodeEditor::addNode(const QString& kindAndType, QPointF scenePos)
@@ -400,6 +499,7 @@ void NodeEditor::showSelection()
 {
     const auto selected = m_scene->selectedNodes();
     m_attrs->clear();
+    updatePreview();
     if (selected.size() != 1) {
         m_selectionTitle->setText(selected.empty() ? tr("Select a node to edit its attributes.")
                                                    : tr("%n nodes selected", nullptr, static_cast<int>(selected.size())));
@@ -438,6 +538,30 @@ void NodeEditor::showSelection()
                               problem);
     if (reg)
         m_attrs->setOpDef(reg->opDef, values);
+}
+
+void NodeEditor::updatePreview()
+{
+    const auto selected = m_scene->selectedNodes();
+    const DocNode* node = selected.size() == 1 ? m_document->node(selected.front()) : nullptr;
+    if (!node || node->kind != NodeKind::kLayer || !layers::isDataSourceType(node->type)) {
+        m_preview->hide();
+        return;
+    }
+    m_preview->show();
+    const QString title = QStringLiteral("%1 (%2)").arg(q(node->name), q(node->type));
+    auto source = dataSourceOfNode(*node);
+    if (!source) {
+        m_preview->showMessage(q(source.error().message()));
+        return;
+    }
+    // Relative paths are read as the runner reads them: from the project's folder (or data.dir).
+    const QString name = m_path.isEmpty() ? QStringLiteral("model") : QFileInfo(m_path).completeBaseName();
+    project::Project p = m_project ? *m_project : newProject(name.toStdString());
+    if (p.location.empty() && m_path.endsWith(QStringLiteral(".tsproj"), Qt::CaseInsensitive))
+        p.location = m_path.toStdString();
+    p.sources = {std::move(*source)};
+    m_preview->setSource(std::move(p), 0, title);
 }
 
 void NodeEditor::applyAttr(const QString& name, const tensorflow::AttrValue& value)
@@ -485,15 +609,21 @@ void NodeEditor::refreshFeedback()
                 const int output = tensorId ? tensorId->index : -1;
                 const auto it = tensorId ? byName.find(tensorId->node) : byName.end();
                 QString shape;
+                QString dtype;
                 if (it != byName.end() && static_cast<std::size_t>(it->second) < facts.nodes.size()) {
                     const auto& nf = facts.nodes[static_cast<std::size_t>(it->second)];
-                    if (output >= 0 && static_cast<std::size_t>(output) < nf.outputs.size())
-                        if (const auto& fact = nf.outputs[static_cast<std::size_t>(output)]; fact.shapeKnown)
+                    if (output >= 0 && static_cast<std::size_t>(output) < nf.outputs.size()) {
+                        const auto& fact = nf.outputs[static_cast<std::size_t>(output)];
+                        if (fact.shapeKnown)
                             shape = q(fact.shape.toString());
+                        if (fact.dtype != tensorflow::DT_INVALID)
+                            dtype = q(dataTypeName(fact.dtype));
+                    }
                     if (fb.problem.isEmpty() && !nf.problem.empty() && node->kind == NodeKind::kOp)
                         fb.problem = q(nf.problem);
                 }
                 fb.shapes.push_back(shape);
+                fb.dtypes.push_back(dtype);
             }
         }
         if (!fb.problem.isEmpty()) {
@@ -650,11 +780,11 @@ Status NodeEditor::loadGraphDef(const tensorflow::GraphDef& graph, const QString
         return warnings.error();
     for (const std::string& w : *warnings)
         m_status->setText(q(w));
+    refreshFeedback(); // first: live dtypes and shapes widen the port labels, and the layout needs the widths
     autoArrange();
     m_document->undoStack()->clear();
     m_document->undoStack()->setClean();
     emit titleChanged(title);
-    refreshFeedback();
     return Status::ok();
 }
 
@@ -691,10 +821,12 @@ Status NodeEditor::openProject(const QString& path)
     bool placed = true;
     for (DocNodeId id : m_document->nodes())
         placed = placed && state->positions.count(m_document->node(id)->name) > 0;
-    if (!placed)
+    if (!placed) {
+        refreshFeedback(); // the nodes' widths follow their live port labels
         autoArrange();
-    else
+    } else {
         m_view->zoomToFit();
+    }
     m_document->undoStack()->clear();
     m_document->undoStack()->setClean();
     m_path = path;
@@ -745,7 +877,9 @@ Status NodeEditor::saveAs(const QString& path)
     Status written;
     std::optional<project::Project> savedProject;
     if (path.endsWith(QStringLiteral(".tsproj"), Qt::CaseInsensitive)) {
-        project::Project base = m_project ? *m_project : newProject(QFileInfo(path).completeBaseName().toStdString());
+        // Under a new name or in another folder: the project's name, log folder and relative paths follow.
+        project::Project base = m_project ? project::relocatedProject(*m_project, path.toStdString())
+                                          : newProject(QFileInfo(path).completeBaseName().toStdString());
         auto p = documentProject(*m_document, m_registries->ops, std::move(base));
         if (!p)
             return p.error();
@@ -818,6 +952,21 @@ void NodeEditor::openLayer(DocNodeId id)
         return;
     }
     emit viewRequested(ops, tr("%1 (%2 ops)").arg(q(node->name)).arg(ops.node_size()));
+}
+
+bool NodeEditor::suggestsProject() const
+{
+    if (m_project)
+        return true;
+    for (DocNodeId id : m_document->nodes()) {
+        const DocNode* node = m_document->node(id);
+        if (!node || node->kind != NodeKind::kLayer)
+            continue;
+        const layers::LayerType* layer = layers::findLayerType(node->type);
+        if (node->type == "Dataset" || layers::isDataSourceType(node->type) || (layer && layer->category == "Training"))
+            return true;
+    }
+    return false;
 }
 
 bool NodeEditor::isModified() const

@@ -21,6 +21,7 @@ class QToolBar;
 class QUndoView;
 
 namespace tstudio {
+class CanvasOverlays;
 struct Registries;
 }
 
@@ -30,6 +31,7 @@ class AttrEditor;
 class NodeEditorMinimap;
 class NodeEditorView;
 class NodePalette;
+class SourcePreviewView;
 
 /// Every edit goes through the document's undo stack; after each, live feedback (the document built into
 /// the engine's graph, then shape inference) runs after a short pause and marks shapes and problems.
@@ -66,6 +68,9 @@ public:
     /// Errors: documentProject's (no optimizer node, a node that does not build, ...).
     Expected<project::Project> trainingProject() const;
     QString filePath() const { return m_path; }
+    /// True when the document is best saved as a project (.tsproj): it belongs to one, or it holds
+    /// an optimizer or a data-source node, whose training and data only a project keeps.
+    bool suggestsProject() const;
     bool isModified() const;
     /// The debugger's breakpoints and watches for this graph: kept in its project (one is made
     /// when there is none) and written with it by the next save as .tsproj.
@@ -122,14 +127,24 @@ private:
     void applyAttr(const QString& name, const tensorflow::AttrValue& value);
     void showQuickAdd(QPoint globalPos, QPointF scenePos, const QString& text);
     QString defaultName(const QString& kind, const QString& type) const;
+    void updateUndoToolTips();
+    /// The palette's entries: layer types (categories and descriptions translated), then raw ops.
+    void fillPalette();
+    /// The data preview under the attributes, for a selected data-source node.
+    void updatePreview();
+    /// The nearest place to `wanted` (scene coordinates) where a new node overlaps no node.
+    QPointF freePlaceNear(QPointF wanted) const;
 
     const Registries* m_registries;
     GraphDocument* m_document;
     NodeEditorScene* m_scene;
     NodeEditorView* m_view = nullptr;
     NodeEditorMinimap* m_minimap = nullptr;
+    CanvasOverlays* m_overlays = nullptr;
+    QAction* m_minimapAction = nullptr;
     NodePalette* m_palette = nullptr;
     AttrEditor* m_attrs = nullptr;
+    SourcePreviewView* m_preview = nullptr;
     QLineEdit* m_nameEdit = nullptr;
     QLabel* m_selectionTitle = nullptr;
     QListWidget* m_problems = nullptr;

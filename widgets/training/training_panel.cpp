@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -27,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 namespace tstudio::training_panel {
@@ -34,14 +36,81 @@ namespace {
 
 constexpr char kDataDirSetting[] = "training/mnistFolder";
 
+bool isRelative(const std::string& path)
+{
+    return path.empty() || !std::filesystem::path(path).is_absolute();
+}
+
+/// What each source of `p` reads from the data folder (data.dir), one line each, or an empty
+/// list when nothing needs it: MNIST without its own folder, an image folder given by a relative
+/// path (or none), and files given by relative paths in a document that has no file of its own
+/// to be relative to.
+QStringList dataFolderNeeds(const project::Project& p)
+{
+    QStringList needs;
+    if (p.dataDir)
+        return needs;
+    const bool unsaved = p.location.empty();
+    for (const project::DataSource& s : p.sources) {
+        if (const auto* mnist = std::get_if<project::MnistParams>(&s.params)) {
+            if (!mnist->dir)
+                needs << QCoreApplication::translate("tstudio::training_panel::TrainingPanel",
+                                                     "%1-images-idx3-ubyte(.gz) and %1-labels-idx1-ubyte(.gz)")
+                             .arg(QString::fromStdString(mnist->set));
+        } else if (const auto* images = std::get_if<project::ImageFolderParams>(&s.params)) {
+            if (images->dir.empty() || (unsaved && isRelative(images->dir)))
+                needs << QCoreApplication::translate("tstudio::training_panel::TrainingPanel",
+                                                     "one subfolder of images per class%1")
+                             .arg(images->dir.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(images->dir)));
+        } else if (unsaved) {
+            std::vector<std::string> files;
+            if (const auto* numpy = std::get_if<project::NumpyParams>(&s.params))
+                files = numpy->files;
+            else if (const auto* csv = std::get_if<project::CsvParams>(&s.params))
+                files = csv->files;
+            else if (const auto* records = std::get_if<project::TfRecordParams>(&s.params))
+                files = records->files;
+            QStringList relative;
+            for (const std::string& f : files)
+                if (isRelative(f))
+                    relative << QString::fromStdString(f);
+            if (!relative.isEmpty())
+                needs << relative.join(QStringLiteral(", "));
+        }
+    }
+    needs.removeDuplicates();
+    return needs;
+}
+
 bool needsDataFolder(const project::Project& p)
 {
-    if (p.dataDir)
-        return false;
+    return !dataFolderNeeds(p).isEmpty();
+}
+
+/// True when every source reading the data folder is an MNIST one.
+bool onlyMnistInDataFolder(const project::Project& p)
+{
     for (const project::DataSource& s : p.sources)
-        if (const auto* mnist = std::get_if<project::MnistParams>(&s.params); mnist && !mnist->dir)
-            return true;
-    return false;
+        if (!std::holds_alternative<project::MnistParams>(s.params) &&
+            !std::holds_alternative<project::TwoSpiralsParams>(s.params))
+            return false;
+    return true;
+}
+
+/// The global step of a checkpoint prefix ("…/model.ckpt-60" -> 60), or -1.
+std::int64_t checkpointStep(const std::filesystem::path& prefix)
+{
+    const std::string name = prefix.filename().string();
+    const auto dash = name.rfind('-');
+    if (dash == std::string::npos || dash + 1 >= name.size())
+        return -1;
+    std::int64_t step = 0;
+    for (std::size_t i = dash + 1; i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9')
+            return -1;
+        step = step * 10 + (name[i] - '0');
+    }
+    return step;
 }
 
 QString duration(double seconds)
@@ -129,6 +198,14 @@ void TrainingPanel::buildUi()
     m_dataDir->setText(QSettings().value(QLatin1String(kDataDirSetting)).toString());
     m_browseData = new QPushButton(this);
     m_resume = new QCheckBox(this);
+    m_profileAt = new QCheckBox(this);
+    m_profileAt->setObjectName(QStringLiteral("trainingProfileAt"));
+    m_profileStep = new QSpinBox(this);
+    m_profileStep->setObjectName(QStringLiteral("trainingProfileStep"));
+    m_profileStep->setRange(0, 2000000000);
+    m_profileStep->setValue(10);
+    m_profileStep->setEnabled(false);
+    connect(m_profileAt, &QCheckBox::toggled, m_profileStep, &QWidget::setEnabled);
 
     auto* form = new QGridLayout;
     form->addWidget(m_deviceLabel, 0, 0);
@@ -146,6 +223,11 @@ void TrainingPanel::buildUi()
     form->addWidget(m_dataDir, 2, 1);
     form->addWidget(m_browseData, 2, 2);
     form->addWidget(m_resume, 3, 1, 1, 2);
+    auto* profileRow = new QHBoxLayout;
+    profileRow->addWidget(m_profileAt);
+    profileRow->addWidget(m_profileStep);
+    profileRow->addStretch(1);
+    form->addLayout(profileRow, 4, 1, 1, 2);
     form->setColumnStretch(1, 1);
 
     m_start = new QPushButton(this);
@@ -213,13 +295,15 @@ void TrainingPanel::buildUi()
     connect(m_stop, &QPushButton::clicked, this, &TrainingPanel::stop);
     connect(m_checkpoint, &QPushButton::clicked, this, &TrainingPanel::saveCheckpointNow);
     connect(m_profile, &QPushButton::clicked, this, [this] { profileNextStep(); });
+    // The status line can be long (an error with its node): it wraps instead of widening the dock.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     connect(m_browseLogdir, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Log Directory"), m_logdir->text());
         if (!dir.isEmpty())
             m_logdir->setText(dir);
     });
     connect(m_browseData, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("MNIST Folder"), m_dataDir->text());
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Data Folder"), m_dataDir->text());
         if (!dir.isEmpty())
             m_dataDir->setText(dir);
     });
@@ -244,10 +328,13 @@ void TrainingPanel::retranslateUi()
     m_logdirLabel->setText(tr("Log directory:"));
     m_logdir->setPlaceholderText(tr("Where checkpoints and event files go"));
     m_browseLogdir->setText(tr("Browse…"));
-    m_dataLabel->setText(tr("MNIST folder:"));
-    m_dataDir->setPlaceholderText(tr("Folder with train-images-idx3-ubyte(.gz) and train-labels-idx1-ubyte(.gz)"));
     m_browseData->setText(tr("Browse…"));
+    if (m_source && !isRunning() && !m_dataDir->isHidden())
+        if (auto p = m_source())
+            refreshDataField(*p); // the field's label and what it must hold, in the new language
     m_resume->setText(tr("Continue from the latest checkpoint in the log directory"));
+    m_profileAt->setText(tr("Profile step"));
+    m_profileAt->setToolTip(tr("Trace this global step (FULL_TRACE) while the run goes and open it in the profiler"));
     m_start->setText(tr("Start"));
     m_start->setToolTip(tr("Train the project with the built-in runner (F5 in the node editor)"));
     m_pause->setText(m_run && m_run->isPaused() ? tr("Resume") : tr("Pause"));
@@ -255,7 +342,8 @@ void TrainingPanel::retranslateUi()
     m_stop->setToolTip(tr("Stop after the current step; a final checkpoint is saved"));
     m_checkpoint->setText(tr("Save checkpoint now"));
     m_profile->setText(tr("Profile"));
-    m_profile->setToolTip(tr("Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables"));
+    m_profile->setToolTip(tr("Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables. "
+                             "After a run: train one more step from its last checkpoint and trace it"));
     m_debug->setText(tr("Debug"));
     m_debug->setToolTip(tr("Attach the debugger to the next run: breakpoints, stepping through ops and every "
                            "tensor, in the Debugger tab"));
@@ -283,7 +371,26 @@ void TrainingPanel::setProjectSource(std::function<Expected<project::Project>()>
     retranslateUi();
     if (!isRunning() && !same)
         refreshForm();
+    else if (!isRunning() && m_source) {
+        // The form keeps what the user typed, but the document may now need a data folder.
+        if (auto p = m_source())
+            refreshDataField(*p);
+    }
     updateButtons();
+}
+
+void TrainingPanel::refreshDataField(const project::Project& p)
+{
+    const QStringList needs = dataFolderNeeds(p);
+    const bool data = !needs.isEmpty();
+    m_dataLabel->setVisible(data);
+    m_dataDir->setVisible(data);
+    m_browseData->setVisible(data);
+    if (!data)
+        return;
+    m_dataLabel->setText(onlyMnistInDataFolder(p) ? tr("MNIST folder:") : tr("Data folder:"));
+    m_dataDir->setPlaceholderText(tr("Folder with %1").arg(needs.join(tr("; and "))));
+    m_dataDir->setToolTip(m_dataDir->placeholderText());
 }
 
 QString TrainingPanel::defaultLogDirectory(const project::Project& p) const
@@ -313,10 +420,7 @@ void TrainingPanel::refreshForm()
     m_steps->setValue(static_cast<int>(std::min<std::int64_t>(p->steps, m_steps->maximum())));
     m_device->setCurrentIndex(p->device == "gpu" ? 1 : 0);
     m_logdir->setText(defaultLogDirectory(*p));
-    const bool data = needsDataFolder(*p);
-    m_dataLabel->setVisible(data);
-    m_dataDir->setVisible(data);
-    m_browseData->setVisible(data);
+    refreshDataField(*p);
     showStatus(QString(), false);
 }
 
@@ -333,8 +437,9 @@ Expected<project::Project> TrainingPanel::preparedProject(QString* logdir) const
     if (needsDataFolder(*p)) {
         if (m_dataDir->text().trimmed().isEmpty())
             return unexpected(failedPreconditionError(
-                tr("Choose the MNIST folder: the graph's Dataset node reads train-images-idx3-ubyte and "
-                   "train-labels-idx1-ubyte (optionally .gz) from it.").toStdString()));
+                tr("Choose the data folder: the graph's data sources read their files from it (%1).")
+                    .arg(m_dataDir->placeholderText())
+                    .toStdString()));
         p->dataDir = m_dataDir->text().trimmed().toStdString();
     }
     const QString dir = m_logdir->text().trimmed();
@@ -364,19 +469,27 @@ bool TrainingPanel::start()
     }
     if (!m_dataDir->text().trimmed().isEmpty() && needsDataFolder(*p))
         QSettings().setValue(QLatin1String(kDataDirSetting), m_dataDir->text().trimmed());
-    m_graph = projectGraph(*p);
     project::TrainRunOptions options;
-    options.logdir = dir.toStdString();
     options.resume = m_resume->isChecked();
+    if (m_profileAt->isChecked())
+        options.traceAtStep = m_profileStep->value();
+    launch(std::move(*p), dir, std::move(options));
+    return true;
+}
+
+void TrainingPanel::launch(project::Project p, const QString& dir, project::TrainRunOptions options)
+{
+    m_graph = projectGraph(p);
+    options.logdir = dir.toStdString();
     std::shared_ptr<DebugController> debugger;
     if (m_debug->isChecked()) {
         debugger = std::make_shared<DebugController>();
         // The project's breakpoints hold from the first step, before the Debugger tab attaches.
-        if (auto set = debugger::BreakpointSet::create(p->debugger.breakpoints))
+        if (auto set = debugger::BreakpointSet::create(p.debugger.breakpoints))
             debugger->setBreakpoints(std::move(*set));
-        debugger->setWatched(p->debugger.watch);
+        debugger->setWatched(p.debugger.watch);
     }
-    m_run = std::make_unique<TrainingRun>(m_registries, std::move(*p), options);
+    m_run = std::make_unique<TrainingRun>(m_registries, std::move(p), options);
     m_run->setDebugger(debugger);
     if (debugger) {
         connect(m_run.get(), &TrainingRun::sessionGraph, this,
@@ -386,9 +499,13 @@ bool TrainingPanel::start()
     }
     m_runLogdir = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
     m_last = {};
+    m_errorNode.clear();
+    m_pausedNode.clear();
     connect(m_run.get(), &TrainingRun::started, this, [this](const project::TrainProgress& progress) {
         showProgress(progress);
-        showStatus(tr("Training; checkpoints and event files go to %1").arg(m_runLogdir), false);
+        // The debugger may have paused the first step before this arrives: its status stays.
+        if (m_pausedNode.isEmpty())
+            showStatus(tr("Training; checkpoints and event files go to %1").arg(m_runLogdir), false);
         emit message(tr("Training %1 from step %2 to %3 in %4")
                          .arg(m_title)
                          .arg(progress.firstStep)
@@ -414,7 +531,6 @@ bool TrainingPanel::start()
     showStatus(tr("Building the training graph…"), false);
     m_run->start();
     updateButtons();
-    return true;
 }
 
 void TrainingPanel::pause()
@@ -452,12 +568,71 @@ void TrainingPanel::saveCheckpointNow()
         m_run->requestCheckpoint();
 }
 
-void TrainingPanel::profileNextStep(int steps)
+bool TrainingPanel::profileNextStep(int steps)
+{
+    if (isRunning()) {
+        m_run->requestProfile(steps);
+        m_profile->setEnabled(false);
+        return true;
+    }
+    // After a run: one more step from its last checkpoint, traced.
+    std::int64_t step = -1;
+    if (!m_runLogdir.isEmpty())
+        if (auto latest = latestCheckpoint(m_runLogdir.toStdString()))
+            step = checkpointStep(*latest);
+    if (step < 0) {
+        showStatus(tr("Nothing to profile yet: press Start, or arm \"Profile step\" before it."), true);
+        return false;
+    }
+    if (!m_source)
+        return false;
+    auto p = m_source();
+    if (!p) {
+        showStatus(QString::fromStdString(p.error().message()), true);
+        return false;
+    }
+    p->device = m_device->currentData().toString().toStdString();
+    if (needsDataFolder(*p) && !m_dataDir->text().trimmed().isEmpty())
+        p->dataDir = m_dataDir->text().trimmed().toStdString();
+    project::TrainRunOptions options;
+    options.resume = true;
+    options.steps = step + 1;
+    options.traceAtStep = step;
+    launch(std::move(*p), m_runLogdir, std::move(options));
+    showStatus(tr("Profiling one more step (%1) from %2").arg(step + 1).arg(m_runLogdir), false);
+    return true;
+}
+
+void TrainingPanel::setProfileAtStep(std::int64_t step)
+{
+    m_profileAt->setChecked(step > 0);
+    if (step > 0)
+        m_profileStep->setValue(static_cast<int>(std::min<std::int64_t>(step, m_profileStep->maximum())));
+}
+
+void TrainingPanel::showDebuggerPause(const QString& node)
 {
     if (!isRunning())
         return;
-    m_run->requestProfile(steps);
-    m_profile->setEnabled(false);
+    m_pausedNode = node;
+    if (node.isEmpty())
+        showStatus(tr("Training; checkpoints and event files go to %1").arg(m_runLogdir), false);
+    else
+        showStatus(tr("Paused at %1 (step %2): step, continue or stop in the Debugger tab").arg(node).arg(m_last.step + 1),
+                   false);
+}
+
+void TrainingPanel::prepareToStart()
+{
+    if (isRunning())
+        return;
+    if (m_source && !m_statusIsError) {
+        if (auto p = m_source())
+            showStatus(tr("Check the settings, then press Start."), false);
+        else
+            showStatus(QString::fromStdString(p.error().message()), true);
+    }
+    m_start->setFocus(Qt::OtherFocusReason);
 }
 
 void TrainingPanel::setDebugging(bool on)
@@ -536,7 +711,6 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
         if (!m_errorNode.isEmpty())
             shown += QStringLiteral(" <a href=\"node\">%1</a>").arg(tr("Show node %1").arg(m_errorNode.toHtmlEscaped()));
         showStatus(tr("Training failed: %1").arg(shown), true, true);
-        emit message(tr("Training failed: %1").arg(text));
         if (m_progress->format() == tr("Preparing…"))
             m_progress->setFormat(tr("Not started"));
     }
@@ -553,10 +727,13 @@ void TrainingPanel::updateButtons()
     m_pause->setEnabled(running);
     m_stop->setEnabled(running);
     m_checkpoint->setEnabled(running);
-    m_profile->setEnabled(running);
+    // Running: trace the next step. Stopped: one more step from the last run's checkpoint.
+    m_profile->setEnabled(running || (m_source != nullptr && !m_runLogdir.isEmpty()));
     m_debug->setEnabled(!running);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData, m_resume})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData,
+                                                      m_resume, m_profileAt})
         w->setEnabled(!running);
+    m_profileStep->setEnabled(!running && m_profileAt->isChecked());
 }
 
 } // namespace tstudio::training_panel

@@ -52,8 +52,17 @@ public:
     void resume();
     void stop();
     void saveCheckpointNow();
-    /// Traces the next `steps` steps of the running training; profiled delivers them.
-    void profileNextStep(int steps = 1);
+    /// Traces the next `steps` steps of the running training; profiled delivers them. With no run
+    /// going, trains one more step from the last run's latest checkpoint and traces that step
+    /// (false, with the reason shown, when there is no such checkpoint).
+    bool profileNextStep(int steps = 1);
+    /// "Profile step N", armed before Start: the run traces the step at global step N once (the
+    /// first step when it starts past N). 0 disarms.
+    void setProfileAtStep(std::int64_t step);
+    /// The debugger paused the run at `node` (empty: it runs again): the status line says so.
+    void showDebuggerPause(const QString& node);
+    /// Brings the panel's Start button forward with the settings to check (Train in the editor).
+    void prepareToStart();
     /// Runs started from now on attach the debugger (the Debug button): debugging() hands it out.
     void setDebugging(bool on);
     bool isDebugging() const;
@@ -71,6 +80,11 @@ public:
     QLineEdit* dataFolderEdit() const { return m_dataDir; }
     QSpinBox* stepsBox() const { return m_steps; }
     QCheckBox* resumeBox() const { return m_resume; }
+    QCheckBox* profileAtStepBox() const { return m_profileAt; }
+    QSpinBox* profileStepBox() const { return m_profileStep; }
+    QPushButton* startButton() const { return m_start; }
+    QPushButton* stopButton() const { return m_stop; }
+    QPushButton* profileButton() const { return m_profile; }
 
 signals:
     /// A run's session exists: its log directory holds the graph and the first checkpoint (the
@@ -89,7 +103,7 @@ signals:
     /// project's saved breakpoints and watches already set), `graph` is what the session runs.
     void debugging(std::shared_ptr<tstudio::DebugController> controller,
                    std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title);
-    /// A line for the log panel.
+    /// A line for the log panel (information; a failed run is runFinished with ok false).
     void message(const QString& text);
 
 protected:
@@ -100,6 +114,10 @@ private:
     void retranslateUi();
     void updateButtons();
     void refreshForm();
+    /// Shows the data folder field when a source of `p` needs one, saying what it must hold.
+    void refreshDataField(const project::Project& p);
+    /// Starts a TrainingRun of `p` into `dir` with `options` (logdir filled in here).
+    void launch(project::Project p, const QString& dir, project::TrainRunOptions options);
     void showStatus(const QString& text, bool error, bool html = false);
     void showProgress(const project::TrainProgress& p);
     void onFinished(bool ok, const QString& text, const project::TrainRunResult& result);
@@ -116,6 +134,7 @@ private:
     project::TrainProgress m_last;
     std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project (parameters, "Show node")
     QString m_errorNode;
+    QString m_pausedNode; // where the debugger holds the run; empty while it runs
     bool m_statusIsError = false;
 
     QLabel* m_projectLabel = nullptr;
@@ -130,6 +149,8 @@ private:
     QLineEdit* m_dataDir = nullptr;
     QPushButton* m_browseData = nullptr;
     QCheckBox* m_resume = nullptr;
+    QCheckBox* m_profileAt = nullptr;
+    QSpinBox* m_profileStep = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_pause = nullptr;
     QPushButton* m_stop = nullptr;

@@ -39,6 +39,7 @@
 #include <QTemporaryDir>
 
 #include <regex>
+#include <QPushButton>
 #include <QTest>
 
 using namespace tstudio;
@@ -147,7 +148,11 @@ private slots:
         panel->logDirectoryEdit()->setText(logdir);
         panel->stepsBox()->setValue(1000000);
         QSignalSpy finished(panel, &training_panel::TrainingPanel::runFinished);
-        emit editor->trainRequested(); // binds the panel to the editor and starts
+        emit editor->trainRequested(); // binds the panel to the editor and shows its settings
+        QVERIFY(!panel->isRunning()); // nothing runs before the user checked them and pressed Start
+        QVERIFY2(panel->statusText().contains(QStringLiteral("press Start")), qPrintable(panel->statusText()));
+        QCOMPARE(panel->logDirectoryEdit()->text(), logdir);
+        QTest::mouseClick(panel->startButton(), Qt::LeftButton);
         QVERIFY2(panel->isRunning(), qPrintable(panel->statusText()));
         dashboard::DashboardView* view = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((view = qobject_cast<dashboard::DashboardView*>(m_window->documents()->currentWidget())), 30000);
@@ -184,6 +189,7 @@ private slots:
         QSignalSpy profiled(panel, &training_panel::TrainingPanel::profiled);
         QSignalSpy finished(panel, &training_panel::TrainingPanel::runFinished);
         emit editor->trainRequested();
+        QTest::mouseClick(panel->startButton(), Qt::LeftButton);
         QVERIFY2(panel->isRunning(), qPrintable(panel->statusText()));
         panel->profileNextStep();
         QVERIFY(profiled.wait(30000));
@@ -250,6 +256,7 @@ private slots:
             panel->logDirectoryEdit()->setText(m_dir.filePath(dir));
             panel->stepsBox()->setValue(steps);
             emit editor->trainRequested();
+            QTest::mouseClick(panel->startButton(), Qt::LeftButton);
             if (!panel->isRunning())
                 return nullptr;
             for (int i = 0; i < 300; ++i) {
@@ -267,6 +274,10 @@ private slots:
         QVERIFY2(tab, qPrintable(panel->statusText()));
         debugger_ui::DebuggerView* view = tab->debugger();
         const QString matmul = view->pausedNode();
+        // The hit brings the Debugger forward (not the dashboard) and the panel says where it waits.
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->documents()->currentWidget(), static_cast<QWidget*>(tab), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(panel->statusText().startsWith(QStringLiteral("Paused at ") + matmul),
+                                  qPrintable(panel->statusText()), 5000);
         const tensorflow::NodeDef* node = nullptr;
         for (const tensorflow::NodeDef& n : tab->graphViewer()->graph()->node())
             if (QString::fromStdString(n.name()) == matmul)

@@ -9,6 +9,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -122,6 +123,62 @@ private slots:
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("model.ckpt-%1.index").arg(last))));
     }
 
+    /// "Profile step N" armed before Start traces step N of the run; after the run, Profile trains
+    /// one more step from its last checkpoint and traces that one.
+    void profileBeforeAndAfterARun()
+    {
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(QString::fromLatin1(kSpirals)).isOk());
+        TrainingPanel panel(m_registries.get());
+        QTemporaryDir dir;
+        bind(panel, editor, dir.path(), 12);
+        QVERIFY(!panel.profileButton()->isEnabled()); // nothing ran yet
+        panel.setProfileAtStep(5);
+        QVERIFY(panel.profileAtStepBox()->isChecked());
+        QCOMPARE(panel.profileStepBox()->value(), 5);
+        QSignalSpy profiled(&panel, &TrainingPanel::profiled);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY(panel.start());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.back().at(0).toBool(), true);
+        QCOMPARE(profiled.size(), 1);
+        auto trace = profiled.front().at(0).value<std::shared_ptr<const profiler::ProfileTrace>>();
+        QVERIFY(trace);
+        QCOMPARE(trace->steps.size(), std::size_t(1));
+        QCOMPARE(trace->steps.front().number, std::int64_t(5));
+
+        // After the run: one more step (13), traced.
+        QVERIFY(panel.profileButton()->isEnabled());
+        panel.setProfileAtStep(0);
+        QTest::mouseClick(panel.profileButton(), Qt::LeftButton);
+        QVERIFY(panel.isRunning());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.back().at(0).toBool(), true);
+        QCOMPARE(profiled.size(), 2);
+        trace = profiled.back().at(0).value<std::shared_ptr<const profiler::ProfileTrace>>();
+        QCOMPARE(trace->steps.front().number, std::int64_t(12));
+        QCOMPARE(panel.lastProgress().step, std::int64_t(13));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("model.ckpt-13.index"))));
+    }
+
+    /// The data folder field shows when the document gains a source that reads one, also when the
+    /// same document is bound again (what the user typed elsewhere in the form stays).
+    void theDataFolderFieldFollowsTheDocument()
+    {
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(QString::fromLatin1(kSpirals)).isOk());
+        TrainingPanel panel(m_registries.get());
+        QTemporaryDir dir;
+        bind(panel, editor, dir.path(), 77);
+        QVERIFY(panel.dataFolderEdit()->isHidden()); // spirals makes its own data
+        editor.addNode(QStringLiteral("layer:Dataset"), QPointF(0, 400));
+        bind(panel, editor, dir.path(), 77);
+        QVERIFY(!panel.dataFolderEdit()->isHidden());
+        QVERIFY2(panel.dataFolderEdit()->placeholderText().contains(QStringLiteral("train-images-idx3-ubyte")),
+                 qPrintable(panel.dataFolderEdit()->placeholderText()));
+        QCOMPARE(panel.stepsBox()->value(), 77);
+    }
+
     /// A run that fails says why and offers the node the message names.
     void failureNamesTheNode()
     {
@@ -153,6 +210,13 @@ private slots:
         const QString message = finished.front().at(1).toString();
         QVERIFY2(message.contains(QStringLiteral("input")), qPrintable(message));
         QVERIFY2(panel.statusText().contains(QStringLiteral("Show node")), qPrintable(panel.statusText()));
+        // The failed first step left no checkpoint: starting again runs (and fails the same way)
+        // instead of being refused over the log directory.
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("checkpoint"))));
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.back().at(0).toBool(), false);
+        QCOMPARE(finished.back().at(1).toString(), message);
         auto* status = panel.findChild<QLabel*>(QStringLiteral("trainingStatus"));
         QVERIFY(status);
         emit status->linkActivated(QStringLiteral("node"));

@@ -1,0 +1,25 @@
+// A project saved under another name or in another folder: what Save As changes in it so that it
+// stays the same project there (its name, its log folder, and every relative path it reads).
+#pragma once
+
+#include "project_file.h"
+
+#include <filesystem>
+
+namespace tstudio::project {
+
+/// `p` as it must be written to `newLocation` (a .tsproj path):
+///  - location becomes newLocation;
+///  - the name follows the file when it was the old file's stem (or empty): "a.tsproj" saved as
+///    "b.tsproj" is named "b"; a name the user chose ("Two spirals") is kept;
+///  - a relative log directory whose last part is the old name ("runs/a") follows the new name
+///    ("runs/b"), so two projects never share a log folder by accident; other relative log
+///    directories stay relative (a log folder next to the new file), absolute ones are kept;
+///  - every other relative path (graph.file, data.dir, an mnist source's dir, tfrecord, csv and numpy
+///    files and an image folder when data.dir is not set) is rewritten relative to the new folder, so it names the same file
+///    or folder as before. A project that was never saved reads its relative paths from the
+///    current directory, and they are rebased from there.
+/// Never fails; absolute paths are never changed.
+Project relocatedProject(Project p, const std::filesystem::path& newLocation);
+
+} // namespace tstudio::project

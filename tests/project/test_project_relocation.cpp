@@ -1,0 +1,77 @@
+// relocatedProject: Save As under another name or folder keeps the project whole (name, log
+// folder, relative paths naming the same files).
+#include "project_file.h"
+#include "project_relocation.h"
+
+#include <QTest>
+
+#include <filesystem>
+
+using namespace tstudio::project;
+
+class TestProjectRelocation : public QObject {
+    Q_OBJECT
+private slots:
+    /// Saved as b.tsproj beside a.tsproj: named "b", logging to runs/b; relative paths unchanged.
+    void aNewNameTakesTheNameAndItsOwnLogFolder()
+    {
+        Project p;
+        p.name = "a";
+        p.logdir = "runs/a";
+        p.location = "/work/p/a.tsproj";
+        p.graph.file = "graph.pbtxt";
+        MnistParams mnist;
+        mnist.dir = "data/mnist";
+        p.sources.push_back(DataSource{mnist, std::nullopt, 1, {}});
+        const Project q = relocatedProject(p, "/work/p/b.tsproj");
+        QCOMPARE(q.name, std::string("b"));
+        QCOMPARE(q.logdir, std::string("runs/b"));
+        QCOMPARE(q.graph.file, std::string("graph.pbtxt"));
+        QCOMPARE(*std::get<MnistParams>(q.sources[0].params).dir, std::string("data/mnist"));
+        QCOMPARE(q.location, std::filesystem::path("/work/p/b.tsproj"));
+        QCOMPARE(q.resolve(q.logdir), std::filesystem::path("/work/p/runs/b"));
+    }
+
+    /// A name and a log folder the user chose are kept; paths into the old folder are rebased so
+    /// they name the same files from the new one; absolute paths never change.
+    void anotherFolderRebasesRelativePaths()
+    {
+        Project p;
+        p.name = "Two spirals";
+        p.logdir = "logs";
+        p.location = "/work/p/a.tsproj";
+        p.graph.file = "model/graph.pbtxt";
+        CsvParams csv;
+        csv.files = {"data/train.csv", "/abs/test.csv"};
+        p.sources.push_back(DataSource{csv, std::nullopt, 1, {}});
+        const Project q = relocatedProject(p, "/work/other/deep/c.tsproj");
+        QCOMPARE(q.name, std::string("Two spirals"));
+        QCOMPARE(q.logdir, std::string("logs")); // next to the new file
+        QCOMPARE(q.graph.file, std::string("../../p/model/graph.pbtxt"));
+        QCOMPARE(q.resolve(q.graph.file).lexically_normal(), std::filesystem::path("/work/p/model/graph.pbtxt"));
+        const auto& files = std::get<CsvParams>(q.sources[0].params).files;
+        QCOMPARE(files[0], std::string("../../p/data/train.csv"));
+        QCOMPARE(files[1], std::string("/abs/test.csv"));
+
+        // Files relative to data.dir move with data.dir only.
+        Project withDataDir = p;
+        withDataDir.dataDir = "data";
+        const Project r = relocatedProject(withDataDir, "/work/other/c.tsproj");
+        QCOMPARE(*r.dataDir, std::string("../p/data"));
+        QCOMPARE(std::get<CsvParams>(r.sources[0].params).files[0], std::string("data/train.csv"));
+    }
+
+    /// A project never saved (the editor's "model", logging to runs/model) takes the file's name.
+    void aNewProjectTakesTheFilesName()
+    {
+        Project p;
+        p.name = "model";
+        p.logdir = "runs/model";
+        const Project q = relocatedProject(p, "/tmp/x/mnist.tsproj");
+        QCOMPARE(q.name, std::string("mnist"));
+        QCOMPARE(q.logdir, std::string("runs/mnist"));
+    }
+};
+
+QTEST_MAIN(TestProjectRelocation)
+#include "test_project_relocation.moc"
