@@ -439,6 +439,14 @@
         <source>Copy</source>
         <translation>复制</translation>
     </message>
+    <message>
+        <source>none (see below)</source>
+        <translation>无（见下方）</translation>
+    </message>
+    <message>
+        <source>GPU: %1</source>
+        <translation>GPU：%1</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::AddNodeCommand</name>

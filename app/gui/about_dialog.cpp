@@ -55,8 +55,19 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent), m_components(new QT
                 .arg(gpu.computeMinor)
                 .arg(locale.formattedDataSize(qint64(gpu.totalMemoryBytes))),
             runTime);
-    if (gpus.compiledIn && gpus.devices.empty())
-        add(tr("GPU"), QString::fromStdString(gpus.unavailableReason), runTime);
+    // Why no GPU was found can be long: the row says so, the whole reason wraps below the table.
+    auto* gpuNote = new QLabel(this);
+    gpuNote->setObjectName(QStringLiteral("aboutGpuNote"));
+    gpuNote->setWordWrap(true);
+    gpuNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    gpuNote->hide();
+    if (gpus.compiledIn && gpus.devices.empty()) {
+        const QString reason = QString::fromStdString(gpus.unavailableReason);
+        add(tr("GPU"), reason, runTime);
+        m_components->topLevelItem(m_components->topLevelItemCount() - 1)->setText(2, tr("none (see below)"));
+        gpuNote->setText(tr("GPU: %1").arg(reason));
+        gpuNote->show();
+    }
     m_components->resizeColumnToContents(0);
     m_components->resizeColumnToContents(1);
 
@@ -68,8 +79,9 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent), m_components(new QT
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title);
     layout->addWidget(m_components, 1);
+    layout->addWidget(gpuNote);
     layout->addWidget(buttons);
-    resize(620, 420);
+    resize(620, 440);
 }
 
 QString AboutDialog::componentsText() const
@@ -77,7 +89,7 @@ QString AboutDialog::componentsText() const
     QStringList lines;
     for (int i = 0; i < m_components->topLevelItemCount(); ++i) {
         const QTreeWidgetItem* item = m_components->topLevelItem(i);
-        lines << QStringLiteral("%1\t%2\t%3").arg(item->text(0), item->text(2), item->text(1));
+        lines << QStringLiteral("%1\t%2\t%3").arg(item->text(0), item->toolTip(2), item->text(1)); // the whole value
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -6,6 +6,8 @@
 #include "settings_dialog.h"
 
 #include "dashboard/dashboard_view.h"
+#include "dashboard/scalar_chart.h"
+#include "dashboard/scalars_view.h"
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
 #include "debugger/tensor_inspector.h"
@@ -17,6 +19,7 @@
 #include "node_editor/evaluate_dialog.h"
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_scene.h"
+#include "node_editor/node_editor_view.h"
 #include "node_editor/node_item.h"
 #include "training/training_panel.h"
 
@@ -299,13 +302,26 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
                     return save(dialog.grab(), request.outputFile);
                 }
             }
+            settle(50);
+            editor->view()->zoomToFit(); // the side panel's width follows the selection's attributes
         }
         settle(150);
         return save(window.grab(), request.outputFile);
     }
     if (request.openExample)
         window.openExample();
-    window.openPaths(request.files);
+    QStringList files = request.files;
+    if (request.panel == QLatin1String("training") && request.trainSteps > 0) {
+        // A GraphDef to train is a document of the node editor (what the Training panel trains);
+        // projects open there anyway.
+        for (const QString& file : request.files)
+            if (file.endsWith(QStringLiteral(".pbtxt")) || file.endsWith(QStringLiteral(".pb"))) {
+                if (!window.openInEditor(file))
+                    return fail(QStringLiteral("cannot open %1 in the node editor").arg(file));
+                files.removeAll(file);
+            }
+    }
+    window.openPaths(files);
     if (window.pendingOpens() > 0) {
         QEventLoop loop;
         QObject::connect(&window, &MainWindow::allOpensFinished, &loop, &QEventLoop::quit);
@@ -377,6 +393,14 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
             return fail(QStringLiteral("training did not start: %1").arg(panel->statusText()));
         if (!waitFor([panel] { return !panel->isRunning(); }, 600000))
             return fail(QStringLiteral("timed out waiting for the training run"));
+        // The dashboard that follows the run reads its last events and draws the loss.
+        if (auto* dashboard = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget())) {
+            dashboard->reloadNow();
+            waitFor([dashboard] {
+                const dashboard::ScalarChart* chart = dashboard->scalars()->chart(QStringLiteral("loss"));
+                return chart && chart->rawPoints(QStringLiteral(".")).size() >= 2;
+            }, 20000);
+        }
     }
     settle(150);
     return save(window.grab(), request.outputFile);

@@ -357,6 +357,25 @@ void NodeEditor::retranslateUi()
     showSelection();
 }
 
+void NodeEditor::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // An opened graph was fitted to the view before its tab had its size: fit it again once shown.
+    if (m_fitWhenShown && isVisible()) {
+        m_fitWhenShown = false;
+        QTimer::singleShot(0, this, [this] { m_view->zoomToFit(); });
+    }
+}
+
+void NodeEditor::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_fitWhenShown) {
+        m_fitWhenShown = false;
+        QTimer::singleShot(0, this, [this] { m_view->zoomToFit(); });
+    }
+}
+
 void NodeEditor::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange)
@@ -372,7 +391,14 @@ QString NodeEditor::defaultName(const QString& kind, const QString& type) const
         {QStringLiteral("Dense"), QStringLiteral("dense")},       {QStringLiteral("Conv2D"), QStringLiteral("conv2d")},
         {QStringLiteral("MaxPool"), QStringLiteral("max_pooling2d")}, {QStringLiteral("AvgPool"), QStringLiteral("average_pooling2d")},
         {QStringLiteral("BatchNorm"), QStringLiteral("batch_normalization")}, {QStringLiteral("Dropout"), QStringLiteral("dropout")},
-        {QStringLiteral("Flatten"), QStringLiteral("flatten")},   {QStringLiteral("Input"), QStringLiteral("input")}};
+        {QStringLiteral("Flatten"), QStringLiteral("flatten")},   {QStringLiteral("Input"), QStringLiteral("input")},
+        // Data sources by what they read; losses as tf.losses names their scopes.
+        {QStringLiteral("MnistSource"), QStringLiteral("mnist")}, {QStringLiteral("SpiralsSource"), QStringLiteral("spirals")},
+        {QStringLiteral("ImageFolderSource"), QStringLiteral("images")}, {QStringLiteral("NumpySource"), QStringLiteral("numpy")},
+        {QStringLiteral("CsvSource"), QStringLiteral("csv")},     {QStringLiteral("TfRecordSource"), QStringLiteral("tfrecord")},
+        {QStringLiteral("SoftmaxCrossEntropy"), QStringLiteral("softmax_cross_entropy_loss")},
+        {QStringLiteral("SparseSoftmaxCrossEntropy"), QStringLiteral("sparse_softmax_cross_entropy_loss")},
+        {QStringLiteral("MeanSquaredError"), QStringLiteral("mean_squared_error")}};
     const auto it = layerNames.find(type);
     return it != layerNames.end() ? it->second : type.toLower();
 }
@@ -782,6 +808,7 @@ Status NodeEditor::loadGraphDef(const tensorflow::GraphDef& graph, const QString
         m_status->setText(q(w));
     refreshFeedback(); // first: live dtypes and shapes widen the port labels, and the layout needs the widths
     autoArrange();
+    m_fitWhenShown = true;
     m_document->undoStack()->clear();
     m_document->undoStack()->setClean();
     emit titleChanged(title);
@@ -827,6 +854,7 @@ Status NodeEditor::openProject(const QString& path)
     } else {
         m_view->zoomToFit();
     }
+    m_fitWhenShown = true;
     m_document->undoStack()->clear();
     m_document->undoStack()->setClean();
     m_path = path;

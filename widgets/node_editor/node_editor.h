@@ -117,6 +117,8 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildUi();
@@ -156,6 +158,7 @@ private:
     QString m_path;
     std::optional<project::Project> m_project;
     bool m_debuggerSettingsChanged = false; ///< since the last save
+    bool m_fitWhenShown = false; ///< a graph was opened: fit it once the tab is shown at its size
     double m_feedbackMs = 0;
     std::map<QString, QAction*> m_actions;
 };

@@ -12,10 +12,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <optional>
 
 namespace tstudio::node_editor {
@@ -196,6 +198,18 @@ void SourcePreviewView::display(std::shared_ptr<const Result> result)
             images = std::move(asImage);
     }
     m_table->resizeColumnsToContents();
+    // The first values take what width is left (elided, whole in the tooltip) rather than scrolling.
+    m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (QTableWidgetItem* item = m_table->item(row, 3))
+            item->setToolTip(item->text());
+    // As tall as its rows (a source has a few components), so that every one shows without scrolling.
+    int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        height += m_table->rowHeight(row);
+    if (m_table->horizontalScrollBar()->isVisible() || m_table->horizontalHeader()->length() > m_table->viewport()->width())
+        height += m_table->horizontalScrollBar()->sizeHint().height();
+    m_table->setFixedHeight(std::min(height, 240));
     if (images && debugger_ui::TensorImageGrid::unsuitableReason(*images).isEmpty()) {
         m_images->setTensor(*images);
         m_images->show();

@@ -4,27 +4,46 @@
 #include "main_window.h"
 
 #include "common/file_kind_text.h"
+#include "graph_viewer/graph_viewer.h"
+#include "node_editor/node_editor.h"
+#include "node_editor/node_palette.h"
 
 #include <QDockWidget>
+#include <QLabel>
+#include <QTabWidget>
 #include <QMenu>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
+
 using namespace tstudio;
+
+namespace {
+
+/// A main window in English with its settings in a temporary file.
+struct EnglishWindow {
+    QTemporaryDir dir;
+    QSettings qs{dir.filePath("s.ini"), QSettings::IniFormat};
+    AppSettings settings{&qs};
+    LanguageManager languages;
+    bool started = languages.setLanguage("en");
+    std::unique_ptr<MainWindow> window = std::make_unique<MainWindow>(&settings, &languages);
+    EnglishWindow() { window->setPersistLayout(false); }
+};
+
+} // namespace
 
 class TestTranslation : public QObject {
     Q_OBJECT
 private slots:
     void switchesLive()
     {
-        QTemporaryDir dir;
-        QSettings qs(dir.filePath("s.ini"), QSettings::IniFormat);
-        AppSettings settings(&qs);
-        LanguageManager languages;
-        QVERIFY(languages.setLanguage("en"));
-        MainWindow window(&settings, &languages);
-        window.setPersistLayout(false);
+        EnglishWindow english;
+        QVERIFY(english.started);
+        LanguageManager& languages = english.languages;
+        MainWindow& window = *english.window;
         QCOMPARE(window.fileMenu()->title(), QString("&File"));
 
         QVERIFY(languages.setLanguage("zh_CN"));
@@ -37,6 +56,44 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(window.fileMenu()->title(), QString("&File"));
         QCOMPARE(window.panel("console")->windowTitle(), QString("Console"));
+    }
+
+    /// A graph viewer's legend and status and the node editor's palette groups follow a switch to
+    /// Chinese and back (they are made from data, not only set once in retranslateUi).
+    void viewerAndEditorFollowTheLanguage()
+    {
+        EnglishWindow english;
+        QVERIFY(english.started);
+        LanguageManager& languages = english.languages;
+        MainWindow& window = *english.window;
+        window.openPath(QStringLiteral(TSTUDIO_SOURCE_DIR "/examples/graphs/invalid_wiring.pbtxt"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.pendingOpens() == 0, 20000);
+        auto* viewer = qobject_cast<graph_viewer::GraphViewer*>(window.documents()->currentWidget());
+        QVERIFY(viewer);
+        QTRY_VERIFY_WITH_TIMEOUT(viewer->isReady(), 20000);
+        auto* legend = viewer->findChild<QLabel*>(QStringLiteral("graphLegend"));
+        auto* status = viewer->findChild<QLabel*>(QStringLiteral("graphStatus"));
+        QVERIFY(legend && status);
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("shown")), 20000);
+        QVERIFY(legend->text().contains(QStringLiteral("control dependency")));
+        window.newGraph();
+        auto* editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget());
+        QVERIFY(editor);
+        QVERIFY(editor->palette()->visibleGroups().contains(QStringLiteral("Layers")));
+
+        QVERIFY(languages.setLanguage("zh_CN"));
+        QCoreApplication::processEvents();
+        QVERIFY2(legend->text().contains(QString::fromUtf8("控制依赖")), qPrintable(legend->text()));
+        QVERIFY2(!status->text().contains(QStringLiteral("shown")), qPrintable(status->text()));
+        QVERIFY(editor->palette()->visibleGroups().contains(QString::fromUtf8("层")));
+        QVERIFY(editor->palette()->visibleGroups().contains(QString::fromUtf8("损失")));
+
+        QVERIFY(languages.setLanguage("en"));
+        QCoreApplication::processEvents();
+        QVERIFY2(legend->text().contains(QStringLiteral("control dependency")), qPrintable(legend->text()));
+        QVERIFY2(!legend->text().contains(QString::fromUtf8("控制依赖")), qPrintable(legend->text()));
+        QVERIFY2(status->text().contains(QStringLiteral("shown")), qPrintable(status->text()));
+        QVERIFY(editor->palette()->visibleGroups().contains(QStringLiteral("Layers")));
     }
 
     void unknownLanguageIsRefused()

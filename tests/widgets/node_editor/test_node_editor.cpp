@@ -227,7 +227,7 @@ private slots:
         QCOMPARE(editor.scene()->connectPorts(data, 1, loss, 1), QString());
         editor.refreshFeedback();
         const QString problem = editor.scene()->nodeItem(loss)->problem();
-        QVERIFY2(problem.startsWith("layer 'softmaxcrossentropy' (SoftmaxCrossEntropy): port 'labels' is computed by the network") &&
+        QVERIFY2(problem.startsWith("layer 'softmax_cross_entropy_loss' (SoftmaxCrossEntropy): port 'labels' is computed by the network") &&
                      problem.endsWith("while port 'logits' is data (from placeholder 'dataset/labels'): labels and logits look swapped"),
                  qPrintable(problem));
         // Wired the right way round, it builds.
