@@ -1051,6 +1051,8 @@ void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)
     }
     m_project->debugger = std::move(settings);
     m_debuggerSettingsChanged = true;
+    // The tab marks the unsaved change, as it does for an edit.
+    emit titleChanged(QFileInfo(m_path).fileName().isEmpty() ? tr("Untitled graph") : QFileInfo(m_path).fileName());
 }
 
 } // namespace tstudio::node_editor

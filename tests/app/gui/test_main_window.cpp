@@ -291,6 +291,7 @@ private slots:
         emit tab->graphViewer()->breakpointToggleRequested(matmul);
         QVERIFY(view->breakpointNodes().contains(matmul));
         QVERIFY(editor->isModified());
+        QVERIFY(m_window->documents()->tabText(m_window->documents()->indexOf(editor)).endsWith(QStringLiteral(" *")));
         QCOMPARE(editor->project()->debugger.breakpoints.size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(editor->project()->debugger.breakpoints[1].pattern), matmul);
         // F9 in the node editor on the node holding the MatMul (a layer node: a breakpoint on its
