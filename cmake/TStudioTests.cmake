@@ -1,3 +1,5 @@
+option(TSTUDIO_TEST_DEBUG_INFO "Keep debug sections in test executables (about 200 MB each)" OFF)
+
 # tstudio_add_qtest(NAME SOURCES... LIBRARIES... LABELS...): one Qt Test executable per test file,
 # registered with CTest, labelled, and run offscreen with an isolated home for settings.
 function(tstudio_add_qtest name)
@@ -5,6 +7,13 @@ function(tstudio_add_qtest name)
     add_executable(${name} ${ARG_SOURCES})
     set_target_properties(${name} PROPERTIES AUTOMOC ON)
     target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBRARIES})
+    # Each test links the whole static engine: with its line tables a test binary is ~200 MB, and
+    # the suite ~18 GB (a CI machine once ran out of disk). Tests link without debug sections (the
+    # symbols stay, so backtraces and sanitizer reports still name functions); configure with
+    # -DTSTUDIO_TEST_DEBUG_INFO=ON to keep them for stepping through a test in gdb.
+    if(NOT TSTUDIO_TEST_DEBUG_INFO)
+        target_link_options(${name} PRIVATE -Wl,--strip-debug)
+    endif()
     target_compile_definitions(${name} PRIVATE
         TSTUDIO_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
         TSTUDIO_TSTUDIO_EXE="$<TARGET_FILE:tstudio>"
