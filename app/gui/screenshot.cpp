@@ -291,6 +291,7 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
                 const DocNodeId id = editor->document()->findByName(request.select.toStdString());
                 if (id == kNoNode)
                     return fail(QStringLiteral("--select: no node '%1'").arg(request.select));
+                editor->scene()->reveal(id); // inside collapsed name scopes: expand them
                 editor->scene()->clearSelection();
                 if (auto* item = editor->scene()->nodeItem(id))
                     item->setSelected(true);

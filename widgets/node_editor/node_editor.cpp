@@ -6,6 +6,8 @@
 #include "graph/graph_file.h"
 #include "graph/tensor_id.h"
 #include "graph_viewer/graph_facts.h"
+#include "graph_viewer/graph_hierarchy.h"
+#include "graph_viewer/graph_view_layout.h"
 #include "graph_viewer/layered_layout.h"
 #include "layers/data_source_nodes.h"
 #include "layers/layer_catalog.h"
@@ -18,6 +20,7 @@
 #include "node_editor/node_editor_view.h"
 #include "node_editor/node_item.h"
 #include "node_editor/node_palette.h"
+#include "node_editor/scope_frame_item.h"
 #include "node_editor/source_preview_view.h"
 #include "common/canvas_overlays.h"
 #include "framework/op_registry.h"
@@ -48,6 +51,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 
 namespace tstudio::node_editor {
 namespace {
@@ -140,6 +144,8 @@ NodeEditor::~NodeEditor()
     // The document (a child, deleted after this object's members) emits while it dies: not to us.
     QObject::disconnect(m_document->undoStack(), nullptr, this, nullptr);
     QObject::disconnect(m_document, nullptr, this, nullptr);
+    // The scene deselects its items while it deletes them: not to us either.
+    QObject::disconnect(m_scene, nullptr, this, nullptr);
 }
 
 void NodeEditor::buildUi()
@@ -201,6 +207,27 @@ void NodeEditor::buildUi()
     });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &NodeEditor::showSelection);
     connect(m_scene, &NodeEditorScene::layerOpenRequested, this, &NodeEditor::openLayer);
+    // Expanding or collapsing a scope re-arranges a graph that is laid out automatically (as
+    // TensorBoard does), without an undo step: how much is shown is not an edit. A graph the user
+    // arranged by hand keeps its places.
+    connect(m_scene, &NodeEditorScene::nodesMovedByUser, this, [this] { m_autoLayout = false; });
+    connect(m_scene, &NodeEditorScene::scopeToggled, this, [this](const std::string& scope, bool collapsed) {
+        if (m_autoLayout)
+            arrange(false);
+        ScopeFrameItem* frame = m_scene->frame(scope);
+        if (frame == nullptr)
+            return;
+        m_view->ensureVisible(frame->sceneRect(), 40, 40);
+        if (m_autoLayout || collapsed)
+            return;
+        const auto members = m_scene->membersOf(scope);
+        const std::set<DocNodeId> inside(members.begin(), members.end());
+        for (QGraphicsItem* item : m_scene->items(frame->sceneRect()))
+            if (auto* node = dynamic_cast<NodeItem*>(item); node != nullptr && inside.count(node->nodeId()) == 0) {
+                m_status->setText(tr("'%1' now overlaps other nodes: Auto-arrange (Ctrl+L) makes room.").arg(q(scope)));
+                return;
+            }
+    });
 
     m_side = new QTabWidget(splitter);
     m_side->setObjectName(QStringLiteral("editorSideTabs"));
@@ -303,6 +330,8 @@ void NodeEditor::createActions()
     menuOnly("group", QKeySequence(Qt::CTRL | Qt::Key_G), [this] { groupSelection(); });
     menuOnly("alignLeft", QKeySequence(), [this] { alignSelection(Qt::AlignLeft); });
     menuOnly("alignTop", QKeySequence(), [this] { alignSelection(Qt::AlignTop); });
+    menuOnly("collapseScopes", QKeySequence(), [this] { collapseAllScopes(true); });
+    menuOnly("expandScopes", QKeySequence(), [this] { collapseAllScopes(false); });
     add("arrange", QKeySequence(Qt::CTRL | Qt::Key_L), &NodeEditor::autoArrange);
     add("fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_view->zoomToFit(); });
     add("view", QKeySequence(), &NodeEditor::viewInGraphViewer);
@@ -338,6 +367,7 @@ void NodeEditor::retranslateUi()
         {"delete", tr("Delete")},          {"copy", tr("Copy")},       {"cut", tr("Cut")},
         {"paste", tr("Paste")},            {"duplicate", tr("Duplicate")}, {"group", tr("Group into scope…")},
         {"alignLeft", tr("Align left")},   {"alignTop", tr("Align top")}, {"arrange", tr("Auto-arrange")},
+        {"collapseScopes", tr("Collapse all name scopes")}, {"expandScopes", tr("Expand all name scopes")},
         {"fit", tr("Fit")},                {"snap", tr("Snap to grid")}, {"selectAll", tr("Select all")},
         {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")},
         {"breakpoint", tr("Toggle breakpoint")}, {"minimap", tr("Show minimap")}};
@@ -764,39 +794,127 @@ void NodeEditor::alignSelection(Qt::Alignment edge)
         if (const DocNode* node = m_document->node(id))
             moved[id] = edge == Qt::AlignLeft ? QPointF(target, node->position.y()) : QPointF(node->position.x(), target);
     push(m_document, MoveNodesCommand::create(m_document, moved));
+    m_autoLayout = false;
 }
 
 void NodeEditor::autoArrange()
 {
+    arrange(true);
+    m_view->zoomToFit();
+    m_minimap->refit();
+}
+
+void NodeEditor::collapseAllScopes(bool collapse)
+{
+    std::set<std::string> collapsed;
+    if (collapse)
+        for (const std::string& scope : m_scene->scopes())
+            collapsed.insert(scope);
+    m_scene->setCollapsedScopes(collapsed);
+    // The whole graph changes shape: laid out again (an undoable move when it was arranged by hand).
+    arrange(!m_autoLayout);
+    m_view->zoomToFit();
+    m_minimap->refit();
+}
+
+void NodeEditor::arrange(bool undoable)
+{
     const auto ids = m_document->nodes();
     if (ids.empty())
         return;
+    m_scene->updateFrames();
+    // The document as a GraphDef of names and edges: the graph viewer's hierarchy gives one group
+    // per name scope, laid out with collapsed scopes as one box and expanded ones around their nodes.
+    tensorflow::GraphDef sketch;
+    for (DocNodeId id : ids) {
+        const DocNode* node = m_document->node(id);
+        tensorflow::NodeDef* def = sketch.add_node();
+        def->set_name(node->name);
+        def->set_op(node->type);
+    }
     std::map<DocNodeId, int> index;
-    std::vector<graph_viewer::LayoutSize> boxes;
-    for (DocNodeId id : ids) {
-        index[id] = static_cast<int>(boxes.size());
-        const NodeItem* item = m_scene->nodeItem(id);
-        const QRectF r = item ? item->boundingRect() : QRectF(0, 0, 160, 60);
-        boxes.push_back({r.width(), r.height()});
+    for (DocNodeId id : ids)
+        index[id] = static_cast<int>(index.size());
+    for (const Connection& c : m_document->connections()) {
+        const DocNode* from = m_document->node(c.from);
+        tensorflow::NodeDef* to = sketch.mutable_node(index[c.to]);
+        to->add_input(c.isControl() ? "^" + from->name
+                                    : from->name + (c.output > 0 ? ":" + std::to_string(c.output) : std::string()));
     }
-    std::vector<graph_viewer::LayoutEdgeInput> edges;
-    for (const Connection& c : m_document->connections())
-        edges.push_back({index[c.from], index[c.to], c.isControl() ? 1.0 : 2.0});
-    graph_viewer::LayeredLayoutOptions options;
-    options.direction = graph_viewer::LayoutDirection::kLeftToRight; // ports: inputs left, outputs right
-    options.nodeSeparation = 30;
-    options.rankSeparation = 80;
-    const auto result = graph_viewer::layoutLayered(boxes, edges, options);
+    graph_viewer::HierarchyOptions hierarchyOptions;
+    hierarchyOptions.seriesMinSize = 0; // every node is drawn: no series, side areas or embeddings
+    hierarchyOptions.extractAuxiliary = false;
+    hierarchyOptions.enableEmbedding = false;
+    hierarchyOptions.embedSummaries = false;
+    auto hierarchy = std::make_shared<const graph_viewer::GraphHierarchy>(graph_viewer::GraphHierarchy::build(sketch, hierarchyOptions));
+    graph_viewer::GraphViewLayoutOptions options;
+    options.layered.direction = graph_viewer::LayoutDirection::kLeftToRight; // ports: inputs left, outputs right
+    options.layered.nodeSeparation = 30;
+    options.layered.rankSeparation = 80;
+    options.groupPadding = ScopeFrameItem::kPadding;
+    options.groupHeader = ScopeFrameItem::kHeader;
+    options.collapsedSize = [this](const graph_viewer::HierarchyNode& node) -> graph_viewer::LayoutSize {
+        if (node.kind == graph_viewer::HierarchyNodeKind::kOp) {
+            const NodeItem* item = m_scene->nodeItem(m_document->findByName(node.nodeName));
+            const QRectF r = item ? item->boundingRect() : QRectF(0, 0, 160, 60);
+            return {r.width(), r.height()};
+        }
+        const ScopeFrameItem* frame = m_scene->frame(node.name);
+        const QSizeF size = frame ? frame->collapsedSize() : QSizeF(160, ScopeFrameItem::kCollapsedHeight);
+        return {size.width(), size.height()};
+    };
+    auto snap = [](double v) { return std::round(v / NodeEditorScene::kGrid) * NodeEditorScene::kGrid; };
     std::map<DocNodeId, QPointF> moved;
-    for (DocNodeId id : ids) {
-        const auto& c = result.centers[static_cast<std::size_t>(index[id])];
-        const auto& b = boxes[static_cast<std::size_t>(index[id])];
-        moved[id] = QPointF(std::round((c.x - b.width / 2) / NodeEditorScene::kGrid) * NodeEditorScene::kGrid,
-                            std::round((c.y - b.height / 2) / NodeEditorScene::kGrid) * NodeEditorScene::kGrid);
+    for (DocNodeId id : ids)
+        moved[id] = m_document->node(id)->position;
+    // Twice when scopes are collapsed: first everything expanded, which places every node inside its
+    // scope (what a collapsed scope shows once expanded), then the collapsed scopes as boxes, their
+    // nodes moved along.
+    const bool anyCollapsed = !m_scene->collapsedScopes().empty();
+    for (const bool expandAll : anyCollapsed ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
+        graph_viewer::GraphViewLayout layout(hierarchy, options);
+        for (const graph_viewer::HierarchyNode& node : hierarchy->nodes())
+            if (node.kind == graph_viewer::HierarchyNodeKind::kGroup && node.id != hierarchy->root())
+                layout.setExpanded(node.id, expandAll || !m_scene->isScopeCollapsed(node.name));
+        layout.update();
+        for (const graph_viewer::ViewItem& item : layout.items()) {
+            const graph_viewer::HierarchyNode& node = hierarchy->node(item.node);
+            if (node.kind == graph_viewer::HierarchyNodeKind::kOp) {
+                const DocNodeId id = m_document->findByName(node.nodeName);
+                const NodeItem* shown = m_scene->nodeItem(id);
+                if (shown == nullptr)
+                    continue;
+                const QPointF offset = shown->boundingRect().topLeft(); // ports stick out left of the body
+                moved[id] = QPointF(snap(item.x - offset.x()), snap(item.y - offset.y()));
+            } else if (!item.expanded) {
+                // A collapsed scope moves as a whole: its box (at the top-left of its nodes, as the
+                // scene draws it) goes where the layout puts it.
+                const auto members = m_scene->membersOf(node.name);
+                QPointF topLeft(1e300, 1e300);
+                for (DocNodeId id : members)
+                    if (const NodeItem* shown = m_scene->nodeItem(id)) {
+                        const QPointF corner = moved[id] + shown->boundingRect().topLeft();
+                        topLeft = QPointF(std::min(topLeft.x(), corner.x()), std::min(topLeft.y(), corner.y()));
+                    }
+                if (members.empty())
+                    continue;
+                const QPointF box = topLeft - QPointF(ScopeFrameItem::kPadding, ScopeFrameItem::kPadding + ScopeFrameItem::kHeader);
+                const QPointF delta(snap(item.x - box.x()), snap(item.y - box.y()));
+                for (DocNodeId id : members)
+                    moved[id] += delta;
+            }
+        }
     }
-    push(m_document, MoveNodesCommand::create(m_document, moved));
-    m_view->zoomToFit();
-    m_minimap->refit();
+    if (undoable) {
+        push(m_document, MoveNodesCommand::create(m_document, moved));
+    } else {
+        std::map<std::string, QPointF> byName;
+        for (const auto& [id, position] : moved)
+            byName[m_document->node(id)->name] = position;
+        m_document->setPositions(byName);
+    }
+    m_scene->updateFrames();
+    m_autoLayout = true;
 }
 
 Status NodeEditor::loadGraphDef(const tensorflow::GraphDef& graph, const QString& title)
@@ -807,6 +925,7 @@ Status NodeEditor::loadGraphDef(const tensorflow::GraphDef& graph, const QString
     for (const std::string& w : *warnings)
         m_status->setText(q(w));
     refreshFeedback(); // first: live dtypes and shapes widen the port labels, and the layout needs the widths
+    collapseLargeGraph();
     autoArrange();
     m_fitWhenShown = true;
     m_document->undoStack()->clear();
@@ -850,6 +969,7 @@ Status NodeEditor::openProject(const QString& path)
         placed = placed && state->positions.count(m_document->node(id)->name) > 0;
     if (!placed) {
         refreshFeedback(); // the nodes' widths follow their live port labels
+        collapseLargeGraph();
         autoArrange();
     } else {
         m_view->zoomToFit();
@@ -865,6 +985,18 @@ Status NodeEditor::openProject(const QString& path)
     emit titleChanged(QFileInfo(path).fileName());
     refreshFeedback();
     return Status::ok();
+}
+
+void NodeEditor::collapseLargeGraph()
+{
+    // A graph opened from a file shows its name scopes collapsed when it has more nodes than fit
+    // on a screen at a readable size (TensorBoard's graph dashboard starts the same way).
+    m_scene->updateFrames();
+    std::set<std::string> collapsed;
+    if (m_document->nodeCount() > kCollapseScopesAbove)
+        for (const std::string& scope : m_scene->scopes())
+            collapsed.insert(scope);
+    m_scene->setCollapsedScopes(collapsed);
 }
 
 bool NodeEditor::showNode(const QString& name)
@@ -884,6 +1016,7 @@ bool NodeEditor::showNode(const QString& name)
     NodeItem* item = id == kNoNode ? nullptr : m_scene->nodeItem(id);
     if (!item)
         return false;
+    m_scene->reveal(id); // a node inside collapsed scopes: expand them
     m_scene->clearSelection();
     item->setSelected(true);
     m_view->centerOn(item);

@@ -79,8 +79,13 @@ public:
     /// "node:NAME"; a layer node, whose ops lie in its scope: "regex:^NAME/"). Emits breakpointsEdited.
     void toggleBreakpointsOnSelection();
 
-    /// Lays the document out with the graph viewer's layered layout (one undoable move).
+    /// Lays the document out with the graph viewer's hierarchical layout (one undoable move): name
+    /// scopes as groups, a collapsed scope as one box whose nodes move with it.
     void autoArrange();
+    /// Collapses (or expands) every name scope; a graph laid out automatically is laid out again.
+    void collapseAllScopes(bool collapse);
+    /// Documents with more nodes than this open with their name scopes collapsed.
+    static constexpr std::size_t kCollapseScopesAbove = 40;
     void deleteSelection();
     void copySelection();
     void paste();
@@ -136,6 +141,11 @@ private:
     void updatePreview();
     /// The nearest place to `wanted` (scene coordinates) where a new node overlaps no node.
     QPointF freePlaceNear(QPointF wanted) const;
+    /// autoArrange's layout; `undoable` false sets the positions without an undo step (a scope
+    /// expanded or collapsed in a graph laid out automatically).
+    void arrange(bool undoable);
+    /// Collapses every name scope of an opened graph with more than kCollapseScopesAbove nodes.
+    void collapseLargeGraph();
 
     const Registries* m_registries;
     GraphDocument* m_document;
@@ -159,6 +169,7 @@ private:
     std::optional<project::Project> m_project;
     bool m_debuggerSettingsChanged = false; ///< since the last save
     bool m_fitWhenShown = false; ///< a graph was opened: fit it once the tab is shown at its size
+    bool m_autoLayout = false;   ///< the positions are the last arrange()'s (no hand moves since)
     double m_feedbackMs = 0;
     std::map<QString, QAction*> m_actions;
 };

@@ -30,7 +30,7 @@ NodeEditorMinimap::NodeEditorMinimap(NodeEditorView* main, QWidget* parent) : QG
 
 void NodeEditorMinimap::refit()
 {
-    const QRectF bounds = scene()->itemsBoundingRect().adjusted(-40, -40, 40, 40);
+    const QRectF bounds = NodeEditorView::shownBounds(scene()).adjusted(-40, -40, 40, 40);
     if (!bounds.isEmpty())
         fitInView(bounds, Qt::KeepAspectRatio);
     viewport()->update();

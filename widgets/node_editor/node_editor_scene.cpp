@@ -4,16 +4,20 @@
 #include "common/op_style.h"
 #include "document/document_commands.h"
 #include "framework/op_registry.h"
+#include "graph/layer_recognition.h"
 #include "layers/layer_catalog.h"
 #include "node_editor/connection_item.h"
 #include "node_editor/node_item.h"
 #include "node_editor/port_text.h"
+#include "node_editor/scope_frame_item.h"
 
 #include <QGraphicsPathItem>
 #include <QPalette>
 #include <QGraphicsSceneMouseEvent>
+#include <QTimer>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tstudio::node_editor {
@@ -22,6 +26,43 @@ namespace {
 QString dtypeText(DataType dtype)
 {
     return dtype == tensorflow::DT_INVALID ? QString() : QString::fromStdString(dataTypeName(dtype));
+}
+
+/// "a", "a/b" for "a/b/c": the scopes a node name lies in, outer first.
+std::vector<std::string> scopesOfName(const std::string& name)
+{
+    std::vector<std::string> scopes;
+    for (std::size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
+        scopes.push_back(name.substr(0, slash));
+    return scopes;
+}
+
+std::size_t scopeDepth(const std::string& scope)
+{
+    return static_cast<std::size_t>(std::count(scope.begin(), scope.end(), '/'));
+}
+
+/// The document's raw nodes with their data inputs, enough for recogniseLayers (layer nodes keep
+/// their type as op, which no pattern uses).
+tensorflow::GraphDef sketchOf(const GraphDocument& document)
+{
+    tensorflow::GraphDef graph;
+    for (DocNodeId id : document.nodes()) {
+        const DocNode* node = document.node(id);
+        tensorflow::NodeDef* def = graph.add_node();
+        def->set_name(node->name);
+        def->set_op(node->type);
+        if (node->kind == NodeKind::kOp)
+            for (const auto& [key, value] : node->attrs)
+                (*def->mutable_attr())[key] = value;
+        for (const InputSlot& slot : node->inputs) {
+            const DocNode* source = slot.isConnected() ? document.node(slot.source) : nullptr;
+            // An unconnected slot keeps its place with a name no node has.
+            def->add_input(source == nullptr ? std::string()
+                                             : source->name + (slot.output > 0 ? ":" + std::to_string(slot.output) : std::string()));
+        }
+    }
+    return graph;
 }
 
 } // namespace
@@ -39,6 +80,8 @@ NodeEditorScene::NodeEditorScene(GraphDocument* document, QObject* parent) : QGr
         delete it->second;
         m_nodes.erase(it);
         m_feedback.erase(id);
+        m_hiddenBy.erase(id);
+        scheduleFrames(true);
     });
     connect(document, &GraphDocument::nodeMoved, this, [this](DocNodeId id) {
         NodeItem* item = nodeItem(id);
@@ -46,11 +89,13 @@ NodeEditorScene::NodeEditorScene(GraphDocument* document, QObject* parent) : QGr
         if (item && node && item->pos() != node->position) {
             item->setPos(node->position);
             updateConnectionsOf(id);
+            scheduleFrames(false);
         }
     });
     auto refresh = [this](DocNodeId id) {
         refreshNode(id);
         updateConnectionsOf(id);
+        scheduleFrames(true); // a new name may change the scopes, new attrs what a scope computes
     };
     connect(document, &GraphDocument::nodeRenamed, this, refresh);
     connect(document, &GraphDocument::attrChanged, this, refresh);
@@ -60,6 +105,7 @@ NodeEditorScene::NodeEditorScene(GraphDocument* document, QObject* parent) : QGr
         addConnectionItem(c);
         refreshNode(c.to); // input dtypes may follow the new source, and the labels' width with them
         updateConnectionsOf(c.to);
+        scheduleFrames(true);
     });
     connect(document, &GraphDocument::disconnected, this, [this](const Connection& c) {
         removeConnectionItem(c);
@@ -67,6 +113,7 @@ NodeEditorScene::NodeEditorScene(GraphDocument* document, QObject* parent) : QGr
             refreshNode(c.to);
             updateConnectionsOf(c.to);
         }
+        scheduleFrames(true);
     });
     connect(document, &GraphDocument::controlConnected, this,
             [this](DocNodeId from, DocNodeId to) { addConnectionItem(Connection::control(from, to)); });
@@ -83,10 +130,13 @@ void NodeEditorScene::rebuild()
     clear();
     m_nodes.clear();
     m_connections.clear();
+    m_frames.clear();
+    m_hiddenBy.clear();
     for (DocNodeId id : m_document->nodes())
         addNodeItem(id);
     for (const Connection& c : m_document->connections())
         addConnectionItem(c);
+    updateFrames();
 }
 
 NodeItem* NodeEditorScene::nodeItem(DocNodeId id) const
@@ -219,7 +269,11 @@ void NodeEditorScene::addNodeItem(DocNodeId id)
     item->setPos(node->position);
     m_nodes.emplace(id, item);
     refreshNode(id);
-    connect(item, &NodeItem::geometryChanged, this, [this, id] { updateConnectionsOf(id); });
+    connect(item, &NodeItem::geometryChanged, this, [this, id] {
+        updateConnectionsOf(id);
+        scheduleFrames(false);
+    });
+    scheduleFrames(true);
 }
 
 void NodeEditorScene::addConnectionItem(const Connection& connection)
@@ -248,11 +302,18 @@ void NodeEditorScene::updateConnectionGeometry(ConnectionItem* item)
     NodeItem* to = nodeItem(c.to);
     if (!from || !to)
         return;
+    // An end inside a collapsed scope meets that scope's box; a connection inside one box is hidden.
+    const std::string fromScope = hidingScope(c.from), toScope = hidingScope(c.to);
+    ScopeFrameItem* fromBox = fromScope.empty() ? nullptr : frame(fromScope);
+    ScopeFrameItem* toBox = toScope.empty() ? nullptr : frame(toScope);
+    item->setVisible(fromScope.empty() || fromScope != toScope);
+    if (!item->isVisible())
+        return;
     if (c.isControl()) {
-        item->setEnds(from->controlOutPos(), to->controlInPos());
+        item->setEnds(fromBox ? fromBox->outputAnchor() : from->controlOutPos(), toBox ? toBox->inputAnchor() : to->controlInPos());
         return;
     }
-    item->setEnds(from->outputPos(c.output), to->inputPos(c.slot));
+    item->setEnds(fromBox ? fromBox->outputAnchor() : from->outputPos(c.output), toBox ? toBox->inputAnchor() : to->inputPos(c.slot));
     const auto fb = m_feedback.find(c.from);
     item->setLabel(fb != m_feedback.end() && c.output < static_cast<int>(fb->second.shapes.size())
                        ? fb->second.shapes[static_cast<std::size_t>(c.output)]
@@ -397,6 +458,8 @@ void NodeEditorScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
                     node->setPos(snapped);
             }
     }
+    if (event->buttons() & Qt::LeftButton)
+        scheduleFrames(false); // frames follow the nodes being dragged
 }
 
 void NodeEditorScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
@@ -427,9 +490,11 @@ void NodeEditorScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
         if (node && item->pos() != node->position)
             moved.emplace(id, item->pos());
     }
-    if (!moved.empty())
+    if (!moved.empty()) {
         if (auto command = MoveNodesCommand::create(m_document, moved))
             m_document->undoStack()->push(command->release());
+        emit nodesMovedByUser();
+    }
 }
 
 void NodeEditorScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
@@ -443,6 +508,223 @@ void NodeEditorScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
         }
     }
     QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+void NodeEditorScene::scheduleFrames(bool membership)
+{
+    m_membershipPending = m_membershipPending || membership;
+    if (m_framesPending)
+        return;
+    m_framesPending = true;
+    QTimer::singleShot(0, this, [this] {
+        if (!m_framesPending)
+            return; // done meanwhile by a direct call
+        if (m_membershipPending)
+            updateFrames();
+        else
+            layoutFrames();
+    });
+}
+
+void NodeEditorScene::updateFrames()
+{
+    m_membershipPending = false;
+    m_members.clear();
+    for (DocNodeId id : m_document->nodes())
+        for (const std::string& scope : scopesOfName(m_document->node(id)->name))
+            m_members[scope].push_back(id);
+    for (auto& [scope, ids] : m_members) // a node named as a scope ("w" beside "w/Assign") belongs to it
+        if (const DocNodeId own = m_document->findByName(scope); own != kNoNode)
+            ids.push_back(own);
+    for (auto it = m_frames.begin(); it != m_frames.end();) {
+        if (m_members.count(it->first) == 0) {
+            delete it->second;
+            it = m_frames.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    const auto recognised = m_members.empty() ? std::map<std::string, RecognisedLayer>{} : recogniseLayers(sketchOf(*m_document));
+    for (const auto& [scope, ids] : m_members) {
+        ScopeFrameItem*& item = m_frames[scope];
+        if (item == nullptr) {
+            item = new ScopeFrameItem(scope);
+            addItem(item);
+            connect(item, &ScopeFrameItem::toggleRequested, this,
+                    [this](const std::string& s) { setScopeCollapsed(s, !isScopeCollapsed(s)); });
+            connect(item, &ScopeFrameItem::dragged, this, &NodeEditorScene::dragScope);
+        }
+        item->setCollapsed(m_collapsed.count(scope) > 0);
+        // Inner frames above outer ones; collapsed boxes among the nodes.
+        item->setZValue(item->isCollapsed() ? 1.0 : -1.0 + 0.001 * static_cast<double>(std::min<std::size_t>(scopeDepth(scope), 500)));
+        const auto layer = recognised.find(scope);
+        const std::size_t slash = scope.rfind('/');
+        item->setText(QString::fromStdString(slash == std::string::npos ? scope : scope.substr(slash + 1)),
+                      layer == recognised.end() ? QString() : QString::fromStdString(layer->second.describe()),
+                      static_cast<int>(ids.size()));
+    }
+    applyVisibility();
+    layoutFrames();
+}
+
+void NodeEditorScene::layoutFrames()
+{
+    if (!m_membershipPending)
+        m_framesPending = false;
+    std::vector<std::string> order;
+    order.reserve(m_frames.size());
+    for (const auto& [scope, item] : m_frames)
+        order.push_back(scope);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const std::string& a, const std::string& b) { return scopeDepth(a) > scopeDepth(b); });
+    std::map<std::string, QRectF> childUnion; // the rects of each scope's inner frames
+    const double pad = ScopeFrameItem::kPadding, header = ScopeFrameItem::kHeader;
+    for (const std::string& scope : order) {
+        ScopeFrameItem* item = m_frames.at(scope);
+        const auto& members = m_members[scope];
+        QRectF rect;
+        if (item->isCollapsed()) {
+            QRectF full;
+            for (DocNodeId id : members)
+                if (NodeItem* node = nodeItem(id))
+                    full |= node->sceneBoundingRect();
+            rect = QRectF(full.topLeft() - QPointF(pad, pad + header), item->collapsedSize());
+        } else {
+            QRectF content = childUnion[scope];
+            for (DocNodeId id : members)
+                if (NodeItem* node = nodeItem(id); node != nullptr && m_hiddenBy.count(id) == 0)
+                    content |= node->sceneBoundingRect();
+            rect = content.adjusted(-pad, -pad - header, pad, pad);
+        }
+        item->setSceneRect(rect);
+        const std::size_t slash = scope.rfind('/');
+        if (slash != std::string::npos)
+            childUnion[scope.substr(0, slash)] |= rect;
+    }
+    for (const auto& [connection, item] : m_connections)
+        if (!hidingScope(connection.from).empty() || !hidingScope(connection.to).empty())
+            updateConnectionGeometry(item);
+}
+
+void NodeEditorScene::applyVisibility()
+{
+    m_hiddenBy.clear();
+    for (const auto& [id, item] : m_nodes) {
+        const DocNode* node = m_document->node(id);
+        if (node == nullptr)
+            continue;
+        std::vector<std::string> scopes = scopesOfName(node->name);
+        if (m_members.count(node->name))
+            scopes.push_back(node->name);
+        std::string hiding;
+        for (const std::string& scope : scopes)
+            if (m_collapsed.count(scope)) {
+                hiding = scope;
+                break;
+            }
+        if (!hiding.empty()) {
+            m_hiddenBy.emplace(id, hiding);
+            item->setSelected(false);
+        }
+        item->setVisible(hiding.empty());
+    }
+    for (const auto& [scope, item] : m_frames) {
+        bool hidden = false;
+        for (const std::string& outer : scopesOfName(scope))
+            hidden = hidden || m_collapsed.count(outer) > 0;
+        item->setVisible(!hidden);
+    }
+    for (const auto& [connection, item] : m_connections)
+        updateConnectionGeometry(item);
+}
+
+std::vector<std::string> NodeEditorScene::scopes() const
+{
+    std::vector<std::string> result;
+    for (const auto& [scope, item] : m_frames)
+        result.push_back(scope);
+    std::stable_sort(result.begin(), result.end(),
+                     [](const std::string& a, const std::string& b) { return scopeDepth(a) < scopeDepth(b); });
+    return result;
+}
+
+ScopeFrameItem* NodeEditorScene::frame(const std::string& scope) const
+{
+    const auto it = m_frames.find(scope);
+    return it == m_frames.end() ? nullptr : it->second;
+}
+
+std::vector<DocNodeId> NodeEditorScene::membersOf(const std::string& scope) const
+{
+    const auto it = m_members.find(scope);
+    return it == m_members.end() ? std::vector<DocNodeId>{} : it->second;
+}
+
+void NodeEditorScene::setScopeCollapsed(const std::string& scope, bool collapsed)
+{
+    if (isScopeCollapsed(scope) == collapsed)
+        return;
+    if (collapsed)
+        m_collapsed.insert(scope);
+    else
+        m_collapsed.erase(scope);
+    if (ScopeFrameItem* item = frame(scope)) {
+        item->setCollapsed(collapsed);
+        item->setZValue(collapsed ? 1.0 : -1.0 + 0.001 * static_cast<double>(std::min<std::size_t>(scopeDepth(scope), 500)));
+    }
+    applyVisibility();
+    layoutFrames();
+    emit scopeToggled(scope, collapsed);
+}
+
+void NodeEditorScene::setCollapsedScopes(const std::set<std::string>& scopes)
+{
+    m_collapsed = scopes;
+    updateFrames();
+}
+
+std::string NodeEditorScene::hidingScope(DocNodeId id) const
+{
+    const auto it = m_hiddenBy.find(id);
+    return it == m_hiddenBy.end() ? std::string() : it->second;
+}
+
+bool NodeEditorScene::reveal(DocNodeId id)
+{
+    const DocNode* node = m_document->node(id);
+    if (node == nullptr || hidingScope(id).empty())
+        return false;
+    std::vector<std::string> scopes = scopesOfName(node->name);
+    scopes.push_back(node->name);
+    std::string innermost;
+    for (const std::string& scope : scopes)
+        if (m_collapsed.erase(scope) > 0) {
+            innermost = scope;
+            if (ScopeFrameItem* item = frame(scope))
+                item->setCollapsed(false);
+        }
+    updateFrames();
+    emit scopeToggled(innermost, false);
+    return true;
+}
+
+QRectF NodeEditorScene::shownItemsBoundingRect() const
+{
+    QRectF bounds;
+    for (QGraphicsItem* item : items())
+        if (item->isVisible() && item->parentItem() == nullptr)
+            bounds |= item->sceneBoundingRect();
+    return bounds;
+}
+
+void NodeEditorScene::dragScope(const std::string& scope, QPointF delta)
+{
+    for (DocNodeId id : membersOf(scope))
+        if (NodeItem* item = nodeItem(id)) {
+            item->setPos(item->pos() + delta);
+            updateConnectionsOf(id);
+        }
+    layoutFrames();
 }
 
 } // namespace tstudio::node_editor

@@ -8,6 +8,8 @@
 
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 class QGraphicsPathItem;
@@ -16,6 +18,7 @@ namespace tstudio::node_editor {
 
 class ConnectionItem;
 class NodeItem;
+class ScopeFrameItem;
 
 /// What live feedback says about one node: its outputs' shapes and dtypes ("" unknown) and its problem.
 struct NodeFeedback {
@@ -27,6 +30,12 @@ struct NodeFeedback {
 /// Holds one NodeItem per document node and one ConnectionItem per connection, kept in step with the
 /// document's signals; rebuild() recreates everything from the document. The scene never edits the
 /// document directly: moves, new connections and reconnections are pushed on the document's undo stack.
+///
+/// Name scopes: every scope of the node names ("dense" for "dense/MatMul") gets a ScopeFrameItem
+/// around its nodes, titled with what recogniseLayers tells it computes ("Dense(64, relu)"). A
+/// collapsed scope hides its nodes and inner frames behind one box; connections to hidden nodes are
+/// drawn to that box, and those inside it are hidden. Collapsing is a view state (not an edit): the
+/// nodes keep their positions, and the collapsed box stands where the scope's top-left corner was.
 class NodeEditorScene : public QGraphicsScene {
     Q_OBJECT
 public:
@@ -53,11 +62,37 @@ public:
     /// Returns the reason when the connection is refused, or empty when it was pushed.
     QString connectPorts(DocNodeId from, int output, DocNodeId to, int slot);
 
+    // ---- name scopes ----
+    /// Recomputes the scopes, their frames and texts, what is hidden, and the geometry now (the
+    /// document's signals schedule this for the next event loop pass).
+    void updateFrames();
+    /// Every scope of the document's node names, outer before inner ("a" before "a/b").
+    std::vector<std::string> scopes() const;
+    ScopeFrameItem* frame(const std::string& scope) const;
+    /// The nodes inside `scope` at any depth (and a node named as the scope itself).
+    std::vector<DocNodeId> membersOf(const std::string& scope) const;
+    void setScopeCollapsed(const std::string& scope, bool collapsed);
+    /// Collapses exactly these scopes (unknown ones are kept for when they appear).
+    void setCollapsedScopes(const std::set<std::string>& scopes);
+    const std::set<std::string>& collapsedScopes() const { return m_collapsed; }
+    bool isScopeCollapsed(const std::string& scope) const { return m_collapsed.count(scope) > 0; }
+    /// The outermost collapsed scope hiding node `id`, or "" when the node is shown.
+    std::string hidingScope(DocNodeId id) const;
+    /// Expands every scope that hides node `id`; true when one was expanded.
+    bool reveal(DocNodeId id);
+    /// The bounding rect of what is shown (QGraphicsScene::itemsBoundingRect counts hidden items
+    /// too: the nodes and connections inside collapsed scopes).
+    QRectF shownItemsBoundingRect() const;
+
 signals:
     /// A short message for the status bar: why a connection was refused, ...
     void message(const QString& text);
     /// A layer node was double-clicked: show the ops it stands for.
     void layerOpenRequested(tstudio::DocNodeId id);
+    /// A scope was collapsed or expanded (by the user or setScopeCollapsed).
+    void scopeToggled(const std::string& scope, bool collapsed);
+    /// The user dragged nodes (or a scope's header) to a new place.
+    void nodesMovedByUser();
 
 protected:
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
@@ -76,6 +111,14 @@ private:
     void updateConnectionGeometry(ConnectionItem* item);
     QColor colourOf(const DocNode& node) const;
     NodeItem* nodeItemAt(QPointF scenePos) const;
+    /// Schedules updateFrames (membership changed) or only layoutFrames (nodes moved or resized).
+    void scheduleFrames(bool membership);
+    /// Places every frame around what it shows, inner frames first.
+    void layoutFrames();
+    /// Hides the nodes and frames inside collapsed scopes and re-routes the connections.
+    void applyVisibility();
+    /// Moves every node of `scope` by `delta` (a header drag; the release makes it one command).
+    void dragScope(const std::string& scope, QPointF delta);
 
     GraphDocument* m_document;
     std::map<DocNodeId, NodeItem*> m_nodes;
@@ -91,6 +134,12 @@ private:
     };
     std::optional<Drag> m_drag;
     NodeItem* m_lit = nullptr;
+    std::map<std::string, ScopeFrameItem*> m_frames;
+    std::map<std::string, std::vector<DocNodeId>> m_members;
+    std::set<std::string> m_collapsed;
+    std::map<DocNodeId, std::string> m_hiddenBy;
+    bool m_framesPending = false;
+    bool m_membershipPending = false;
 };
 
 } // namespace tstudio::node_editor

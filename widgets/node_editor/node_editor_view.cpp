@@ -34,9 +34,15 @@ void NodeEditorView::zoomBy(double factor)
     scale(target / current, target / current);
 }
 
+QRectF NodeEditorView::shownBounds(QGraphicsScene* scene)
+{
+    auto* editorScene = qobject_cast<NodeEditorScene*>(scene);
+    return editorScene ? editorScene->shownItemsBoundingRect() : scene->itemsBoundingRect();
+}
+
 void NodeEditorView::zoomToFit()
 {
-    QRectF bounds = scene()->itemsBoundingRect();
+    QRectF bounds = shownBounds(scene());
     if (bounds.isEmpty()) {
         resetTransform();
         centerOn(0, 0);

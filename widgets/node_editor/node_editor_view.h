@@ -9,7 +9,9 @@ class NodeEditorView : public QGraphicsView {
     Q_OBJECT
 public:
     explicit NodeEditorView(QGraphicsScene* scene, QWidget* parent = nullptr);
-    /// Fits every item in view (zoom at most 1).
+    /// What the scene shows, without the items inside collapsed scopes.
+    static QRectF shownBounds(QGraphicsScene* scene);
+    /// Fits every shown item in view (zoom at most 1).
     void zoomToFit();
     void zoomBy(double factor);
 
