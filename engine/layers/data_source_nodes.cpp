@@ -372,6 +372,23 @@ std::vector<std::string> layerOutputNames(const LayerType& type, const ParamMap&
     return out;
 }
 
+Status checkSourceBinding(std::string_view input, DataType dtype, const TensorShape& shape, std::string_view source,
+                          const SourceComponent& component)
+{
+    const TensorShape fed = TensorShape({-1}).concatenate(component.exampleShape);
+    if (dtype == component.dtype && shape.isCompatibleWith(fed))
+        return Status::ok();
+    std::string typed = "[-1"; // as the shape is typed in the Input's params
+    for (std::int64_t d : component.exampleShape.dims())
+        typed += "," + std::to_string(d);
+    typed += "]";
+    return invalidArgumentError(
+        "Input '" + std::string(input) + "' is " + dataTypeName(dtype) + " " + shape.toString() + " but port '" +
+        component.name + "' of '" + std::string(source) + "' is " + dataTypeName(component.dtype) + " " +
+        fed.toString() + ": bound to it through port 'data', the Input needs dtype " + dataTypeName(component.dtype) +
+        " and a shape that fits " + fed.toString() + ", such as " + typed);
+}
+
 Expected<std::vector<Output>> expandDataSource(GraphBuilder& b, std::string_view type, std::string_view name,
                                                const ParamMap& params)
 {

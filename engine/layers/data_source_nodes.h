@@ -73,6 +73,16 @@ std::vector<std::string> layerOutputNames(const LayerType& type,
 /// "a, b" -> {"a", "b"}: a comma-separated param split and trimmed, empty items dropped.
 std::vector<std::string> splitList(std::string_view text);
 
+/// Whether the Input node `input`, whose placeholder is `dtype` `shape` (from its params), may be fed
+/// component `component` of the data-source node `source` (its binding port "data", see
+/// LayerType::bindingNames): the same dtype, and a shape that fits [?] + the example shape (known
+/// dimensions equal; an unknown rank or dimension fits anything; the batch dimension is the
+/// project's batch size, checked when training starts). InvalidArgument naming both nodes and ports:
+///   "Input 'input' is float32 [?,784] but port 'images' of 'mnist' is uint8 [?,784]: bound to it
+///    through port 'data', the Input needs dtype uint8 and a shape that fits [?,784], such as [-1,784]"
+Status checkSourceBinding(std::string_view input, DataType dtype, const TensorShape& shape, std::string_view source,
+                          const SourceComponent& component);
+
 /// Adds the node's placeholders under the name scope `name` (empty: the type's default, e.g.
 /// "mnist"): one Placeholder per component, "<scope>/<component>", dtype and shape [?] + the
 /// example shape. Returns them in component order. Errors: dataSourceComponents'; the builder's.

@@ -129,10 +129,12 @@ LayerType activationType(std::string type, std::string doc, std::vector<LayerPar
 std::vector<LayerType> buildCatalog()
 {
     std::vector<LayerType> c;
-    c.push_back(makeType("Input", "Input", "tf.placeholder(dtype, shape): a tensor fed at run time.", 0, 1,
-                         {param("dtype", attr::type(tensorflow::DT_FLOAT), "Element type."),
-                          param("shape", attr::shape(TensorShape::unknown()), "Shape; -1 for a free dimension.")},
-                         {}, {"output"}));
+    LayerType input = makeType("Input", "Input", "tf.placeholder(dtype, shape): a tensor fed at run time.", 0, 1,
+                               {param("dtype", attr::type(tensorflow::DT_FLOAT), "Element type."),
+                                param("shape", attr::shape(TensorShape::unknown()), "Shape; -1 for a free dimension.")},
+                               {}, {"output"});
+    input.bindingNames = {"data"}; // fed from a data-source node's component when connected
+    c.push_back(std::move(input));
     c.push_back(
         makeType("Dataset", "Input",
                  "MNIST examples fed by the runner from a project data source: placeholders "

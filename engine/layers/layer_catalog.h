@@ -26,6 +26,15 @@ struct LayerParam {
 /// A layer node type. `category` is one of "Input", "Layers", "Activations", "Losses", "Training"
 /// (the palette's groups). `inputs` -1: variadic (at least one). `inputNames` / `outputNames` name
 /// the ports (a variadic type has one input name, used for every port).
+///
+/// `bindingNames` names optional input ports that come after the `inputs` (types with a fixed
+/// number of inputs only) and take no tensor: connecting a data-source node's component to one
+/// binds the node's placeholder (its output 0) to that component, so that the project feeds it
+/// from that source (widgets/node_editor/document_project.h). A binding makes no graph edge, is
+/// never passed to expandLayerNode and may stay unconnected (then the placeholder is fed by hand,
+/// as any tf.placeholder). Only Input has one ("data"). Why not a general "optional tensor input":
+/// no layer takes one (tf.losses' weights would be the first), and a port that may take a tensor
+/// or nothing would need its expansion to say which it got; a binding is never a tensor.
 struct LayerType {
     std::string type;
     std::string category;
@@ -35,6 +44,7 @@ struct LayerType {
     std::vector<LayerParam> params;
     std::vector<std::string> inputNames;
     std::vector<std::string> outputNames;
+    std::vector<std::string> bindingNames;
 };
 
 /// Every layer type, in palette order (built on first use; thread-safe).
@@ -71,7 +81,8 @@ struct LayerExpansion {
 /// `name` is the name given to the Python call (empty: the call's default); tf.layers types use it
 /// as the layer name (variable scope `name`, name scope `name` made unique), single-op types as
 /// the op's name ("relu", made unique), losses as their scope, optimizers as their name.
-///  Input       tf.placeholder(dtype, shape, name): the Placeholder `name`.
+///  Input       tf.placeholder(dtype, shape, name): the Placeholder `name`. Its binding port "data"
+///              (LayerType::bindingNames) is the editor's: it takes no input here.
 ///  Dataset     there is no graph-level dataset op in the engine (tf.data runs in the runner,
 ///              project/data_sources.h), so a Dataset node is two Placeholders under the scope
 ///              `name` that the runner feeds from a project "mnist" source: "<name>/images"

@@ -134,6 +134,8 @@ public:
         }
         if (!stopped())
             resolvePending();
+        if (!stopped())
+            checkBindings();
         return std::move(m_out);
     }
 
@@ -406,11 +408,20 @@ private:
             m_pendingControls.push_back({n.id, c});
     }
 
+    /// The number of a layer node's slots that are binding ports (its last ones).
+    static int bindingSlots(const DocNode& n, const layers::LayerType* type)
+    {
+        if (!type || type->inputs < 0)
+            return 0;
+        return std::min(static_cast<int>(type->bindingNames.size()), static_cast<int>(n.inputs.size()));
+    }
+
     void buildLayer(const DocNode& n)
     {
         const layers::LayerType* type = layers::findLayerType(n.type);
         std::vector<Output> inputs;
-        for (int slot = 0; slot < static_cast<int>(n.inputs.size()); ++slot) {
+        const int tensorSlots = static_cast<int>(n.inputs.size()) - bindingSlots(n, type); // bindings: checkBindings
+        for (int slot = 0; slot < tensorSlots; ++slot) {
             auto input = resolveSlot(n.id, slot);
             if (!input)
                 return;
@@ -488,6 +499,57 @@ private:
         std::vector<std::string>& names = m_out.tensors[id];
         for (const Output& o : m_built.at(id).outputs)
             names.push_back(o.name());
+    }
+
+    /// Checks the connected binding ports of the built layer nodes (see buildDocument) and lists
+    /// those that fit in m_out.bindings. A binding that does not fit is the node's problem without
+    /// unbuilding it: its placeholder is what it is whatever feeds it.
+    void checkBindings()
+    {
+        for (DocNodeId id : m_doc.nodes()) {
+            const DocNode& n = *m_doc.node(id);
+            if (n.kind != NodeKind::kLayer || !isBuilt(id) || hasProblem(id))
+                continue;
+            const layers::LayerType* type = layers::findLayerType(n.type);
+            const int count = bindingSlots(n, type);
+            for (int k = 0; k < count && !hasProblem(id) && !stopped(); ++k) {
+                const int slot = static_cast<int>(n.inputs.size()) - count + k;
+                const InputSlot& s = n.inputs[static_cast<std::size_t>(slot)];
+                const DocNode* source = s.isConnected() ? m_doc.node(s.source) : nullptr;
+                if (!source)
+                    continue;
+                if (Status st = checkBinding(n, type->bindingNames[static_cast<std::size_t>(k)], *source, s.output);
+                    !st.isOk())
+                    m_out.problems.emplace(id, st.message());
+            }
+        }
+    }
+
+    /// One connected binding port `port` of `n`, fed by output `output` of `source`.
+    Status checkBinding(const DocNode& n, const std::string& port, const DocNode& source, int output)
+    {
+        if (source.kind != NodeKind::kLayer || !layers::isDataSourceType(source.type)) {
+            std::string kinds;
+            for (const layers::LayerType& t : layers::dataSourceLayerTypes())
+                kinds += (kinds.empty() ? "" : ", ") + t.type;
+            return invalidArgumentError("port '" + port + "' takes a component of a data-source node (" + kinds +
+                                        "); '" + source.name + "' (" + source.type + ") is not one");
+        }
+        if (!isBuilt(source.id) || hasProblem(source.id))
+            return invalidArgumentError("port '" + port + "' comes from '" + source.name + "', which has a problem");
+        auto components = layers::dataSourceComponents(source.type, source.name, source.attrs);
+        const std::vector<Output>& placeholders = m_built.at(n.id).outputs;
+        if (!components || output < 0 || output >= static_cast<int>(components->size()) || placeholders.empty())
+            return internalError("port '" + port + "' reads output " + std::to_string(output) + " of '" + source.name +
+                                 "', which has no such component");
+        const layers::SourceComponent& component = (*components)[static_cast<std::size_t>(output)];
+        const Output& placeholder = placeholders.front();
+        if (Status s = layers::checkSourceBinding(n.name, placeholder.baseDtype(), placeholder.shape(), source.name,
+                                                  component);
+            !s.isOk())
+            return s;
+        m_out.bindings.push_back({n.id, placeholder.name(), source.id, output, component.name});
+        return Status::ok();
     }
 
     /// Connects the back edges and late control inputs once every node that can be built is.
@@ -655,7 +717,7 @@ void installLayerPorts(GraphDocument& document)
         const layers::LayerType* type = layers::findLayerType(node.type);
         if (!type)
             return PortCounts{};
-        PortCounts ports{type->inputs, type->outputs};
+        PortCounts ports{type->inputs + static_cast<int>(type->bindingNames.size()), type->outputs};
         if (layers::isDataSourceType(type->type)) // one output per component of the node's params
             ports.outputs = static_cast<int>(layers::layerOutputNames(*type, node.attrs).size());
         if (type->inputs < 0) {
@@ -673,12 +735,17 @@ void installLayerPorts(GraphDocument& document)
     });
     document.setLayerSlotNames([](const DocNode& node, int slot) -> std::string {
         const layers::LayerType* type = layers::findLayerType(node.type);
-        if (!type || type->inputNames.empty())
+        if (!type)
             return {};
         if (type->inputs < 0)
-            return type->inputNames.front() + "[" + std::to_string(slot) + "]";
-        return slot < static_cast<int>(type->inputNames.size()) ? type->inputNames[static_cast<std::size_t>(slot)]
-                                                                 : std::string();
+            return type->inputNames.empty() ? std::string()
+                                            : type->inputNames.front() + "[" + std::to_string(slot) + "]";
+        if (slot < static_cast<int>(type->inputNames.size()))
+            return type->inputNames[static_cast<std::size_t>(slot)];
+        const int binding = slot - type->inputs;
+        return binding >= 0 && binding < static_cast<int>(type->bindingNames.size())
+                   ? type->bindingNames[static_cast<std::size_t>(binding)]
+                   : std::string();
     });
 }
 

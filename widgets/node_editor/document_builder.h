@@ -17,6 +17,16 @@ namespace tstudio {
 
 class OpRegistry;
 
+/// An Input node bound through its binding port ("data", layers::LayerType::bindingNames) to a
+/// component of a data-source node: the project feeds that component to the Input's placeholder.
+struct SourceBinding {
+    DocNodeId node = kNoNode;   ///< the Input node
+    std::string placeholder;    ///< its placeholder as built ("input:0")
+    DocNodeId source = kNoNode; ///< the data-source node
+    int output = 0;             ///< the component's output port on it
+    std::string component;      ///< the component's name ("images")
+};
+
 /// What building a document produced.
 struct DocumentBuild {
     /// The whole document in one builder, collections included (layers' variables, losses, train ops).
@@ -25,8 +35,11 @@ struct DocumentBuild {
     /// the tensors its expansion returned; an optimizer layer has none. Nodes with a problem are absent.
     std::map<DocNodeId, std::vector<std::string>> tensors;
     /// Per node: why it could not be built, in the engine's words (the node was then skipped, and so
-    /// were its consumers, which say which input failed).
+    /// were its consumers, which say which input failed). A binding that does not fit is its
+    /// Input's problem too, but the Input and its consumers are built (their shapes still show).
     std::map<DocNodeId, std::string> problems;
+    /// The bindings that fit, in Input node id order.
+    std::vector<SourceBinding> bindings;
     /// The train ops of optimizer layers (node names), in build order.
     std::vector<std::string> targets;
     /// The name each built raw node got (the document's name unless a layer had already made a node
@@ -46,6 +59,12 @@ struct DocumentBuild {
 /// layers::expandLayerNode with the node's name (TensorFlow's uniquifying may change the scope; the
 /// tensors say what was built), inside the node's device and control-dependency scopes; "N" and
 /// "inputs" (the port count of variadic layers, see installLayerPorts) are not passed as params.
+///
+/// A layer's binding ports (layers::LayerType::bindingNames) are not inputs of its expansion. Once
+/// everything is built, each connected one is checked: it must come from a data-source node
+/// ("port 'data' takes a component of a data-source node (MnistSource, ...); 'fc' (Dense) is not
+/// one") whose component fits the placeholder (layers::checkSourceBinding); one that fits is
+/// listed in `bindings`, one that does not is the Input's problem. An unconnected one is fine.
 ///
 /// A node with an empty slot ("input 'b' is not connected"), an input from a node with a problem
 /// ("input 'b' comes from 'x', which has a problem"), or a failing build (the engine's message) gets
@@ -80,11 +99,13 @@ Expected<BuiltDocumentGraph> buildDocumentGraph(const GraphDocument& document, c
 /// made variables. Errors: documentGraphDef's; buildSaverGraph's and exportMetaGraph's.
 Expected<tensorflow::MetaGraphDef> documentMetaGraph(const GraphDocument& document, const OpRegistry& ops);
 
-/// Installs on `document` the port counts of layer nodes from the layer catalogue: its inputs and
-/// outputs; for variadic types (Concat, Add) the node's int attr "N" or "inputs" when set (1..1024),
-/// else 2; for data-source nodes one output per component of their params (layerOutputNames). Unknown layer types get 1 in, 1 out. Nodes already in the document keep their ports
-/// until their attrs change (the document recomputes ports then). Also names the input slots after the
-/// catalogue's inputNames (GraphDocument::slotName: "labels", "values[1]" for a variadic type).
+/// Installs on `document` the port counts of layer nodes from the layer catalogue: its inputs, then
+/// its binding ports (Input's "data"), and outputs; for variadic types (Concat, Add) the node's int
+/// attr "N" or "inputs" when set (1..1024), else 2; for data-source nodes one output per component
+/// of their params (layerOutputNames). Unknown layer types get 1 in, 1 out. Nodes already in the
+/// document keep their ports until their attrs change (the document recomputes ports then). Also
+/// names the input slots after the catalogue's inputNames and bindingNames (GraphDocument::slotName:
+/// "labels", "data", "values[1]" for a variadic type).
 void installLayerPorts(GraphDocument& document);
 
 } // namespace tstudio

@@ -299,22 +299,41 @@ Status addDatasetSources(project::Project& p, const GraphDocument& document, con
                                      std::to_string(tensors == build.tensors.end() ? 0 : tensors->second.size()) +
                                      " placeholders for " + std::to_string(components.size()) + " components");
             source.feeds.clear(); // the built names: the scope may have been made unique
-            for (std::size_t k = 0; k < components.size(); ++k)
+            std::set<std::string> own;
+            for (std::size_t k = 0; k < components.size(); ++k) {
+                own.insert(nodeOf(tensors->second[k]));
                 source.feeds[nodeOf(tensors->second[k])] = {components[k]};
-            auto feedsOurs = [&](const project::DataSource& s) {
+            }
+            // Input nodes bound to a component are fed it as well. The node's own placeholder stays
+            // and stays fed even when only bindings use it (see documentProject).
+            for (const SourceBinding& b : build.bindings)
+                if (b.source == id)
+                    source.feeds[nodeOf(b.placeholder)] = {b.component};
+            // The source this node had in base is the one feeding its own placeholders.
+            auto old = std::find_if(p.sources.begin(), p.sources.end(), [&](const project::DataSource& s) {
                 return std::any_of(s.feeds.begin(), s.feeds.end(),
-                                   [&](const auto& f) { return source.feeds.count(nodeOf(f.first)) > 0; });
-            };
-            auto old = std::find_if(p.sources.begin(), p.sources.end(), feedsOurs);
+                                   [&](const auto& f) { return own.count(nodeOf(f.first)) > 0; });
+            });
             if (old != p.sources.end()) {
                 source.shuffleBuffer = old->shuffleBuffer;
                 source.shuffleSeed = old->shuffleSeed;
-                *old = std::move(source);
-                // Any other source that fed these placeholders would feed them twice.
-                p.sources.erase(std::remove_if(std::next(old), p.sources.end(), feedsOurs), p.sources.end());
-            } else {
-                p.sources.push_back(std::move(source));
             }
+            const auto ours = source.feeds;
+            const std::size_t index = static_cast<std::size_t>(old - p.sources.begin());
+            if (old != p.sources.end())
+                *old = std::move(source);
+            else
+                p.sources.push_back(std::move(source));
+            // Any other source feeding these placeholders (an Input fed by hand before it was bound)
+            // would feed them twice: those feeds go, and a source left with none goes too.
+            std::vector<project::DataSource> kept;
+            for (std::size_t k = 0; k < p.sources.size(); ++k) {
+                if (k != index)
+                    std::erase_if(p.sources[k].feeds, [&](const auto& f) { return ours.count(nodeOf(f.first)) > 0; });
+                if (!p.sources[k].feeds.empty())
+                    kept.push_back(std::move(p.sources[k]));
+            }
+            p.sources = std::move(kept);
             continue;
         }
         if (node->type != "Dataset")

@@ -47,7 +47,15 @@ project::Project newProject(const std::string& name);
 ///    TfRecordSource; layers/data_source_nodes.h) gets the source of its kind ("mnist",
 ///    "two_spirals", "image_folder", "numpy", "csv", "tfrecord") with its params, feeding
 ///    {"<scope>/<component>": ["<component>"]}; it replaces a source of base that feeds those
-///    placeholders (keeping its shuffle settings), so node and project always agree.
+///    placeholders (keeping its shuffle settings), so node and project always agree. An Input node
+///    whose "data" port is connected to a component (DocumentBuild::bindings) is fed that
+///    component by the same source: {"input": ["images"]} beside {"mnist/images": ["images"]}.
+///    The source's own placeholder is still built and fed when only bindings use it: the node's
+///    ports, previews and shapes are that placeholder's, editorState finds the node's source by it,
+///    a component may be bound and wired into layers at once, and feeding a placeholder that no
+///    fetch needs costs nothing (Session::Run prunes it, as TensorFlow does; the batch tensor is
+///    shared, not copied). A feed of those placeholders in another source of base (an Input fed by
+///    hand before it was bound) is dropped, and a source left without feeds goes with it.
 /// Errors (InvalidArgument unless said): documentGraphDef's ("node 'mm' cannot be built: input 'b'
 /// is not connected"); "the graph has no optimizer node, so a project cannot train it: add one
 /// from the palette's Training group (it names the loss to minimise)"; "the graph has 2 optimizer
@@ -56,14 +64,16 @@ project::Project newProject(const std::string& name);
 /// "training.loss: 'x:0' is not in the graph any more"; a data-source node's: "node 'data'
 /// (NumpySource): param 'files' is empty; set the files to read", "node 'data' (NumpySource): file
 /// 'a.npy' gives the component 'a' but param 'components' names 'x' in its place", the component
-/// list errors of layers::dataSourceComponents.
+/// list errors of layers::dataSourceComponents; a binding that does not fit: "node 'input' cannot be
+/// built: Input 'input' is float32 [?,784] but port 'images' of 'mnist' is uint8 [?,784]: ...".
 Expected<project::Project> documentProject(const GraphDocument& document, const OpRegistry& ops,
                                            project::Project base);
 
 /// The project data source a data-source node stands for (layers/data_source_nodes.h): the source
 /// of its kind with the node's params (missing ones take their defaults), feeding
 /// {"<node name>/<component>": ["<component>"]} - the placeholders the node's expansion makes
-/// unless TensorFlow's uniquifying renamed its scope (documentProject feeds the built names).
+/// unless TensorFlow's uniquifying renamed its scope (documentProject feeds the built names and
+/// adds the Input nodes bound to the node).
 /// Reads no file. Errors (InvalidArgument): layers::dataSourceComponents'; "node 'data'
 /// (NumpySource): param 'files' is empty; set the files to read"; "node 'data' (ImageFolderSource):
 /// param 'dir' is empty; set the folder of class folders"; "node 'data' (NumpySource): file 'a.npy'

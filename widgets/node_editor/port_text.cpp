@@ -18,6 +18,11 @@ struct PortDoc {
 // Inputs. The loss entries say where the values should come from: the swap check (loss_ports.h) is
 // about exactly that.
 constexpr PortDoc kInputs[] = {
+    {"Input", "data",
+     QT_TRANSLATE_NOOP("PortText", "optional: a component of a data-source node (MnistSource, CsvSource, …). "
+                                   "Connected, training feeds this placeholder from that component, whose dtype and "
+                                   "shape must match; it is not an edge of the graph. Left unconnected, the "
+                                   "placeholder is fed by hand.")},
     {"SparseSoftmaxCrossEntropy", "labels",
      QT_TRANSLATE_NOOP("PortText", "int32 or int64 class ids [batch], from the data")},
     {"SoftmaxCrossEntropy", "labels", QT_TRANSLATE_NOOP("PortText", "float one-hot rows [batch, classes], from the data")},

@@ -1,7 +1,9 @@
 // The product's core loop as a new user meets it, driven through the real widgets with QTest
-// events: a new graph, nodes from the palette, their settings typed in, ports wired by dragging,
-// an MNIST t10k source the test writes, Train, Start, the dashboard's falling loss, Stop, Save,
-// and the saved project reopened as the same document.
+// events: a new graph, nodes from the palette (the placeholders a TensorFlow user writes, Dense
+// layers, a loss and an optimizer), their settings typed in, ports wired by dragging, an MNIST t10k
+// source the test writes wired into the placeholders' data ports, Train, Start, the dashboard's
+// falling loss, Stop, Save, and the saved project reopened as the same document.
+#include "../../support/tiny_mnist.h"
 #include "app_settings.h"
 #include "dashboard/dashboard_view.h"
 #include "dashboard/scalar_chart.h"
@@ -39,47 +41,12 @@
 
 #include <cstdint>
 #include <map>
-#include <random>
 #include <tuple>
 
 using namespace tstudio;
 using namespace tstudio::node_editor;
 
 namespace {
-
-void bigEndian(QByteArray& out, std::uint32_t v)
-{
-    for (int shift = 24; shift >= 0; shift -= 8)
-        out.append(static_cast<char>((v >> shift) & 0xff));
-}
-
-/// A tiny MNIST t10k set: `count` 28x28 images whose class (0..9) is the band of rows lit up,
-/// with noise, as the idx files MNIST ships (uncompressed).
-bool writeTinyMnist(const QString& dir, int count)
-{
-    QByteArray images, labels;
-    bigEndian(images, 0x00000803);
-    bigEndian(images, static_cast<std::uint32_t>(count));
-    bigEndian(images, 28);
-    bigEndian(images, 28);
-    bigEndian(labels, 0x00000801);
-    bigEndian(labels, static_cast<std::uint32_t>(count));
-    std::mt19937 random(7);
-    std::uniform_int_distribution<int> noise(0, 60);
-    for (int i = 0; i < count; ++i) {
-        const int label = i % 10;
-        labels.append(static_cast<char>(label));
-        for (int row = 0; row < 28; ++row)
-            for (int col = 0; col < 28; ++col) {
-                const bool lit = row >= 2 + label * 2 && row < 4 + label * 2 && col > 4 && col < 24;
-                images.append(static_cast<char>(lit ? 200 + noise(random) / 2 : noise(random)));
-            }
-    }
-    QFile a(QDir(dir).filePath(QStringLiteral("t10k-images-idx3-ubyte")));
-    QFile b(QDir(dir).filePath(QStringLiteral("t10k-labels-idx1-ubyte")));
-    return a.open(QIODevice::WriteOnly) && a.write(images) == images.size() && b.open(QIODevice::WriteOnly) &&
-           b.write(labels) == labels.size();
-}
 
 /// What a document is, for comparing one with its reopened self: per node its type, attrs and
 /// data inputs (by source name and output).
@@ -171,6 +138,17 @@ class TestEditorToTraining : public QObject {
 
     QWidget* attr(const QString& name) { return editor()->attrEditor()->editor(name); }
 
+    /// Renames the selected node in the attribute page's name field.
+    void rename(const QString& name)
+    {
+        auto* edit = editor()->findChild<QLineEdit*>(QStringLiteral("nodeNameEdit"));
+        QVERIFY(edit);
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClicks(edit, name);
+        QTest::keyClick(edit, Qt::Key_Return);
+    }
+
     void typeInto(const QString& name, const QString& text)
     {
         QWidget* w = attr(name);
@@ -220,7 +198,7 @@ private slots:
     {
         const QString data = m_dir.filePath(QStringLiteral("mnist"));
         QVERIFY(QDir().mkpath(data));
-        QVERIFY(writeTinyMnist(data, 300));
+        QVERIFY(test::writeTinyMnist(data.toStdString(), 300));
 
         // File ▸ New Graph.
         QTest::keyClick(m_window.get(), Qt::Key_N, Qt::ControlModifier);
@@ -244,6 +222,18 @@ private slots:
         QCOMPARE(preview->table()->item(1, 0)->text(), QStringLiteral("labels"));
         QVERIFY2(preview->table()->item(1, 3)->text().startsWith(QStringLiteral("0, 1, 2, 3")),
                  qPrintable(preview->table()->item(1, 3)->text()));
+        // The placeholders, as tf.placeholder(tf.float32, [None, 784], name="input") and
+        // tf.placeholder(tf.int64, [None], name="labels").
+        const DocNodeId images = addFromPalette(QStringLiteral("Input"));
+        QVERIFY(images != kNoNode);
+        typeInto(QStringLiteral("shape"), QStringLiteral("[-1, 784]"));
+        const DocNodeId labels = addFromPalette(QStringLiteral("Input"));
+        QVERIFY(labels != kNoNode);
+        rename(QStringLiteral("labels"));
+        choose(QStringLiteral("dtype"), QStringLiteral("int64"));
+        typeInto(QStringLiteral("shape"), QStringLiteral("[-1]"));
+        if (QTest::currentTestFailed())
+            return;
         const DocNodeId hidden = addFromPalette(QStringLiteral("Dense"));
         QVERIFY(hidden != kNoNode);
         typeInto(QStringLiteral("units"), QStringLiteral("64"));
@@ -258,29 +248,42 @@ private slots:
         const DocNodeId adam = addFromPalette(QStringLiteral("Adam"));
         QVERIFY(adam != kNoNode);
         GraphDocument* doc = editor()->document();
-        for (DocNodeId a : {source, hidden, logits, loss, adam})
-            for (DocNodeId b : {source, hidden, logits, loss, adam})
+        const std::vector<DocNodeId> all{source, images, labels, hidden, logits, loss, adam};
+        for (DocNodeId a : all)
+            for (DocNodeId b : all)
                 if (a < b) // never stacked on top of each other
                     QVERIFY(!editor()->scene()->nodeItem(a)->sceneBoundingRect().intersects(
                         editor()->scene()->nodeItem(b)->sceneBoundingRect()));
+        QCOMPARE(doc->node(images)->type, std::string("Input"));
+        QCOMPARE(doc->node(images)->name, std::string("input"));
+        QCOMPARE(doc->node(images)->attrs.at("shape").shape().dim(1).size(), std::int64_t(784));
+        QCOMPARE(doc->node(labels)->name, std::string("labels"));
+        QCOMPARE(doc->node(labels)->attrs.at("dtype").type(), tensorflow::DT_INT64);
+        QCOMPARE(doc->node(labels)->attrs.at("shape").shape().dim_size(), 1);
         QCOMPARE(doc->node(hidden)->attrs.at("units").i(), 64);
         QCOMPARE(doc->node(hidden)->attrs.at("activation").s(), std::string("relu"));
         QCOMPARE(doc->node(source)->attrs.at("set").s(), std::string("t10k"));
 
-        // Wired by dragging from output ports to input ports.
+        // Wired by dragging from output ports to input ports: the source into the placeholders'
+        // data ports, the placeholders into the network.
         QVERIFY(clickToolBar(QStringLiteral("Fit")));
-        wire(source, 0, hidden, 0);  // images -> inputs
+        QCOMPARE(doc->slotName(images, 0), std::string("data"));
+        wire(source, 0, images, 0); // images -> data
+        wire(source, 1, labels, 0); // labels -> data
+        wire(images, 0, hidden, 0); // output -> inputs
         wire(hidden, 0, logits, 0);
-        wire(source, 1, loss, 0);    // labels -> labels
-        wire(logits, 0, loss, 1);    // output -> logits
+        wire(labels, 0, loss, 0); // output -> labels
+        wire(logits, 0, loss, 1); // output -> logits
         wire(loss, 0, adam, 0);
-        QCOMPARE(doc->node(hidden)->inputs.at(0).source, source);
-        QCOMPARE(doc->node(loss)->inputs.at(0).source, source);
-        QCOMPARE(doc->node(loss)->inputs.at(0).output, 1);
+        QCOMPARE(doc->node(images)->inputs.at(0), (InputSlot{source, 0}));
+        QCOMPARE(doc->node(labels)->inputs.at(0), (InputSlot{source, 1}));
+        QCOMPARE(doc->node(hidden)->inputs.at(0).source, images);
+        QCOMPARE(doc->node(loss)->inputs.at(0).source, labels);
         QCOMPARE(doc->node(loss)->inputs.at(1).source, logits);
         QCOMPARE(doc->node(adam)->inputs.at(0).source, loss);
         editor()->refreshFeedback();
-        QCOMPARE(editor()->problemsList()->count(), 0);
+        QVERIFY2(editor()->problemsList()->count() == 0,
+                 qPrintable(editor()->problemsList()->count() ? editor()->problemsList()->item(0)->text() : QString()));
 
         // Train: the Training panel shows the settings; nothing runs before Start.
         QVERIFY(clickToolBar(QStringLiteral("Train")));
@@ -353,6 +356,9 @@ private slots:
         QCOMPARE(editor()->project()->name, std::string("first"));
         QCOMPARE(editor()->project()->sources.size(), std::size_t(1));
         QCOMPARE(editor()->project()->sources[0].type(), std::string("mnist"));
+        const auto& feeds = editor()->project()->sources[0].feeds;
+        QCOMPARE(feeds.at("input"), std::vector<std::string>{"images"});
+        QCOMPARE(feeds.at("labels"), std::vector<std::string>{"labels"});
     }
 };
 

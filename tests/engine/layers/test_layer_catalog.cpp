@@ -226,6 +226,8 @@ private slots:
             QVERIFY2(!t.doc.empty(), t.type.c_str());
             QCOMPARE(static_cast<int>(t.outputNames.size()), t.outputs);
             QCOMPARE(static_cast<int>(t.inputNames.size()), t.inputs < 0 ? 1 : t.inputs);
+            // Only Input binds to a data source; binding ports follow a fixed number of inputs.
+            QCOMPARE(t.bindingNames, t.type == "Input" ? std::vector<std::string>{"data"} : std::vector<std::string>{});
             for (const LayerParam& p : t.params) {
                 QVERIFY2(p.defaultValue.value_case() != tf::AttrValue::VALUE_NOT_SET, p.name.c_str());
                 if (!p.choices.empty())
@@ -448,6 +450,41 @@ private slots:
             auto made = expandLayer(*b2, type, "data", params, {});
             QVERIFY(!made);
             QCOMPARE(made.error().message(), message);
+        }
+    }
+
+    /// An Input bound to a data-source component: the same dtype, and known dimensions that agree
+    /// with [?] + the example shape. One line per case: Input dtype and shape; component dtype and
+    /// example shape; "" when it fits, else the message.
+    void sourceBindingsFitByDtypeAndKnownDims()
+    {
+        const auto f32 = tf::DT_FLOAT;
+        const auto u8 = tf::DT_UINT8;
+        const auto i64 = tf::DT_INT64;
+        const std::string tail = ": bound to it through port 'data', the Input needs dtype ";
+        const std::vector<std::tuple<tf::DataType, TensorShape, tf::DataType, TensorShape, std::string>> cases{
+            {f32, TensorShape{-1, 784}, f32, TensorShape{784}, ""},
+            {f32, TensorShape{100, 784}, f32, TensorShape{784}, ""}, // the batch is checked when training starts
+            {f32, TensorShape{-1, -1}, f32, TensorShape{784}, ""},
+            {f32, TensorShape::unknown(), f32, TensorShape{28, 28, 1}, ""},
+            {i64, TensorShape{-1}, i64, TensorShape::scalar(), ""},
+            {f32, TensorShape{-1, 784}, u8, TensorShape{784},
+             "Input 'input' is float32 [?,784] but port 'images' of 'mnist' is uint8 [?,784]" + tail +
+                 "uint8 and a shape that fits [?,784], such as [-1,784]"},
+            {f32, TensorShape{-1, 28, 28, 1}, f32, TensorShape{784},
+             "Input 'input' is float32 [?,28,28,1] but port 'images' of 'mnist' is float32 [?,784]" + tail +
+                 "float32 and a shape that fits [?,784], such as [-1,784]"},
+            {f32, TensorShape{-1, 10}, f32, TensorShape{784},
+             "Input 'input' is float32 [?,10] but port 'images' of 'mnist' is float32 [?,784]" + tail +
+                 "float32 and a shape that fits [?,784], such as [-1,784]"},
+            {f32, TensorShape{-1}, i64, TensorShape::scalar(),
+             "Input 'input' is float32 [?] but port 'images' of 'mnist' is int64 [?]" + tail +
+                 "int64 and a shape that fits [?], such as [-1]"},
+        };
+        for (const auto& [dtype, shape, componentDtype, example, message] : cases) {
+            SourceComponent component{"images", componentDtype, example, ""};
+            const Status s = checkSourceBinding("input", dtype, shape, "mnist", component);
+            QCOMPARE(s.isOk() ? std::string() : s.message(), message);
         }
     }
 

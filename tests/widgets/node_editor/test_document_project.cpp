@@ -1,8 +1,10 @@
 // Tests for documentProject / editorState: a document with layer nodes saved as a .tsproj keeps its
-// layer nodes and positions, derives training and data from its optimizer and Dataset nodes, refuses
-// what cannot train, falls back to the graph when the file was edited elsewhere, and trains.
+// layer nodes and positions, derives training and data from its optimizer, Dataset and data-source
+// nodes (and the Input nodes bound to them), refuses what cannot train, falls back to the graph when
+// the file was edited elsewhere, and trains.
 #include "../../support/book_training.h"
 #include "../../support/test_files.h"
+#include "../../support/tiny_mnist.h"
 #include "node_editor/document_project.h"
 
 #include "builder/attr_values.h"
@@ -85,6 +87,40 @@ std::unique_ptr<GraphDocument> newDocument()
     installLayerPorts(*doc);
     return doc;
 }
+
+/// The network a TensorFlow user writes with placeholders, fed by an MNIST source through the Input
+/// nodes' "data" ports: input (float32 [-1,784]) and labels (int64 [-1]) bound to mnist's images
+/// and labels, then Dense(64, relu), Dense(10), SparseSoftmaxCrossEntropy and Adam.
+struct BoundNet {
+    DocNodeId mnist, input, labels, hidden, logits, loss, adam;
+};
+
+BoundNet makeBoundNet(GraphDocument& doc, const Params& mnistParams)
+{
+    BoundNet n{};
+    n.mnist = layer(doc, "MnistSource", "mnist", mnistParams, {0, 0});
+    n.input = layer(doc, "Input", "input",
+                    {{"dtype", attr::type(tf::DT_FLOAT)}, {"shape", attr::shape(TensorShape{-1, 784})}}, {200, 0});
+    n.labels = layer(doc, "Input", "labels",
+                     {{"dtype", attr::type(tf::DT_INT64)}, {"shape", attr::shape(TensorShape{-1})}}, {200, 120});
+    n.hidden = layer(doc, "Dense", "hidden", {{"units", attr::i(64)}, {"activation", attr::s("relu")}}, {400, 0});
+    n.logits = layer(doc, "Dense", "logits", {{"units", attr::i(10)}}, {600, 0});
+    n.loss = layer(doc, "SparseSoftmaxCrossEntropy", "loss", {}, {800, 60});
+    n.adam = layer(doc, "Adam", "adam", {}, {1000, 60});
+    link(doc, n.mnist, 0, n.input, 0);  // images -> data
+    link(doc, n.mnist, 1, n.labels, 0); // labels -> data
+    link(doc, n.input, 0, n.hidden, 0);
+    link(doc, n.hidden, 0, n.logits, 0);
+    link(doc, n.labels, 0, n.loss, 0);
+    link(doc, n.logits, 0, n.loss, 1);
+    link(doc, n.loss, 0, n.adam, 0);
+    return n;
+}
+
+/// The placeholders a source feeds, each with its components.
+using Feeds = std::map<std::string, std::vector<std::string>>;
+const Feeds kBoundFeeds{
+    {"input", {"images"}}, {"labels", {"labels"}}, {"mnist/images", {"images"}}, {"mnist/labels", {"labels"}}};
 
 } // namespace
 
@@ -301,6 +337,197 @@ private slots:
         QVERIFY(!noFiles.has_value());
         QCOMPARE(noFiles.error().message(),
                  std::string("node 'data' (CsvSource): param 'files' is empty; set the files to read"));
+    }
+
+    /// Input nodes bound to an MnistSource through their "data" ports: plain placeholders in the
+    /// graph, fed by the source (beside its own placeholders) in the project; the binding is saved
+    /// in the editor state and comes back, also after the project's paths were changed (--set,
+    /// the Training panel's data folder); an unbound Input is as before.
+    void inputsBoundToASourceAreFedByIt()
+    {
+        auto doc = newDocument();
+        const BoundNet n = makeBoundNet(*doc, {{"set", attr::s("t10k")}});
+        QCOMPARE(doc->node(n.input)->inputs.size(), std::size_t(1));
+        QCOMPARE(doc->slotName(n.input, 0), std::string("data"));
+
+        const DocumentBuild build = buildDocument(*doc, registries().ops, false);
+        QVERIFY2(build.problems.empty(), build.problems.empty() ? "" : build.problems.begin()->second.c_str());
+        QCOMPARE(build.bindings.size(), std::size_t(2));
+        QCOMPARE(build.bindings[0].placeholder, std::string("input:0"));
+        QCOMPARE(build.bindings[0].component, std::string("images"));
+        QCOMPARE(build.bindings[1].placeholder, std::string("labels:0"));
+        QCOMPARE(build.bindings[1].component, std::string("labels"));
+
+        auto p = documentProject(*doc, registries().ops, newProject("bound"));
+        QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
+        QCOMPARE(p->sources.size(), std::size_t(1));
+        QCOMPARE(p->sources[0].type(), std::string("mnist"));
+        QCOMPARE(p->sources[0].feeds, kBoundFeeds);
+        // Not an edge of the graph: the Inputs are the Placeholders their params say, with no input.
+        auto graph = project::readProjectGraph(*p);
+        QVERIFY(graph.has_value());
+        for (const std::string name : {"input", "labels"}) {
+            const tf::NodeDef* node = nullptr;
+            for (const tf::NodeDef& x : graph->node())
+                if (x.name() == name)
+                    node = &x;
+            QVERIFY2(node, name.c_str());
+            QCOMPARE(node->op(), std::string("Placeholder"));
+            QCOMPARE(node->input_size(), 0);
+        }
+
+        // Saved, loaded and opened again: the same bindings, and the same project byte for byte.
+        QTemporaryDir dir;
+        const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "bound.tsproj";
+        QVERIFY(project::saveProject(*p, file).isOk());
+        // The document editorState gives back, or nullptr (with the reason) when it is not the saved one.
+        const auto reopen = [&](const project::Project& loaded) -> std::unique_ptr<GraphDocument> {
+            auto state = editorState(loaded, registries().ops);
+            if (!state || !state->layersKept || !state->warnings.empty()) {
+                qWarning("editorState: %s", !state                    ? state.error().toString().c_str()
+                                            : state->warnings.empty() ? "layers not kept"
+                                                                      : state->warnings.front().c_str());
+                return nullptr;
+            }
+            auto reopened = newDocument();
+            if (!reopened->fromGraphDef(state->graph, state->positions))
+                return nullptr;
+            return reopened;
+        };
+        auto loaded = project::loadProject(file);
+        QVERIFY2(loaded.has_value(), loaded ? "" : loaded.error().toString().c_str());
+        auto reopened = reopen(*loaded);
+        QVERIFY(reopened);
+        const DocNode* input = reopened->node(reopened->findByName("input"));
+        const DocNode* labels = reopened->node(reopened->findByName("labels"));
+        QVERIFY(input && labels);
+        QCOMPARE(input->inputs.at(0), (InputSlot{reopened->findByName("mnist"), 0}));
+        QCOMPARE(labels->inputs.at(0), (InputSlot{reopened->findByName("mnist"), 1}));
+        QCOMPARE(reopened->connections().size(), doc->connections().size());
+        auto resaved = documentProject(*reopened, registries().ops, *loaded);
+        QVERIFY(resaved.has_value());
+        QCOMPARE(project::projectToJson(*resaved), project::projectToJson(*loaded));
+
+        // --set data.dir (what the Training panel's data folder sets) and a moved source folder:
+        // the bindings stay, the node shows the folder, and saving again feeds the same placeholders.
+        for (const project::Override& o :
+             {project::Override{"data.dir", "/data/mnist"}, project::Override{"data.sources.0.dir", "/moved/mnist"}}) {
+            auto changed = project::loadProject(file, {o});
+            QVERIFY2(changed.has_value(), changed ? "" : changed.error().toString().c_str());
+            auto again = reopen(*changed);
+            QVERIFY(again);
+            const DocNode* bound = again->node(again->findByName("input"));
+            QVERIFY(bound);
+            QCOMPARE(bound->inputs.at(0), (InputSlot{again->findByName("mnist"), 0}));
+            auto saved = documentProject(*again, registries().ops, *changed);
+            QVERIFY2(saved.has_value(), saved ? "" : saved.error().toString().c_str());
+            QCOMPARE(saved->sources.size(), std::size_t(1));
+            QCOMPARE(saved->sources[0].feeds, kBoundFeeds);
+            const auto& mnist = std::get<project::MnistParams>(saved->sources[0].params);
+            QCOMPARE(mnist.dir.value_or(""), o.path == "data.dir" ? std::string() : std::string("/moved/mnist"));
+            QCOMPARE(saved->dataDir.value_or(""), o.path == "data.dir" ? std::string("/data/mnist") : std::string());
+        }
+
+        // A feed of a bound Input in another source of base (fed by hand before) goes; the rest of
+        // that source stays.
+        project::Project base = newProject("bound");
+        project::DataSource byHand;
+        byHand.params = project::TwoSpiralsParams{};
+        byHand.feeds = {{"input:0", {"points"}}, {"other", {"labels"}}};
+        base.sources.push_back(byHand);
+        auto merged = documentProject(*doc, registries().ops, base);
+        QVERIFY(merged.has_value());
+        QCOMPARE(merged->sources.size(), std::size_t(2));
+        QCOMPARE(merged->sources[0].feeds, (Feeds{{"other", {"labels"}}}));
+        QCOMPARE(merged->sources[1].feeds, kBoundFeeds);
+
+        // Unbound, an Input is what it was: a placeholder the source does not feed, and no problem.
+        link(*doc, n.mnist, 0, n.hidden, 0); // hidden now reads the source's own placeholder
+        auto command = DisconnectCommand::create(doc.get(), {n.mnist, 0, n.input, 0});
+        QVERIFY(command.has_value());
+        doc->undoStack()->push(command->release());
+        const DocumentBuild unbound = buildDocument(*doc, registries().ops, true);
+        QVERIFY(!unbound.problems.count(n.input));
+        QCOMPARE(unbound.bindings.size(), std::size_t(1));
+        auto partly = documentProject(*doc, registries().ops, newProject("bound"));
+        QVERIFY2(partly.has_value(), partly ? "" : partly.error().toString().c_str());
+        QCOMPARE(partly->sources[0].feeds,
+                 (Feeds{{"labels", {"labels"}}, {"mnist/images", {"images"}}, {"mnist/labels", {"labels"}}}));
+    }
+
+    /// A binding whose dtype or known dimensions disagree, or that does not come from a data-source
+    /// node, is the Input's problem, naming both nodes and ports; the nodes after it still build.
+    void mismatchedBindingsAreRefused()
+    {
+        const std::string tail = ": bound to it through port 'data', the Input needs dtype ";
+        {
+            auto doc = newDocument();
+            const BoundNet n = makeBoundNet(*doc, {{"scale", attr::b(false)}}); // uint8 images
+            const DocumentBuild build = buildDocument(*doc, registries().ops, true);
+            QCOMPARE(build.problems.size(), std::size_t(1));
+            QCOMPARE(build.problems.at(n.input),
+                     "Input 'input' is float32 [?,784] but port 'images' of 'mnist' is uint8 [?,784]" + tail +
+                         "uint8 and a shape that fits [?,784], such as [-1,784]");
+            QVERIFY(build.tensors.count(n.hidden) && build.tensors.count(n.input)); // still built
+            QCOMPARE(build.bindings.size(), std::size_t(1));                        // labels only
+            auto p = documentProject(*doc, registries().ops, newProject("bad"));
+            QVERIFY(!p.has_value());
+            QCOMPARE(p.error().message(), "node 'input' cannot be built: " + build.problems.at(n.input));
+        }
+        {
+            auto doc = newDocument();
+            const BoundNet n = makeBoundNet(*doc, {});
+            auto command = SetAttrCommand::create(doc.get(), n.labels, "shape", attr::shape(TensorShape{-1, 10}));
+            QVERIFY(command.has_value());
+            doc->undoStack()->push(command->release());
+            const DocumentBuild build = buildDocument(*doc, registries().ops, true);
+            QCOMPARE(build.problems.at(n.labels),
+                     "Input 'labels' is int64 [?,10] but port 'labels' of 'mnist' is int64 [?]" + tail +
+                         "int64 and a shape that fits [?], such as [-1]");
+        }
+        {
+            auto doc = newDocument();
+            const BoundNet n = makeBoundNet(*doc, {});
+            const DocNodeId other =
+                layer(*doc, "Input", "other", {{"shape", attr::shape(TensorShape{-1, 784})}}, {0, 300});
+            link(*doc, other, 0, n.input, 0);
+            const DocumentBuild build = buildDocument(*doc, registries().ops, true);
+            QCOMPARE(build.problems.at(n.input),
+                     std::string("port 'data' takes a component of a data-source node (MnistSource, SpiralsSource, "
+                                 "ImageFolderSource, NumpySource, CsvSource, TfRecordSource); 'other' (Input) is not "
+                                 "one"));
+        }
+    }
+
+    /// The bound project trains with the runner on a tiny MNIST the test writes: the Input
+    /// placeholders are fed (an unfed one would stop the first step), the loss is finite and falls.
+    void boundInputsTrain()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        QVERIFY(test::writeTinyMnist(root, 300));
+        auto doc = newDocument();
+        makeBoundNet(*doc, {{"set", attr::s("t10k")}, {"dir", attr::s(root.string())}});
+        auto p = documentProject(*doc, registries().ops, newProject("bound"));
+        QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
+        p->location = root / "bound.tsproj";
+        p->batchSize = 50;
+        p->steps = 40;
+        std::vector<double> losses;
+        project::TrainRunOptions options;
+        options.progressEverySteps = 1;
+        options.onProgress = [&](const project::TrainProgress& progress) {
+            if (progress.loss)
+                losses.push_back(*progress.loss);
+        };
+        auto result = project::trainProject(*p, registries(), options);
+        QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
+        QCOMPARE(result->lastStep, std::int64_t(40));
+        QVERIFY(losses.size() >= 10);
+        for (double loss : losses)
+            QVERIFY(std::isfinite(loss));
+        QVERIFY2(losses.back() < 0.7 * losses.front(),
+                 (std::to_string(losses.front()) + " -> " + std::to_string(losses.back())).c_str());
     }
 
     /// A graph changed outside the editor wins over the saved document, and says so.
