@@ -15,6 +15,7 @@
 #include "training/global_step.h"
 #include "training/gradient_descent.h"
 #include "training/momentum.h"
+#include "training/update_ops.h"
 
 #include <functional>
 #include <memory>
@@ -51,13 +52,9 @@ Expected<ClassifierGraph> buildClassifier(const OpRegistry& ops, std::int64_t fe
     std::unique_ptr<training::Optimizer> optimizer = makeOptimizer(options);
     // The batch-norm moving averages (UPDATE_OPS) run with every step, as TensorFlow's models do
     // with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)).
-    std::vector<Operation> updates;
-    for (const CollectionItem& item : b.collections().get(graph_keys::kUpdateOps))
-        if (const Operation* op = std::get_if<Operation>(&item))
-            updates.push_back(*op);
     Operation train;
     {
-        auto afterUpdates = b.controlDependencies(updates);
+        auto afterUpdates = training::afterUpdateOps(b);
         TSTUDIO_TRY(minimized, optimizer->minimize(b, loss, globalStep));
         train = minimized;
     }

@@ -21,6 +21,7 @@
 #include "training/learning_rate_decay.h"
 #include "training/momentum.h"
 #include "training/rmsprop.h"
+#include "training/update_ops.h"
 
 #include <memory>
 #include <set>
@@ -310,6 +311,14 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
             for (const Variable& v : *varList)
                 b.collections().add(graph_keys::kTrainableVariables, v);
         }
+        // The batch-norm updates run with every step, as `with tf.control_dependencies(
+        // tf.get_collection(UPDATE_OPS)): minimize(...)` has them (a graph from a file brings them
+        // in its MetaGraphDef's collection or by TensorFlow's names).
+        auto updates = training::recoverUpdateOps(b, loaded.meta ? &loaded.meta->collections : nullptr);
+        if (!updates)
+            return unexpected(updates.error().withContext(label + "graph"));
+        out.updateOps = updates->size();
+        auto afterUpdates = training::afterUpdateOps(b);
         auto grads = (*optimizer)->computeGradients(b, *loss, varList);
         if (!grads)
             return unexpected(grads.error().withContext(label + "training.optimizer"));

@@ -41,6 +41,8 @@ struct PreparedTraining {
     std::string loss;       ///< a tensor name "node:i"; empty when the project names none
     std::string globalStep; ///< the global step's value tensor, e.g. "global_step/read:0"
     std::string initOp;     ///< initializes every variable (run once before training)
+    /// How many UPDATE_OPS (batch-norm moving averages) the train op built from `optimizer` runs first.
+    std::size_t updateOps = 0;
     /// The feeds of the next step: {placeholder tensor name -> batch}, one entry per feed of every
     /// data source. Errors are the pipelines' (a damaged record, ...). One thread at a time.
     std::function<Expected<Feeds>()> nextFeeds;
@@ -54,7 +56,9 @@ struct PreparedTraining {
 ///    learning rate (constant or schedule of the global step); compute_gradients of the loss over
 ///    the trainable variables (a MetaGraphDef's trainable_variables collection; for a plain
 ///    GraphDef every float variable the loss depends on); clip_by_global_norm when asked;
-///    apply_gradients; then the init op over every global variable (slots included).
+///    apply_gradients, both after the UPDATE_OPS (recoverUpdateOps: a MetaGraphDef's collection, else
+///    TensorFlow's batch-norm "AssignMovingAvg" updates by name); then the init op over every global
+///    variable (slots included).
 /// Errors (InvalidArgument unless the readers say otherwise), prefixed "<file>: ":
 ///   "training.loss: 'loss:0' is not in the graph"
 ///   "training.train_op: 'train' is not in the graph"

@@ -28,6 +28,7 @@
 #include "training/learning_rate_decay.h"
 #include "training/momentum.h"
 #include "training/rmsprop.h"
+#include "training/update_ops.h"
 
 #include <algorithm>
 #include <array>
@@ -757,6 +758,9 @@ Expected<LayerExpansion> expandOptimizer(Context& c, const std::string& type)
         TSTUDIO_TRY(made, training::AdagradOptimizer::create(lr, p.f("initial_accumulator_value"), false, name));
         optimizer = std::move(made);
     }
+    // As TensorFlow 1.x code trains: with tf.control_dependencies(tf.get_collection(UPDATE_OPS)), so
+    // that the batch-norm layers before this node update their moving statistics every step.
+    auto afterUpdates = training::afterUpdateOps(c.b);
     TSTUDIO_TRY(train, optimizer->minimize(c.b, c.in[0], step));
     return LayerExpansion{{}, {train}};
 }

@@ -3,9 +3,14 @@
 // with messages naming the project, the JSON path and the node.
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
+#include "core/try.h"
 #include "builder/variables.h"
 #include "graph/graph_def_io.h"
 #include "io/atomic_file.h"
+#include "io/npy.h"
+#include "layers/batch_normalization.h"
+#include "layers/dense.h"
+#include "losses/losses.h"
 #include "model/meta_graph.h"
 #include "project_file.h"
 #include "proto/example.pb.h"
@@ -140,11 +145,96 @@ std::string regressionCsv(int rows)
     return text;
 }
 
+
+/// x [?,3] -> tf.layers.batch_normalization(momentum 0.9, training=True) -> dense(1) -> MSE with
+/// y [?,1] named "loss"; the moving statistics are updated by UPDATE_OPS only (nothing else runs
+/// them), as in a TensorFlow graph whose author forgot nothing.
+Expected<tensorflow::MetaGraphDef> batchNormRegression()
+{
+    GraphBuilder b(registries().ops);
+    TSTUDIO_TRY(x, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 3}), "x"));
+    TSTUDIO_TRY(y, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 1}), "y"));
+    layers::BatchNormalizationOptions bn;
+    bn.momentum = 0.9;
+    TSTUDIO_TRY(normalised, layers::batchNormalization(b, x, bn, true));
+    layers::DenseOptions dense;
+    dense.units = 1;
+    TSTUDIO_TRY(prediction, layers::dense(b, normalised, dense));
+    losses::LossOptions options;
+    options.scope = "mse";
+    TSTUDIO_TRY(loss, losses::meanSquaredError(b, y, prediction, options));
+    TSTUDIO_TRY(named, ops::identity(b, loss, "loss"));
+    (void)named;
+    return exportMetaGraph(b);
+}
+
+std::filesystem::path updateOpsGolden()
+{
+    return std::filesystem::path(TSTUDIO_SOURCE_DIR) / "tests" / "data" / "golden" / "update_ops";
+}
+
 } // namespace
 
 class TestTrainingSetup : public QObject {
     Q_OBJECT
 private slots:
+    void batchNormUpdatesRunWithTheTrainOp()
+    {
+        // The moving statistics after five steps: TensorFlow's update rule applied by NumPy to the
+        // same five batches (tools/golden/update_ops.py); the graph given as a plain GraphDef (the
+        // updates found by TensorFlow's names) and as a MetaGraphDef (its update_ops collection).
+        CpuAllocator allocator;
+        auto expectedMean = readNpy(updateOpsGolden() / "moving_mean.npy", allocator);
+        auto expectedVariance = readNpy(updateOpsGolden() / "moving_variance.npy", allocator);
+        QVERIFY(expectedMean && expectedVariance);
+        auto meta = batchNormRegression();
+        QVERIFY2(meta.has_value(), meta ? "" : meta.error().toString().c_str());
+        for (const bool asMeta : {false, true}) {
+            QTemporaryDir dir;
+            const std::filesystem::path root(dir.path().toStdString());
+            nlohmann::json graph;
+            if (asMeta) {
+                QVERIFY(writeMetaGraphFile(root / "model.meta", *meta).isOk());
+                graph = {{"file", "model.meta"}};
+            } else {
+                auto pbtxt = serializeGraphDef(meta->graph_def(), GraphDefFormat::kText);
+                QVERIFY(pbtxt.has_value());
+                graph = {{"pbtxt", *pbtxt}};
+            }
+            nlohmann::json doc = {
+                {"format", "tensorstudio-project"},
+                {"version", 1},
+                {"graph", graph},
+                {"data",
+                 {{"sources",
+                   {{{"type", "numpy"},
+                     {"files", {(updateOpsGolden() / "x.npy").string(), (updateOpsGolden() / "y.npy").string()}},
+                     {"shuffle_buffer", 1},
+                     {"feeds", {{"x", "x"}, {"y", "y"}}}}}}}},
+                {"training", {{"loss", "loss:0"}, {"optimizer", {{"type", "GradientDescent"}, {"learning_rate", 0.1}}}}},
+                {"batch_size", 8}};
+            QVERIFY(writeFileAtomically(root / "bn.tsproj", doc.dump()).isOk());
+            auto p = loadProject(root / "bn.tsproj");
+            QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
+            auto prepared = prepareTraining(*p, registries().ops);
+            QVERIFY2(prepared.has_value(), prepared ? "" : prepared.error().toString().c_str());
+            QCOMPARE(prepared->updateOps, std::size_t{2}); // AssignMovingAvg, AssignMovingAvg_1
+            auto session = startSession(*prepared);
+            QVERIFY(session);
+            std::string error;
+            for (int step = 0; step < 5; ++step)
+                QVERIFY2(std::isfinite(trainStep(*session, *prepared, &error)), error.c_str());
+            const std::vector<float> mean = fetchFloats(*session, "batch_normalization/moving_mean/read:0");
+            const std::vector<float> variance = fetchFloats(*session, "batch_normalization/moving_variance/read:0");
+            QCOMPARE(mean.size(), std::size_t{3});
+            QCOMPARE(variance.size(), std::size_t{3});
+            for (std::size_t k = 0; k < 3; ++k) {
+                const float m = expectedMean->values<float>()[k], v = expectedVariance->values<float>()[k];
+                QVERIFY2(std::abs(mean[k] - m) <= 1e-5f * std::abs(m), qPrintable(QStringLiteral("mean[%1] %2, NumPy %3").arg(k).arg(mean[k]).arg(m)));
+                QVERIFY2(std::abs(variance[k] - v) <= 1e-5f * std::abs(v), qPrintable(QStringLiteral("variance[%1] %2, NumPy %3").arg(k).arg(variance[k]).arg(v)));
+            }
+        }
+    }
     void spiralsProjectTrains()
     {
         auto p = loadProject(projectsDir() / "spirals.tsproj");
