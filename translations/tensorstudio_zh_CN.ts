@@ -3101,6 +3101,445 @@ max %4</source>
     </message>
 </context>
 <context>
+    <name>tstudio::layers</name>
+    <message>
+        <source>1 (grey) or 3 (RGB).</source>
+        <translation>1（灰度）或 3（RGB）。</translation>
+    </message>
+    <message>
+        <source>A folder with one subfolder of PNG / JPEG images per class (Keras&apos; image_dataset_from_directory): placeholders &lt;name&gt;/images, &lt;name&gt;/labels.</source>
+        <translation>一个文件夹，每个类别一个存放 PNG / JPEG 图像的子文件夹（同 Keras 的 image_dataset_from_directory）：占位符 &lt;name&gt;/images、&lt;name&gt;/labels。</translation>
+    </message>
+    <message>
+        <source>Add a bias vector.</source>
+        <translation>加上偏置向量。</translation>
+    </message>
+    <message>
+        <source>AddN of any number, or Add of exactly two.</source>
+        <translation>AddN 可接受任意个输入，Add 只接受恰好两个。</translation>
+    </message>
+    <message>
+        <source>Added to the denominator.</source>
+        <translation>加到分母上。</translation>
+    </message>
+    <message>
+        <source>Added to the variance.</source>
+        <translation>加到方差上。</translation>
+    </message>
+    <message>
+        <source>Applied to the output (tf.nn.&lt;name&gt;).</source>
+        <translation>作用于输出（tf.nn.&lt;name&gt;）。</translation>
+    </message>
+    <message>
+        <source>BiasAdd as tf.layers, or Add as `x + b`.</source>
+        <translation>BiasAdd（同 tf.layers），或 Add（即 `x + b`）。</translation>
+    </message>
+    <message>
+        <source>CSV text files (tf.io.decode_csv): a scalar placeholder &lt;name&gt;/&lt;column&gt; per column.</source>
+        <translation>CSV 文本文件（tf.io.decode_csv）：每列一个标量占位符 &lt;name&gt;/&lt;column&gt;。</translation>
+    </message>
+    <message>
+        <source>Comma-separated .npy files (one per component, named after the file) or one .npz.</source>
+        <translation>以逗号分隔的多个 .npy 文件（每个分量一个，以文件名命名）或一个 .npz 文件。</translation>
+    </message>
+    <message>
+        <source>Comma-separated CSV files.</source>
+        <translation>以逗号分隔的多个 CSV 文件。</translation>
+    </message>
+    <message>
+        <source>Comma-separated TFRecord files.</source>
+        <translation>以逗号分隔的多个 TFRecord 文件。</translation>
+    </message>
+    <message>
+        <source>Compression of the files.</source>
+        <translation>文件的压缩格式。</translation>
+    </message>
+    <message>
+        <source>Decay of the first moment.</source>
+        <translation>一阶矩的衰减率。</translation>
+    </message>
+    <message>
+        <source>Decay of the second moment.</source>
+        <translation>二阶矩的衰减率。</translation>
+    </message>
+    <message>
+        <source>Discount of the gradient history.</source>
+        <translation>梯度历史的折扣因子。</translation>
+    </message>
+    <message>
+        <source>Drop (true) or pass through (false).</source>
+        <translation>丢弃（true）或直接通过（false）。</translation>
+    </message>
+    <message>
+        <source>Element type.</source>
+        <translation>元素类型。</translation>
+    </message>
+    <message>
+        <source>Fixed-length features: comma-separated name:dtype[:shape] entries, the shape&apos;s sizes joined by x (28x28x1; none for a scalar), =default for a scalar.</source>
+        <translation>定长特征：以逗号分隔的 name:dtype[:shape] 条目，形状的各维大小以 x 连接（如 28x28x1；标量为 none），标量可用 =default 给出默认值。</translation>
+    </message>
+    <message>
+        <source>Floor step / decay_steps.</source>
+        <translation>对 step / decay_steps 向下取整（阶梯式衰减）。</translation>
+    </message>
+    <message>
+        <source>Folder of the idx files (empty: the project&apos;s data.dir).</source>
+        <translation>idx 文件所在的文件夹（留空：使用项目的 data.dir）。</translation>
+    </message>
+    <message>
+        <source>Fraction dropped, in [0, 1).</source>
+        <translation>丢弃的比例，取值于 [0, 1)。</translation>
+    </message>
+    <message>
+        <source>Images are resized (bilinear) to this height.</source>
+        <translation>图像（双线性插值）缩放到此高度。</translation>
+    </message>
+    <message>
+        <source>Images are resized (bilinear) to this width.</source>
+        <translation>图像（双线性插值）缩放到此宽度。</translation>
+    </message>
+    <message>
+        <source>Initializer of the bias.</source>
+        <translation>偏置的初始化器。</translation>
+    </message>
+    <message>
+        <source>Labels are class ids (sparse_softmax_cross_entropy).</source>
+        <translation>标签为类别编号（sparse_softmax_cross_entropy）。</translation>
+    </message>
+    <message>
+        <source>Learn beta.</source>
+        <translation>学习 beta。</translation>
+    </message>
+    <message>
+        <source>Learn gamma.</source>
+        <translation>学习 gamma。</translation>
+    </message>
+    <message>
+        <source>Learning rate.</source>
+        <translation>学习率。</translation>
+    </message>
+    <message>
+        <source>Leave out the first examples.</source>
+        <translation>跳过开头这么多个样本。</translation>
+    </message>
+    <message>
+        <source>MNIST examples fed by the runner from a project data source: placeholders &lt;name&gt;/images and &lt;name&gt;/labels.</source>
+        <translation>由运行器从项目数据源喂入的 MNIST 样本：占位符 &lt;name&gt;/images 和 &lt;name&gt;/labels。</translation>
+    </message>
+    <message>
+        <source>MNIST idx files fed by the runner: placeholders &lt;name&gt;/images, &lt;name&gt;/labels.</source>
+        <translation>由运行器喂入的 MNIST idx 文件：占位符 &lt;name&gt;/images、&lt;name&gt;/labels。</translation>
+    </message>
+    <message>
+        <source>Momentum.</source>
+        <translation>动量。</translation>
+    </message>
+    <message>
+        <source>NHWC or NCHW.</source>
+        <translation>NHWC 或 NCHW。</translation>
+    </message>
+    <message>
+        <source>Nesterov momentum.</source>
+        <translation>Nesterov 动量。</translation>
+    </message>
+    <message>
+        <source>Normalise with the batch&apos;s statistics and update the moving ones (UPDATE_OPS).</source>
+        <translation>用当前批次的统计量归一化，并更新滑动统计量（UPDATE_OPS）。</translation>
+    </message>
+    <message>
+        <source>NumPy .npy files or an .npz archive: a placeholder &lt;name&gt;/&lt;array&gt; per array.</source>
+        <translation>NumPy .npy 文件或 .npz 归档：每个数组一个占位符 &lt;name&gt;/&lt;array&gt;。</translation>
+    </message>
+    <message>
+        <source>Number of class folders (0: any; one_hot labels need it).</source>
+        <translation>类别文件夹的数量（0：任意；one_hot 标签需要指定）。</translation>
+    </message>
+    <message>
+        <source>Of the moving averages.</source>
+        <translation>滑动平均所用的动量。</translation>
+    </message>
+    <message>
+        <source>Output channels.</source>
+        <translation>输出通道数。</translation>
+    </message>
+    <message>
+        <source>Output size.</source>
+        <translation>输出大小。</translation>
+    </message>
+    <message>
+        <source>Output tf.losses.get_total_loss(): all losses and regularization losses so far.</source>
+        <translation>输出 tf.losses.get_total_loss()：至此为止的所有损失和正则化损失。</translation>
+    </message>
+    <message>
+        <source>Padding.</source>
+        <translation>填充方式。</translation>
+    </message>
+    <message>
+        <source>Points on each spiral.</source>
+        <translation>每条螺旋线上的点数。</translation>
+    </message>
+    <message>
+        <source>Seed of the generator.</source>
+        <translation>生成器的随机种子。</translation>
+    </message>
+    <message>
+        <source>Shape; -1 for a free dimension.</source>
+        <translation>形状；-1 表示不固定的维度。</translation>
+    </message>
+    <message>
+        <source>Skip each file&apos;s first line.</source>
+        <translation>跳过每个文件的第一行。</translation>
+    </message>
+    <message>
+        <source>Slope below zero.</source>
+        <translation>零以下部分的斜率。</translation>
+    </message>
+    <message>
+        <source>Smooth one-hot labels (not with sparse).</source>
+        <translation>平滑 one-hot 标签（不能与 sparse 同用）。</translation>
+    </message>
+    <message>
+        <source>Standard deviation of the noise on each coordinate.</source>
+        <translation>每个坐标上噪声的标准差。</translation>
+    </message>
+    <message>
+        <source>Starting value of the accumulators (positive).</source>
+        <translation>累加器的初始值（正数）。</translation>
+    </message>
+    <message>
+        <source>Strides (height, width); one int for both.</source>
+        <translation>步长（height, width）；一个整数表示两者相同。</translation>
+    </message>
+    <message>
+        <source>TFRecord files of tf.train.Example: a placeholder &lt;name&gt;/&lt;feature&gt; per feature.</source>
+        <translation>由 tf.train.Example 组成的 TFRecord 文件：每个特征一个占位符 &lt;name&gt;/&lt;feature&gt;。</translation>
+    </message>
+    <message>
+        <source>The arrays per example (first dimension left out): comma-separated name:dtype[:shape] entries, the shape&apos;s sizes joined by x (28x28x1; none for a scalar). .npy files: their stems in order; .npz: its keys.</source>
+        <translation>每个样本的数组（不含第一维）：以逗号分隔的 name:dtype[:shape] 条目，形状的各维大小以 x 连接（如 28x28x1；标量为 none）。.npy 文件：按顺序为各文件名的主干；.npz：为其中的键名。</translation>
+    </message>
+    <message>
+        <source>The axis joined along; negative counts from the end.</source>
+        <translation>拼接所沿的轴；负数表示从末尾倒数。</translation>
+    </message>
+    <message>
+        <source>The columns in order: comma-separated name:dtype[=default] entries (no default: required).</source>
+        <translation>按顺序列出各列：以逗号分隔的 name:dtype[=default] 条目（无默认值：必填）。</translation>
+    </message>
+    <message>
+        <source>The data source kind.</source>
+        <translation>数据源的种类。</translation>
+    </message>
+    <message>
+        <source>The feature axis.</source>
+        <translation>特征轴。</translation>
+    </message>
+    <message>
+        <source>The folder of class subfolders.</source>
+        <translation>存放各类别子文件夹的文件夹。</translation>
+    </message>
+    <message>
+        <source>The new shape; one -1 is inferred.</source>
+        <translation>新形状；其中一个 -1 由推断得出。</translation>
+    </message>
+    <message>
+        <source>The one-character field delimiter.</source>
+        <translation>单个字符的字段分隔符。</translation>
+    </message>
+    <message>
+        <source>Turns of each spiral.</source>
+        <translation>每条螺旋线的圈数。</translation>
+    </message>
+    <message>
+        <source>Two interleaved spirals, generated: placeholders &lt;name&gt;/points, &lt;name&gt;/labels.</source>
+        <translation>生成的两条交错螺旋线：占位符 &lt;name&gt;/points、&lt;name&gt;/labels。</translation>
+    </message>
+    <message>
+        <source>Use this many examples after skip (-1: all).</source>
+        <translation>跳过之后使用这么多个样本（-1：全部）。</translation>
+    </message>
+    <message>
+        <source>Variable name of the bias (the book: biases).</source>
+        <translation>偏置的变量名（书中为 biases）。</translation>
+    </message>
+    <message>
+        <source>Variable name of the kernel (the book: weights).</source>
+        <translation>核的变量名（书中为 weights）。</translation>
+    </message>
+    <message>
+        <source>Window (height, width); one int for both.</source>
+        <translation>窗口（height, width）；一个整数表示两者相同。</translation>
+    </message>
+    <message>
+        <source>channels_first moves channels last first.</source>
+        <translation>为 channels_first 时，先将通道维移到最后。</translation>
+    </message>
+    <message>
+        <source>exponential_decay&apos;s decay_rate.</source>
+        <translation>exponential_decay 的 decay_rate。</translation>
+    </message>
+    <message>
+        <source>exponential_decay&apos;s decay_steps.</source>
+        <translation>exponential_decay 的 decay_steps。</translation>
+    </message>
+    <message>
+        <source>float32 pixels in [0, 1] (false: uint8).</source>
+        <translation>float32 像素，取值于 [0, 1]（false：uint8）。</translation>
+    </message>
+    <message>
+        <source>global_step: tf.train.get_or_create_global_step(); Variable: tf.Variable(0, trainable=False) as the book; none: no step.</source>
+        <translation>global_step：tf.train.get_or_create_global_step()；Variable：与书中相同的 tf.Variable(0, trainable=False)；none：不计步。</translation>
+    </message>
+    <message>
+        <source>int64 class ids or float32 one-hot rows.</source>
+        <translation>int64 类别编号或 float32 one-hot 行。</translation>
+    </message>
+    <message>
+        <source>layer: tf.layers.dense; variable_scope: tf.variable_scope + tf.get_variable as the book.</source>
+        <translation>layer：tf.layers.dense；variable_scope：与书中相同的 tf.variable_scope + tf.get_variable。</translation>
+    </message>
+    <message>
+        <source>scale of tf.contrib.layers.l2_regularizer on the kernel (0: none).</source>
+        <translation>作用于核的 tf.contrib.layers.l2_regularizer 的 scale（0：不使用）。</translation>
+    </message>
+    <message>
+        <source>stddev of a (truncated_)normal bias initializer.</source>
+        <translation>(truncated_)normal 偏置初始化器的 stddev。</translation>
+    </message>
+    <message>
+        <source>stddev of a (truncated_)normal kernel initializer.</source>
+        <translation>(truncated_)normal 核初始化器的 stddev。</translation>
+    </message>
+    <message>
+        <source>tf.add_n(inputs), or tf.add(x, y).</source>
+        <translation>tf.add_n(inputs) 或 tf.add(x, y)。</translation>
+    </message>
+    <message>
+        <source>tf.concat(values, axis) of two or more tensors.</source>
+        <translation>对两个或更多张量执行 tf.concat(values, axis)。</translation>
+    </message>
+    <message>
+        <source>tf.get_variable&apos;s default glorot_uniform, or another init_ops initializer.</source>
+        <translation>tf.get_variable 的默认值 glorot_uniform，或其他 init_ops 初始化器。</translation>
+    </message>
+    <message>
+        <source>tf.layers.average_pooling2d.</source>
+        <translation>tf.layers.average_pooling2d（二维平均池化）。</translation>
+    </message>
+    <message>
+        <source>tf.layers.batch_normalization with moving statistics.</source>
+        <translation>带滑动统计量的 tf.layers.batch_normalization（批归一化）。</translation>
+    </message>
+    <message>
+        <source>tf.layers.conv2d: a 2-D convolution with bias and activation.</source>
+        <translation>tf.layers.conv2d：带偏置和激活函数的二维卷积。</translation>
+    </message>
+    <message>
+        <source>tf.layers.dense: activation(inputs . kernel + bias).</source>
+        <translation>tf.layers.dense（全连接层）：activation(inputs . kernel + bias)。</translation>
+    </message>
+    <message>
+        <source>tf.layers.dropout: inverted dropout while training.</source>
+        <translation>tf.layers.dropout：训练时执行 inverted dropout（随机丢弃并放大保留值）。</translation>
+    </message>
+    <message>
+        <source>tf.layers.flatten: [batch, ...] -&gt; [batch, n].</source>
+        <translation>tf.layers.flatten（展平）：[batch, ...] -&gt; [batch, n]。</translation>
+    </message>
+    <message>
+        <source>tf.layers.max_pooling2d.</source>
+        <translation>tf.layers.max_pooling2d（二维最大池化）。</translation>
+    </message>
+    <message>
+        <source>tf.losses.Reduction.</source>
+        <translation>tf.losses.Reduction（损失的归约方式）。</translation>
+    </message>
+    <message>
+        <source>tf.losses.mean_squared_error(labels, predictions).</source>
+        <translation>tf.losses.mean_squared_error(labels, predictions)（均方误差）。</translation>
+    </message>
+    <message>
+        <source>tf.losses.softmax_cross_entropy(onehot_labels, logits).</source>
+        <translation>tf.losses.softmax_cross_entropy(onehot_labels, logits)（softmax 交叉熵）。</translation>
+    </message>
+    <message>
+        <source>tf.losses.sparse_softmax_cross_entropy(labels, logits): int32/int64 class ids.</source>
+        <translation>tf.losses.sparse_softmax_cross_entropy(labels, logits)：标签为 int32/int64 类别编号。</translation>
+    </message>
+    <message>
+        <source>tf.nn.elu: exp(x) - 1 below zero, x above.</source>
+        <translation>tf.nn.elu：零以下为 exp(x) - 1，零以上为 x。</translation>
+    </message>
+    <message>
+        <source>tf.nn.leaky_relu: x above zero, alpha * x below.</source>
+        <translation>tf.nn.leaky_relu：零以上为 x，零以下为 alpha * x。</translation>
+    </message>
+    <message>
+        <source>tf.nn.relu6: min(max(x, 0), 6).</source>
+        <translation>tf.nn.relu6（上限为 6 的线性整流）：min(max(x, 0), 6)。</translation>
+    </message>
+    <message>
+        <source>tf.nn.relu: max(x, 0).</source>
+        <translation>tf.nn.relu（线性整流）：max(x, 0)。</translation>
+    </message>
+    <message>
+        <source>tf.nn.softmax over the last axis.</source>
+        <translation>在最后一个轴上做 tf.nn.softmax。</translation>
+    </message>
+    <message>
+        <source>tf.placeholder(dtype, shape): a tensor fed at run time.</source>
+        <translation>tf.placeholder(dtype, shape)：运行时喂入的张量。</translation>
+    </message>
+    <message>
+        <source>tf.reshape(tensor, shape).</source>
+        <translation>tf.reshape(tensor, shape)（改变形状）。</translation>
+    </message>
+    <message>
+        <source>tf.sigmoid: 1 / (1 + exp(-x)).</source>
+        <translation>tf.sigmoid（S 型函数）：1 / (1 + exp(-x))。</translation>
+    </message>
+    <message>
+        <source>tf.tanh.</source>
+        <translation>tf.tanh（双曲正切）。</translation>
+    </message>
+    <message>
+        <source>tf.train.AdagradOptimizer(...).minimize(loss).</source>
+        <translation>用 tf.train.AdagradOptimizer(...).minimize(loss) 最小化损失。</translation>
+    </message>
+    <message>
+        <source>tf.train.AdamOptimizer(...).minimize(loss).</source>
+        <translation>用 tf.train.AdamOptimizer(...).minimize(loss) 最小化损失。</translation>
+    </message>
+    <message>
+        <source>tf.train.GradientDescentOptimizer(...).minimize(loss).</source>
+        <translation>用 tf.train.GradientDescentOptimizer(...).minimize(loss) 最小化损失。</translation>
+    </message>
+    <message>
+        <source>tf.train.MomentumOptimizer(...).minimize(loss).</source>
+        <translation>用 tf.train.MomentumOptimizer(...).minimize(loss) 最小化损失。</translation>
+    </message>
+    <message>
+        <source>tf.train.RMSPropOptimizer(...).minimize(loss).</source>
+        <translation>用 tf.train.RMSPropOptimizer(...).minimize(loss) 最小化损失。</translation>
+    </message>
+    <message>
+        <source>tf.train.exponential_decay of the learning rate.</source>
+        <translation>对学习率使用 tf.train.exponential_decay（指数衰减）。</translation>
+    </message>
+    <message>
+        <source>train (60,000 examples) or t10k (10,000).</source>
+        <translation>train（60,000 个样本）或 t10k（10,000 个样本）。</translation>
+    </message>
+    <message>
+        <source>value of a constant bias initializer.</source>
+        <translation>constant 偏置初始化器的值。</translation>
+    </message>
+    <message>
+        <source>value of a constant kernel initializer.</source>
+        <translation>constant 核初始化器的值。</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::node_editor::AttrEditor</name>
     <message>
         <source>a function name is required</source>
@@ -3481,6 +3920,1025 @@ max %4</source>
     <message>
         <source>Row-major values; fill only the first cell to repeat one value</source>
         <translation>按行优先填写数值；只填第一个单元格则重复该值</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::ops</name>
+    <message>
+        <source>2-D convolution of a 4-D input with a [height, width, in, out] filter.</source>
+        <translation>用形状为 [height, width, in, out] 的卷积核对四维输入做二维卷积。</translation>
+    </message>
+    <message>
+        <source>A Summary holding a tensor, a tag and plugin metadata.</source>
+        <translation>包含一个张量、一个标签（tag）和插件元数据的 Summary。</translation>
+    </message>
+    <message>
+        <source>A Summary holding a tensor, with the node name instead of a tag.</source>
+        <translation>包含一个张量的 Summary，以节点名代替标签（tag）。</translation>
+    </message>
+    <message>
+        <source>A Summary with WAV clips; the sample rate is an attr.</source>
+        <translation>包含 WAV 音频片段的 Summary；采样率是一个属性（attr）。</translation>
+    </message>
+    <message>
+        <source>A Summary with a histogram of the values (non-finite values fail).</source>
+        <translation>包含数值直方图的 Summary（遇到非有限值时失败）。</translation>
+    </message>
+    <message>
+        <source>A Summary with one simple_value per tag.</source>
+        <translation>每个标签一个 simple_value 的 Summary。</translation>
+    </message>
+    <message>
+        <source>A Summary with up to max_images PNG images of a [batch, h, w, c] tensor.</source>
+        <translation>包含最多 max_images 张 PNG 图像的 Summary，图像取自 [batch, h, w, c] 张量。</translation>
+    </message>
+    <message>
+        <source>A Summary with up to max_outputs 16-bit WAV clips.</source>
+        <translation>包含最多 max_outputs 个 16 位 WAV 音频片段的 Summary。</translation>
+    </message>
+    <message>
+        <source>A handle to a resource variable of the given dtype and shape.</source>
+        <translation>指向给定 dtype 和形状的资源变量的句柄。</translation>
+    </message>
+    <message>
+        <source>A mutable tensor of the given shape and dtype that keeps its value across steps.</source>
+        <translation>给定形状和 dtype 的可变张量，其值在各步之间保留。</translation>
+    </message>
+    <message>
+        <source>A mutable tensor that lives for one step only.</source>
+        <translation>只存在于一步之内的可变张量。</translation>
+    </message>
+    <message>
+        <source>A random permutation of value along its first dimension.</source>
+        <translation>沿第一维对 value 随机重排。</translation>
+    </message>
+    <message>
+        <source>A serialized SummaryMetadata proto (which plugin reads it).</source>
+        <translation>序列化的 SummaryMetadata proto（说明由哪个插件读取）。</translation>
+    </message>
+    <message>
+        <source>A stack that produces elements in first-in last-out order; max_size below 0 means unlimited.</source>
+        <translation>按先进后出顺序产生元素的栈；max_size 小于 0 表示不限大小。</translation>
+    </message>
+    <message>
+        <source>A tensor of rank 2k with `diagonal` (rank k &gt;= 1) on its diagonal (output[i1..ik, i1..ik] = diagonal[i1..ik]) and zeros elsewhere.</source>
+        <translation>秩为 2k 的张量，对角线上为 `diagonal`（秩 k &gt;= 1）（output[i1..ik, i1..ik] = diagonal[i1..ik]），其余位置为零。</translation>
+    </message>
+    <message>
+        <source>Adadelta update with running averages of squared gradients and squared updates.</source>
+        <translation>Adadelta 更新，使用梯度平方和更新量平方的滑动平均。</translation>
+    </message>
+    <message>
+        <source>Adagrad update: accum += grad^2; var -= lr * grad / sqrt(accum).</source>
+        <translation>Adagrad 更新：accum += grad^2; var -= lr * grad / sqrt(accum)。</translation>
+    </message>
+    <message>
+        <source>Adam update of var with first and second moments m and v, bias-corrected by beta1_power and beta2_power.</source>
+        <translation>用一阶矩 m 和二阶矩 v 对 var 做 Adam 更新，并以 beta1_power 和 beta2_power 做偏差校正。</translation>
+    </message>
+    <message>
+        <source>Adds a 1-D bias to the channel dimension of value (last, or dim 1 for NCHW).</source>
+        <translation>将一维偏置加到 value 的通道维上（最后一维，NCHW 时为第 1 维）。</translation>
+    </message>
+    <message>
+        <source>Adds a 1-D bias to the last dimension of value (the original BiasAdd).</source>
+        <translation>将一维偏置加到 value 的最后一维上（最初的 BiasAdd）。</translation>
+    </message>
+    <message>
+        <source>Adds a value to a resource variable in place.</source>
+        <translation>将一个值就地加到资源变量上。</translation>
+    </message>
+    <message>
+        <source>Adds up the elements along the given axes.</source>
+        <translation>沿给定的轴对元素求和。</translation>
+    </message>
+    <message>
+        <source>Adds value to the ref variable in place and outputs the ref.</source>
+        <translation>将 value 就地加到引用变量上，并输出该引用。</translation>
+    </message>
+    <message>
+        <source>Adds x and y element-wise with broadcasting (numbers only).</source>
+        <translation>逐元素将 x 与 y 相加，支持广播（仅限数值）。</translation>
+    </message>
+    <message>
+        <source>Adds x and y element-wise with broadcasting; strings are concatenated.</source>
+        <translation>逐元素将 x 与 y 相加，支持广播；字符串则拼接。</translation>
+    </message>
+    <message>
+        <source>Applies the logistic function 1 / (1 + e^-x).</source>
+        <translation>应用 logistic 函数 1 / (1 + e^-x)。</translation>
+    </message>
+    <message>
+        <source>Average over sliding windows of a 4-D input (padding is not counted).</source>
+        <translation>对四维输入的滑动窗口求平均（填充部分不计入）。</translation>
+    </message>
+    <message>
+        <source>Averages the elements along the given axes.</source>
+        <translation>沿给定的轴对元素求平均。</translation>
+    </message>
+    <message>
+        <source>Backpropagates through Reciprocal: -dy * y * y for y = 1 / x.</source>
+        <translation>Reciprocal 的反向传播：对 y = 1 / x 为 -dy * y * y。</translation>
+    </message>
+    <message>
+        <source>Backpropagates through Rsqrt: -0.5 * dy * y^3 for y = rsqrt(x).</source>
+        <translation>Rsqrt 的反向传播：对 y = rsqrt(x) 为 -0.5 * dy * y^3。</translation>
+    </message>
+    <message>
+        <source>Backpropagates through Sigmoid: dy * y * (1 - y) for y = sigmoid(x).</source>
+        <translation>Sigmoid 的反向传播：对 y = sigmoid(x) 为 dy * y * (1 - y)。</translation>
+    </message>
+    <message>
+        <source>Backpropagates through Sqrt: 0.5 * dy / y for y = sqrt(x).</source>
+        <translation>Sqrt 的反向传播：对 y = sqrt(x) 为 0.5 * dy / y。</translation>
+    </message>
+    <message>
+        <source>Backpropagates through Tanh: dy * (1 - y * y) for y = tanh(x).</source>
+        <translation>Tanh 的反向传播：对 y = tanh(x) 为 dy * (1 - y * y)。</translation>
+    </message>
+    <message>
+        <source>Backward step of BiasAdd: out_backprop summed over all but the channel dimension.</source>
+        <translation>BiasAdd 的反向计算：对 out_backprop 在通道维以外的所有维上求和。</translation>
+    </message>
+    <message>
+        <source>Backward step of Elu, computed from the forward outputs.</source>
+        <translation>Elu 的反向计算，由前向输出求得。</translation>
+    </message>
+    <message>
+        <source>Backward step of FusedBatchNorm.</source>
+        <translation>FusedBatchNorm 的反向计算。</translation>
+    </message>
+    <message>
+        <source>Backward step of FusedBatchNormV2.</source>
+        <translation>FusedBatchNormV2 的反向计算。</translation>
+    </message>
+    <message>
+        <source>Backward step of FusedBatchNormV3.</source>
+        <translation>FusedBatchNormV3 的反向计算。</translation>
+    </message>
+    <message>
+        <source>Backward step of LRN.</source>
+        <translation>LRN 的反向计算。</translation>
+    </message>
+    <message>
+        <source>Backward step of LeakyRelu: gradients scaled by 1 or alpha.</source>
+        <translation>LeakyRelu 的反向计算：梯度乘以 1 或 alpha。</translation>
+    </message>
+    <message>
+        <source>Backward step of Relu6: gradients where 0 &lt; features &lt; 6, else 0.</source>
+        <translation>Relu6 的反向计算：在 0 &lt; features &lt; 6 处为 gradients，其余为 0。</translation>
+    </message>
+    <message>
+        <source>Backward step of Relu: gradients where the forward input was positive, else 0.</source>
+        <translation>Relu 的反向计算：前向输入为正处为 gradients，其余为 0。</translation>
+    </message>
+    <message>
+        <source>Backward step of Selu, computed from the forward outputs.</source>
+        <translation>Selu 的反向计算，由前向输出求得。</translation>
+    </message>
+    <message>
+        <source>Backward step of Softplus: gradients * sigmoid(features).</source>
+        <translation>Softplus 的反向计算：gradients * sigmoid(features)。</translation>
+    </message>
+    <message>
+        <source>Backward step of Softsign: gradients / (1 + abs(features))^2.</source>
+        <translation>Softsign 的反向计算：gradients / (1 + abs(features))^2。</translation>
+    </message>
+    <message>
+        <source>Batch normalization of a 4-D tensor in one op (float only).</source>
+        <translation>用一个操作完成四维张量的批归一化（仅限 float）。</translation>
+    </message>
+    <message>
+        <source>Batch normalization of a 4-D tensor whose statistics may have another type (U).</source>
+        <translation>四维张量的批归一化，统计量可以是另一种类型（U）。</translation>
+    </message>
+    <message>
+        <source>Batch normalization of a 4-D tensor, with an extra reserve output for the backward step.</source>
+        <translation>四维张量的批归一化，另有一个供反向计算使用的预留输出。</translation>
+    </message>
+    <message>
+        <source>Batched diagonal matrices: output [..., N, N] with `diagonal` [..., N] on the diagonal of each innermost matrix and zeros elsewhere.</source>
+        <translation>批量对角矩阵：输出 [..., N, N]，每个最内层矩阵的对角线上为 `diagonal` [..., N]，其余位置为零。</translation>
+    </message>
+    <message>
+        <source>Boolean AND of x and y element-wise, with broadcasting.</source>
+        <translation>逐元素对 x 和 y 做布尔与，支持广播。</translation>
+    </message>
+    <message>
+        <source>Boolean NOT of every element.</source>
+        <translation>对每个元素做布尔非。</translation>
+    </message>
+    <message>
+        <source>Boolean OR of x and y element-wise, with broadcasting.</source>
+        <translation>逐元素对 x 和 y 做布尔或，支持广播。</translation>
+    </message>
+    <message>
+        <source>Broadcasts a tensor to a given shape.</source>
+        <translation>将张量广播到给定形状。</translation>
+    </message>
+    <message>
+        <source>Centered RMSProp update: mg and ms track the mean and mean square of grad, which normalise the step by their variance.</source>
+        <translation>中心化 RMSProp 更新：mg 和 ms 跟踪 grad 的均值和均方，用由此得到的方差对步长做归一化。</translation>
+    </message>
+    <message>
+        <source>Channels 1 (grey), 3 (RGB) or 4 (RGBA). Float images are scaled one at a time into [0, 255]: by 255/max when no value is negative, otherwise around 128 by 127/max|x|; pixels with a non-finite value take bad_color.</source>
+        <translation>通道数为 1（灰度）、3（RGB）或 4（RGBA）。浮点图像逐张缩放到 [0, 255]：没有负值时乘以 255/max，否则以 128 为中心乘以 127/max|x|；值为非有限数的像素取 bad_color。</translation>
+    </message>
+    <message>
+        <source>Computes (x - y) * conj(x - y) element-wise with broadcasting.</source>
+        <translation>逐元素计算 (x - y) * conj(x - y)，支持广播。</translation>
+    </message>
+    <message>
+        <source>Computes running products along one axis.</source>
+        <translation>沿一个轴计算累积乘积。</translation>
+    </message>
+    <message>
+        <source>Computes running sums along one axis.</source>
+        <translation>沿一个轴计算累积和。</translation>
+    </message>
+    <message>
+        <source>Computes the broadcast of two shapes.</source>
+        <translation>计算两个形状广播后的形状。</translation>
+    </message>
+    <message>
+        <source>Computes the inverse of a permutation vector.</source>
+        <translation>计算置换向量的逆置换。</translation>
+    </message>
+    <message>
+        <source>Computes where each input of a concatenation starts in the output.</source>
+        <translation>计算拼接的每个输入在输出中的起始位置。</translation>
+    </message>
+    <message>
+        <source>Converts every element from type SrcT to type DstT.</source>
+        <translation>将每个元素从类型 SrcT 转换为类型 DstT。</translation>
+    </message>
+    <message>
+        <source>Creates a tensor of shape `dims` filled with one scalar value.</source>
+        <translation>创建形状为 `dims`、以一个标量值填充的张量。</translation>
+    </message>
+    <message>
+        <source>Cuts a tensor into equal pieces along one dimension.</source>
+        <translation>沿一个维度将张量切成大小相等的若干份。</translation>
+    </message>
+    <message>
+        <source>Cuts a tensor into pieces of given sizes along one dimension.</source>
+        <translation>沿一个维度将张量切成给定大小的若干份。</translation>
+    </message>
+    <message>
+        <source>Deletes the resource behind a handle.</source>
+        <translation>删除句柄所指的资源。</translation>
+    </message>
+    <message>
+        <source>Deletes the stack and the elements it still holds.</source>
+        <translation>删除栈及其中剩余的元素。</translation>
+    </message>
+    <message>
+        <source>Depthwise 2-D convolution: each input channel convolved with its own channel_multiplier filters.</source>
+        <translation>逐通道（depthwise）二维卷积：每个输入通道与其自己的 channel_multiplier 个卷积核做卷积。</translation>
+    </message>
+    <message>
+        <source>Divides x by y element-wise with broadcasting, as floating-point division.</source>
+        <translation>逐元素用 x 除以 y，支持广播，按浮点除法计算。</translation>
+    </message>
+    <message>
+        <source>Divides x by y element-wise with broadcasting, giving 0 wherever y is 0.</source>
+        <translation>逐元素用 x 除以 y，支持广播，y 为 0 处结果为 0。</translation>
+    </message>
+    <message>
+        <source>Divides x by y element-wise with broadcasting, rounding the quotient down.</source>
+        <translation>逐元素用 x 除以 y，支持广播，商向下取整。</translation>
+    </message>
+    <message>
+        <source>Divides x by y element-wise with broadcasting; integer division rounds toward zero.</source>
+        <translation>逐元素用 x 除以 y，支持广播；整数除法向零取整。</translation>
+    </message>
+    <message>
+        <source>Does nothing; a node to hang control dependencies on.</source>
+        <translation>什么也不做；用于挂接控制依赖的节点。</translation>
+    </message>
+    <message>
+        <source>Does nothing; a scheduling point for control edges.</source>
+        <translation>什么也不做；控制边的调度点。</translation>
+    </message>
+    <message>
+        <source>Each innermost [M, N] matrix of `input` with every entry outside a central band set to zero: entry (m, n) is kept when (num_lower &lt; 0 or m - n &lt;= num_lower) and (num_upper &lt; 0 or n - m &lt;= num_upper). (-1, 0) keeps the lower triangle, (0, -1) the upper one.</source>
+        <translation>将 `input` 每个最内层 [M, N] 矩阵中位于中心带之外的元素置零：当 (num_lower &lt; 0 or m - n &lt;= num_lower) and (num_upper &lt; 0 or n - m &lt;= num_upper) 时保留元素 (m, n)。(-1, 0) 保留下三角，(0, -1) 保留上三角。</translation>
+    </message>
+    <message>
+        <source>Expands indices into one-hot vectors of length `depth`.</source>
+        <translation>将索引展开为长度为 `depth` 的 one-hot 向量。</translation>
+    </message>
+    <message>
+        <source>Exponential linear unit: exp(features) - 1 below zero, features above.</source>
+        <translation>指数线性单元：零以下为 exp(features) - 1，零以上为 features。</translation>
+    </message>
+    <message>
+        <source>Extracts a block of `size` elements starting at `begin`.</source>
+        <translation>从 `begin` 开始截取大小为 `size` 的块。</translation>
+    </message>
+    <message>
+        <source>Extracts a strided slice, as Python&apos;s `x[b:e:s, ...]` indexing.</source>
+        <translation>按步长截取切片，同 Python 的 `x[b:e:s, ...]` 索引。</translation>
+    </message>
+    <message>
+        <source>FTRL-proximal update with L1 and L2 regularization.</source>
+        <translation>带 L1 和 L2 正则化的 FTRL-proximal 更新。</translation>
+    </message>
+    <message>
+        <source>Fails the step with the summarized data when the scalar condition is false.</source>
+        <translation>标量条件为假时使该步失败，错误信息中给出 data 的摘要。</translation>
+    </message>
+    <message>
+        <source>Finds the axes to sum a broadcast op&apos;s gradients over.</source>
+        <translation>求出对广播操作的梯度求和时所沿的轴。</translation>
+    </message>
+    <message>
+        <source>Finds the distinct elements of a vector and where each element went.</source>
+        <translation>求出向量中互不相同的元素，以及每个元素在其中的位置。</translation>
+    </message>
+    <message>
+        <source>Finds the elements of x that are not in y (tf.setdiff1d), in x&apos;s order, and their positions in x.</source>
+        <translation>按 x 中的顺序求出 x 中不在 y 中的元素（tf.setdiff1d）及其在 x 中的位置。</translation>
+    </message>
+    <message>
+        <source>Floating-point samples drawn uniformly from [0, 1), of the given shape.</source>
+        <translation>从 [0, 1) 均匀抽取的浮点样本，形状为给定形状。</translation>
+    </message>
+    <message>
+        <source>Forwards data to output_true or output_false as pred says.</source>
+        <translation>根据 pred 将 data 转发到 output_true 或 output_false。</translation>
+    </message>
+    <message>
+        <source>Forwards the ref data to output_true or output_false as pred says.</source>
+        <translation>根据 pred 将引用 data 转发到 output_true 或 output_false。</translation>
+    </message>
+    <message>
+        <source>Forwards the ref input chosen by index.</source>
+        <translation>转发由 index 选中的引用输入。</translation>
+    </message>
+    <message>
+        <source>Forwards whichever input becomes available, and its index.</source>
+        <translation>转发最先可用的那个输入及其索引。</translation>
+    </message>
+    <message>
+        <source>Frees a TemporaryVariable and outputs its final value.</source>
+        <translation>释放一个 TemporaryVariable 并输出其最终值。</translation>
+    </message>
+    <message>
+        <source>Gathers slices along dimension `axis` at the given indices.</source>
+        <translation>沿维度 `axis` 按给定索引收集切片。</translation>
+    </message>
+    <message>
+        <source>Gathers slices along the first dimension at the given indices.</source>
+        <translation>沿第一维按给定索引收集切片。</translation>
+    </message>
+    <message>
+        <source>Gives -1, 0 or 1 for each element according to its sign.</source>
+        <translation>按每个元素的符号给出 -1、0 或 1。</translation>
+    </message>
+    <message>
+        <source>Gives a tensor a new shape with the same number of elements.</source>
+        <translation>给张量一个元素个数相同的新形状。</translation>
+    </message>
+    <message>
+        <source>Gives the index of the largest element along an axis.</source>
+        <translation>给出沿某个轴最大元素的索引。</translation>
+    </message>
+    <message>
+        <source>Gives the index of the smallest element along an axis.</source>
+        <translation>给出沿某个轴最小元素的索引。</translation>
+    </message>
+    <message>
+        <source>Gradient of AvgPool: grad spread evenly over each window.</source>
+        <translation>AvgPool 的梯度：grad 平均分配到每个窗口。</translation>
+    </message>
+    <message>
+        <source>Gradient of Conv2D with respect to its filter, of shape filter_sizes.</source>
+        <translation>Conv2D 对其卷积核的梯度，形状为 filter_sizes。</translation>
+    </message>
+    <message>
+        <source>Gradient of Conv2D with respect to its input, of shape input_sizes.</source>
+        <translation>Conv2D 对其输入的梯度，形状为 input_sizes。</translation>
+    </message>
+    <message>
+        <source>Gradient of DepthwiseConv2dNative with respect to its filter.</source>
+        <translation>DepthwiseConv2dNative 对其卷积核的梯度。</translation>
+    </message>
+    <message>
+        <source>Gradient of DepthwiseConv2dNative with respect to its input.</source>
+        <translation>DepthwiseConv2dNative 对其输入的梯度。</translation>
+    </message>
+    <message>
+        <source>Gradient of MaxPool: grad routed to the maximum of each window.</source>
+        <translation>MaxPool 的梯度：grad 传给每个窗口中的最大值。</translation>
+    </message>
+    <message>
+        <source>Half the sum of squares of all elements: sum(t ^ 2) / 2.</source>
+        <translation>所有元素平方和的一半：sum(t ^ 2) / 2。</translation>
+    </message>
+    <message>
+        <source>InTopK with k given as an input tensor instead of an attr.</source>
+        <translation>k 由输入张量而非属性（attr）给出的 InTopK。</translation>
+    </message>
+    <message>
+        <source>Inserts a dimension of size 1 at index `dim`.</source>
+        <translation>在索引 `dim` 处插入一个大小为 1 的维度。</translation>
+    </message>
+    <message>
+        <source>Integer samples drawn uniformly from [minval, maxval), of the given shape.</source>
+        <translation>从 [minval, maxval) 均匀抽取的整数样本，形状为给定形状。</translation>
+    </message>
+    <message>
+        <source>Interleaves values from N tensors by index, in no fixed order.</source>
+        <translation>按索引交错合并 N 个张量的值，顺序不固定。</translation>
+    </message>
+    <message>
+        <source>Interleaves values from N tensors into one tensor by index.</source>
+        <translation>按索引将 N 个张量的值交错合并为一个张量。</translation>
+    </message>
+    <message>
+        <source>Joins tensors along one dimension (the axis comes first).</source>
+        <translation>沿一个维度拼接张量（轴参数在前）。</translation>
+    </message>
+    <message>
+        <source>Joins tensors along one dimension.</source>
+        <translation>沿一个维度拼接张量。</translation>
+    </message>
+    <message>
+        <source>Joins the strings of N tensors element-wise with a separator; scalars are broadcast to the shape of the others.</source>
+        <translation>用分隔符逐元素连接 N 个张量中的字符串；标量广播到其他张量的形状。</translation>
+    </message>
+    <message>
+        <source>Leaky rectified linear unit: features where positive, alpha * features elsewhere.</source>
+        <translation>带泄漏的线性整流单元：正值处为 features，其余为 alpha * features。</translation>
+    </message>
+    <message>
+        <source>Legacy form of VariableV2: a mutable tensor kept across steps.</source>
+        <translation>VariableV2 的旧形式：在各步之间保留的可变张量。</translation>
+    </message>
+    <message>
+        <source>Local response normalization across the depth of a 4-D tensor.</source>
+        <translation>沿四维张量的深度方向做局部响应归一化。</translation>
+    </message>
+    <message>
+        <source>Logarithm of the softmax over the last dimension, computed stably.</source>
+        <translation>最后一维上 softmax 的对数，以数值稳定的方式计算。</translation>
+    </message>
+    <message>
+        <source>Makes data available inside the child frame frame_name.</source>
+        <translation>使 data 在子帧 frame_name 内可用。</translation>
+    </message>
+    <message>
+        <source>Makes data available to the next iteration of the loop.</source>
+        <translation>使 data 在循环的下一次迭代中可用。</translation>
+    </message>
+    <message>
+        <source>Makes data available to the parent frame.</source>
+        <translation>使 data 在父帧中可用。</translation>
+    </message>
+    <message>
+        <source>Makes the 1-D sequence start, start + delta, ... stopping before limit.</source>
+        <translation>生成一维序列 start, start + delta, ...，在到达 limit 之前停止。</translation>
+    </message>
+    <message>
+        <source>Maximum over sliding windows of a 4-D input.</source>
+        <translation>对四维输入的滑动窗口取最大值。</translation>
+    </message>
+    <message>
+        <source>Merges V2 checkpoints (one per device) into one checkpoint with several data shards.</source>
+        <translation>将 V2 检查点（每个设备一个）合并为一个含多个数据分片的检查点。</translation>
+    </message>
+    <message>
+        <source>Momentum update: accum = accum * momentum + grad; var -= lr * accum (or the Nesterov form).</source>
+        <translation>Momentum 更新：accum = accum * momentum + grad; var -= lr * accum（或 Nesterov 形式）。</translation>
+    </message>
+    <message>
+        <source>Multiplies every element by itself.</source>
+        <translation>将每个元素与自身相乘。</translation>
+    </message>
+    <message>
+        <source>Multiplies matrix a by matrix b, either optionally transposed.</source>
+        <translation>矩阵 a 乘以矩阵 b，二者均可选择先转置。</translation>
+    </message>
+    <message>
+        <source>Multiplies the elements along the given axes.</source>
+        <translation>沿给定的轴对元素求积。</translation>
+    </message>
+    <message>
+        <source>Multiplies the matrices of two batches whose batch dimensions are equal.</source>
+        <translation>将两批矩阵逐个相乘，两者的批维度必须相等。</translation>
+    </message>
+    <message>
+        <source>Multiplies the matrices of two batches, broadcasting the batch dimensions.</source>
+        <translation>将两批矩阵逐个相乘，批维度可广播。</translation>
+    </message>
+    <message>
+        <source>Multiplies x and y element-wise with broadcasting.</source>
+        <translation>逐元素将 x 与 y 相乘，支持广播。</translation>
+    </message>
+    <message>
+        <source>Negates every element.</source>
+        <translation>对每个元素取负。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Adadelta update with running averages of squared gradients and squared updates.</source>
+        <translation>作用于资源变量：Adadelta 更新，使用梯度平方和更新量平方的滑动平均。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Adagrad update: accum += grad^2; var -= lr * grad / sqrt(accum).</source>
+        <translation>作用于资源变量：Adagrad 更新：accum += grad^2; var -= lr * grad / sqrt(accum)。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Adam update of var with first and second moments m and v, bias-corrected by beta1_power and beta2_power.</source>
+        <translation>作用于资源变量：用一阶矩 m 和二阶矩 v 对 var 做 Adam 更新，并以 beta1_power 和 beta2_power 做偏差校正。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Centered RMSProp update: mg and ms track the mean and mean square of grad, which normalise the step by their variance.</source>
+        <translation>作用于资源变量：中心化 RMSProp 更新：mg 和 ms 跟踪 grad 的均值和均方，用由此得到的方差对步长做归一化。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: FTRL-proximal update with L1 and L2 regularization.</source>
+        <translation>作用于资源变量：带 L1 和 L2 正则化的 FTRL-proximal 更新。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Momentum update: accum = accum * momentum + grad; var -= lr * accum (or the Nesterov form).</source>
+        <translation>作用于资源变量：Momentum 更新：accum = accum * momentum + grad; var -= lr * accum（或 Nesterov 形式）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: RMSProp update: ms tracks the mean square of grad, mom the momentum of the scaled step.</source>
+        <translation>作用于资源变量：RMSProp 更新：ms 跟踪 grad 的均方，mom 为缩放后步长的动量。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: var -= alpha * delta.</source>
+        <translation>作用于资源变量：var -= alpha * delta。</translation>
+    </message>
+    <message>
+        <source>Pads a tensor with a given constant.</source>
+        <translation>用给定常数填充张量。</translation>
+    </message>
+    <message>
+        <source>Pads a tensor with mirrored copies of its border.</source>
+        <translation>用张量边界的镜像副本填充张量。</translation>
+    </message>
+    <message>
+        <source>Pads a tensor with zeros.</source>
+        <translation>用零填充张量。</translation>
+    </message>
+    <message>
+        <source>Passes its input through unless a value is fed in its place.</source>
+        <translation>直接传出其输入，除非在此处喂入了值。</translation>
+    </message>
+    <message>
+        <source>Per-example softmax cross-entropy of logits against class indices, and its gradient.</source>
+        <translation>logits 相对类别索引的逐样本 softmax 交叉熵及其梯度。</translation>
+    </message>
+    <message>
+        <source>Per-example softmax cross-entropy of logits against label distributions, and its gradient.</source>
+        <translation>logits 相对标签分布的逐样本 softmax 交叉熵及其梯度。</translation>
+    </message>
+    <message>
+        <source>Permutes the dimensions of a tensor.</source>
+        <translation>重排张量的各个维度。</translation>
+    </message>
+    <message>
+        <source>Picks elements (or rows, for a vector condition) from t where the condition holds and from e elsewhere.</source>
+        <translation>条件成立处从 t 取元素（条件为向量时取行），其余从 e 取。</translation>
+    </message>
+    <message>
+        <source>Picks elements from t where the condition holds and from e elsewhere, broadcasting all three.</source>
+        <translation>条件成立处从 t 取元素，其余从 e 取，三者均可广播。</translation>
+    </message>
+    <message>
+        <source>Pops the element on top of the stack.</source>
+        <translation>弹出栈顶元素。</translation>
+    </message>
+    <message>
+        <source>Produces the tensor stored in its `value` attr.</source>
+        <translation>产生存储在其 `value` 属性中的张量。</translation>
+    </message>
+    <message>
+        <source>Pushes elem onto the stack and outputs it.</source>
+        <translation>将 elem 压入栈并输出它。</translation>
+    </message>
+    <message>
+        <source>QR decomposition of each inner [M, N] matrix: orthonormal q ([..., M, P], or [..., M, M] with full_matrices) and upper-triangular r ([..., P, N], or [..., M, N]), P = min(M, N).</source>
+        <translation>对每个内层 [M, N] 矩阵做 QR 分解：正交归一的 q（[..., M, P]，full_matrices 时为 [..., M, M]）和上三角的 r（[..., P, N]，full_matrices 时为 [..., M, N]），P = min(M, N)。</translation>
+    </message>
+    <message>
+        <source>RMSProp update: ms tracks the mean square of grad, mom the momentum of the scaled step.</source>
+        <translation>RMSProp 更新：ms 跟踪 grad 的均方，mom 为缩放后步长的动量。</translation>
+    </message>
+    <message>
+        <source>Raises e to the power of every element.</source>
+        <translation>计算 e 的各元素次幂。</translation>
+    </message>
+    <message>
+        <source>Raises x to the power y element-wise with broadcasting.</source>
+        <translation>逐元素计算 x 的 y 次幂，支持广播。</translation>
+    </message>
+    <message>
+        <source>Reads named tensors from a V2 checkpoint.</source>
+        <translation>从 V2 检查点读取指定名称的张量。</translation>
+    </message>
+    <message>
+        <source>Rectified linear unit capped at 6: min(max(features, 0), 6).</source>
+        <translation>上限为 6 的线性整流单元：min(max(features, 0), 6)。</translation>
+    </message>
+    <message>
+        <source>Rectified linear unit: max(features, 0).</source>
+        <translation>线性整流单元：max(features, 0)。</translation>
+    </message>
+    <message>
+        <source>Remainder of the flooring division of x by y; the result takes the sign of y.</source>
+        <translation>x 除以 y 的向下取整除法的余数；结果的符号与 y 相同。</translation>
+    </message>
+    <message>
+        <source>Remove the inputs&apos; directories afterwards when they are empty and not the destination&apos;s directory.</source>
+        <translation>完成后删除输入所在的目录（若其为空且不是目标所在的目录）。</translation>
+    </message>
+    <message>
+        <source>Removes dimensions of size 1.</source>
+        <translation>删除大小为 1 的维度。</translation>
+    </message>
+    <message>
+        <source>Repeats a tensor `multiples[i]` times along each dimension i.</source>
+        <translation>沿每个维度 i 将张量重复 `multiples[i]` 次。</translation>
+    </message>
+    <message>
+        <source>Returns a copy of its input.</source>
+        <translation>返回其输入的副本。</translation>
+    </message>
+    <message>
+        <source>Returns each of a list of tensors unchanged.</source>
+        <translation>原样返回张量列表中的每个张量。</translation>
+    </message>
+    <message>
+        <source>Returns its input unchanged.</source>
+        <translation>原样返回其输入。</translation>
+    </message>
+    <message>
+        <source>Returns its input; asking for its gradient is an error.</source>
+        <translation>返回其输入；对其求梯度会报错。</translation>
+    </message>
+    <message>
+        <source>Returns its input; gradients do not flow back through it.</source>
+        <translation>返回其输入；梯度不会经由它反向传播。</translation>
+    </message>
+    <message>
+        <source>Returns ones with the shape and type of its input.</source>
+        <translation>返回与输入形状和类型相同的全一张量。</translation>
+    </message>
+    <message>
+        <source>Returns the coordinates of the true (non-zero) elements.</source>
+        <translation>返回为真（非零）元素的坐标。</translation>
+    </message>
+    <message>
+        <source>Returns the number of dimensions of a tensor.</source>
+        <translation>返回张量的维数。</translation>
+    </message>
+    <message>
+        <source>Returns the number of elements of a tensor.</source>
+        <translation>返回张量的元素个数。</translation>
+    </message>
+    <message>
+        <source>Returns the shape of a tensor as a 1-D integer tensor.</source>
+        <translation>以一维整数张量返回张量的形状。</translation>
+    </message>
+    <message>
+        <source>Returns the shapes of N tensors.</source>
+        <translation>返回 N 个张量的形状。</translation>
+    </message>
+    <message>
+        <source>Returns zeros with the shape and type of its input.</source>
+        <translation>返回与输入形状和类型相同的全零张量。</translation>
+    </message>
+    <message>
+        <source>Reverses the order of elements along the given axes.</source>
+        <translation>沿给定的轴反转元素顺序。</translation>
+    </message>
+    <message>
+        <source>Rounds every element down to an integral value.</source>
+        <translation>将每个元素向下取整。</translation>
+    </message>
+    <message>
+        <source>Rounds every element to the nearest integer, halves to even.</source>
+        <translation>将每个元素舍入到最接近的整数，恰为一半时取偶数。</translation>
+    </message>
+    <message>
+        <source>Rounds every element up to an integral value.</source>
+        <translation>将每个元素向上取整。</translation>
+    </message>
+    <message>
+        <source>Same shape as `tags`.</source>
+        <translation>形状与 `tags` 相同。</translation>
+    </message>
+    <message>
+        <source>Samples of the standard normal distribution (mean 0, stddev 1), of the given shape.</source>
+        <translation>标准正态分布（均值 0，标准差 1）的样本，形状为给定形状。</translation>
+    </message>
+    <message>
+        <source>Scalar: the checkpoint prefix (PREFIX.index must exist).</source>
+        <translation>标量：检查点前缀（PREFIX.index 必须存在）。</translation>
+    </message>
+    <message>
+        <source>Scalar: the checkpoint prefix; the files are written as PREFIX.index and PREFIX.data-00000-of-00001.</source>
+        <translation>标量：检查点前缀；文件写为 PREFIX.index 和 PREFIX.data-00000-of-00001。</translation>
+    </message>
+    <message>
+        <source>Scalar: the prefix of the merged checkpoint.</source>
+        <translation>标量：合并后检查点的前缀。</translation>
+    </message>
+    <message>
+        <source>Scaled exponential linear unit with the fixed self-normalizing constants.</source>
+        <translation>缩放指数线性单元，使用固定的自归一化常数。</translation>
+    </message>
+    <message>
+        <source>Scatters the gradient of a StridedSlice into its input.</source>
+        <translation>将 StridedSlice 的梯度分散回其输入。</translation>
+    </message>
+    <message>
+        <source>Second-order gradient of MaxPool: grad (shaped as orig_input) read at the maximum of each window, shaped as orig_output.</source>
+        <translation>MaxPool 的二阶梯度：在每个窗口的最大值处读取 grad（形状同 orig_input），结果形状同 orig_output。</translation>
+    </message>
+    <message>
+        <source>Smooth rectifier: log(exp(features) + 1).</source>
+        <translation>平滑整流函数：log(exp(features) + 1)。</translation>
+    </message>
+    <message>
+        <source>Softmax over the last dimension: exp(logits) normalized to sum to 1.</source>
+        <translation>最后一维上的 softmax：将 exp(logits) 归一化使其和为 1。</translation>
+    </message>
+    <message>
+        <source>Softsign activation: features / (abs(features) + 1).</source>
+        <translation>Softsign 激活函数：features / (abs(features) + 1)。</translation>
+    </message>
+    <message>
+        <source>Solves matrix * output = rhs (or adjoint(matrix) * output = rhs) for each inner square triangular [M, M] matrix and [M, K] right-hand side by substitution; only the lower (lower = true) or upper triangle of `matrix` is read. Batch dimensions must be equal.</source>
+        <translation>对每个内层三角方阵 [M, M] 及其右端项 [M, K]，用代入法求解 matrix * output = rhs（或 adjoint(matrix) * output = rhs）；只读取 `matrix` 的下三角（lower = true）或上三角。批维度必须相等。</translation>
+    </message>
+    <message>
+        <source>Stacks N tensors of one shape into a tensor one rank higher.</source>
+        <translation>将 N 个形状相同的张量堆叠为秩高一阶的张量。</translation>
+    </message>
+    <message>
+        <source>Standard normal samples of the given shape, redrawn when more than 2 standard deviations from 0.</source>
+        <translation>给定形状的标准正态样本，偏离 0 超过 2 个标准差时重新抽取。</translation>
+    </message>
+    <message>
+        <source>Stands for a fed tensor; an older form of Placeholder.</source>
+        <translation>代表一个喂入的张量；Placeholder 的旧形式。</translation>
+    </message>
+    <message>
+        <source>Stands for a tensor that must be fed when the graph runs.</source>
+        <translation>代表运行计算图时必须喂入的张量。</translation>
+    </message>
+    <message>
+        <source>Stops the process with error_msg when it runs.</source>
+        <translation>运行时以 error_msg 终止进程。</translation>
+    </message>
+    <message>
+        <source>Stores a new value in a resource variable.</source>
+        <translation>在资源变量中存入新值。</translation>
+    </message>
+    <message>
+        <source>Stores value in the ref variable and outputs the ref.</source>
+        <translation>将 value 存入引用变量，并输出该引用。</translation>
+    </message>
+    <message>
+        <source>Subtracts a value from a resource variable in place.</source>
+        <translation>就地从资源变量中减去一个值。</translation>
+    </message>
+    <message>
+        <source>Subtracts value from the ref variable in place and outputs the ref.</source>
+        <translation>就地从引用变量中减去 value，并输出该引用。</translation>
+    </message>
+    <message>
+        <source>Subtracts y from x element-wise with broadcasting.</source>
+        <translation>逐元素从 x 中减去 y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Sums a list of tensors of identical shape and type element-wise.</source>
+        <translation>逐元素对形状和类型相同的一组张量求和。</translation>
+    </message>
+    <message>
+        <source>Sums the gradient of a MirrorPad output back onto the unpadded input.</source>
+        <translation>将 MirrorPad 输出的梯度累加回未填充的输入上。</translation>
+    </message>
+    <message>
+        <source>Sums the slices of `data` into `num_segments` rows by `segment_ids`; negative ids are dropped.</source>
+        <translation>按 `segment_ids` 将 `data` 的切片求和到 `num_segments` 行中；负的 id 被丢弃。</translation>
+    </message>
+    <message>
+        <source>Takes one over every element.</source>
+        <translation>对每个元素取倒数。</translation>
+    </message>
+    <message>
+        <source>Takes one over the square root of every element.</source>
+        <translation>对每个元素的平方根取倒数。</translation>
+    </message>
+    <message>
+        <source>Takes the absolute value of every element.</source>
+        <translation>对每个元素取绝对值。</translation>
+    </message>
+    <message>
+        <source>Takes the cosine of every element.</source>
+        <translation>对每个元素求余弦。</translation>
+    </message>
+    <message>
+        <source>Takes the hyperbolic tangent of every element.</source>
+        <translation>对每个元素求双曲正切。</translation>
+    </message>
+    <message>
+        <source>Takes the inverse cosine of every element, in [0, pi].</source>
+        <translation>对每个元素求反余弦，结果在 [0, pi] 内。</translation>
+    </message>
+    <message>
+        <source>Takes the inverse sine of every element, in [-pi/2, pi/2].</source>
+        <translation>对每个元素求反正弦，结果在 [-pi/2, pi/2] 内。</translation>
+    </message>
+    <message>
+        <source>Takes the inverse tangent of every element, in (-pi/2, pi/2).</source>
+        <translation>对每个元素求反正切，结果在 (-pi/2, pi/2) 内。</translation>
+    </message>
+    <message>
+        <source>Takes the larger of x and y element-wise with broadcasting.</source>
+        <translation>逐元素取 x 和 y 中的较大者，支持广播。</translation>
+    </message>
+    <message>
+        <source>Takes the largest element along the given axes.</source>
+        <translation>沿给定的轴取最大元素。</translation>
+    </message>
+    <message>
+        <source>Takes the natural logarithm of every element.</source>
+        <translation>对每个元素求自然对数。</translation>
+    </message>
+    <message>
+        <source>Takes the natural logarithm of one plus every element, accurately near zero.</source>
+        <translation>对每个元素加一后求自然对数，在零附近也保持精确。</translation>
+    </message>
+    <message>
+        <source>Takes the sine of every element.</source>
+        <translation>对每个元素求正弦。</translation>
+    </message>
+    <message>
+        <source>Takes the smaller of x and y element-wise with broadcasting.</source>
+        <translation>逐元素取 x 和 y 中的较小者，支持广播。</translation>
+    </message>
+    <message>
+        <source>Takes the smallest element along the given axes.</source>
+        <translation>沿给定的轴取最小元素。</translation>
+    </message>
+    <message>
+        <source>Takes the square root of every element.</source>
+        <translation>对每个元素求平方根。</translation>
+    </message>
+    <message>
+        <source>Takes the tangent of every element.</source>
+        <translation>对每个元素求正切。</translation>
+    </message>
+    <message>
+        <source>Tells element-wise whether x != y, with broadcasting.</source>
+        <translation>逐元素判断是否 x != y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Tells element-wise whether x &lt; y, with broadcasting.</source>
+        <translation>逐元素判断是否 x &lt; y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Tells element-wise whether x &lt;= y, with broadcasting.</source>
+        <translation>逐元素判断是否 x &lt;= y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Tells element-wise whether x == y, with broadcasting.</source>
+        <translation>逐元素判断是否 x == y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Tells element-wise whether x &gt; y, with broadcasting.</source>
+        <translation>逐元素判断是否 x &gt; y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Tells element-wise whether x &gt;= y, with broadcasting.</source>
+        <translation>逐元素判断是否 x &gt;= y，支持广播。</translation>
+    </message>
+    <message>
+        <source>Tells for every element whether it is an infinity.</source>
+        <translation>判断每个元素是否为无穷大。</translation>
+    </message>
+    <message>
+        <source>Tells for every element whether it is finite.</source>
+        <translation>判断每个元素是否为有限值。</translation>
+    </message>
+    <message>
+        <source>Tells for every element whether it is not a number.</source>
+        <translation>判断每个元素是否为非数值（NaN）。</translation>
+    </message>
+    <message>
+        <source>Tells whether every element along the given axes is true.</source>
+        <translation>判断沿给定的轴是否所有元素都为真。</translation>
+    </message>
+    <message>
+        <source>Tells whether some element along the given axes is true.</source>
+        <translation>判断沿给定的轴是否有元素为真。</translation>
+    </message>
+    <message>
+        <source>The N tensors to save.</source>
+        <translation>要保存的 N 个张量。</translation>
+    </message>
+    <message>
+        <source>The boolean scalar that decides whether a while loop goes on.</source>
+        <translation>决定 while 循环是否继续的布尔标量。</translation>
+    </message>
+    <message>
+        <source>The current value of a resource variable.</source>
+        <translation>资源变量的当前值。</translation>
+    </message>
+    <message>
+        <source>The diagonal of a tensor of even rank 2k with shape [D1..Dk, D1..Dk]: diagonal[i1..ik] = input[i1..ik, i1..ik].</source>
+        <translation>形状为 [D1..Dk, D1..Dk]、秩为偶数 2k 的张量的对角线：diagonal[i1..ik] = input[i1..ik, i1..ik]。</translation>
+    </message>
+    <message>
+        <source>The dtypes the N tensors must have in the checkpoint.</source>
+        <translation>N 个张量在检查点中必须具有的 dtype。</translation>
+    </message>
+    <message>
+        <source>The file name of one shard: &quot;BASENAME-00001-of-00004&quot;.</source>
+        <translation>一个分片的文件名：&quot;BASENAME-00001-of-00004&quot;。</translation>
+    </message>
+    <message>
+        <source>The glob matching every shard: &quot;BASENAME-?????-of-00004&quot;.</source>
+        <translation>匹配所有分片的通配模式：&quot;BASENAME-?????-of-00004&quot;。</translation>
+    </message>
+    <message>
+        <source>The main diagonal of each innermost matrix of `input` [..., M, N]: [..., min(M, N)].</source>
+        <translation>`input` [..., M, N] 每个最内层矩阵的主对角线：[..., min(M, N)]。</translation>
+    </message>
+    <message>
+        <source>The uint8 colour of pixels with a non-finite value.</source>
+        <translation>值为非有限数的像素的 uint8 颜色。</translation>
+    </message>
+    <message>
+        <source>The union of the values of several serialized Summary protos.</source>
+        <translation>多个序列化 Summary proto 中各值的并集。</translation>
+    </message>
+    <message>
+        <source>Two values with the same non-empty tag are an InvalidArgument error.</source>
+        <translation>两个值具有相同的非空标签（tag）时报 InvalidArgument 错误。</translation>
+    </message>
+    <message>
+        <source>Unstacks a tensor along one dimension into tensors one rank lower.</source>
+        <translation>沿一个维度将张量拆分为秩低一阶的若干张量。</translation>
+    </message>
+    <message>
+        <source>Vector of N names to read.</source>
+        <translation>要读取的 N 个名称组成的向量。</translation>
+    </message>
+    <message>
+        <source>Vector of N names, one per tensor; the keys in the checkpoint.</source>
+        <translation>N 个名称组成的向量，每个张量一个；即检查点中的键。</translation>
+    </message>
+    <message>
+        <source>Vector of N slice specs; &quot;&quot; reads the whole tensor.</source>
+        <translation>N 个切片规格组成的向量；&quot;&quot; 表示读取整个张量。</translation>
+    </message>
+    <message>
+        <source>Vector of N slice specs; &quot;&quot; saves the whole tensor.</source>
+        <translation>N 个切片规格组成的向量；&quot;&quot; 表示保存整个张量。</translation>
+    </message>
+    <message>
+        <source>Vector: the prefixes of the checkpoints to merge.</source>
+        <translation>向量：要合并的各检查点的前缀。</translation>
+    </message>
+    <message>
+        <source>Whether each target class is among the k highest predictions of its row.</source>
+        <translation>每个目标类别是否在其所在行预测值最高的 k 个之中。</translation>
+    </message>
+    <message>
+        <source>Whether the ref variable has been assigned a value yet.</source>
+        <translation>引用变量是否已被赋值。</translation>
+    </message>
+    <message>
+        <source>Whether the resource variable has been assigned a value yet.</source>
+        <translation>资源变量是否已被赋值。</translation>
+    </message>
+    <message>
+        <source>Writes tensors to a V2 checkpoint (PREFIX.index and PREFIX.data-*).</source>
+        <translation>将张量写入 V2 检查点（PREFIX.index 和 PREFIX.data-*）。</translation>
+    </message>
+    <message>
+        <source>[batch, frames] or [batch, frames, channels], values in [-1, 1].</source>
+        <translation>[batch, frames] 或 [batch, frames, channels]，取值于 [-1, 1]。</translation>
+    </message>
+    <message>
+        <source>`input` [..., M, N] with the main diagonal of each innermost matrix replaced by `diagonal` [..., min(M, N)].</source>
+        <translation>将 `input` [..., M, N] 每个最内层矩阵的主对角线替换为 `diagonal` [..., min(M, N)] 后的结果。</translation>
+    </message>
+    <message>
+        <source>num_samples class indices per row, drawn from the distribution given by the logits.</source>
+        <translation>每行从 logits 给出的分布中抽取 num_samples 个类别索引。</translation>
+    </message>
+    <message>
+        <source>var -= alpha * delta.</source>
+        <translation>var -= alpha * delta（梯度下降更新）。</translation>
     </message>
 </context>
 <context>

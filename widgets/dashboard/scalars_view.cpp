@@ -101,6 +101,8 @@ ScalarsView::~ScalarsView() = default;
 void ScalarsView::retranslateUi()
 {
     m_filterEdit->setPlaceholderText(tr("Filter tags (regular expressions supported)"));
+    if (m_filterValid)
+        m_filterEdit->setToolTip(m_filterEdit->placeholderText());
     m_smoothingLabel->setText(tr("Smoothing"));
     m_xAxisLabel->setText(tr("Horizontal axis"));
     m_xAxisBox->setItemText(0, tr("Step"));
@@ -384,7 +386,10 @@ void ScalarsView::setTagFilter(const QString& pattern)
     m_filter = pattern;
     m_filterValid = QRegularExpression(pattern).isValid();
     m_filterEdit->setStyleSheet(m_filterValid ? QString() : QStringLiteral("QLineEdit { color: #d32f2f; }"));
-    m_filterEdit->setToolTip(m_filterValid ? QString() : tr("Invalid regular expression: %1").arg(QRegularExpression(pattern).errorString()));
+    // While valid, the tooltip is the hint: the placeholder is elided when the row is narrow.
+    m_filterEdit->setToolTip(m_filterValid
+                                 ? m_filterEdit->placeholderText()
+                                 : tr("Invalid regular expression: %1").arg(QRegularExpression(pattern).errorString()));
     relayoutAll();
 }
 

@@ -1,6 +1,8 @@
 // NodePropertiesPanel: header, op documentation, device, attributes, inputs and outputs of one graph node.
 #include "graph_viewer/node_properties_panel.h"
 
+#include "common/catalog_text.h"
+#include "common/op_style.h"
 #include "framework/allocator.h"
 #include "framework/data_type.h"
 #include "framework/node_def_validation.h"
@@ -430,10 +432,16 @@ void NodePropertiesPanel::showNode(int graphIndex)
     m_op->setText(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(node.op()).toHtmlEscaped()));
     m_op->setTextFormat(Qt::RichText);
     if (registration) {
-        m_category->setText(registration->category.empty() ? tr("Uncategorized")
-                                                           : QString::fromStdString(registration->category));
-        m_summary->setText(QString::fromStdString(opDef->summary()));
-        m_description->setText(QString::fromStdString(opDef->description()));
+        // A known category in the UI language, as the palette and the legend name it; another
+        // spelling as the registry has it.
+        const auto& known = opCategoriesForLegend();
+        const std::string& category = registration->category;
+        m_category->setText(category.empty() ? tr("Uncategorized")
+                            : std::find(known.begin(), known.end(), category) != known.end()
+                                ? opCategoryDisplayName(category)
+                                : QString::fromStdString(category));
+        m_summary->setText(opCatalogText(opDef->summary()));
+        m_description->setText(opCatalogText(opDef->description()));
     } else {
         m_category->setText(QString());
         m_summary->setText(tr("Op not registered in this engine"));
@@ -526,6 +534,7 @@ void NodePropertiesPanel::fillInputs(const tensorflow::NodeDef& node, const tens
         if (it != m_nodeIndex.end())
             makeLink(item, 0, source, palette());
         item->setToolTip(0, text);
+        item->setToolTip(2, item->text(2)); // a narrow panel elides it
     }
     m_inputsTitle->setText(tr("Inputs (%1)").arg(node.input_size()));
 }
@@ -585,6 +594,7 @@ void NodePropertiesPanel::fillOutputs(int graphIndex, const tensorflow::NodeDef&
         const int count = addConsumers(item, output);
         item->setText(1, description.isEmpty() ? tr("%n consumer(s)", nullptr, count)
                                                : tr("%1 \u2014 %n consumer(s)", nullptr, count).arg(description));
+        item->setToolTip(1, item->text(1)); // a narrow panel elides it
         item->setExpanded(true);
     }
     const bool hasControl = std::any_of(consumers.begin(), consumers.end(),

@@ -25,9 +25,10 @@ class OpRegistry;
 namespace tstudio::graph_viewer {
 
 /// What TensorBoard's and Netron's node sidebars show: the name (selectable, with a copy button), the op type,
-/// its category and its documentation from the registry, the requested and placed devices, the attributes
-/// written readably (hidden "_" attrs last, greyed), the inputs with their sources' output descriptions and the
-/// outputs with their consumers. Inputs and consumers are links: a click emits nodeActivated.
+/// its category and its documentation from the registry (in the UI language, opCatalogText), the requested and
+/// placed devices, the attributes written readably (hidden "_" attrs last, greyed), the inputs with their
+/// sources' output descriptions and the outputs with their consumers. Inputs and consumers are links: a click
+/// emits nodeActivated.
 ///
 /// Object names for tests and style sheets: "nameLabel", "copyNameButton", "opLabel", "categoryLabel",
 /// "summaryLabel", "descriptionLabel", "deviceLabel", "placedDeviceLabel", "placeholderLabel", and the trees

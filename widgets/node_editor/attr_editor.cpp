@@ -2,6 +2,7 @@
 #include "node_editor/attr_editor.h"
 
 #include "builder/tensor_proto_values.h"
+#include "common/catalog_text.h"
 #include "framework/allocator.h"
 #include "framework/attr_value_parser.h"
 #include "framework/data_type.h"
@@ -511,6 +512,7 @@ AttrEditor::AttrEditor(QWidget* parent) : QWidget(parent)
     layout->addLayout(m_form);
     layout->addWidget(m_emptyLabel);
     layout->addStretch(1);
+    m_emptyLabel->hide(); // until a node with no attrs is shown
     retranslateUi();
 }
 
@@ -519,12 +521,14 @@ AttrEditor::~AttrEditor() = default;
 void AttrEditor::setOpDef(const tensorflow::OpDef& opDef, const AttrMap& values)
 {
     m_attrs.assign(opDef.attr().begin(), opDef.attr().end());
+    m_layerParams = false;
     rebuild(values);
 }
 
 void AttrEditor::setParams(std::vector<tensorflow::OpDef::AttrDef> params, const AttrMap& values)
 {
     m_attrs = std::move(params);
+    m_layerParams = true;
     rebuild(values);
 }
 
@@ -532,6 +536,7 @@ void AttrEditor::clear()
 {
     m_attrs.clear();
     rebuild({});
+    m_emptyLabel->hide(); // no node shown: "This node has no attributes" would speak of none
 }
 
 void AttrEditor::rebuild(const AttrMap& values)
@@ -555,12 +560,7 @@ void AttrEditor::rebuild(const AttrMap& values)
     }
     for (Row& row : m_rows) {
         row.label = new QLabel(QString::fromStdString(row.def.name()), this);
-        QString tip = QStringLiteral("<qt><b>%1</b>: %2")
-                          .arg(QString::fromStdString(row.def.name()).toHtmlEscaped(),
-                               QString::fromStdString(row.def.type()).toHtmlEscaped());
-        if (!row.def.description().empty())
-            tip += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(row.def.description()).toHtmlEscaped());
-        row.label->setToolTip(tip + QStringLiteral("</qt>"));
+        row.label->setToolTip(labelToolTip(row));
         row.editor = makeEditor(row);
         row.editor->setObjectName(QStringLiteral("attr_") + QString::fromStdString(row.def.name()));
         showValue(row);
@@ -817,10 +817,24 @@ void AttrEditor::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+QString AttrEditor::labelToolTip(const Row& row) const
+{
+    QString tip = QStringLiteral("<qt><b>%1</b>: %2")
+                      .arg(QString::fromStdString(row.def.name()).toHtmlEscaped(),
+                           QString::fromStdString(row.def.type()).toHtmlEscaped());
+    const QString description =
+        m_layerParams ? layerCatalogText(row.def.description()) : opCatalogText(row.def.description());
+    if (!description.isEmpty())
+        tip += QStringLiteral("<p>%1</p>").arg(description.toHtmlEscaped());
+    return tip + QStringLiteral("</qt>");
+}
+
 void AttrEditor::retranslateUi()
 {
     m_emptyLabel->setText(tr("This node has no attributes to edit."));
     for (Row& row : m_rows) {
+        if (row.label)
+            row.label->setToolTip(labelToolTip(row));
         if (auto* button = qobject_cast<QPushButton*>(row.editor); button && !row.value.has_tensor())
             button->setText(tr("(none)"));
     }

@@ -98,7 +98,8 @@ private:
 /// allowed values) is marked red with the reason as the editor's tooltip and is not applied. Valid edits that
 /// change the value emit attrEdited; nothing else does (setting values programmatically emits nothing).
 ///
-/// Each editor's object name is "attr_<name>"; the row label's tooltip is the attr's type and description.
+/// Each editor's object name is "attr_<name>"; the row label's tooltip is the attr's type and description, the
+/// description in the UI language (opCatalogText for an op's attrs, layerCatalogText for a layer's params).
 /// GUI thread only.
 class AttrEditor : public QWidget {
     Q_OBJECT
@@ -110,7 +111,7 @@ public:
     void setOpDef(const tensorflow::OpDef& opDef, const AttrMap& values);
     /// Shows a layer node's parameters (see layerParam) with `values`.
     void setParams(std::vector<tensorflow::OpDef::AttrDef> params, const AttrMap& values);
-    /// Removes every row.
+    /// Removes every row (and shows no "no attributes" note: no node is shown).
     void clear();
 
     /// Updates the shown value of attr `name` (after an undo, say) without emitting; clears its error mark.
@@ -145,8 +146,11 @@ private:
     void apply(const QString& name, const tensorflow::AttrValue& value);
     void markError(Row& row, const QString& reason);
     void retranslateUi();
+    QString labelToolTip(const Row& row) const;
 
     std::vector<tensorflow::OpDef::AttrDef> m_attrs;
+    /// Whether m_attrs are a layer's params (docs in context "tstudio::layers") rather than an op's attrs.
+    bool m_layerParams = false;
     std::vector<Row> m_rows;
     QFormLayout* m_form = nullptr;
     QLabel* m_emptyLabel = nullptr;

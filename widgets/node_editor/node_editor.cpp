@@ -436,7 +436,8 @@ QString NodeEditor::defaultName(const QString& kind, const QString& type) const
 void NodeEditor::fillPalette()
 {
     // The layer catalogue's categories and descriptions in the user's language (tr() of the
-    // catalogue's English texts); raw ops keep TensorFlow's own OpDef documentation.
+    // catalogue's English texts; a doc is its own key, as translations/catalog_strings.cpp lists
+    // it for lupdate); opPaletteEntries translates the raw ops' OpDef documentation likewise.
     static const std::map<std::string, const char*> categories = {
         {"Input", QT_TR_NOOP("Input")},         {"Layers", QT_TR_NOOP("Layers")},
         {"Activations", QT_TR_NOOP("Activations")}, {"Losses", QT_TR_NOOP("Losses")},

@@ -1,6 +1,7 @@
 // NodePalette and QuickAddPopup: the node editor's searchable lists of layer nodes and raw ops to place.
 #include "node_editor/node_palette.h"
 
+#include "common/catalog_text.h"
 #include "common/op_style.h"
 #include "framework/op_registry.h"
 
@@ -118,8 +119,8 @@ std::vector<PaletteEntry> opPaletteEntries(const OpRegistry& ops)
         PaletteEntry entry;
         entry.type = QString::fromStdString(name);
         entry.category = QString::fromStdString(registration->category);
-        const QString summary = QString::fromStdString(registration->opDef.summary()).trimmed();
-        const QString description = QString::fromStdString(registration->opDef.description()).trimmed();
+        const QString summary = opCatalogText(registration->opDef.summary());
+        const QString description = opCatalogText(registration->opDef.description());
         entry.doc = summary.isEmpty() || description.isEmpty() ? summary + description
                                                                : summary + QStringLiteral("\n\n") + description;
         entries.push_back(std::move(entry));

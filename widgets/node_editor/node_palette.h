@@ -41,7 +41,8 @@ inline constexpr char kNodeMimeType[] = "application/x-tensorstudio-node";
 QString kindAndType(const PaletteEntry& entry);
 
 /// The raw ops of `ops` as palette entries, sorted by name, without the ops not meant for users (names starting
-/// with '_'); doc is the OpDef's summary, a blank line and its description (either may be empty).
+/// with '_'); doc is the OpDef's summary, a blank line and its description (either may be empty), each in the
+/// current UI language (opCatalogText: context "tstudio::ops"). Call again after a language change.
 std::vector<PaletteEntry> opPaletteEntries(const OpRegistry& ops);
 
 /// How well `entry` matches the search text `filter` (case-insensitive): 0 when the type starts with it,

@@ -222,6 +222,10 @@ void TrainingPanel::buildUi()
     form->addWidget(m_dataLabel, 2, 0);
     form->addWidget(m_dataDir, 2, 1);
     form->addWidget(m_browseData, 2, 2);
+    // The data folder row (its label says what it is for) only once a project needs one.
+    m_dataLabel->hide();
+    m_dataDir->hide();
+    m_browseData->hide();
     form->addWidget(m_resume, 3, 1, 1, 2);
     auto* profileRow = new QHBoxLayout;
     profileRow->addWidget(m_profileAt);

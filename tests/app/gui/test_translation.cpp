@@ -4,14 +4,18 @@
 #include "main_window.h"
 
 #include "common/file_kind_text.h"
+#include "framework/op_registry.h"
 #include "graph_viewer/graph_viewer.h"
+#include "layers/layer_catalog.h"
 #include "node_editor/node_editor.h"
 #include "node_editor/node_palette.h"
+#include "ops/register_all_ops.h"
 
 #include <QDockWidget>
 #include <QLabel>
 #include <QTabWidget>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -94,6 +98,48 @@ private slots:
         QVERIFY2(!legend->text().contains(QString::fromUtf8("控制依赖")), qPrintable(legend->text()));
         QVERIFY2(status->text().contains(QStringLiteral("shown")), qPrintable(status->text()));
         QVERIFY(editor->palette()->visibleGroups().contains(QStringLiteral("Layers")));
+    }
+
+    /// The palette's op and layer descriptions (registry texts, translated at run time through the contexts
+    /// "tstudio::ops" and "tstudio::layers") are Chinese in Chinese and the registry's English in English.
+    void paletteDocsFollowTheLanguage()
+    {
+        EnglishWindow english;
+        QVERIFY(english.started);
+        english.window->newGraph();
+        auto* editor = qobject_cast<node_editor::NodeEditor*>(english.window->documents()->currentWidget());
+        QVERIFY(editor);
+        OpRegistry ops;
+        QVERIFY(registerAllOps(ops).isOk());
+        const auto doc = [editor](const QString& kindAndType) {
+            for (const node_editor::PaletteEntry& entry : editor->palette()->entries())
+                if (node_editor::kindAndType(entry) == kindAndType)
+                    return entry.doc;
+            return QStringLiteral("<no entry %1>").arg(kindAndType);
+        };
+        const QString matMulSummary = QString::fromStdString(ops.find("MatMul")->opDef.summary());
+        const QString denseDoc = QString::fromStdString(layers::findLayerType("Dense")->doc);
+        QVERIFY(!matMulSummary.isEmpty() && ops.find("MatMul")->opDef.description().empty());
+        QCOMPARE(doc("op:MatMul"), matMulSummary);
+        QCOMPARE(doc("layer:Dense"), denseDoc);
+
+        QVERIFY(english.languages.setLanguage("zh_CN"));
+        QCoreApplication::processEvents();
+        const QRegularExpression chinese(QStringLiteral("[\\x{4e00}-\\x{9fff}]"));
+        QVERIFY2(doc("op:MatMul").contains(chinese), qPrintable(doc("op:MatMul")));
+        QVERIFY2(doc("layer:Dense").contains(chinese), qPrintable(doc("layer:Dense")));
+        // Every description the palette shows, not only these two: a text whose key differs from the
+        // catalogue's (untrimmed, say) would stay English.
+        QStringList untranslated;
+        for (const node_editor::PaletteEntry& entry : editor->palette()->entries())
+            if (!entry.doc.isEmpty() && !entry.doc.contains(chinese))
+                untranslated << node_editor::kindAndType(entry) + QStringLiteral(": ") + entry.doc;
+        QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join('\n')));
+
+        QVERIFY(english.languages.setLanguage("en"));
+        QCoreApplication::processEvents();
+        QCOMPARE(doc("op:MatMul"), matMulSummary);
+        QCOMPARE(doc("layer:Dense"), denseDoc);
     }
 
     void unknownLanguageIsRefused()

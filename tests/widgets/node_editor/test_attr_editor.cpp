@@ -3,6 +3,7 @@
 #include "node_editor/attr_editor.h"
 
 #include "framework/op_registry.h"
+#include "marking_translator.h"
 #include "ops/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
@@ -10,7 +11,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
 #include <QPushButton>
@@ -336,6 +339,56 @@ private slots:
         QVERIFY(
             emittedOnce(spy, "shapes", textProto("list { shape { dim { size: -1 } dim { size: 784 } } shape {} }")));
         QCOMPARE(attrValueText("list(shape)", editor.value("shapes")), QStringLiteral("[[?, 784], []]"));
+    }
+
+    /// A row label's tooltip shows the description in the UI language: a layer's param docs through the context
+    /// "tstudio::layers", an op's attr descriptions through "tstudio::ops", following a language change.
+    void descriptionsFollowTheLanguage()
+    {
+        const auto labelTip = [](const AttrEditor& editor, const QString& name) {
+            for (const QLabel* label : editor.findChildren<QLabel*>())
+                if (label->text() == name)
+                    return label->toolTip();
+            return QString();
+        };
+        AttrEditor layer;
+        layer.setParams({layerParam("units", "int", textProto("i: 1"), "Output size.")}, {});
+        AttrEditor op;
+        op.setOpDef(opDef("RestoreV2"), {});
+        const QString dtypesDoc = QStringLiteral("The dtypes the N tensors must have in the checkpoint.");
+        QVERIFY2(labelTip(layer, "units").contains(QStringLiteral("<p>Output size.</p>")),
+                 qPrintable(labelTip(layer, "units")));
+        QVERIFY2(labelTip(op, "dtypes").contains(dtypesDoc), qPrintable(labelTip(op, "dtypes")));
+
+        testing::MarkingTranslator layers("tstudio::layers");
+        testing::MarkingTranslator ops("tstudio::ops");
+        QCoreApplication::installTranslator(&layers);
+        QCoreApplication::installTranslator(&ops);
+        QCoreApplication::processEvents(); // the LanguageChange events
+        QVERIFY2(labelTip(layer, "units").contains(QStringLiteral("<p>[zh] Output size.</p>")),
+                 qPrintable(labelTip(layer, "units")));
+        QVERIFY2(labelTip(op, "dtypes").contains(QStringLiteral("[zh] ") + dtypesDoc),
+                 qPrintable(labelTip(op, "dtypes")));
+        QCoreApplication::removeTranslator(&layers);
+        QCoreApplication::removeTranslator(&ops);
+        QCoreApplication::processEvents();
+        QVERIFY2(!labelTip(layer, "units").contains(QStringLiteral("[zh]")), qPrintable(labelTip(layer, "units")));
+        QVERIFY2(!labelTip(op, "dtypes").contains(QStringLiteral("[zh]")), qPrintable(labelTip(op, "dtypes")));
+    }
+
+    /// "This node has no attributes to edit." speaks of a shown node: not after clear() (nothing selected).
+    void emptyNoteOnlyForANodeWithoutAttrs()
+    {
+        AttrEditor editor;
+        auto* note = editor.findChild<QLabel*>(QStringLiteral("emptyLabel"));
+        QVERIFY(note);
+        QVERIFY(!note->isVisibleTo(&editor));
+        editor.setParams({}, {});
+        QVERIFY(note->isVisibleTo(&editor));
+        editor.clear();
+        QVERIFY(!note->isVisibleTo(&editor));
+        editor.setOpDef(opDef("MatMul"), {});
+        QVERIFY(!note->isVisibleTo(&editor));
     }
 
     void textRoundTrips()

@@ -4,8 +4,10 @@
 #include "common/op_style.h"
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
+#include "marking_translator.h"
 #include "ops/register_all_ops.h"
 
+#include <QCoreApplication>
 #include <QLineEdit>
 #include <QListView>
 #include <QMimeData>
@@ -84,6 +86,22 @@ private slots:
         QVERIFY(matMul != ops.end());
         QCOMPARE(matMul->category, QStringLiteral("Math"));
         QVERIFY(matMul->doc.startsWith(QString::fromStdString(m_registry.find("MatMul")->opDef.summary())));
+    }
+
+    /// The summary and description are looked up separately in the context "tstudio::ops", trimmed, as
+    /// translations/catalog_strings.cpp lists them; in English they are the registry's text.
+    void opEntryDocsAreTranslated()
+    {
+        OpRegistry ops;
+        QVERIFY(ops.registerOp(OpDefBuilder("Told").output("y: float").summary(" Short.\n").description("Long."))
+                    .isOk());
+        QCOMPARE(opPaletteEntries(ops).front().doc, QStringLiteral("Short.\n\nLong."));
+        testing::MarkingTranslator translator("tstudio::ops");
+        QCoreApplication::installTranslator(&translator);
+        const std::vector<PaletteEntry> translated = opPaletteEntries(ops);
+        QCoreApplication::removeTranslator(&translator);
+        QCOMPARE(translated.front().doc, QStringLiteral("[zh] Short.\n\n[zh] Long."));
+        QCOMPARE(opPaletteEntries(ops).front().doc, QStringLiteral("Short.\n\nLong."));
     }
 
     void unfilteredShowsEverythingGroupedLayersFirst()

@@ -161,13 +161,14 @@ private slots:
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("model.ckpt-13.index"))));
     }
 
-    /// The data folder field shows when the document gains a source that reads one, also when the
-    /// same document is bound again (what the user typed elsewhere in the form stays).
+    /// The data folder field shows (with its label) only when the document has a source that reads one, also
+    /// when the same document is bound again (what the user typed elsewhere in the form stays).
     void theDataFolderFieldFollowsTheDocument()
     {
         node_editor::NodeEditor editor(m_registries.get());
         QVERIFY(editor.openFile(QString::fromLatin1(kSpirals)).isOk());
         TrainingPanel panel(m_registries.get());
+        QVERIFY(panel.dataFolderEdit()->isHidden()); // no project yet: no field without its label
         QTemporaryDir dir;
         bind(panel, editor, dir.path(), 77);
         QVERIFY(panel.dataFolderEdit()->isHidden()); // spirals makes its own data
