@@ -388,6 +388,10 @@
         <source>float32 pixels in [0, 1] [batch, 784]</source>
         <translation>[0, 1] 区间的 float32 像素 [batch, 784]</translation>
     </message>
+    <message>
+        <source>optional: a component of a data-source node (MnistSource, CsvSource, …). Connected, training feeds this placeholder from that component, whose dtype and shape must match; it is not an edge of the graph. Left unconnected, the placeholder is fed by hand.</source>
+        <translation>可选：数据源节点（MnistSource、CsvSource 等）的一个分量。连接后，训练时由该分量馈送此占位符，二者的 dtype 和形状必须一致；这不是图中的边。不连接时，占位符需手动馈送。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::AboutDialog</name>
@@ -3765,6 +3769,18 @@ max %4</source>
         <source>%1 &quot;%2&quot;</source>
         <translation>%1“%2”</translation>
     </message>
+    <message>
+        <source>&apos;%1&apos; now overlaps other nodes: Auto-arrange (Ctrl+L) makes room.</source>
+        <translation>“%1”现在与其他节点重叠：自动排列（Ctrl+L）可腾出空间。</translation>
+    </message>
+    <message>
+        <source>Collapse all name scopes</source>
+        <translation>折叠所有名称作用域</translation>
+    </message>
+    <message>
+        <source>Expand all name scopes</source>
+        <translation>展开所有名称作用域</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::NodeEditorMinimap</name>
@@ -3822,6 +3838,23 @@ max %4</source>
     <message>
         <source>Add a node…</source>
         <translation>添加节点…</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::node_editor::ScopeFrameItem</name>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Double-click or click the arrow to show its nodes; drag to move them.</source>
+        <translation>双击或点击箭头显示其节点；拖动可移动这些节点。</translation>
+    </message>
+    <message>
+        <source>Double-click the header or click the arrow to collapse; drag the header to move its nodes.</source>
+        <translation>双击标题栏或点击箭头可折叠；拖动标题栏可移动其节点。</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@
 #include "node_editor/scope_frame_item.h"
 #include "node_editor/source_preview_view.h"
 #include "common/canvas_overlays.h"
+#include "common/catalog_text.h"
 #include "framework/op_registry.h"
 #include "project_relocation.h"
 #include "runtime/default_registries.h"
@@ -447,7 +448,7 @@ void NodeEditor::fillPalette()
     for (const layers::LayerType& layer : layers::layerCatalog()) {
         const auto category = categories.find(layer.category);
         entries.push_back({q(layer.type), category != categories.end() ? tr(category->second) : q(layer.category),
-                           QCoreApplication::translate("tstudio::layers", layer.doc.c_str()), true});
+                           layerCatalogText(layer.doc), true});
     }
     if (m_registries) {
         auto ops = opPaletteEntries(m_registries->ops);
@@ -579,7 +580,7 @@ void NodeEditor::showSelection()
     if (node->kind == NodeKind::kLayer) {
         const layers::LayerType* layer = layers::findLayerType(node->type);
         m_selectionTitle->setText(QStringLiteral("<b>%1</b> — %2").arg(q(node->type).toHtmlEscaped(),
-                                                                          layer ? q(layer->doc).toHtmlEscaped() : tr("unknown layer type")) +
+                                                                          layer ? layerCatalogText(layer->doc).toHtmlEscaped() : tr("unknown layer type")) +
                                   problem);
         if (layer) {
             std::vector<tensorflow::OpDef::AttrDef> params;
@@ -591,7 +592,7 @@ void NodeEditor::showSelection()
     }
     const OpRegistration* reg = m_registries ? m_registries->ops.find(node->type) : nullptr;
     m_selectionTitle->setText(QStringLiteral("<b>%1</b> — %2").arg(q(node->type).toHtmlEscaped(),
-                                                                      reg ? q(reg->opDef.summary()).toHtmlEscaped() : tr("op not registered")) +
+                                                                      reg ? opCatalogText(reg->opDef.summary()).toHtmlEscaped() : tr("op not registered")) +
                               problem);
     if (reg)
         m_attrs->setOpDef(reg->opDef, values);

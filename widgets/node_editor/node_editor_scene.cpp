@@ -1,6 +1,7 @@
 // The editor scene: items mirror the document; port drags connect, node drags move, all through commands.
 #include "node_editor/node_editor_scene.h"
 
+#include "common/catalog_text.h"
 #include "common/op_style.h"
 #include "document/document_commands.h"
 #include "framework/op_registry.h"
@@ -194,7 +195,7 @@ void NodeEditorScene::refreshNode(DocNodeId id)
                 if (arg.name() != base)
                     continue;
                 p.ref = arg.is_ref();
-                p.expects = QString::fromStdString(arg.description());
+                p.expects = opCatalogText(arg.description());
                 if (p.declaredDtype.isEmpty() && arg.type() != tensorflow::DT_INVALID)
                     p.declaredDtype = dtypeText(p.ref ? makeRefType(arg.type()) : arg.type());
                 const auto attr = node->attrs.find(arg.type_attr());
@@ -219,7 +220,7 @@ void NodeEditorScene::refreshNode(DocNodeId id)
             p.expects = layerOutputGives(*node, name);
         } else if (reg && k < reg->opDef.output_arg_size() && node->outputs == reg->opDef.output_arg_size()) {
             p.name = QString::fromStdString(reg->opDef.output_arg(k).name());
-            p.expects = QString::fromStdString(reg->opDef.output_arg(k).description());
+            p.expects = opCatalogText(reg->opDef.output_arg(k).description());
         } else {
             p.name = QStringLiteral(":%1").arg(k);
         }
