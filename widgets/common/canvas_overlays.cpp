@@ -80,11 +80,18 @@ void CanvasOverlays::keepClear(const QRect& rect)
     relayout();
 }
 
+void CanvasOverlays::keepBelow(const QWidget* topBar)
+{
+    m_topBar = topBar;
+    scheduleRelayout();
+}
+
 QRect CanvasOverlays::rectAt(const QWidget* overlay, Qt::Corner corner) const
 {
     const QSize size = overlay->size();
     const int left = kMargin, right = m_host->width() - kMargin - size.width();
-    const int top = kMargin, bottom = m_host->height() - kMargin - size.height();
+    const int top = m_topBar != nullptr && m_topBar->isVisible() ? m_topBar->geometry().bottom() + kMargin : kMargin;
+    const int bottom = m_host->height() - kMargin - size.height();
     switch (corner) {
     case Qt::TopLeftCorner: return {QPoint(left, top), size};
     case Qt::TopRightCorner: return {QPoint(right, top), size};

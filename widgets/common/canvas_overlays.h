@@ -31,6 +31,8 @@ public:
     Qt::Corner corner(const QWidget* overlay) const;
     /// What no overlay may cover (host coordinates); an empty rectangle: nothing.
     void keepClear(const QRect& rect);
+    /// A widget of the host's top edge (a status line) that overlays in the top corners stay below.
+    void keepBelow(const QWidget* topBar);
     /// Places every overlay now.
     void relayout();
 
@@ -51,6 +53,7 @@ private:
     QWidget* m_host;
     std::vector<Overlay> m_overlays;
     QRect m_keepClear;
+    const QWidget* m_topBar = nullptr;
     bool m_scheduled = false;
 };
 

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QPointer>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
@@ -115,6 +116,7 @@ void DebuggerView::buildUi()
         {Action::kRetainValues, QStyle::SP_DriveHDIcon, QKeySequence(), "retainValuesAction"},
     };
     m_actions.resize(std::size(specs));
+    std::vector<QAction*> switches;
     for (const Spec& spec : specs) {
         auto* a = new QAction(style()->standardIcon(spec.icon), QString(), this);
         a->setObjectName(QLatin1String(spec.name));
@@ -128,8 +130,12 @@ void DebuggerView::buildUi()
             m_continueRuns->setRange(1, 1000000);
             m_continueRuns->setValue(1);
         }
-        if (spec.action == Action::kStopOnNonFinite)
-            m_toolBar->addSeparator();
+        // The run controls in the toolbar; the two switches (break on NaN/Inf, retain values) at the
+        // right of the status line, so that neither row needs more than the tab's width at 1280 px.
+        if (spec.action == Action::kStopOnNonFinite || spec.action == Action::kRetainValues) {
+            switches.push_back(a);
+            continue;
+        }
         m_toolBar->addAction(a);
         if (spec.action == Action::kContinueRuns)
             m_toolBar->addWidget(m_continueRuns);
@@ -146,7 +152,17 @@ void DebuggerView::buildUi()
     QFont bold = m_status->font();
     bold.setBold(true);
     m_status->setFont(bold);
-    layout->addWidget(m_status);
+    auto* statusRow = new QHBoxLayout;
+    statusRow->setContentsMargins(0, 0, 0, 0);
+    statusRow->addWidget(m_status, 1);
+    auto* switchBar = new QToolBar(this);
+    switchBar->setObjectName(QStringLiteral("debuggerSwitches"));
+    switchBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    switchBar->setIconSize(QSize(16, 16));
+    for (QAction* a : switches)
+        switchBar->addAction(a);
+    statusRow->addWidget(switchBar);
+    layout->addLayout(statusRow);
 
     // Above: the execution list and breakpoints beside the selected node's tensors and info; below, full width:
     // the inspector (its health grid and fields want the width).
@@ -167,15 +183,25 @@ void DebuggerView::buildUi()
     m_tensors->setRootIsDecorated(false);
     m_tensors->setUniformRowHeights(true);
     m_rightTabs->addTab(m_tensors, QString());
-    m_nodeInfo = new NodeInfoView(m_rightTabs);
+    // The node info page and the inspector scroll when the window is short (1280x800 with the
+    // Training dock open): their own minimum heights would otherwise push the window past the screen.
+    auto scrolling = [](QWidget* content, QWidget* parent) {
+        auto* area = new QScrollArea(parent);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidget(content);
+        return area;
+    };
+    m_nodeInfo = new NodeInfoView;
     m_nodeInfo->setObjectName(QStringLiteral("nodeInfoView"));
-    m_rightTabs->addTab(m_nodeInfo, QString());
+    m_rightTabs->addTab(scrolling(m_nodeInfo, m_rightTabs), QString());
     top->addWidget(m_rightTabs);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
     vertical->addWidget(top);
 
-    auto* inspectorBox = new QWidget(vertical);
+    auto* inspectorBox = new QWidget;
+    m_inspectorBox = inspectorBox;
     auto* inspectorLayout = new QVBoxLayout(inspectorBox);
     inspectorLayout->setContentsMargins(0, 0, 0, 0);
     m_tensorMessage = new QLabel(inspectorBox);
@@ -187,7 +213,7 @@ void DebuggerView::buildUi()
     m_inspector->setObjectName(QStringLiteral("tensorInspector"));
     inspectorLayout->addWidget(m_tensorMessage);
     inspectorLayout->addWidget(m_inspector, 1);
-    vertical->addWidget(inspectorBox);
+    vertical->addWidget(scrolling(inspectorBox, vertical));
     vertical->setStretchFactor(0, 1);
     vertical->setStretchFactor(1, 1);
     layout->addWidget(vertical, 1);
@@ -611,6 +637,11 @@ void DebuggerView::addTensorItem(const QString& tensor, const QString& role, int
     const ExecutedOutput& output = producer->outputs[slot];
     item->setText(kTensorDtype, output.live ? q(dataTypeName(output.dtype)) : tr("dead"));
     item->setText(kTensorShape, output.live ? q(output.shape.toString()) : QString());
+}
+
+int DebuggerView::preferredWidth() const
+{
+    return m_inspectorBox->minimumSizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8;
 }
 
 bool DebuggerView::showTensor(const QString& tensor)

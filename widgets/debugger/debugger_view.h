@@ -59,6 +59,8 @@ class TensorInspector;
 class DebuggerView : public QWidget {
     Q_OBJECT
 public:
+    /// The width at which the inspector needs no horizontal scrolling.
+    int preferredWidth() const;
     enum class Action {
         kRunContinue,     ///< F5: continue when paused, else startRequested
         kStep,            ///< F10
@@ -182,6 +184,7 @@ private:
     NodeInfoView* m_nodeInfo = nullptr;
     QLabel* m_tensorMessage = nullptr;
     TensorInspector* m_inspector = nullptr;
+    QWidget* m_inspectorBox = nullptr; ///< the inspector and its message, inside a scroll area
     QTimer* m_refreshTimer = nullptr;
 };
 

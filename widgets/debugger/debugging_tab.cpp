@@ -7,6 +7,9 @@
 #include "graph_viewer/graph_viewer.h"
 
 #include <QSet>
+#include <QShowEvent>
+
+#include <algorithm>
 
 namespace tstudio::debugger_ui {
 
@@ -42,6 +45,18 @@ DebuggingTab::DebuggingTab(const Registries* registries, QWidget* parent)
         if (n.kind == graph_viewer::HierarchyNodeKind::kOp)
             m_debugger->setCursorNode(QString::fromStdString(n.nodeName));
     });
+}
+
+void DebuggingTab::showEvent(QShowEvent* event)
+{
+    QSplitter::showEvent(event);
+    if (m_sized || width() <= 0)
+        return;
+    m_sized = true;
+    // The inspector (health counts, slice and highlight fields) wants its width; the graph takes the
+    // rest but keeps at least a third.
+    const int debugger = std::min(std::max(width() * 3 / 5, m_debugger->preferredWidth()), width() * 2 / 3);
+    setSizes({width() - debugger, debugger});
 }
 
 void DebuggingTab::attach(std::shared_ptr<DebugController> controller, std::shared_ptr<const tensorflow::GraphDef> graph,

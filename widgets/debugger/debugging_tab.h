@@ -36,8 +36,12 @@ public:
     DebuggerView* debugger() const { return m_debugger; }
     graph_viewer::GraphViewer* graphViewer() const { return m_graph; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void updateMarks();
+    bool m_sized = false; ///< the first show gave the debugger its preferred width
 
     graph_viewer::GraphViewer* m_graph;
     DebuggerView* m_debugger;

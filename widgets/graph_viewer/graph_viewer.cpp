@@ -384,6 +384,7 @@ void GraphViewer::buildUi()
     m_statusLabel->setAutoFillBackground(true);
     m_statusLabel->setMargin(4);
     grid->addWidget(m_statusLabel, 0, 0, Qt::AlignLeft | Qt::AlignTop);
+    m_overlays->keepBelow(m_statusLabel); // the node count and layout time stay readable
     grid->setRowStretch(1, 1);
     grid->setColumnStretch(1, 1);
     m_side = new QTabWidget(m_splitter);
