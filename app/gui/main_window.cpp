@@ -345,6 +345,14 @@ bool MainWindow::showPanel(const QString& name)
         return false;
     dock->show();
     dock->raise();
+    // A bottom dock shown for its content gets the height that content needs (within half the
+    // window), so that the Training panel's buttons are not scrolled off: the console's default
+    // 220 px is too short for it, in Chinese more so.
+    if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->widget() != nullptr && !dock->isFloating()) {
+        const int needed = dock->widget()->sizeHint().height() + (dock->height() - dock->widget()->height());
+        if (dock->height() < needed)
+            resizeDocks({dock}, {std::min(needed, height() / 2)}, Qt::Vertical);
+    }
     return true;
 }
 

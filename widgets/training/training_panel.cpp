@@ -277,6 +277,7 @@ void TrainingPanel::buildUi()
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidgetResizable(true);
     auto* content = new QWidget(scroll);
+    m_content = content;
     scroll->setWidget(content);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -321,6 +322,11 @@ void TrainingPanel::buildUi()
                 item->setToolTip(QString::fromStdString(gpus.unavailableReason));
             }
     }
+}
+
+QSize TrainingPanel::sizeHint() const
+{
+    return m_content ? m_content->sizeHint() : QWidget::sizeHint();
 }
 
 void TrainingPanel::retranslateUi()

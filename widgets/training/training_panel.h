@@ -38,6 +38,8 @@ class TrainingPanel : public QWidget {
 public:
     explicit TrainingPanel(const Registries* registries, QWidget* parent = nullptr);
     ~TrainingPanel() override;
+    /// What the settings, buttons and status need without scrolling (the panel itself scrolls).
+    QSize sizeHint() const override;
 
     /// What Start trains: `source` gives the project (errors are shown, in the engine's words);
     /// `title` names it in the panel ("mnist.tsproj"). The form (steps, log directory, device) is
@@ -110,6 +112,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    QWidget* m_content = nullptr; ///< the scrolled settings, buttons and status
     void buildUi();
     void retranslateUi();
     void updateButtons();

@@ -279,6 +279,8 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(panel->statusText().startsWith(QStringLiteral("Paused at ") + matmul),
                                   qPrintable(panel->statusText()), 5000);
         const tensorflow::NodeDef* node = nullptr;
+        // The Debugger tab's graph viewer lays the graph out on a worker: wait for it.
+        QTRY_VERIFY_WITH_TIMEOUT(tab->graphViewer()->graph() != nullptr, 10000);
         for (const tensorflow::NodeDef& n : tab->graphViewer()->graph()->node())
             if (QString::fromStdString(n.name()) == matmul)
                 node = &n;
