@@ -21,10 +21,10 @@ Status registerGradientTables(OpRegistry& registry, std::initializer_list<Gradie
 
 Status registerAllGradients(OpRegistry& registry)
 {
-    for (auto family :
-         {registerCoreGradients, registerMathGradients, registerArrayGradients, registerNnGradients,
-          registerProdGradients, registerControlFlowGradients, registerStateGradients, registerRandomGradients,
-          registerIoGradients, registerOpsWithoutGradients, registerLinalgGradients, registerNnSecondOrderGradients}) {
+    for (auto family : {registerCoreGradients, registerMathGradients, registerArrayGradients, registerNnGradients,
+                        registerProdGradients, registerControlFlowGradients, registerStateGradients,
+                        registerRandomGradients, registerIoGradients, registerOpsWithoutGradients,
+                        registerLinalgGradients, registerNnSecondOrderGradients, registerImageGradients}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

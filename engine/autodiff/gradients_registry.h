@@ -58,6 +58,10 @@ Status registerOpsWithoutGradients(OpRegistry& registry);
 /// The linear-algebra family (linalg_grad.cpp): MatrixBandPart, MatrixTriangularSolve, Qr.
 Status registerLinalgGradients(OpRegistry& registry);
 
+/// The image family (image_grad.cpp): ResizeBilinear, ResizeNearestNeighbor and their *Grad ops;
+/// SparseToDense as not differentiable.
+Status registerImageGradients(OpRegistry& registry);
+
 /// Every family above, into a registry that registerAllOps filled. The first error is returned
 /// (NotFound for an op that is not registered, AlreadyExists for a second registration).
 Status registerAllGradients(OpRegistry& registry);

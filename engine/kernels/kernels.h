@@ -21,6 +21,8 @@ Status registerIoCpuKernels(KernelRegistry& registry);           ///< SaveV2, Re
 Status registerLoggingCpuKernels(KernelRegistry& registry);      ///< Assert
 Status registerSummaryCpuKernels(KernelRegistry& registry);      ///< ScalarSummary, HistogramSummary, ImageSummary, ...
 Status registerDataFlowCpuKernels(KernelRegistry& registry);      ///< StackV2, StackPushV2, StackPopV2, StackCloseV2
+Status registerImageCpuKernels(KernelRegistry& registry);         ///< ResizeBilinear, ResizeNearestNeighbor and their grads
+Status registerSparseCpuKernels(KernelRegistry& registry);        ///< SparseToDense
 
 /// Every family above, in order; the first error is returned.
 Status registerCpuKernels(KernelRegistry& registry);

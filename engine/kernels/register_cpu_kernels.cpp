@@ -11,7 +11,8 @@ Status registerCpuKernels(KernelRegistry& registry)
                         registerArrayCpuKernels, registerNnCpuKernels, registerStateCpuKernels,
                         registerControlFlowCpuKernels, registerRandomCpuKernels, registerTrainingCpuKernels,
                         registerIoCpuKernels, registerLoggingCpuKernels,
-                        registerSummaryCpuKernels, registerDataFlowCpuKernels}) {
+                        registerSummaryCpuKernels, registerDataFlowCpuKernels, registerImageCpuKernels,
+                        registerSparseCpuKernels}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

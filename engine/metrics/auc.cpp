@@ -1,4 +1,5 @@
 // tf.metrics.auc of TensorFlow 1.15: confusion counts at fixed thresholds kept in local variables
+// (metrics_impl._confusion_matrix_at_thresholds, shared with the sensitivity/specificity metrics)
 // and the area under the ROC or PR curve by a Riemann sum over them.
 #include "metrics/metrics.h"
 
@@ -148,24 +149,14 @@ Expected<Output> computeAuc(GraphBuilder& b, const std::array<Output, 4>& counts
 
 } // namespace
 
-Expected<MetricResult> auc(GraphBuilder& b, const Output& labelsIn, const Output& predictionsIn,
-                           const MetricOptions& options, int numThresholds, AucCurve curve, AucSummation summation)
-{
-    TSTUDIO_AD_TRY(scope, b.nameScope(options.name.empty() ? std::string_view("auc") : std::string_view(options.name)));
-    if (numThresholds < 2)
-        return unexpected(
-            invalidArgumentError("auc: num_thresholds must be at least 2, got " + std::to_string(numThresholds)));
-    if (summation == AucSummation::kCarefulInterpolation)
-        return unexpected(unimplementedError("auc: summation_method 'careful_interpolation' is not supported yet"));
-    // Thresholds: -kepsilon, then (i + 1) / (n - 1) for i < n - 2, then 1 + kepsilon.
-    const double kEpsilon = 1e-7;
-    std::vector<double> thresholds;
-    thresholds.push_back(0.0 - kEpsilon);
-    for (int i = 0; i < numThresholds - 2; ++i)
-        thresholds.push_back((i + 1) * 1.0 / (numThresholds - 1));
-    thresholds.push_back(1.0 + kEpsilon);
-    const int n = static_cast<int>(thresholds.size());
+namespace support {
 
+Expected<ConfusionAtThresholds> confusionMatrixAtThresholds(GraphBuilder& b, const Output& labelsIn,
+                                                            const Output& predictionsIn,
+                                                            const std::optional<Output>& weightsIn,
+                                                            const std::vector<double>& thresholds)
+{
+    const int n = static_cast<int>(thresholds.size());
     // _confusion_matrix_at_thresholds: predictions in [0, 1], checked at run time, before the casts
     // and _remove_squeezable_dimensions.
     const std::string rangeMessage = "predictions must be in [0, 1]";
@@ -177,7 +168,7 @@ Expected<MetricResult> auc(GraphBuilder& b, const Output& labelsIn, const Output
                    assertCompare(b, "assert_less_equal", "LessEqual", "<=", predictionsIn, one, rangeMessage));
     Output predictions;
     Output labels;
-    std::optional<Output> weights = options.weights;
+    std::optional<Output> weights = weightsIn;
     {
         ScopeGuard inRange = b.controlDependencies({atLeastZero, atMostOne});
         TSTUDIO_AD_TRY(p0, py::cast(b, predictionsIn, tensorflow::DT_FLOAT));
@@ -244,8 +235,42 @@ Expected<MetricResult> auc(GraphBuilder& b, const Output& labelsIn, const Output
     TSTUDIO_AD_TRY(tn, confusionCount(b, "true_negatives", n, labelIsNeg, predIsNeg, weightsTiled));
     TSTUDIO_AD_TRY(fp, confusionCount(b, "false_positives", n, labelIsNeg, predIsPos, weightsTiled));
 
-    const std::array<Output, 4> values{tp.first.value(), fn.first.value(), tn.first.value(), fp.first.value()};
-    const std::array<Output, 4> updates{tp.second, fn.second, tn.second, fp.second};
+    ConfusionAtThresholds result;
+    result.values = {tp.first.value(), fn.first.value(), tn.first.value(), fp.first.value()};
+    result.updates = {tp.second, fn.second, tn.second, fp.second};
+    return result;
+}
+
+std::vector<double> thresholdsFor(int numThresholds)
+{
+    // -kepsilon, then (i + 1) / (n - 1) for i < n - 2, then 1 + kepsilon.
+    const double kEpsilon = 1e-7;
+    std::vector<double> thresholds;
+    thresholds.push_back(0.0 - kEpsilon);
+    for (int i = 0; i < numThresholds - 2; ++i)
+        thresholds.push_back((i + 1) * 1.0 / (numThresholds - 1));
+    thresholds.push_back(1.0 + kEpsilon);
+    return thresholds;
+}
+
+} // namespace support
+
+Expected<MetricResult> auc(GraphBuilder& b, const Output& labelsIn, const Output& predictionsIn,
+                           const MetricOptions& options, int numThresholds, AucCurve curve, AucSummation summation)
+{
+    TSTUDIO_AD_TRY(scope, b.nameScope(options.name.empty() ? std::string_view("auc") : std::string_view(options.name)));
+    if (numThresholds < 2)
+        return unexpected(
+            invalidArgumentError("auc: num_thresholds must be at least 2, got " + std::to_string(numThresholds)));
+    if (summation == AucSummation::kCarefulInterpolation)
+        return unexpected(unimplementedError("auc: summation_method 'careful_interpolation' is not supported yet"));
+    const std::vector<double> thresholds = support::thresholdsFor(numThresholds);
+    const int n = static_cast<int>(thresholds.size());
+    TSTUDIO_AD_TRY(confusion,
+                   support::confusionMatrixAtThresholds(b, labelsIn, predictionsIn, options.weights, thresholds));
+
+    const std::array<Output, 4>& values = confusion.values;
+    const std::array<Output, 4>& updates = confusion.updates;
     TSTUDIO_AD_TRY(value, computeAuc(b, values, n, curve, summation, "value"));
     TSTUDIO_AD_TRY(update, computeAuc(b, updates, n, curve, summation, "update_op"));
     MetricResult result{value, update};

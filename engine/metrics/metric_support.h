@@ -6,7 +6,10 @@
 #include "core/expected.h"
 #include "metrics/metrics.h"
 
+#include <array>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 namespace tstudio::metrics::support {
 
@@ -19,5 +22,27 @@ Status removeSqueezableDimensions(GraphBuilder& b, Output& predictions, Output* 
 
 /// Adds the metric's value and update op to the collections the options name.
 void addToCollections(GraphBuilder& b, const MetricOptions& options, const MetricResult& result);
+
+/// metrics.mean(values, weights) in the name scope `scopeName` (made unique), its value and update
+/// op added to the options' collections (options.name and options.weights are not read).
+Expected<MetricResult> meanIn(GraphBuilder& b, const Output& values, const std::optional<Output>& weights,
+                              std::string_view scopeName, const MetricOptions& options);
+
+/// The thresholds of tf.metrics.auc and the *_at_* metrics: -1e-7, (i + 1) / (n - 1) for
+/// i < n - 2, 1 + 1e-7.
+std::vector<double> thresholdsFor(int numThresholds);
+
+/// metrics_impl._confusion_matrix_at_thresholds(labels, predictions, thresholds, weights) in the
+/// current scope (auc.cpp): predictions checked in [0, 1] at run time, then the [n] local
+/// variables "true_positives", "false_negatives", "true_negatives", "false_positives" and their
+/// AssignAdd updates. `values` are the variables' reads, in that order (tp, fn, tn, fp).
+struct ConfusionAtThresholds {
+    std::array<Output, 4> values;
+    std::array<Output, 4> updates;
+};
+Expected<ConfusionAtThresholds> confusionMatrixAtThresholds(GraphBuilder& b, const Output& labels,
+                                                            const Output& predictions,
+                                                            const std::optional<Output>& weights,
+                                                            const std::vector<double>& thresholds);
 
 } // namespace tstudio::metrics::support

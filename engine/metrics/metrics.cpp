@@ -11,6 +11,23 @@
 
 namespace tstudio::metrics {
 
+namespace {
+
+/// state_ops.assign_add(ref, value) "AssignAdd".
+Expected<Output> assignAdd(GraphBuilder& b, const Variable& v, const Output& value)
+{
+    return py::genOp(b, "AssignAdd", {v.ref(), value});
+}
+
+/// math_ops.div_no_nan(t, maximum(c, 0), name).
+Expected<Output> meanOf(GraphBuilder& b, const Output& total, const Output& count, std::string_view name)
+{
+    TSTUDIO_AD_TRY(positive, py::genOpScalarY(b, "Maximum", count, 0.0));
+    return lossutil::divNoNan(b, total, positive, name);
+}
+
+} // namespace
+
 namespace support {
 
 Status removeSqueezableDimensions(GraphBuilder& b, Output& predictions, Output* labels, std::optional<Output>& weights)
@@ -46,31 +63,6 @@ void addToCollections(GraphBuilder& b, const MetricOptions& options, const Metri
         b.collections().addToEach(options.updatesCollections, result.updateOp);
 }
 
-} // namespace support
-
-namespace {
-
-using py::Operator;
-
-Expected<ScopeGuard> metricScope(GraphBuilder& b, const MetricOptions& options, std::string_view defaultName)
-{
-    return b.nameScope(options.name.empty() ? defaultName : std::string_view(options.name));
-}
-
-/// state_ops.assign_add(ref, value) "AssignAdd".
-Expected<Output> assignAdd(GraphBuilder& b, const Variable& v, const Output& value)
-{
-    return py::genOp(b, "AssignAdd", {v.ref(), value});
-}
-
-/// math_ops.div_no_nan(t, maximum(c, 0), name).
-Expected<Output> meanOf(GraphBuilder& b, const Output& total, const Output& count, std::string_view name)
-{
-    TSTUDIO_AD_TRY(positive, py::genOpScalarY(b, "Maximum", count, 0.0));
-    return lossutil::divNoNan(b, total, positive, name);
-}
-
-/// metrics.mean(values, weights) with `name` as the scope (options.name is ignored here).
 Expected<MetricResult> meanIn(GraphBuilder& b, const Output& valuesIn, const std::optional<Output>& weightsIn,
                               std::string_view scopeName, const MetricOptions& options)
 {
@@ -109,6 +101,18 @@ Expected<MetricResult> meanIn(GraphBuilder& b, const Output& valuesIn, const std
     result = {value, update};
     support::addToCollections(b, options, result);
     return result;
+}
+
+} // namespace support
+
+namespace {
+
+using py::Operator;
+using support::meanIn;
+
+Expected<ScopeGuard> metricScope(GraphBuilder& b, const MetricOptions& options, std::string_view defaultName)
+{
+    return b.nameScope(options.name.empty() ? defaultName : std::string_view(options.name));
 }
 
 /// The labels/predictions preparation of accuracy, MAE and MSE (outside their scopes).
@@ -236,12 +240,11 @@ Expected<MetricResult> ratioMetric(GraphBuilder& b, const Output& labelsIn, cons
 
 } // namespace
 
-Expected<Variable> metricVariable(GraphBuilder& b, const TensorShape& shape, std::string_view name)
+Expected<Variable> metricVariable(GraphBuilder& b, const TensorShape& shape, std::string_view name, DataType dtype)
 {
     const std::vector<std::string> collections{std::string(graph_keys::kLocalVariables), std::string(kMetricVariables)};
     return variable(
-        b, [shape](GraphBuilder& g) { return ops::zeros(g, shape, tensorflow::DT_FLOAT, "zeros"); }, name, false,
-        collections);
+        b, [shape, dtype](GraphBuilder& g) { return ops::zeros(g, shape, dtype, "zeros"); }, name, false, collections);
 }
 
 Expected<MetricResult> mean(GraphBuilder& b, const Output& values, const MetricOptions& options)

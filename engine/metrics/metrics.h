@@ -34,9 +34,10 @@ struct MetricOptions {
     std::vector<std::string> updatesCollections;
 };
 
-/// metric_variable(shape, float32, name): a non-trainable tf.Variable of zeros ("<scope>/<name>",
+/// metric_variable(shape, dtype, name): a non-trainable tf.Variable of zeros ("<scope>/<name>",
 /// initial value "<name>/Initializer/zeros") in LOCAL_VARIABLES and METRIC_VARIABLES only.
-Expected<Variable> metricVariable(GraphBuilder& b, const TensorShape& shape, std::string_view name);
+Expected<Variable> metricVariable(GraphBuilder& b, const TensorShape& shape, std::string_view name,
+                                  DataType dtype = tensorflow::DT_FLOAT);
 
 /// tf.metrics.mean(values, weights): local variables "mean/total" and "mean/count"; update
 /// total += sum(values * weights), count += sum(weights) (the element count without weights);
@@ -93,5 +94,49 @@ enum class AucSummation { kTrapezoidal, kMinoring, kMajoring, kCarefulInterpolat
 Expected<MetricResult> auc(GraphBuilder& b, const Output& labels, const Output& predictions,
                            const MetricOptions& options = {}, int numThresholds = 200, AucCurve curve = AucCurve::kRoc,
                            AucSummation summation = AucSummation::kTrapezoidal);
+
+/// tf.metrics.mean_iou(labels, predictions, num_classes, weights): the float64 [n, n] local
+/// variable "mean_iou/total_confusion_matrix" (rows: labels, columns: predictions) accumulates the
+/// batch's (weighted) confusion matrix; labels and predictions are cast to int64 and flattened, and
+/// checked at run time to lie in [0, num_classes) ("`labels` contains negative values", "`labels`
+/// out of bound", the same for predictions). The value is the mean over classes present in the
+/// labels or predictions of diag / (row sum + column sum - diag) ("mean_iou/Select_1", 0 with no
+/// class present); the update op is the AssignAdd of the matrix ("mean_iou/AssignAdd"), as in
+/// TensorFlow, which returns the updated confusion matrix, not the IoU. InvalidArgument "Shapes (3,)
+/// and (4,) are incompatible", or for num_classes < 1. TensorFlow adds the batch matrix with
+/// SparseTensorDenseAdd; here UnsortedSegmentSum over label * n + prediction gives the same matrix.
+Expected<MetricResult> meanIou(GraphBuilder& b, const Output& labels, const Output& predictions,
+                               std::int64_t numClasses, const MetricOptions& options = {});
+/// tf.metrics.mean_relative_error(labels, predictions, normalizer): mean of |labels - predictions|
+/// / normalizer (0 where the normalizer is 0: "Equal", "zeros_like", "sub", "Abs", "div", "Select"),
+/// scope "mean_relative_error". The normalizer has the predictions' shape.
+Expected<MetricResult> meanRelativeError(GraphBuilder& b, const Output& labels, const Output& predictions,
+                                         const Output& normalizer, const MetricOptions& options = {});
+/// tf.metrics.mean_cosine_distance(labels, predictions, dim): 1 - mean of sum(labels * predictions,
+/// dim, keepdims) (unit vectors expected): "Mul", "Sum", the mean in the scope
+/// "mean_cosine_distance", and the value and update op as the Subs "Sub" and "Sub_1" of 1. Weights
+/// apply to the reduced [..., 1] values.
+Expected<MetricResult> meanCosineDistance(GraphBuilder& b, const Output& labels, const Output& predictions,
+                                          std::int64_t dim, const MetricOptions& options = {});
+/// tf.metrics.percentage_below(values, threshold): mean of Cast(values < threshold) ("Less/y",
+/// "Less", "Cast") in the scope "percentage_below_threshold".
+Expected<MetricResult> percentageBelow(GraphBuilder& b, const Output& values, double threshold,
+                                       const MetricOptions& options = {});
+/// tf.metrics.sensitivity_at_specificity(labels, predictions in [0, 1], specificity, weights,
+/// num_thresholds=200): the confusion counts at auc's thresholds ("<scope>/true_positives", ...),
+/// the threshold whose specificity tn / (tn + fp + 1e-7) is closest to `specificity` (the first on
+/// ties: ArgMin), and tp / (tp + fn + 1e-7) there ("<scope>/value", "<scope>/update_op"); scope
+/// "sensitivity_at_specificity". InvalidArgument "`specificity` must be in the range [0, 1]." and
+/// for num_thresholds < 2.
+Expected<MetricResult> sensitivityAtSpecificity(GraphBuilder& b, const Output& labels, const Output& predictions,
+                                                double specificity, const MetricOptions& options = {},
+                                                int numThresholds = 200);
+/// tf.metrics.specificity_at_sensitivity(labels, predictions, sensitivity, weights, num_thresholds):
+/// the same with the roles swapped; on ties the last threshold closest to `sensitivity` (TensorFlow's
+/// Cumsum/ArgMax trick); scope "specificity_at_sensitivity". InvalidArgument "`sensitivity` must be
+/// in the range [0, 1]."
+Expected<MetricResult> specificityAtSensitivity(GraphBuilder& b, const Output& labels, const Output& predictions,
+                                                double sensitivity, const MetricOptions& options = {},
+                                                int numThresholds = 200);
 
 } // namespace tstudio::metrics

@@ -11,7 +11,7 @@ Status registerAllOps(OpRegistry& registry)
     for (auto family : {registerMathOps, registerArrayOps, registerNnOps, registerStateOps, registerControlFlowOps,
                         registerRandomOps, registerTrainingOps, registerIoOps, registerLinalgOps,
                         registerSegmentOps, registerMirrorPadGradOps, registerLoggingOps,
-                        registerSummaryOps, registerDataFlowOps}) {
+                        registerSummaryOps, registerDataFlowOps, registerImageOps, registerSparseOps}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

@@ -18,5 +18,9 @@ Status registerLoggingOps(OpRegistry& registry);
 Status registerSummaryOps(OpRegistry& registry);
 /// StackV2, StackPushV2, StackPopV2, StackCloseV2 (ops/data_flow_ops.cpp).
 Status registerDataFlowOps(OpRegistry& registry);
+/// ResizeBilinear, ResizeNearestNeighbor and their *Grad ops (ops/image_ops.cpp).
+Status registerImageOps(OpRegistry& registry);
+/// SparseToDense (ops/sparse_ops.cpp).
+Status registerSparseOps(OpRegistry& registry);
 
 } // namespace tstudio

@@ -233,6 +233,122 @@ rl2, rp2 = rng.randint(0, 2, 4), f32(rng.uniform(0, 1, 4))
 add("metric_auc_ragged", {"labels1": rl1, "predictions1": rp1, "labels2": rl2, "predictions2": rp2},
     {"roc1": [auc([(rl1, rp1, None)])], "roc2": [auc([(rl1, rp1, None), (rl2, rp2, None)])]})
 
+# --- mean_iou, mean_relative_error, mean_cosine_distance, percentage_below, *_at_* --------------------
+
+def confusion(labels, predictions, n, w=None):
+    cm = np.zeros((n, n), np.float64)
+    w = np.ones(len(labels)) if w is None else w
+    np.add.at(cm, (labels, predictions), w)
+    return cm
+
+
+def mean_iou(cm):
+    rows, cols, diag = cm.sum(0).astype(np.float32), cm.sum(1).astype(np.float32), np.diag(cm).astype(np.float32)
+    den = rows + cols - diag
+    valid = np.float32((den != 0).sum())
+    iou = diag / np.where(den > 0, den, np.float32(1))
+    return float(iou.sum() / valid) if valid > 0 else 0.0
+
+
+il1, ip1 = rng.randint(0, 4, (2, 3)), rng.randint(0, 4, (2, 3))
+il2, ip2 = rng.randint(0, 3, (2, 3)), rng.randint(0, 3, (2, 3))
+iw1, iw2 = f32(rng.uniform(0, 2, (2, 3))), f32(rng.uniform(0, 2, (2, 3)))
+cm1 = confusion(il1.reshape(-1), ip1.reshape(-1), 5)
+cm2 = cm1 + confusion(il2.reshape(-1), ip2.reshape(-1), 5)
+wcm2 = confusion(il1.reshape(-1), ip1.reshape(-1), 5, iw1.reshape(-1)) + \
+    confusion(il2.reshape(-1), ip2.reshape(-1), 5, iw2.reshape(-1))
+add("metric_mean_iou", {"labels1": il1, "predictions1": ip1, "labels2": il2, "predictions2": ip2,
+                        "weights1": iw1, "weights2": iw2},
+    {"cm1": cm1, "cm2": cm2, "iou1": [mean_iou(cm1)], "iou2": [mean_iou(cm2)], "weighted_cm2": wcm2,
+     "weighted_iou2": [mean_iou(wcm2)]})
+
+rel1, rep1 = f32(rng.uniform(-2, 2, (3, 2))), f32(rng.uniform(-2, 2, (3, 2)))
+rel2, rep2 = f32(rng.uniform(-2, 2, (3, 2))), f32(rng.uniform(-2, 2, (3, 2)))
+rnorm = f32([[1.5, 0.0], [2.0, 0.5], [0.0, 3.0]])
+rw1, rw2 = f32([1, 2, 0.5]), f32([0, 1, 3])
+
+
+def relative(l, p):
+    return np.where(rnorm == 0, 0.0, np.abs(l.astype(np.float64) - p) / np.where(rnorm == 0, 1, rnorm))
+
+
+re1, re2 = relative(rel1, rep1), relative(rel2, rep2)
+RW1, RW2 = np.broadcast_to(rw1[:, None], re1.shape), np.broadcast_to(rw2[:, None], re2.shape)
+add("metric_relative_error", {"labels1": rel1, "predictions1": rep1, "labels2": rel2, "predictions2": rep2,
+                              "normalizer": rnorm, "weights1": rw1, "weights2": rw2},
+    {"update1": [re1.mean()], "update2": [np.concatenate([re1, re2]).mean()],
+     "weighted2": [((re1 * RW1).sum() + (re2 * RW2).sum()) / (RW1.sum() + RW2.sum())]})
+
+
+def unit(a):
+    return (a / np.linalg.norm(a, axis=1, keepdims=True)).astype(np.float32)
+
+
+cl1, cp1 = unit(rng.uniform(-1, 1, (4, 3))), unit(rng.uniform(-1, 1, (4, 3)))
+cl2, cp2 = unit(rng.uniform(-1, 1, (2, 3))), unit(rng.uniform(-1, 1, (2, 3)))
+cw1, cw2 = f32([[1], [0], [2], [1]]), f32([[0.5], [3]])
+cd1, cd2 = (cl1.astype(np.float64) * cp1).sum(1), (cl2.astype(np.float64) * cp2).sum(1)
+add("metric_cosine_distance", {"labels1": cl1, "predictions1": cp1, "labels2": cl2, "predictions2": cp2,
+                               "weights1": cw1, "weights2": cw2},
+    {"update1": [1 - cd1.mean()], "update2": [1 - np.concatenate([cd1, cd2]).mean()],
+     "weighted2": [1 - ((cd1 * cw1[:, 0]).sum() + (cd2 * cw2[:, 0]).sum()) / (cw1.sum() + cw2.sum())]})
+
+pv1, pv2 = f32(rng.uniform(0, 1, (2, 4))), f32(rng.uniform(0, 1, (2, 4)))
+pw1, pw2 = f32(rng.uniform(0, 2, (2, 4))), f32(rng.uniform(0, 2, (2, 4)))
+below1, below2 = (pv1 < 0.4).astype(np.float64), (pv2 < 0.4).astype(np.float64)
+add("metric_percentage_below", {"values1": pv1, "values2": pv2, "weights1": pw1, "weights2": pw2},
+    {"update1": [below1.mean()], "update2": [np.concatenate([below1, below2]).mean()],
+     "weighted2": [((below1 * pw1).sum() + (below2 * pw2).sum()) / (pw1.sum() + pw2.sum())]})
+
+
+def at_thresholds(batches, n=200):
+    """tp, fn, tn, fp at tf.metrics' thresholds, float32 counts (kepsilon 1e-7)."""
+    th = np.asarray([0.0 - 1e-7] + [(i + 1) * 1.0 / (n - 1) for i in range(n - 2)] + [1.0 + 1e-7], np.float32)
+    counts = [np.zeros(n, np.float32) for _ in range(4)]
+    for labels, preds, w in batches:
+        w = np.ones(len(preds), np.float32) if w is None else w
+        pos = preds[None, :] > th[:, None]
+        lab = labels[None, :].astype(bool)
+        for k, cond in enumerate([lab & pos, lab & ~pos, ~lab & ~pos, ~lab & pos]):
+            counts[k] += (cond * w).sum(axis=1, dtype=np.float32)
+    return counts
+
+
+def sensitivity_at_specificity(batches, specificity, n=200):
+    tp, fn, tn, fp = at_thresholds(batches, n)
+    e = np.float32(1e-7)
+    spec = tn / (tn + fp + e)
+    i = int(np.argmin(np.abs(spec - np.float32(specificity))))  # the first on ties
+    return float(tp[i] / (tp[i] + fn[i] + e))
+
+
+def specificity_at_sensitivity(batches, sensitivity, n=200):
+    tp, fn, tn, fp = at_thresholds(batches, n)
+    e = np.float32(1e-7)
+    sens = tp / (tp + fn + e)
+    d = np.abs(sens - np.float32(sensitivity))
+    i = int(np.nonzero(d == d.min())[0][-1])  # the last on ties
+    return float(tn[i] / (tn[i] + fp[i] + e))
+
+
+# Predictions that lean towards the labels, so that the rates move with the threshold.
+sl1, sl2 = rng.randint(0, 2, 10), rng.randint(0, 2, 10)
+sp1, sp2 = f32(0.35 * sl1 + rng.uniform(0, 0.65, 10)), f32(0.35 * sl2 + rng.uniform(0, 0.65, 10))
+sw1, sw2 = f32(rng.uniform(0, 2, 10)), f32(rng.uniform(0, 2, 10))
+one = [(sl1, sp1, None)]
+both = [(sl1, sp1, None), (sl2, sp2, None)]
+weighted = [(sl1, sp1, sw1), (sl2, sp2, sw2)]
+add("metric_at_rates", {"labels1": sl1, "predictions1": sp1, "labels2": sl2, "predictions2": sp2,
+                        "weights1": sw1, "weights2": sw2},
+    {"sens_at_spec_1": [sensitivity_at_specificity(one, 0.95)],
+     "sens_at_spec_2": [sensitivity_at_specificity(both, 0.95)],
+     "sens_at_spec_weighted2": [sensitivity_at_specificity(weighted, 0.9)],
+     "sens_at_spec_n10_2": [sensitivity_at_specificity(both, 0.97, 10)],
+     "spec_at_sens_1": [specificity_at_sensitivity(one, 0.95)],
+     "spec_at_sens_2": [specificity_at_sensitivity(both, 0.95)],
+     "spec_at_sens_weighted2": [specificity_at_sensitivity(weighted, 0.9)],
+     "spec_at_sens_n10_2": [specificity_at_sensitivity(both, 0.97, 10)]})
+
 with open(OUT, "w") as f:
     json.dump({"generator": "tools/golden/losses_metrics.py", "numpy": np.__version__, "cases": cases}, f,
               indent=1)

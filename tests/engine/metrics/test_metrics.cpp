@@ -30,9 +30,10 @@ private:
     /// rank; the placeholders leave the batch dimension unknown when the batches differ in size),
     /// runs the local initializer, then
     /// the update op with batch 1 (compared with `key1` when given) and batch 2 (`key2`), then the
-    /// value (again `key2`), then resets and checks the value is 0.
+    /// value (again `key2`), then resets and checks the value is `resetValue`.
     void streaming(const char* caseName, const MetricFn& fn, bool weighted, const char* key1, const char* key2,
-                   DataType labelDtype = tf::DT_FLOAT, DataType predictionDtype = tf::DT_FLOAT, double rtol = 1e-5)
+                   DataType labelDtype = tf::DT_FLOAT, DataType predictionDtype = tf::DT_FLOAT, double rtol = 1e-5,
+                   double resetValue = 0.0)
     {
         QVERIFY(m_golden.has(caseName));
         GraphBuilder b(m_reg->ops);
@@ -91,7 +92,7 @@ private:
         }
         // tf.local_variables_initializer() resets the metric.
         QVERIFY(run.runTargets({init->name()}).isOk());
-        LOSS_COMPARE(run.fetch(result->value.name()), (std::vector<double>{0.0}));
+        LOSS_COMPARE(run.fetch(result->value.name()), (std::vector<double>{resetValue}));
     }
 
 private slots:
@@ -347,6 +348,192 @@ private slots:
         QVERIFY2(run.status().message().find("[Condition x >= y did not hold element-wise:x (p:0) = ] [0.5 0.5 "
                                              "-0.25...] [y (auc/Cast/x:0) = ] [0]") != std::string::npos,
                  run.status().message().c_str());
+    }
+
+    void meanRelativeError()
+    {
+        MetricFn fn = [this](GraphBuilder& b, const Output& l, const Output& p, const metrics::MetricOptions& o) {
+            auto normalizer =
+                ops::constant(b, m_golden.values("metric_relative_error", "normalizer"),
+                              m_golden.shape("metric_relative_error", "normalizer"), tf::DT_FLOAT, "normalizer");
+            return metrics::meanRelativeError(b, l, p, *normalizer, o);
+        };
+        streaming("metric_relative_error", fn, false, "update1", "update2");
+        streaming("metric_relative_error", fn, true, nullptr, "weighted2");
+        GraphBuilder b(m_reg->ops);
+        const Output l = *ops::placeholder(b, tf::DT_FLOAT, {3, 2}, "l");
+        const Output p = *ops::placeholder(b, tf::DT_FLOAT, {3, 2}, "p");
+        const Output n = *ops::placeholder(b, tf::DT_FLOAT, {3, 2}, "n");
+        auto r = metrics::meanRelativeError(b, l, p, n);
+        QVERIFY2(r.has_value(), r ? "" : r.error().toString().c_str());
+        QCOMPARE(r->value.node(), std::string("mean_relative_error/value"));
+        QCOMPARE(r->updateOp.node(), std::string("mean_relative_error/update_op"));
+        QCOMPARE(localVariables(b)[0].name(), std::string("mean_relative_error/total"));
+        for (const char* name : {"Equal/y", "Equal", "zeros_like", "sub", "Abs", "div", "Select"})
+            QVERIFY2(b.findNode(name) != nullptr, name);
+        QCOMPARE(b.findNode("div")->op(), std::string("RealDiv"));
+        QCOMPARE(b.findNode("Select")->input(0), std::string("Equal"));
+        auto bad = metrics::meanRelativeError(b, l, p, *ops::placeholder(b, tf::DT_FLOAT, {2, 2}, "n2"));
+        QVERIFY(!bad.has_value());
+        QCOMPARE(bad.error().message(), std::string("Shapes (3, 2) and (2, 2) are incompatible"));
+    }
+
+    void meanCosineDistance()
+    {
+        MetricFn fn = [](GraphBuilder& b, const Output& l, const Output& p, const metrics::MetricOptions& o) {
+            return metrics::meanCosineDistance(b, l, p, 1, o);
+        };
+        // Reset, the mean is 0 and the distance 1 - 0.
+        streaming("metric_cosine_distance", fn, false, "update1", "update2", tf::DT_FLOAT, tf::DT_FLOAT, 1e-5, 1.0);
+        streaming("metric_cosine_distance", fn, true, nullptr, "weighted2", tf::DT_FLOAT, tf::DT_FLOAT, 1e-5, 1.0);
+        GraphBuilder b(m_reg->ops);
+        const Output l = *ops::placeholder(b, tf::DT_FLOAT, {4, 3}, "l");
+        auto r = metrics::meanCosineDistance(b, l, *ops::placeholder(b, tf::DT_FLOAT, {4, 3}, "p"), 1);
+        QVERIFY2(r.has_value(), r ? "" : r.error().toString().c_str());
+        QCOMPARE(r->value.node(), std::string("Sub"));
+        QCOMPARE(r->updateOp.node(), std::string("Sub_1"));
+        QCOMPARE(b.findNode("Sub")->input(0), std::string("Sub/x"));
+        QCOMPARE(b.findNode("Sub")->input(1), std::string("mean_cosine_distance/value"));
+        QCOMPARE(b.findNode("Sub_1")->input(1), std::string("mean_cosine_distance/update_op"));
+        QCOMPARE(b.findNode("Sum")->input(0), std::string("Mul"));
+        QVERIFY(b.findNode("Sum")->attr().at("keep_dims").b());
+        QCOMPARE(localVariables(b)[0].name(), std::string("mean_cosine_distance/total"));
+    }
+
+    void percentageBelow()
+    {
+        MetricFn fn = [](GraphBuilder& b, const Output&, const Output& v, const metrics::MetricOptions& o) {
+            return metrics::percentageBelow(b, v, 0.4, o);
+        };
+        streaming("metric_percentage_below", fn, false, "update1", "update2");
+        streaming("metric_percentage_below", fn, true, nullptr, "weighted2");
+        GraphBuilder b(m_reg->ops);
+        auto r = metrics::percentageBelow(b, *ops::placeholder(b, tf::DT_FLOAT, {4}, "v"), 0.5);
+        QVERIFY2(r.has_value(), r ? "" : r.error().toString().c_str());
+        QCOMPARE(r->value.node(), std::string("percentage_below_threshold/value"));
+        QCOMPARE(b.findNode("Less")->input(1), std::string("Less/y"));
+        QCOMPARE(b.findNode("Cast")->input(0), std::string("Less"));
+        QCOMPARE(localVariables(b)[1].name(), std::string("percentage_below_threshold/count"));
+    }
+
+    void sensitivityAndSpecificityAtRates()
+    {
+        auto sens = [](double s, int n = 200) {
+            return MetricFn([s, n](GraphBuilder& b, const Output& l, const Output& p, const metrics::MetricOptions& o) {
+                return metrics::sensitivityAtSpecificity(b, l, p, s, o, n);
+            });
+        };
+        auto spec = [](double s, int n = 200) {
+            return MetricFn([s, n](GraphBuilder& b, const Output& l, const Output& p, const metrics::MetricOptions& o) {
+                return metrics::specificityAtSensitivity(b, l, p, s, o, n);
+            });
+        };
+        streaming("metric_at_rates", sens(0.95), false, "sens_at_spec_1", "sens_at_spec_2", tf::DT_INT32);
+        streaming("metric_at_rates", sens(0.9), true, nullptr, "sens_at_spec_weighted2", tf::DT_BOOL);
+        streaming("metric_at_rates", sens(0.97, 10), false, nullptr, "sens_at_spec_n10_2", tf::DT_INT32);
+        streaming("metric_at_rates", spec(0.95), false, "spec_at_sens_1", "spec_at_sens_2", tf::DT_INT32);
+        streaming("metric_at_rates", spec(0.9), true, nullptr, "spec_at_sens_weighted2", tf::DT_INT32);
+        streaming("metric_at_rates", spec(0.97, 10), false, nullptr, "spec_at_sens_n10_2", tf::DT_INT32);
+
+        GraphBuilder b(m_reg->ops);
+        const Output l = *ops::placeholder(b, tf::DT_INT32, {8}, "l");
+        const Output p = *ops::placeholder(b, tf::DT_FLOAT, {8}, "p");
+        auto s = metrics::sensitivityAtSpecificity(b, l, p, 0.5);
+        QVERIFY2(s.has_value(), s ? "" : s.error().toString().c_str());
+        QCOMPARE(s->value.node(), std::string("sensitivity_at_specificity/value"));
+        QCOMPARE(s->updateOp.node(), std::string("sensitivity_at_specificity/update_op"));
+        QCOMPARE(b.findNode("sensitivity_at_specificity/value")->op(), std::string("RealDiv"));
+        const auto local = localVariables(b);
+        QCOMPARE(local.size(), std::size_t(4));
+        QCOMPARE(local[0].name(), std::string("sensitivity_at_specificity/true_positives"));
+        QCOMPARE(local[3].name(), std::string("sensitivity_at_specificity/false_positives"));
+        QCOMPARE(local[0].shape(), TensorShape({200}));
+        for (const char* name :
+             {"sensitivity_at_specificity/assert_greater_equal/Assert/Assert", "sensitivity_at_specificity/div",
+              "sensitivity_at_specificity/Abs", "sensitivity_at_specificity/ArgMin/dimension",
+              "sensitivity_at_specificity/ArgMin", "sensitivity_at_specificity/strided_slice/stack",
+              "sensitivity_at_specificity/strided_slice"})
+            QVERIFY2(b.findNode(name) != nullptr, name);
+        auto t = metrics::specificityAtSensitivity(b, l, p, 0.5);
+        QVERIFY2(t.has_value(), t ? "" : t.error().toString().c_str());
+        QCOMPARE(t->value.node(), std::string("specificity_at_sensitivity/value"));
+        for (const char* name : {"specificity_at_sensitivity/Min", "specificity_at_sensitivity/Equal",
+                                 "specificity_at_sensitivity/Cumsum", "specificity_at_sensitivity/ArgMax"})
+            QVERIFY2(b.findNode(name) != nullptr, name);
+        auto bad = metrics::sensitivityAtSpecificity(b, l, p, 1.5);
+        QVERIFY(!bad.has_value());
+        QCOMPARE(bad.error().message(), std::string("`specificity` must be in the range [0, 1]."));
+        QCOMPARE(metrics::specificityAtSensitivity(b, l, p, -0.1).error().message(),
+                 std::string("`sensitivity` must be in the range [0, 1]."));
+    }
+
+    /// mean_iou: the update op returns the accumulated confusion matrix (as TensorFlow's does), the
+    /// value the mean IoU of the classes present; labels out of range fail at run time.
+    void meanIou()
+    {
+        const char* c = "metric_mean_iou";
+        for (bool weighted : {false, true}) {
+            GraphBuilder b(m_reg->ops);
+            const Output labels = *ops::placeholder(b, tf::DT_INT32, {2, 3}, "labels");
+            const Output predictions = *ops::placeholder(b, tf::DT_INT64, {2, 3}, "predictions");
+            metrics::MetricOptions options;
+            if (weighted)
+                options.weights = *ops::placeholder(b, tf::DT_FLOAT, {2, 3}, "weights");
+            auto m = metrics::meanIou(b, labels, predictions, 5, options);
+            QVERIFY2(m.has_value(), m ? "" : m.error().toString().c_str());
+            QCOMPARE(m->updateOp.node(), std::string("mean_iou/AssignAdd"));
+            QCOMPARE(m->value.node(), std::string("mean_iou/Select_1"));
+            QCOMPARE(m->updateOp.baseDtype(), tf::DT_DOUBLE);
+            const auto local = localVariables(b);
+            QCOMPARE(local.size(), std::size_t(1));
+            QCOMPARE(local[0].name(), std::string("mean_iou/total_confusion_matrix"));
+            QCOMPARE(local[0].shape(), TensorShape({5, 5}));
+            auto init = localVariablesInitializer(b);
+            QVERIFY(init.has_value());
+            Runner run(*m_reg, b);
+            QVERIFY2(run.status().isOk(), run.status().toString().c_str());
+            QVERIFY(run.runTargets({init->name()}).isOk());
+            auto feeds = [&](int batch) {
+                const std::string n = std::to_string(batch);
+                Feeds f{{"labels:0", m_golden.tensor(c, ("labels" + n).c_str(), tf::DT_INT32)},
+                        {"predictions:0", m_golden.tensor(c, ("predictions" + n).c_str(), tf::DT_INT64)}};
+                if (weighted)
+                    f.push_back({"weights:0", m_golden.tensor(c, ("weights" + n).c_str())});
+                return f;
+            };
+            const auto cm1 = run.fetch(m->updateOp.name(), feeds(1));
+            if (!weighted) {
+                QVERIFY2(allClose(cm1, m_golden.expected(c, "cm1")), qPrintable(show(cm1)));
+                QVERIFY2(allClose(run.fetch(m->value.name()), m_golden.expected(c, "iou1")),
+                         qPrintable(show(run.fetch(m->value.name()))));
+            }
+            const auto cm2 = run.fetch(m->updateOp.name(), feeds(2));
+            QVERIFY2(allClose(cm2, m_golden.expected(c, weighted ? "weighted_cm2" : "cm2")), qPrintable(show(cm2)));
+            const auto iou = run.fetch(m->value.name());
+            QVERIFY2(allClose(iou, m_golden.expected(c, weighted ? "weighted_iou2" : "iou2")), qPrintable(show(iou)));
+            QVERIFY(run.runTargets({init->name()}).isOk());
+            LOSS_COMPARE(run.fetch(m->value.name()), (std::vector<double>{0.0}));
+            if (weighted)
+                continue;
+            // A label of 5 with 5 classes, a negative prediction: TensorFlow's run-time checks.
+            CpuAllocator allocator;
+            Feeds bad{{"labels:0", *Tensor::fromVector(allocator, {2, 3}, std::vector<std::int32_t>{0, 1, 5, 2, 3, 4})},
+                      {"predictions:0", m_golden.tensor(c, "predictions1", tf::DT_INT64)}};
+            QVERIFY(run.fetch(m->updateOp.name(), bad).empty());
+            QVERIFY2(run.status().message().find("`labels` out of bound") != std::string::npos,
+                     run.status().message().c_str());
+            Feeds negative{{"labels:0", m_golden.tensor(c, "labels1", tf::DT_INT32)},
+                           {"predictions:0",
+                            *Tensor::fromVector(allocator, {2, 3}, std::vector<std::int64_t>{0, -1, 2, 2, 3, 4})}};
+            QVERIFY(run.fetch(m->updateOp.name(), negative).empty());
+            QVERIFY2(run.status().message().find("`predictions` contains negative values") != std::string::npos,
+                     run.status().message().c_str());
+        }
+        GraphBuilder b(m_reg->ops);
+        auto bad = metrics::meanIou(b, *ops::placeholder(b, tf::DT_INT32, {3}, "l"),
+                                    *ops::placeholder(b, tf::DT_INT32, {4}, "p"), 3);
+        QVERIFY(!bad.has_value());
+        QCOMPARE(bad.error().message(), std::string("Shapes (4,) and (3,) are incompatible"));
     }
 };
 
