@@ -8,6 +8,7 @@
 //    nesting depth (inner Merge/Switch pairs are skipped); that Switch's predicate (cond/pred_id in a
 //    tf.cond, or the predicate itself for the pivot Switch that guards constants) is the cond's, and
 //    the gradient is Switch(grad, predicate) "cond_grad", colocated with the gradient.
+// A cond inside a while loop has no gradient there yet (Unimplemented, see refuseCondInGradientLoop).
 // In a while loop (the op's context is a WhileContext, see builder/while_loop.h), the gradients are
 // those of TensorFlow's v1 loops, built in the gradient loop of autodiff/control_flow_state.h:
 //  - Exit: the gradient enters the gradient loop ("b_exit"); nothing when back_prop is false;
@@ -78,6 +79,17 @@ Expected<std::optional<Output>> condPredicate(const GraphBuilder& b, const Outpu
     return std::optional<Output>();
 }
 
+/// Gradients of a tf.cond inside a while loop, built in the gradient loop, would need the values of
+/// the taken branch kept per iteration by history pushes and pops made inside the branches (TensorFlow's
+/// cond-aware GradLoopState); control_flow_state.h keeps histories for loop bodies only.
+Status refuseCondInGradientLoop(const GraphBuilder& b, const Operation& op)
+{
+    if (whileContextOf(b.contextOf(op.name())) == nullptr || currentGradLoopState(b) == nullptr)
+        return Status::ok();
+    return unimplementedError("gradients of a tf.cond inside a tf.while_loop are not supported ('" + op.name() +
+                              "'): the branch values would need per-iteration histories inside the branches");
+}
+
 /// control_flow_ops.merge(inputs, name).
 Expected<Output> merge(GraphBuilder& b, const std::vector<Output>& inputs, std::string_view name = "Merge")
 {
@@ -128,6 +140,7 @@ Status switchGrad(GradientContext& ctx)
     const bool trueIsZeros = isDriverZeros(b, trueGrad, ctx.op(), 1);
     if (falseIsZeros != trueIsZeros) {
         // A cond branch switch: the zeros are dead exactly when the branch gradient is live.
+        TSTUDIO_AD_CHECK(refuseCondInGradientLoop(b, ctx.op()));
         TSTUDIO_AD_TRY(merged, merge(b, {*falseGrad, *trueGrad}, "cond_grad"));
         return ctx.setInputGradient(0, merged);
     }
@@ -163,6 +176,7 @@ Status mergeGrad(GradientContext& ctx)
     }
     TSTUDIO_AD_TRY(pred, condPredicate(b, ctx.input(0)));
     if (pred) {
+        TSTUDIO_AD_CHECK(refuseCondInGradientLoop(b, ctx.op()));
         if (ctx.numInputs() != 2)
             return invalidArgumentError("the cond Merge '" + ctx.op().name() + "' has " +
                                         std::to_string(ctx.numInputs()) + " inputs; a cond merges 2");

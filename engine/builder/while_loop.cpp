@@ -115,7 +115,7 @@ void WhileContext::initializeValues(const std::vector<Output>& values)
 
 void WhileContext::exitResult(const std::vector<Output>& exits)
 {
-    if (WhileContext* outer = whileContextOf(outerContext())) {
+    if (ControlFlowContext* outer = outerContext()) {
         for (const Output& e : exits)
             outer->addName(e.name());
     }
@@ -138,7 +138,7 @@ Expected<Output> WhileContext::addValue(GraphBuilder& b, const Output& value)
         }
     }
     Output result = value;
-    if (WhileContext* outer = whileContextOf(outerContext())) {
+    if (ControlFlowContext* outer = outerContext()) { // a loop or a cond branch the loop is in
         TSTUDIO_TRY(outerValue, outer->addValue(b, value));
         result = outerValue;
     }
@@ -212,8 +212,8 @@ Expected<std::vector<Output>> whileLoop(GraphBuilder& b, const WhileCondFunction
     context->initializeValues(loopVars);
     for (const Output& x : loopVars) {
         Output real = x;
-        if (WhileContext* outerWhile = whileContextOf(outer)) {
-            TSTUDIO_TRY(v, outerWhile->addValue(b, x));
+        if (outer != nullptr) {
+            TSTUDIO_TRY(v, outer->addValue(b, x));
             real = v;
         }
         TSTUDIO_TRY(enter, enterFrame(b, *context, real, false));

@@ -58,7 +58,7 @@ public:
     std::vector<Output>& mutableLoopExits() { return m_loopExits; }
 
     /// Makes `tensor` known inside the loop without an Enter (AddName).
-    void addName(const std::string& tensorName) { m_values.insert(tensorName); }
+    void addName(const std::string& tensorName) override { m_values.insert(tensorName); }
     /// _InitializeValues: exactly `values` are known inside the loop (the loop vars while their
     /// Enters are made, then the Enters: the loop vars themselves are outside tensors again).
     void initializeValues(const std::vector<Output>& values);
@@ -66,7 +66,7 @@ public:
     void exitResult(const std::vector<Output>& exits);
     /// WhileContext.AddValue: `value` as seen inside this loop (itself, the Enter made for it, or
     /// in a gradient loop the real value of a forward tensor).
-    Expected<Output> addValue(GraphBuilder& b, const Output& value);
+    Expected<Output> addValue(GraphBuilder& b, const Output& value) override;
     /// Records `op` as created in this context (the outputs become known values).
     void addOpOutputs(const Operation& op);
 

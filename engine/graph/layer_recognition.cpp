@@ -135,8 +135,10 @@ private:
         const NodeDef* at = find(inputNode(node.input(index)));
         for (int hops = 0; at != nullptr && hops < 8; ++hops) {
             const std::string& op = at->op();
-            if ((op != "Identity" && op != "ReadVariableOp" && op != "Snapshot" && op != "Enter" && op != "Cast") ||
-                at->input_size() == 0 || at->input(0).starts_with('^'))
+            // A cond branch's Switch passes its input on too.
+            const bool passes = op == "Identity" || op == "ReadVariableOp" || op == "Snapshot" || op == "Enter" ||
+                                op == "Cast" || op == "Switch" || op == "RefSwitch";
+            if (!passes || at->input_size() == 0 || at->input(0).starts_with('^'))
                 break;
             at = find(inputNode(at->input(0)));
         }
@@ -152,6 +154,18 @@ private:
     static std::size_t depthBelow(const std::string& name, const std::string& scope)
     {
         return static_cast<std::size_t>(std::count(name.begin() + static_cast<std::ptrdiff_t>(scope.size()) + 1, name.end(), '/'));
+    }
+
+    /// depthBelow, not counting a tf.cond scope right under `scope` ("cond/", "cond_1/"): a layer
+    /// built on a training tensor (smart_cond) holds its ops there.
+    static std::size_t depthInLayer(const std::string& name, const std::string& scope)
+    {
+        const std::size_t depth = depthBelow(name, scope);
+        const std::string_view below = std::string_view(name).substr(scope.size() + 1);
+        const std::string_view first = below.substr(0, below.find('/'));
+        const bool isCond = first == "cond" || (first.size() > 5 && first.starts_with("cond_") &&
+                                                first.find_first_not_of("0123456789", 5) == std::string_view::npos);
+        return isCond && depth > 0 ? depth - 1 : depth;
     }
 
     static std::vector<std::int64_t> weightDims(const NodeDef& weight, bool* known)
@@ -285,8 +299,8 @@ private:
         }
         for (int index : members) {
             const NodeDef& node = m_graph.node(index);
-            if (depthBelow(node.name(), scope) == 0 && node.op().starts_with("FusedBatchNorm") && !node.op().ends_with("Grad") &&
-                weightInScope(node, 1, scope) != nullptr) {
+            if (depthInLayer(node.name(), scope) == 0 && node.op().starts_with("FusedBatchNorm") &&
+                !node.op().ends_with("Grad") && weightInScope(node, 1, scope) != nullptr) {
                 RecognisedLayer layer{"BatchNorm", {}};
                 const auto epsilon = node.attr().find("epsilon");
                 if (epsilon != node.attr().end()) {
@@ -321,7 +335,7 @@ private:
         for (int index : members) {
             const NodeDef& node = m_graph.node(index);
             const std::size_t depth = depthBelow(node.name(), scope);
-            if (leaf.starts_with("dropout") && node.op() == "RandomUniform" && depth <= 2)
+            if (leaf.starts_with("dropout") && node.op() == "RandomUniform" && depthInLayer(node.name(), scope) <= 2)
                 return RecognisedLayer{"Dropout", {}};
             if (leaf.starts_with("flatten") && node.op() == "Reshape" && depth == 0)
                 return RecognisedLayer{"Flatten", {}};

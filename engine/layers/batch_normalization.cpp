@@ -3,6 +3,7 @@
 #include "layers/batch_normalization.h"
 
 #include "autodiff/python_ops.h"
+#include "builder/cond.h"
 #include "builder/ops_sugar.h"
 #include "layers/layer_scope.h"
 
@@ -87,10 +88,18 @@ void addUpdate(GraphBuilder& b, const Operation& update)
     b.collections().add(graph_keys::kUpdateOps, update);
 }
 
-} // namespace
+/// One tensor in a vector, as a cond branch returns it.
+Expected<std::vector<Output>> single(Expected<Output> t)
+{
+    if (!t)
+        return unexpected(t.error());
+    return std::vector<Output>{*t};
+}
 
-Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
-                                    bool training)
+/// The layer with `training` a Python bool, or (`trainingTensor` not null) a bool tensor whose
+/// value is not known while building.
+Expected<Output> buildLayer(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
+                            bool training, const Output* trainingTensor)
 {
     TSTUDIO_AD_TRY(layer, LayerScope::enter(b, "batch_normalization", options.name, options.reuse));
     const TensorShape& inputShape = inputs.shape();
@@ -157,29 +166,55 @@ Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const
                                              options.movingVarianceInitializer, Regularizer(), false));
 
     if (fused) {
-        Output mean = movingMean.value();
-        Output variance = movingVariance.value();
-        if (training) {
-            TSTUDIO_AD_TRY(emptyMean,
-                           ops::constant(b, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
-            TSTUDIO_AD_TRY(emptyVar,
-                           ops::constant(b, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
-            mean = emptyMean;
-            variance = emptyVar;
+        // nn.fused_batch_norm in training (batch statistics; empty Consts for mean and variance) or
+        // inference (the moving statistics): outputs y, batch mean, batch variance.
+        auto fusedBatchNorm = [&](GraphBuilder& g, bool isTraining) -> Expected<std::vector<Output>> {
+            Output mean = movingMean.value();
+            Output variance = movingVariance.value();
+            if (isTraining) {
+                TSTUDIO_AD_TRY(emptyMean,
+                               ops::constant(g, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
+                TSTUDIO_AD_TRY(emptyVar,
+                               ops::constant(g, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
+                mean = emptyMean;
+                variance = emptyVar;
+            }
+            AttrMap attrs = {{"epsilon", attr::f(static_cast<float>(std::max(options.epsilon, 1.001e-5)))},
+                             {"data_format", attr::s(dataFormat)},
+                             {"is_training", attr::b(isTraining)}};
+            TSTUDIO_AD_TRY(bn, g.op("FusedBatchNormV3", {inputs, p.gammaValue, p.betaValue, mean, variance},
+                                    std::move(attrs), "FusedBatchNormV3"));
+            return std::vector<Output>{bn.output(0), bn.output(1), bn.output(2)};
+        };
+        std::vector<Output> results;
+        Output momentum;
+        if (trainingTensor) {
+            // smart_cond of the training and inference ops ("cond"), then of the momentum ("cond_1"):
+            // 1.0 when not training, so the updates below leave the moving statistics as they are.
+            TSTUDIO_AD_TRY(merged, cond(
+                                       b, *trainingTensor, [&](GraphBuilder& g) { return fusedBatchNorm(g, true); },
+                                       [&](GraphBuilder& g) { return fusedBatchNorm(g, false); }));
+            results = merged;
+            TSTUDIO_AD_TRY(
+                chosen,
+                cond(
+                    b, *trainingTensor,
+                    [&](GraphBuilder& g) { return single(ops::constant(g, options.momentum, tensorflow::DT_FLOAT)); },
+                    [&](GraphBuilder& g) { return single(ops::constant(g, 1.0, tensorflow::DT_FLOAT)); }));
+            momentum = chosen.front();
+        } else {
+            TSTUDIO_AD_TRY(direct, fusedBatchNorm(b, training));
+            results = direct;
+            TSTUDIO_AD_TRY(m, ops::constant(b, options.momentum, tensorflow::DT_FLOAT, "Const"));
+            momentum = m;
         }
-        AttrMap attrs = {{"epsilon", attr::f(static_cast<float>(std::max(options.epsilon, 1.001e-5)))},
-                         {"data_format", attr::s(dataFormat)},
-                         {"is_training", attr::b(training)}};
-        TSTUDIO_AD_TRY(bn, b.op("FusedBatchNormV3", {inputs, p.gammaValue, p.betaValue, mean, variance},
-                                std::move(attrs), "FusedBatchNormV3"));
-        TSTUDIO_AD_TRY(momentum, ops::constant(b, options.momentum, tensorflow::DT_FLOAT, "Const"));
-        if (training) {
-            TSTUDIO_AD_TRY(meanUpdate, assignMovingAverage(b, movingMean, bn.output(1), momentum, 0.0));
-            TSTUDIO_AD_TRY(varianceUpdate, assignMovingAverage(b, movingVariance, bn.output(2), momentum, 0.0));
+        if (trainingTensor || training) {
+            TSTUDIO_AD_TRY(meanUpdate, assignMovingAverage(b, movingMean, results[1], momentum, 0.0));
+            TSTUDIO_AD_TRY(varianceUpdate, assignMovingAverage(b, movingVariance, results[2], momentum, 0.0));
             addUpdate(b, meanUpdate);
             addUpdate(b, varianceUpdate);
         }
-        return bn.output(0);
+        return results[0];
     }
 
     std::vector<int> reductionAxes;
@@ -200,7 +235,7 @@ Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const
 
     Output mean = movingMean.value();
     Output variance = movingVariance.value();
-    if (training) {
+    if (training || trainingTensor) {
         TSTUDIO_AD_TRY(x, py::cast(b, inputs, paramDtype));
         const bool keepDims = axes.size() > 1;
         std::vector<std::int64_t> reduction(reductionAxes.begin(), reductionAxes.end());
@@ -229,10 +264,43 @@ Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const
             variance = v;
         }
         moments.close();
-        TSTUDIO_AD_TRY(meanUpdate, assignMovingAverage(b, movingMean, mean, Output(), options.momentum));
-        TSTUDIO_AD_TRY(varianceUpdate, assignMovingAverage(b, movingVariance, variance, Output(), options.momentum));
-        addUpdate(b, meanUpdate);
-        addUpdate(b, varianceUpdate);
+        if (trainingTensor) {
+            // smart_cond(training, batch statistic, moving statistic) for each ("cond", "cond_1"), and
+            // each update as smart_cond(training, assign, moving value) ("cond_2", "cond_3"), whose
+            // Merge is the UPDATE_OPS entry.
+            const Output batchMean = mean;
+            const Output batchVariance = variance;
+            auto choose = [&](const Output& batch, const Variable& moving) {
+                return cond(
+                    b, *trainingTensor, [&](GraphBuilder&) { return single(batch); },
+                    [&](GraphBuilder&) { return single(moving.value()); });
+            };
+            TSTUDIO_AD_TRY(chosenMean, choose(batchMean, movingMean));
+            TSTUDIO_AD_TRY(chosenVariance, choose(batchVariance, movingVariance));
+            mean = chosenMean.front();
+            variance = chosenVariance.front();
+            auto update = [&](const Variable& moving, const Output& value) -> Expected<Operation> {
+                TSTUDIO_AD_TRY(merged, cond(
+                                           b, *trainingTensor,
+                                           [&](GraphBuilder& g) -> Expected<std::vector<Output>> {
+                                               TSTUDIO_AD_TRY(assign, assignMovingAverage(g, moving, value, Output(),
+                                                                                          options.momentum));
+                                               return std::vector<Output>{assign.output(0)};
+                                           },
+                                           [&](GraphBuilder&) { return single(moving.value()); }));
+                return b.operation(merged.front().node());
+            };
+            TSTUDIO_AD_TRY(meanUpdate, update(movingMean, mean));
+            TSTUDIO_AD_TRY(varianceUpdate, update(movingVariance, variance));
+            addUpdate(b, meanUpdate);
+            addUpdate(b, varianceUpdate);
+        } else {
+            TSTUDIO_AD_TRY(meanUpdate, assignMovingAverage(b, movingMean, mean, Output(), options.momentum));
+            TSTUDIO_AD_TRY(varianceUpdate,
+                           assignMovingAverage(b, movingVariance, variance, Output(), options.momentum));
+            addUpdate(b, meanUpdate);
+            addUpdate(b, varianceUpdate);
+        }
     }
     TSTUDIO_AD_TRY(castMean, py::cast(b, mean, dtype));
     TSTUDIO_AD_TRY(castVariance, py::cast(b, variance, dtype));
@@ -249,6 +317,27 @@ Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const
     TSTUDIO_AD_TRY(meanB, broadcast(castMean));
     TSTUDIO_AD_TRY(varianceB, broadcast(castVariance));
     return batchnorm(b, inputs, meanB, varianceB, castOffset, castScale, options.epsilon);
+}
+
+} // namespace
+
+Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
+                                    bool training)
+{
+    return buildLayer(b, inputs, options, training, nullptr);
+}
+
+Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
+                                    const Output& training)
+{
+    if (!training.isValid() || training.baseDtype() != tensorflow::DT_BOOL) {
+        return unexpected(invalidArgumentError("tf.layers.batch_normalization: `training` must be a bool tensor, got " +
+                                               (training.isValid() ? dataTypeName(training.baseDtype()) : "none")));
+    }
+    // tf_utils.constant_value(training): a known value builds the layer as the Python bool does.
+    if (const Tensor* known = b.constantValue(training); known != nullptr && known->shape().rank() == 0)
+        return buildLayer(b, inputs, options, known->values<bool>()[0], nullptr);
+    return buildLayer(b, inputs, options, false, &training);
 }
 
 } // namespace tstudio::layers

@@ -36,8 +36,8 @@ struct BatchNormalizationOptions {
     std::optional<bool> fused;
 };
 
-/// tf.layers.batch_normalization(inputs, ..., training) with `training` a Python bool (a training
-/// tensor, which TensorFlow turns into tf.cond, is not supported). Variables in the layer's scope:
+/// tf.layers.batch_normalization(inputs, ..., training) with `training` a Python bool (for a
+/// tensor see the overload below). Variables in the layer's scope:
 /// "gamma" (ones, if scale), "beta" (zeros, if center), "moving_mean" (zeros) and "moving_variance"
 /// (ones), the last two not trainable; shape [C] for one axis, else the input's rank with 1s.
 ///  Fused (see `fused`): "FusedBatchNormV3" (is_training = training; epsilon at least 1.001e-5;
@@ -55,5 +55,22 @@ struct BatchNormalizationOptions {
 /// getVariable's.
 Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs,
                                     const BatchNormalizationOptions& options = {}, bool training = false);
+
+/// The same with `training` a scalar bool tensor (the graph's learning phase, builder/learning_phase.h,
+/// or any), as TensorFlow 1.15 builds it: a value known while building (a Const) acts as the bool;
+/// otherwise smart_cond (builder/cond.h) picks at run time, and the updates run in both modes:
+///  Fused: "cond/..." with the training FusedBatchNormV3 ("cond/FusedBatchNormV3", its empty Consts
+///  "cond/Const", "cond/Const_1") and the inference one ("cond/FusedBatchNormV3_1", reading the moving
+///  statistics), the inputs entering through "cond/FusedBatchNormV3/Switch", ...; y, mean and
+///  variance from "cond/Merge", "cond/Merge_1", "cond/Merge_2"; the momentum from "cond_1/Merge"
+///  (`momentum` when training, 1.0 otherwise, so "AssignMovingAvg" and "AssignMovingAvg_1", in
+///  UPDATE_OPS, leave the moving statistics unchanged in inference).
+///  Otherwise: "moments/..." always, the statistics used from "cond/Merge" (mean) and "cond_1/Merge"
+///  (variance), the updates "cond_2/AssignMovingAvg" and "cond_3/AssignMovingAvg" in the true
+///  branches of conds whose false branches return the moving value; the Merges "cond_2/Merge" and
+///  "cond_3/Merge" are the UPDATE_OPS entries.
+/// Errors: as above, and InvalidArgument when `training` is not a bool tensor.
+Expected<Output> batchNormalization(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
+                                    const Output& training);
 
 } // namespace tstudio::layers

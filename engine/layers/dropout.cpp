@@ -2,6 +2,7 @@
 #include "layers/dropout.h"
 
 #include "autodiff/python_ops.h"
+#include "builder/cond.h"
 #include "builder/ops_sugar.h"
 #include "layers/layer_scope.h"
 
@@ -11,62 +12,7 @@ namespace tstudio::layers {
 
 namespace {
 
-/// One branch of a tf.cond under construction (TensorFlow's CondContext, for what dropout needs):
-/// ops without inputs get a control input on the pivot, and the external input enters through a
-/// Switch made on first use, named after its consumer's scope. Null: no cond (plain graph).
-struct Branch {
-    Operation pivot; ///< "cond/switch_t" or "cond/switch_f"
-    Output pred;     ///< "cond/pred_id"
-    int index = 1;   ///< the Switch output taken: 1 true branch, 0 false branch
-    Output external; ///< the layer input
-    Output switched; ///< its Switch output, once made
-};
-
-/// A constant in the branch (a control input on the pivot), or a plain one.
-Expected<Output> branchConstant(GraphBuilder& b, Branch* branch, double value, DataType dtype, std::string_view name)
-{
-    if (!branch)
-        return ops::constant(b, value, dtype, name);
-    ScopeGuard controls = b.controlDependencies({branch->pivot});
-    return ops::constant(b, value, dtype, name);
-}
-
-Expected<Output> branchConstantInts(GraphBuilder& b, Branch* branch, const std::vector<std::int64_t>& values,
-                                    std::string_view name)
-{
-    std::optional<ScopeGuard> controls;
-    if (branch)
-        controls.emplace(b.controlDependencies({branch->pivot}));
-    return ops::constantInts(b, values, TensorShape{static_cast<std::int64_t>(values.size())}, tensorflow::DT_INT32,
-                             name);
-}
-
-/// The layer input as seen inside the branch; call it inside the consumer's name scope, as TensorFlow
-/// names the Switch "<consumer>/Switch" (colocated with the input, outside control dependencies).
-Expected<Output> branchInput(GraphBuilder& b, Branch* branch, const Output& inputs)
-{
-    if (!branch)
-        return inputs;
-    if (branch->switched.isValid())
-        return branch->switched;
-    TSTUDIO_AD_TRY(inputOp, b.operation(inputs.node()));
-    ScopeGuard noControls = b.clearControlDependencies();
-    ScopeGuard colocation = b.colocateWith(inputOp, true);
-    TSTUDIO_AD_TRY(sw, b.op("Switch", {inputs, branch->pred}, {}, "Switch"));
-    branch->switched = sw.output(branch->index);
-    return branch->switched;
-}
-
-/// A binary op whose left operand is a Python number (`1 - rate`): "<scope>/x" then the op.
-Expected<Output> numberOp(GraphBuilder& b, Branch* branch, std::string_view scopeName, std::string_view type, double x,
-                          const Output& y)
-{
-    TSTUDIO_AD_TRY(scope, b.nameScope(scopeName));
-    TSTUDIO_AD_TRY(xT, branchConstant(b, branch, x, y.baseDtype(), "x"));
-    return ops::firstOutput(b.op(type, {xT, y}, {}, scope.name()));
-}
-
-/// keras Dropout._get_noise_shape: the mask shape as an int32 tensor, in the layer's scope.
+/// keras Dropout._get_noise_shape: the mask shape as an int32 tensor, in the current scope.
 Expected<Output> layerNoiseShape(GraphBuilder& b, const Output& inputs,
                                  const std::vector<std::optional<std::int64_t>>& noiseShape)
 {
@@ -98,12 +44,11 @@ Expected<Output> layerNoiseShape(GraphBuilder& b, const Output& inputs,
 
 /// random_ops.random_uniform(shape tensor, dtype, seed) in [0, 1): scope "random_uniform" with
 /// "min", "max", "RandomUniform", "sub", "mul" and the Add named after the scope.
-Expected<Output> randomUniform(GraphBuilder& b, Branch* branch, const Output& shape, DataType dtype,
-                               std::optional<std::int64_t> seed)
+Expected<Output> randomUniform(GraphBuilder& b, const Output& shape, DataType dtype, std::optional<std::int64_t> seed)
 {
     TSTUDIO_AD_TRY(scope, b.nameScope("random_uniform"));
-    TSTUDIO_AD_TRY(minT, branchConstant(b, branch, 0.0, dtype, "min"));
-    TSTUDIO_AD_TRY(maxT, branchConstant(b, branch, 1.0, dtype, "max"));
+    TSTUDIO_AD_TRY(minT, ops::constant(b, 0.0, dtype, "min"));
+    TSTUDIO_AD_TRY(maxT, ops::constant(b, 1.0, dtype, "max"));
     const RandomSeeds seeds = b.seedsFor(seed);
     AttrMap attrs = {{"seed", attr::i(seeds.seed)}, {"seed2", attr::i(seeds.seed2)}, {"dtype", attr::type(dtype)}};
     TSTUDIO_AD_TRY(rnd, ops::firstOutput(b.op("RandomUniform", {shape}, std::move(attrs))));
@@ -119,15 +64,44 @@ std::string pythonG(double value)
     return text;
 }
 
-/// The layer's dropped_inputs(): the noise shape (layer scope) and nn.dropout under "dropout".
-/// Returns `inputs` itself for rate 0, as nn.dropout does.
-Expected<Output> droppedInputs(GraphBuilder& b, const Output& inputs, const DropoutOptions& options, Branch* branch)
+/// nn.dropout's `rate`: the Const "rate" of a Python number, or the rate tensor; an invalid Output
+/// when nothing is dropped (rate 0, or a rate tensor whose value is known to be 0).
+Expected<Output> rateTensor(GraphBuilder& b, const DropoutOptions& options, DataType dtype)
+{
+    if (!options.rateTensor.isValid()) {
+        if (!(options.rate >= 0.0 && options.rate < 1.0)) {
+            return unexpected(invalidArgumentError("rate must be a scalar tensor or a float in the range [0, 1), got " +
+                                                   pythonG(options.rate)));
+        }
+        if (options.rate == 0.0)
+            return Output();
+        return ops::constant(b, options.rate, dtype, "rate");
+    }
+    const Output& rate = options.rateTensor;
+    if (rate.baseDtype() != dtype) {
+        return unexpected(invalidArgumentError("Tensor conversion requested dtype " + dataTypeName(dtype) +
+                                               " for Tensor with dtype " + dataTypeName(rate.baseDtype()) + ": " +
+                                               rate.name()));
+    }
+    if (!rate.shape().isCompatibleWith(TensorShape::scalar())) {
+        return unexpected(
+            invalidArgumentError("Shapes " + pythonShapeList(rate.shape()) + " and () are incompatible (rate)"));
+    }
+    // tensor_util.constant_value(rate) == 0: nothing to drop.
+    if (const Tensor* known = b.constantValue(rate); known != nullptr && known->numElements() == 1) {
+        if ((dtype == tensorflow::DT_FLOAT && known->values<float>()[0] == 0.0f) ||
+            (dtype == tensorflow::DT_DOUBLE && known->values<double>()[0] == 0.0))
+            return Output();
+    }
+    return rate;
+}
+
+/// The layer's dropped_inputs(): the noise shape (current scope) and nn.dropout under "dropout".
+/// Returns `inputs` itself when nothing is dropped, as nn.dropout does.
+Expected<Output> droppedInputs(GraphBuilder& b, const Output& inputs, const DropoutOptions& options)
 {
     Output noiseShape;
     if (options.noiseShape) {
-        if (branch)
-            return unexpected(unimplementedError("tf.layers.dropout with a noise_shape and a training tensor is not "
-                                                 "supported; pass training as a bool"));
         TSTUDIO_AD_TRY(shape, layerNoiseShape(b, inputs, *options.noiseShape));
         noiseShape = shape;
     }
@@ -139,35 +113,18 @@ Expected<Output> droppedInputs(GraphBuilder& b, const Output& inputs, const Drop
             invalidArgumentError("x has to be a floating point tensor since it's going to be scaled. Got a " +
                                  dataTypeName(dtype) + " tensor instead."));
     }
-    if (!(options.rate >= 0.0 && options.rate < 1.0)) {
-        return unexpected(invalidArgumentError("rate must be a scalar tensor or a float in the range [0, 1), got " +
-                                               pythonG(options.rate)));
-    }
-    if (options.rate == 0.0)
+    TSTUDIO_AD_TRY(rate, rateTensor(b, options, dtype));
+    if (!rate.isValid())
         return inputs;
-    TSTUDIO_AD_TRY(rate, branchConstant(b, branch, options.rate, dtype, "rate"));
     if (!noiseShape.isValid()) {
-        // array_ops.shape: a Const when the shape is fully defined, else a Shape op.
-        if (inputs.shape().isFullyDefined()) {
-            const auto dims = inputs.shape().dims();
-            TSTUDIO_AD_TRY(shape, branchConstantInts(b, branch, {dims.begin(), dims.end()}, "Shape"));
-            noiseShape = shape;
-        } else {
-            TSTUDIO_AD_TRY(shapeScope, b.nameScope("Shape"));
-            TSTUDIO_AD_TRY(x, branchInput(b, branch, inputs));
-            TSTUDIO_AD_TRY(shape, ops::firstOutput(b.op("Shape", {x}, {{"out_type", attr::type(tensorflow::DT_INT32)}},
-                                                        shapeScope.name())));
-            noiseShape = shape;
-        }
+        TSTUDIO_AD_TRY(shape, py::shape(b, inputs)); // a Const "Shape" for a fully defined shape
+        noiseShape = shape;
     }
-    TSTUDIO_AD_TRY(random, randomUniform(b, branch, noiseShape, dtype, options.seed));
-    TSTUDIO_AD_TRY(keepProb, numberOp(b, branch, "sub", "Sub", 1.0, rate));
-    TSTUDIO_AD_TRY(scale, numberOp(b, branch, "truediv", "RealDiv", 1.0, keepProb));
+    TSTUDIO_AD_TRY(random, randomUniform(b, noiseShape, dtype, options.seed));
+    TSTUDIO_AD_TRY(keepProb, py::binary(b, py::Operator::kSub, 1.0, rate));
+    TSTUDIO_AD_TRY(scale, py::binary(b, py::Operator::kTrueDiv, 1.0, keepProb));
     TSTUDIO_AD_TRY(keepMask, ops::firstOutput(b.op("GreaterEqual", {random, rate})));
-    TSTUDIO_AD_TRY(mulScope, b.nameScope("mul"));
-    TSTUDIO_AD_TRY(x, branchInput(b, branch, inputs));
-    TSTUDIO_AD_TRY(scaled, ops::firstOutput(b.op("Mul", {x, scale}, {}, mulScope.name())));
-    mulScope.close();
+    TSTUDIO_AD_TRY(scaled, py::binary(b, py::Operator::kMul, inputs, scale));
     TSTUDIO_AD_TRY(mask, py::cast(b, keepMask, dtype));
     return py::binary(b, py::Operator::kMul, scaled, mask);
 }
@@ -179,7 +136,7 @@ Expected<Output> dropout(GraphBuilder& b, const Output& inputs, const DropoutOpt
     TSTUDIO_AD_TRY(layer, LayerScope::enter(b, "dropout", options.name, Reuse::kFalse));
     if (!training)
         return ops::identity(b, inputs, "Identity");
-    return droppedInputs(b, inputs, options, nullptr);
+    return droppedInputs(b, inputs, options);
 }
 
 Expected<Output> dropout(GraphBuilder& b, const Output& inputs, const DropoutOptions& options, const Output& training)
@@ -192,28 +149,16 @@ Expected<Output> dropout(GraphBuilder& b, const Output& inputs, const DropoutOpt
         return dropout(b, inputs, options, known->values<bool>()[0]);
 
     TSTUDIO_AD_TRY(layer, LayerScope::enter(b, "dropout", options.name, Reuse::kFalse));
-    TSTUDIO_AD_TRY(cond, b.nameScope("cond"));
-    TSTUDIO_AD_TRY(sw, b.op("Switch", {training, training}, {}, "Switch"));
-    TSTUDIO_AD_TRY(switchT, ops::identity(b, sw.output(1), "switch_t"));
-    TSTUDIO_AD_TRY(switchF, ops::identity(b, sw.output(0), "switch_f"));
-    TSTUDIO_AD_TRY(predId, ops::identity(b, training, "pred_id"));
-    TSTUDIO_AD_TRY(pivotT, b.operation(switchT.node()));
-    TSTUDIO_AD_TRY(pivotF, b.operation(switchF.node()));
-
-    Branch trueBranch{pivotT, predId, 1, inputs, Output()};
-    TSTUDIO_AD_TRY(dropped, droppedInputs(b, inputs, options, &trueBranch));
-    Output trueResult = dropped;
-    if (trueResult == inputs) { // rate 0: the branch returns its input, switched in the cond's scope
-        TSTUDIO_AD_TRY(switched, branchInput(b, &trueBranch, inputs));
-        trueResult = switched;
-    }
-
-    Branch falseBranch{pivotF, predId, 0, inputs, Output()};
-    TSTUDIO_AD_TRY(identityScope, b.nameScope("Identity"));
-    TSTUDIO_AD_TRY(x, branchInput(b, &falseBranch, inputs));
-    TSTUDIO_AD_TRY(identity, ops::firstOutput(b.op("Identity", {x}, {}, identityScope.name())));
-    identityScope.close();
-    return ops::firstOutput(b.op("Merge", {OpInput(std::vector<Output>{identity, trueResult})}, {}, "Merge"));
+    auto dropped = [&](GraphBuilder& g) -> Expected<std::vector<Output>> {
+        TSTUDIO_AD_TRY(y, droppedInputs(g, inputs, options));
+        return std::vector<Output>{y};
+    };
+    auto passed = [&](GraphBuilder& g) -> Expected<std::vector<Output>> {
+        TSTUDIO_AD_TRY(y, ops::identity(g, inputs, "Identity"));
+        return std::vector<Output>{y};
+    };
+    TSTUDIO_AD_TRY(merged, cond(b, training, dropped, passed));
+    return merged.front();
 }
 
 } // namespace tstudio::layers

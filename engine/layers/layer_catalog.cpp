@@ -4,6 +4,7 @@
 
 #include "builder/attr_values.h"
 #include "builder/collections.h"
+#include "builder/learning_phase.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
 #include "builder/variable_scope.h"
@@ -177,12 +178,18 @@ std::vector<LayerType> buildCatalog()
                           param("momentum", attr::f(0.99f), "Of the moving averages."),
                           param("epsilon", attr::f(1e-3f), "Added to the variance."),
                           param("center", attr::b(true), "Learn beta."), param("scale", attr::b(true), "Learn gamma."),
+                          param("learning_phase", attr::b(true),
+                                "Train or infer as the graph's learning_phase tensor says: training unless "
+                                "evaluation, export or freeze feed it false (off: the fixed 'training' value)."),
                           param("training", attr::b(false),
                                 "Normalise with the batch's statistics and update the "
                                 "moving ones (UPDATE_OPS).")},
                          {"inputs"}, {"output"}));
     c.push_back(makeType("Dropout", "Layers", "tf.layers.dropout: inverted dropout while training.", 1, 1,
                          {param("rate", attr::f(0.5f), "Fraction dropped, in [0, 1)."),
+                          param("learning_phase", attr::b(true),
+                                "Drop while the graph's learning_phase tensor says training, pass through when "
+                                "evaluation, export or freeze feed it false (off: the fixed 'training' value)."),
                           param("training", attr::b(false), "Drop (true) or pass through (false).")},
                          {"inputs"}, {"output"}));
     c.push_back(makeType("Flatten", "Layers", "tf.layers.flatten: [batch, ...] -> [batch, n].", 1, 1,
@@ -605,6 +612,12 @@ Expected<LayerExpansion> expandBatchNorm(Context& c)
     o.center = c.p.b("center");
     o.scale = c.p.b("scale");
     o.name = c.name;
+    // Documents saved before the param existed follow the learning phase too (its default).
+    if (c.p.b("learning_phase")) {
+        TSTUDIO_TRY(phase, learningPhase(c.b));
+        TSTUDIO_TRY(y, batchNormalization(c.b, c.in[0], o, phase));
+        return single(y);
+    }
     TSTUDIO_TRY(y, batchNormalization(c.b, c.in[0], o, c.p.b("training")));
     return single(y);
 }
@@ -614,6 +627,11 @@ Expected<LayerExpansion> expandDropout(Context& c)
     DropoutOptions o;
     o.rate = c.p.f("rate");
     o.name = c.name;
+    if (c.p.b("learning_phase")) {
+        TSTUDIO_TRY(phase, learningPhase(c.b));
+        TSTUDIO_TRY(y, dropout(c.b, c.in[0], o, phase));
+        return single(y);
+    }
     TSTUDIO_TRY(y, dropout(c.b, c.in[0], o, c.p.b("training")));
     return single(y);
 }

@@ -102,8 +102,10 @@ struct LayerExpansion {
 ///              one fails in get_variable as in TensorFlow). Renamed pieces and the variable_scope form need a
 ///              rank-2 input.
 ///  Conv2D, MaxPool, AvgPool, BatchNorm, Dropout, Flatten: tf.layers.conv2d, max_pooling2d,
-///              average_pooling2d, batch_normalization, dropout, flatten (layers/*.h), with
-///              `training` a Python bool.
+///              average_pooling2d, batch_normalization, dropout, flatten (layers/*.h). BatchNorm and
+///              Dropout take `training` from the graph's learning phase (builder/learning_phase.h:
+///              "learning_phase", true unless fed false) while the param learning_phase is on (the
+///              default), else the Python bool of the param training.
 ///  Reshape     tf.reshape(x, shape, name): Const "<name>/shape", Reshape "<name>".
 ///  Concat      tf.concat(values, axis, name) of two or more inputs: Const "<name>/axis", ConcatV2.
 ///  Add         op "AddN": tf.add_n (one input: its Identity); op "Add": tf.add of exactly two.

@@ -123,6 +123,33 @@ private slots:
         QVERIFY2(!found.count("dropout/dropout"), all.c_str());
     }
 
+    /// Batch norm and dropout on a training tensor (the learning phase): the layer holds a tf.cond,
+    /// whose scope is no layer of its own.
+    void layersOnATrainingTensor()
+    {
+        GraphBuilder b(m_registries->ops);
+        auto x = ops::placeholder(b, tf::DT_FLOAT, TensorShape{-1, 8, 8, 3}, "x");
+        auto training = ops::placeholder(b, tf::DT_BOOL, TensorShape::scalar(), "training");
+        QVERIFY(x && training);
+        auto bn = layers::batchNormalization(b, *x, {}, *training);
+        QVERIFY2(bn, bn ? "" : bn.error().toString().c_str());
+        auto flat = layers::flatten(b, *bn);
+        QVERIFY(flat);
+        auto bn2 = layers::batchNormalization(b, *flat, {}, *training);
+        QVERIFY2(bn2, bn2 ? "" : bn2.error().toString().c_str());
+        auto dropped = layers::dropout(b, *bn2, {}, *training);
+        QVERIFY2(dropped, dropped ? "" : dropped.error().toString().c_str());
+
+        const auto found = recogniseLayers(b.graphDef());
+        const std::string all = listed(found);
+        QVERIFY2(describeAt(found, "batch_normalization") == "BatchNorm(epsilon 0.001)", all.c_str());
+        QVERIFY2(describeAt(found, "batch_normalization_1") == "BatchNorm", all.c_str());
+        QVERIFY2(describeAt(found, "dropout") == "Dropout", all.c_str());
+        for (const char* mirror : {"batch_normalization/cond", "batch_normalization/cond_1",
+                                   "batch_normalization_1/cond_2", "dropout/cond", "dropout/cond/dropout"})
+            QVERIFY2(!found.count(mirror), (std::string(mirror) + "\n" + all).c_str());
+    }
+
     void frozenWeightsAndKerasReads()
     {
         // A frozen graph: the kernel is a Const inside the scope; Keras reads a resource variable.

@@ -1,5 +1,6 @@
 // tf.layers.dropout: the identity when not training; in training nn.dropout's nodes, the kept
-// fraction (1 - rate) and the 1 / (1 - rate) scaling, noise_shape, and TensorFlow's errors.
+// fraction (1 - rate) and the 1 / (1 - rate) scaling, noise_shape, a training tensor (tf.cond), a rate
+// tensor, and TensorFlow's errors.
 #include "builder/ops_sugar.h"
 #include "layer_test_support.h"
 #include "layers/dropout.h"
@@ -167,6 +168,66 @@ private slots:
         QCOMPARE(plain->name(), std::string("dropout_1/Identity:0"));
         auto notBool = dropout(b, *x, options, *x);
         QVERIFY(!notBool.has_value());
+    }
+
+    /// A rate tensor (fed at run time) in a cond on a training tensor; a noise shape in the true branch.
+    void rateTensorAndNoiseShapeInTheCond()
+    {
+        GraphBuilder b(m_registries->ops);
+        auto x = ops::placeholder(b, tf::DT_FLOAT, TensorShape{-1, 50}, "x");
+        auto rate = ops::placeholder(b, tf::DT_FLOAT, TensorShape::scalar(), "rate");
+        auto training = ops::placeholder(b, tf::DT_BOOL, TensorShape::scalar(), "training");
+        DropoutOptions options;
+        options.rateTensor = *rate;
+        options.noiseShape = std::vector<std::optional<std::int64_t>>{std::nullopt, 1};
+        auto y = dropout(b, *x, options, *training);
+        QVERIFY2(y.has_value(), y ? "" : y.error().toString().c_str());
+        QCOMPARE(y->name(), std::string("dropout/cond/Merge:0"));
+        QVERIFY(b.findNode("dropout/cond/dropout/rate") == nullptr); // the tensor is the rate
+        const tf::NodeDef* rateSwitch = b.findNode("dropout/cond/dropout/sub/Switch");
+        QVERIFY(rateSwitch && rateSwitch->input(0) == "rate" && rateSwitch->input(1) == "dropout/cond/pred_id");
+        QCOMPARE(b.findNode("dropout/cond/dropout/GreaterEqual")->input(1),
+                 std::string("dropout/cond/dropout/sub/Switch:1"));
+        // The noise shape is built in the branch (keras calls _get_noise_shape inside dropped_inputs).
+        QCOMPARE(b.findNode("dropout/cond/Shape/Switch")->input(0), std::string("x"));
+        QCOMPARE(b.findNode("dropout/cond/dropout/random_uniform/RandomUniform")->input(0),
+                 std::string("dropout/cond/packed"));
+
+        auto scalar = [&](float v) {
+            return *Tensor::fromVector(m_allocator, TensorShape::scalar(), std::vector<float>{v});
+        };
+        auto on = *Tensor::fromVector(m_allocator, TensorShape::scalar(), std::vector<bool>{true});
+        auto off = *Tensor::fromVector(m_allocator, TensorShape::scalar(), std::vector<bool>{false});
+        auto out = run(b, y->name(), {{"x:0", ones({40, 50})}, {"rate:0", scalar(0.75f)}, {"training:0", on}});
+        QVERIFY2(out.has_value(), out ? "" : out.error().toString().c_str());
+        auto v = out->values<float>();
+        int keptRows = 0;
+        for (int r = 0; r < 40; ++r) {
+            const float first = v[static_cast<std::size_t>(r * 50)];
+            QVERIFY(first == 0.0f || first == 4.0f); // 1 / (1 - 0.75)
+            keptRows += first != 0.0f;
+            for (int c = 1; c < 50; ++c)
+                QCOMPARE(v[static_cast<std::size_t>(r * 50 + c)], first);
+        }
+        QVERIFY2(keptRows > 0 && keptRows < 30, std::to_string(keptRows).c_str());
+        out = run(b, y->name(), {{"x:0", ones({40, 50})}, {"rate:0", scalar(0.75f)}, {"training:0", off}});
+        QVERIFY2(out.has_value(), out ? "" : out.error().toString().c_str());
+        for (float value : out->values<float>())
+            QCOMPARE(value, 1.0f);
+
+        // A rate tensor must have the input's dtype and be a scalar; a known 0 drops nothing.
+        auto doubleRate = ops::placeholder(b, tf::DT_DOUBLE, TensorShape::scalar(), "double_rate");
+        options.noiseShape.reset();
+        options.rateTensor = *doubleRate;
+        auto wrongType = dropout(b, *x, options, true);
+        QVERIFY(!wrongType.has_value());
+        QCOMPARE(wrongType.error().message(),
+                 std::string("Tensor conversion requested dtype float32 for Tensor with dtype float64: double_rate:0"));
+        auto zero = ops::constant(b, 0.0, tf::DT_FLOAT, "zero_rate");
+        options.rateTensor = *zero;
+        auto same = dropout(b, *x, options, true);
+        QVERIFY(same.has_value());
+        QCOMPARE(same->name(), std::string("x:0"));
     }
 
     void rateZeroAndErrors()

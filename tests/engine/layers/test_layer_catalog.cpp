@@ -6,6 +6,7 @@
 #include "../../support/model_test_support.h"
 #include "../../support/test_files.h"
 #include "builder/collections.h"
+#include "builder/learning_phase.h"
 #include "builder/ops_sugar.h"
 #include "core/try.h"
 #include "data/mnist.h"
@@ -287,7 +288,7 @@ private slots:
                            return averagePooling2d(b, x, {.poolSize = {2, 2}, .strides = {2, 2}, .padding = "same"});
                        });
         compareWithApi("batch norm", TensorShape{-1, 4, 4, 3}, "BatchNorm", "bn",
-                       {{"training", attr::b(true)}, {"momentum", attr::f(0.9f)}},
+                       {{"learning_phase", attr::b(false)}, {"training", attr::b(true)}, {"momentum", attr::f(0.9f)}},
                        [](GraphBuilder& b, const Output& x) {
                            BatchNormalizationOptions o;
                            o.momentum = static_cast<double>(0.9f);
@@ -295,8 +296,23 @@ private slots:
                            return batchNormalization(b, x, o, true);
                        });
         compareWithApi(
-            "dropout", TensorShape{-1, 4}, "Dropout", "", {{"training", attr::b(true)}, {"rate", attr::f(0.25f)}},
+            "dropout", TensorShape{-1, 4}, "Dropout", "",
+            {{"learning_phase", attr::b(false)}, {"training", attr::b(true)}, {"rate", attr::f(0.25f)}},
             [](GraphBuilder& b, const Output& x) { return dropout(b, x, {.rate = static_cast<double>(0.25f)}, true); });
+        // By default BatchNorm and Dropout follow the graph's learning phase (a cond on "learning_phase").
+        compareWithApi("batch norm, learning phase", TensorShape{-1, 4, 4, 3}, "BatchNorm", "bn",
+                       {{"momentum", attr::f(0.9f)}}, [](GraphBuilder& b, const Output& x) -> Expected<Output> {
+                           TSTUDIO_TRY(phase, learningPhase(b));
+                           BatchNormalizationOptions o;
+                           o.momentum = static_cast<double>(0.9f);
+                           o.name = "bn";
+                           return batchNormalization(b, x, o, phase);
+                       });
+        compareWithApi("dropout, learning phase", TensorShape{-1, 4}, "Dropout", "", {{"rate", attr::f(0.25f)}},
+                       [](GraphBuilder& b, const Output& x) -> Expected<Output> {
+                           TSTUDIO_TRY(phase, learningPhase(b));
+                           return dropout(b, x, {.rate = static_cast<double>(0.25f)}, phase);
+                       });
         compareWithApi("flatten", TensorShape{-1, 2, 3, 4}, "Flatten", "", {},
                        [](GraphBuilder& b, const Output& x) { return flatten(b, x); });
     }
