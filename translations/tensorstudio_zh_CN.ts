@@ -3542,6 +3542,14 @@ max %4</source>
         <source>value of a constant kernel initializer.</source>
         <translation>constant 核初始化器的值。</translation>
     </message>
+    <message>
+        <source>Drop while the graph&apos;s learning_phase tensor says training, pass through when evaluation, export or freeze feed it false (off: the fixed &apos;training&apos; value).</source>
+        <translation>在图的 learning_phase 张量表示训练时执行丢弃，在评估、导出或冻结将其馈送为 false 时直接传递（关闭时：使用固定的“training”值）。</translation>
+    </message>
+    <message>
+        <source>Train or infer as the graph&apos;s learning_phase tensor says: training unless evaluation, export or freeze feed it false (off: the fixed &apos;training&apos; value).</source>
+        <translation>按图的 learning_phase 张量进行训练或推理：除非评估、导出或冻结将其馈送为 false，否则为训练（关闭时：使用固定的“training”值）。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::AttrEditor</name>
@@ -4972,6 +4980,66 @@ max %4</source>
     <message>
         <source>var -= alpha * delta.</source>
         <translation>var -= alpha * delta（梯度下降更新）。</translation>
+    </message>
+    <message>
+        <source>0-D, 1-D or 2-D [N, rank]: the index of each sparse value.</source>
+        <translation>0 维、1 维或 2 维 [N, rank]：每个稀疏值的索引。</translation>
+    </message>
+    <message>
+        <source>1-D [N] values, or a scalar used for every index.</source>
+        <translation>1 维 [N] 的值，或用于每个索引的标量。</translation>
+    </message>
+    <message>
+        <source>1-D int32 of 2 elements: new_height, new_width.</source>
+        <translation>含 2 个元素的 1 维 int32：new_height、new_width。</translation>
+    </message>
+    <message>
+        <source>1-D int32 of 2 elements: the original height and width.</source>
+        <translation>含 2 个元素的 1 维 int32：原始高度和宽度。</translation>
+    </message>
+    <message>
+        <source>1-D: the shape of the dense output.</source>
+        <translation>1 维：稠密输出的形状。</translation>
+    </message>
+    <message>
+        <source>Builds a dense tensor of shape output_shape from sparse indices and values; every other element is default_value.</source>
+        <translation>由稀疏索引和值构建形状为 output_shape 的稠密张量；其余元素均为 default_value。</translation>
+    </message>
+    <message>
+        <source>Gradient of ResizeBilinear: spreads each gradient over the 4 source pixels by their interpolation weights.</source>
+        <translation>ResizeBilinear 的梯度：按插值权重将每个梯度分配到 4 个源像素上。</translation>
+    </message>
+    <message>
+        <source>Gradient of ResizeNearestNeighbor: sums each gradient into the source pixel it was copied from.</source>
+        <translation>ResizeNearestNeighbor 的梯度：将每个梯度累加到其复制来源的源像素上。</translation>
+    </message>
+    <message>
+        <source>If true, indices must be in range, sorted lexicographically and unique.</source>
+        <translation>若为 true，索引必须在范围内、按字典序排序且唯一。</translation>
+    </message>
+    <message>
+        <source>If true, pixel centers are at (i + 0.5): source coordinates are (i + 0.5) * scale - 0.5 (nearest neighbor: (i + 0.5) * scale, floored).</source>
+        <translation>若为 true，像素中心位于 (i + 0.5)：源坐标为 (i + 0.5) * scale - 0.5（最近邻：(i + 0.5) * scale，向下取整）。</translation>
+    </message>
+    <message>
+        <source>If true, the centers of the 4 corner pixels of input and output are aligned: the scale is (in - 1) / (out - 1) instead of in / out.</source>
+        <translation>若为 true，输入与输出 4 个角像素的中心对齐：缩放比例为 (in - 1) / (out - 1) 而非 in / out。</translation>
+    </message>
+    <message>
+        <source>Resizes images [batch, height, width, channels] to `size` by bilinear interpolation; the output is float.</source>
+        <translation>以双线性插值将图像 [batch, height, width, channels] 缩放到 `size`；输出为 float。</translation>
+    </message>
+    <message>
+        <source>Resizes images [batch, height, width, channels] to `size` by copying the nearest source pixel.</source>
+        <translation>通过复制最近的源像素将图像 [batch, height, width, channels] 缩放到 `size`。</translation>
+    </message>
+    <message>
+        <source>Scalar: the value of the elements no index names.</source>
+        <translation>标量：未被任何索引指定的元素的值。</translation>
+    </message>
+    <message>
+        <source>The image that was resized; only its shape is read.</source>
+        <translation>被缩放的图像；只读取其形状。</translation>
     </message>
 </context>
 <context>
