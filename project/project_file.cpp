@@ -8,6 +8,7 @@
 #include "project_json.h"
 
 #include <algorithm>
+#include <regex>
 #include <set>
 
 namespace tstudio::project {
@@ -133,12 +134,53 @@ Expected<OptimizerSpec> readOptimizer(const JsonReader& r, const json& value, co
     return spec;
 }
 
+Status checkRegex(const JsonReader& r, const std::string& pattern, const std::string& path)
+{
+    try {
+        std::regex compiled(pattern);
+        (void)compiled;
+    } catch (const std::regex_error& e) {
+        return r.error(path, "'" + pattern + "' is not a regular expression: " + e.what());
+    }
+    return Status::ok();
+}
+
+Expected<WarmStart> readWarmStart(const JsonReader& r, const json& value, const std::string& path)
+{
+    if (!value.is_object())
+        return unexpected(r.error(path, "expected an object, got " + describeJson(value)));
+    if (Status s = r.checkKeys(value, path, {"ckpt_to_initialize_from", "vars_to_warm_start", "var_name_to_prev_var_name"});
+        !s.isOk())
+        return unexpected(s);
+    WarmStart w;
+    TSTUDIO_TRY(from, r.stringKey(value, path, "ckpt_to_initialize_from", std::nullopt));
+    if (from.empty())
+        return unexpected(r.error(path + ".ckpt_to_initialize_from", "expected a checkpoint prefix or directory, got \"\""));
+    w.ckptToInitializeFrom = from;
+    TSTUDIO_TRY(vars, r.stringKey(value, path, "vars_to_warm_start", w.varsToWarmStart));
+    if (Status s = checkRegex(r, vars, path + ".vars_to_warm_start"); !s.isOk())
+        return unexpected(s);
+    w.varsToWarmStart = vars;
+    if (const auto it = value.find("var_name_to_prev_var_name"); it != value.end() && !it->is_null()) {
+        const std::string mpath = path + ".var_name_to_prev_var_name";
+        if (!it->is_object())
+            return unexpected(r.error(mpath, "expected an object {variable: name in the checkpoint}, got " + describeJson(*it)));
+        for (const auto& [key, name] : it->items()) {
+            if (!name.is_string() || name.get<std::string>().empty())
+                return unexpected(r.error(mpath + "." + key, "expected the variable's name in the checkpoint, got " + describeJson(name)));
+            w.varNameToPrevVarName[key] = name.get<std::string>();
+        }
+    }
+    return w;
+}
+
 Expected<TrainingSetup> readTraining(const JsonReader& r, const json& value, const std::string& path)
 {
     if (!value.is_object())
         return unexpected(r.error(path, "expected an object, got " + describeJson(value)));
     if (Status s = r.checkKeys(value, path,
-                               {"loss", "train_op", "global_step", "init_op", "optimizer", "clip_by_global_norm"});
+                               {"loss", "train_op", "global_step", "init_op", "optimizer", "clip_by_global_norm",
+                                "var_list", "warm_start"});
         !s.isOk())
         return unexpected(s);
     TrainingSetup t;
@@ -166,6 +208,18 @@ Expected<TrainingSetup> readTraining(const JsonReader& r, const json& value, con
         t.clipByGlobalNorm = clip;
     } else if (clip) {
         return unexpected(r.error(path + ".clip_by_global_norm", "only applies when an optimizer is built"));
+    }
+    TSTUDIO_TRY(varList, r.optionalStringKey(value, path, "var_list"));
+    if (varList) {
+        if (!hasOptimizer)
+            return unexpected(r.error(path + ".var_list", "only applies when an optimizer is built"));
+        if (Status s = checkRegex(r, *varList, path + ".var_list"); !s.isOk())
+            return unexpected(s);
+        t.varList = varList;
+    }
+    if (const auto it = value.find("warm_start"); it != value.end() && !it->is_null()) {
+        TSTUDIO_TRY(warm, readWarmStart(r, *it, path + ".warm_start"));
+        t.warmStart = warm;
     }
     return t;
 }
@@ -383,6 +437,18 @@ ordered trainingJson(const TrainingSetup& t)
         o["optimizer"] = nullptr;
     }
     o["clip_by_global_norm"] = t.clipByGlobalNorm ? ordered(*t.clipByGlobalNorm) : ordered(nullptr);
+    if (t.varList)
+        o["var_list"] = *t.varList;
+    if (t.warmStart) {
+        ordered w;
+        w["ckpt_to_initialize_from"] = t.warmStart->ckptToInitializeFrom;
+        w["vars_to_warm_start"] = t.warmStart->varsToWarmStart;
+        ordered names = ordered::object();
+        for (const auto& [var, prev] : t.warmStart->varNameToPrevVarName)
+            names[var] = prev;
+        w["var_name_to_prev_var_name"] = std::move(names);
+        o["warm_start"] = std::move(w);
+    }
     return o;
 }
 

@@ -151,6 +151,16 @@ struct OptimizerSpec {
     std::map<std::string, bool> flags;     ///< e.g. "use_nesterov", "centered"
 };
 
+/// "warm_start": variables initialised from another checkpoint when training starts fresh (no
+/// checkpoint in the log directory yet), as tf.estimator.WarmStartSettings: the trainable
+/// variables whose names match `varsToWarmStart` from the start (Python's re.match), each read
+/// from the checkpoint under its own name or the one `varNameToPrevVarName` gives it.
+struct WarmStart {
+    std::string ckptToInitializeFrom; ///< a checkpoint prefix, or a directory (its latest checkpoint)
+    std::string varsToWarmStart = ".*";
+    std::map<std::string, std::string> varNameToPrevVarName;
+};
+
 /// Either an existing train op (with the loss to report) or a loss and an optimizer to build.
 struct TrainingSetup {
     std::string loss;                       ///< tensor name; required with an optimizer
@@ -159,6 +169,10 @@ struct TrainingSetup {
     std::optional<std::string> initOp;      ///< null: an initializer of every variable is added
     std::optional<OptimizerSpec> optimizer; ///< set exactly when trainOp is not
     std::optional<double> clipByGlobalNorm; ///< optimizer only
+    /// "var_list": a regex (re.match) choosing which trainable variables the optimizer updates, as
+    /// minimize(var_list=...); null: all of them. Optimizer only.
+    std::optional<std::string> varList;
+    std::optional<WarmStart> warmStart;
 };
 
 /// When the training loop's hooks fire (null: never).

@@ -22,6 +22,7 @@
 #include "training/momentum.h"
 #include "training/rmsprop.h"
 #include "training/update_ops.h"
+#include "warm_start.h"
 
 #include <memory>
 #include <set>
@@ -314,6 +315,22 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
         // The batch-norm updates run with every step, as `with tf.control_dependencies(
         // tf.get_collection(UPDATE_OPS)): minimize(...)` has them (a graph from a file brings them
         // in its MetaGraphDef's collection or by TensorFlow's names).
+        if (setup.varList) {
+            // minimize(var_list=...): the trainable variables whose names match from the start.
+            const std::vector<Variable> all =
+                varList ? *varList : b.collections().variables(graph_keys::kTrainableVariables);
+            std::vector<Variable> kept;
+            std::string names;
+            for (const Variable& v : all) {
+                names += (names.empty() ? "" : ", ") + v.name();
+                if (matchesFromStart(*setup.varList, v.name()))
+                    kept.push_back(v);
+            }
+            if (kept.empty())
+                return unexpected(invalidArgumentError(label + "training.var_list: '" + *setup.varList +
+                                                       "' matches none of the trainable variables (" + names + ")"));
+            varList = kept;
+        }
         auto updates = training::recoverUpdateOps(b, loaded.meta ? &loaded.meta->collections : nullptr);
         if (!updates)
             return unexpected(updates.error().withContext(label + "graph"));
@@ -347,6 +364,22 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
         if (!init)
             return unexpected(init.error().withContext(label + "training"));
         out.initOp = init->name();
+    }
+
+    if (setup.warmStart) {
+        // WarmStartSettings warms trainable variables; a graph that does not say which are
+        // trainable (a GraphDef with its own train op) offers every variable but the global step.
+        std::vector<Variable> candidates = b.collections().variables(graph_keys::kTrainableVariables);
+        if (candidates.empty())
+            for (const Variable& v : b.collections().variables(graph_keys::kGlobalVariables))
+                if (v.value().name() != out.globalStep)
+                    candidates.push_back(v);
+        auto plan = addWarmStart(b, project, *setup.warmStart, candidates, out.initOp, label + "training.warm_start");
+        if (!plan)
+            return unexpected(plan.error());
+        out.initOp = plan->initOp;
+        out.warmStarted = plan->variables;
+        out.warmStartCheckpoint = plan->checkpoint;
     }
 
     if (loaded.meta) {

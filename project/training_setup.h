@@ -43,6 +43,10 @@ struct PreparedTraining {
     std::string initOp;     ///< initializes every variable (run once before training)
     /// How many UPDATE_OPS (batch-norm moving averages) the train op built from `optimizer` runs first.
     std::size_t updateOps = 0;
+    /// training.warm_start: the variables initOp restores from `warmStartCheckpoint` after
+    /// initialising every variable (empty without warm start).
+    std::vector<std::string> warmStarted;
+    std::string warmStartCheckpoint;
     /// The feeds of the next step: {placeholder tensor name -> batch}, one entry per feed of every
     /// data source. Errors are the pipelines' (a damaged record, ...). One thread at a time.
     std::function<Expected<Feeds>()> nextFeeds;

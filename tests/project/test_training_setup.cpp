@@ -7,6 +7,7 @@
 #include "builder/variables.h"
 #include "graph/graph_def_io.h"
 #include "io/atomic_file.h"
+#include "io/checkpoint/tensor_bundle_writer.h"
 #include "io/npy.h"
 #include "layers/batch_normalization.h"
 #include "layers/dense.h"
@@ -168,6 +169,39 @@ Expected<tensorflow::MetaGraphDef> batchNormRegression()
     return exportMetaGraph(b);
 }
 
+
+/// x [?,3] -> layer1 (dense 4, relu) -> layer2 (dense 1) -> MSE with y [?,1] named "loss".
+Expected<tensorflow::MetaGraphDef> twoLayerRegression()
+{
+    GraphBuilder b(registries().ops);
+    TSTUDIO_TRY(x, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 3}), "x"));
+    TSTUDIO_TRY(y, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 1}), "y"));
+    layers::DenseOptions first;
+    first.units = 4;
+    first.activation = layers::Activation::kRelu;
+    first.name = "layer1";
+    TSTUDIO_TRY(hidden, layers::dense(b, x, first));
+    layers::DenseOptions second;
+    second.units = 1;
+    second.name = "layer2";
+    TSTUDIO_TRY(prediction, layers::dense(b, hidden, second));
+    losses::LossOptions options;
+    options.scope = "mse";
+    TSTUDIO_TRY(loss, losses::meanSquaredError(b, y, prediction, options));
+    TSTUDIO_TRY(named, ops::identity(b, loss, "loss"));
+    (void)named;
+    return exportMetaGraph(b);
+}
+
+/// Values i * step + offset in the given shape.
+Tensor ramp(Allocator& allocator, const TensorShape& shape, float offset, float step)
+{
+    std::vector<float> values(static_cast<std::size_t>(shape.numElements().value()));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = offset + step * static_cast<float>(i);
+    return Tensor::fromVector<float>(allocator, shape, values).value();
+}
+
 std::filesystem::path updateOpsGolden()
 {
     return std::filesystem::path(TSTUDIO_SOURCE_DIR) / "tests" / "data" / "golden" / "update_ops";
@@ -178,6 +212,108 @@ std::filesystem::path updateOpsGolden()
 class TestTrainingSetup : public QObject {
     Q_OBJECT
 private slots:
+    void warmStartAndVarList()
+    {
+        // A checkpoint the test writes: the two layers' variables, and "old/kernel" to rename from.
+        QTemporaryDir dir;
+        const std::filesystem::path root(dir.path().toStdString());
+        CpuAllocator allocator;
+        const std::map<std::string, Tensor> saved = {
+            {"layer1/kernel", ramp(allocator, TensorShape({3, 4}), -0.5f, 0.1f)},
+            {"layer1/bias", ramp(allocator, TensorShape({4}), 0.05f, 0.01f)},
+            {"layer2/kernel", ramp(allocator, TensorShape({4, 1}), 0.3f, -0.2f)},
+            {"layer2/bias", ramp(allocator, TensorShape({1}), 0.7f, 0.0f)},
+            {"old/kernel", ramp(allocator, TensorShape({4, 1}), -1.0f, 0.25f)},
+            {"wrong/kernel", ramp(allocator, TensorShape({3, 1}), 0.0f, 1.0f)}};
+        std::filesystem::create_directories(root / "pretrained");
+        {
+            auto writer = TensorBundleWriter::create((root / "pretrained" / "model.ckpt-7").string());
+            QVERIFY(writer);
+            for (const auto& [name, tensor] : saved)
+                QVERIFY((*writer)->add(name, tensor).isOk());
+            QVERIFY((*writer)->finish().isOk());
+        }
+        QVERIFY(testing::writeFile(dir.path() + "/pretrained/checkpoint", "model_checkpoint_path: \"model.ckpt-7\"\n"));
+        auto meta = twoLayerRegression();
+        QVERIFY2(meta.has_value(), meta ? "" : meta.error().toString().c_str());
+        QVERIFY(writeMetaGraphFile(root / "model.meta", *meta).isOk());
+        auto project = [&](const nlohmann::json& extra) {
+            nlohmann::json training = {{"loss", "loss:0"}, {"optimizer", {{"type", "GradientDescent"}, {"learning_rate", 0.1}}}};
+            for (const auto& [key, value] : extra.items())
+                training[key] = value;
+            nlohmann::json doc = {
+                {"format", "tensorstudio-project"},
+                {"version", 1},
+                {"graph", {{"file", "model.meta"}}},
+                {"data",
+                 {{"sources",
+                   {{{"type", "numpy"},
+                     {"files", {(updateOpsGolden() / "x.npy").string(), (updateOpsGolden() / "y.npy").string()}},
+                     {"feeds", {{"x", "x"}, {"y", "y"}}}}}}}},
+                {"training", training},
+                {"batch_size", 8}};
+            return writeFileAtomically(root / "warm.tsproj", doc.dump()).isOk() ? loadProject(root / "warm.tsproj")
+                                                                                  : Expected<Project>(unexpected(internalError("write")));
+        };
+        auto bits = [](const std::vector<float>& v) { return QByteArray(reinterpret_cast<const char*>(v.data()), static_cast<int>(v.size() * sizeof(float))); };
+        auto savedBits = [&](const std::string& name) {
+            const auto values = saved.at(name).values<float>();
+            return bits(std::vector<float>(values.begin(), values.end()));
+        };
+
+        // Everything warm-started from the directory's latest; only layer2 trains (var_list), and
+        // layer2/kernel is read from "old/kernel".
+        auto p = project({{"var_list", "layer2"},
+                          {"warm_start",
+                           {{"ckpt_to_initialize_from", "pretrained"},
+                            {"var_name_to_prev_var_name", {{"layer2/kernel", "old/kernel"}}}}}});
+        QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
+        auto prepared = prepareTraining(*p, registries().ops);
+        QVERIFY2(prepared.has_value(), prepared ? "" : prepared.error().toString().c_str());
+        QCOMPARE(prepared->warmStarted, (std::vector<std::string>{"layer1/kernel", "layer1/bias", "layer2/kernel", "layer2/bias"}));
+        auto session = startSession(*prepared);
+        QVERIFY(session);
+        QCOMPARE(bits(fetchFloats(*session, "layer1/kernel/read:0")), savedBits("layer1/kernel"));
+        QCOMPARE(bits(fetchFloats(*session, "layer1/bias/read:0")), savedBits("layer1/bias"));
+        QCOMPARE(bits(fetchFloats(*session, "layer2/kernel/read:0")), savedBits("old/kernel"));
+        QCOMPARE(bits(fetchFloats(*session, "layer2/bias/read:0")), savedBits("layer2/bias"));
+        std::string error;
+        for (int step = 0; step < 5; ++step)
+            QVERIFY2(std::isfinite(trainStep(*session, *prepared, &error)), error.c_str());
+        // layer1 did not train: bit-identical; layer2 did.
+        QCOMPARE(bits(fetchFloats(*session, "layer1/kernel/read:0")), savedBits("layer1/kernel"));
+        QCOMPARE(bits(fetchFloats(*session, "layer1/bias/read:0")), savedBits("layer1/bias"));
+        QVERIFY(bits(fetchFloats(*session, "layer2/kernel/read:0")) != savedBits("old/kernel"));
+        QVERIFY(bits(fetchFloats(*session, "layer2/bias/read:0")) != savedBits("layer2/bias"));
+        // The project file keeps both keys.
+        QVERIFY(p->training.varList && p->training.warmStart);
+        QCOMPARE(p->training.warmStart->varNameToPrevVarName.at("layer2/kernel"), std::string("old/kernel"));
+
+        // Bad settings name the key and what was expected.
+        auto refused = [&](const nlohmann::json& extra) -> std::string {
+            auto bad = project(extra);
+            if (!bad)
+                return bad.error().message();
+            auto made = prepareTraining(*bad, registries().ops);
+            return made ? std::string("(prepared)") : made.error().message();
+        };
+        auto expectError = [&](const nlohmann::json& extra, const std::string& part) {
+            const std::string message = refused(extra);
+            QVERIFY2(message.find(part) != std::string::npos, (message + " | expected: " + part).c_str());
+        };
+        expectError({{"var_list", "layer9"}}, "training.var_list: 'layer9' matches none of the trainable variables (layer1/kernel, layer1/bias, layer2/kernel, layer2/bias)");
+        expectError({{"var_list", "(unclosed"}}, "training.var_list");
+        expectError({{"warm_start", {{"ckpt_to_initialize_from", "nowhere"}}}}, "training.warm_start.ckpt_to_initialize_from: no checkpoint at 'nowhere'");
+        expectError({{"warm_start", {{"ckpt_to_initialize_from", "pretrained"}, {"vars_to_warm_start", "layer3"}}}},
+                    "training.warm_start.vars_to_warm_start: 'layer3' matches none of the trainable variables");
+        expectError({{"warm_start", {{"ckpt_to_initialize_from", "pretrained"}, {"var_name_to_prev_var_name", {{"layer2/kernel", "missing/kernel"}}}}}},
+                    "training.warm_start: variable 'layer2/kernel' is not in checkpoint");
+        expectError({{"warm_start", {{"ckpt_to_initialize_from", "pretrained"}, {"var_name_to_prev_var_name", {{"layer2/kernel", "wrong/kernel"}}}}}},
+                    "training.warm_start: variable 'layer2/kernel' is float32 [4,1] but the checkpoint's 'wrong/kernel' is float32 [3,1]");
+        expectError({{"warm_start", {{"ckpt_to_initialize_from", "pretrained"}, {"var_name_to_prev_var_name", {{"nothing", "old/kernel"}}}}}},
+                    "training.warm_start.var_name_to_prev_var_name: 'nothing' is not a trainable variable of the graph");
+        expectError({{"warm_start", {{"ckpt_to_initialize_from", "pretrained"}, {"oops", 1}}}}, "training.warm_start");
+    }
     void batchNormUpdatesRunWithTheTrainOp()
     {
         // The moving statistics after five steps: TensorFlow's update rule applied by NumPy to the
