@@ -1,6 +1,7 @@
 // Evaluation of a document node through the engine's Session, and feeds typed as text.
 #include "node_editor/node_evaluation.h"
 
+#include "builder/learning_phase.h"
 #include "framework/allocator.h"
 #include "graph/tensor_id.h"
 #include "io/npy.h"
@@ -189,7 +190,17 @@ Expected<std::vector<Tensor>> evaluateNode(const GraphDocument& document, const 
     if (hasInit)
         if (Status s = session.run({}, {}, {"init"}, &out); !s.isOk())
             return unexpected(s);
-    if (Status s = session.run(feeds, built->tensors(), {}, &out); !s.isOk())
+    // Evaluation is inference: the graph's learning phase (batch norm, dropout) is fed false, as
+    // Estimator's evaluate and predict do, unless the user feeds it.
+    CpuAllocator allocator;
+    auto phase = learningPhaseFeeds(graph, false, allocator);
+    if (!phase)
+        return unexpected(phase.error());
+    std::vector<std::pair<std::string, Tensor>> all = feeds;
+    for (auto& [name, value] : *phase)
+        if (std::none_of(feeds.begin(), feeds.end(), [&](const auto& f) { return f.first == name || f.first + ":0" == name; }))
+            all.emplace_back(name, value);
+    if (Status s = session.run(all, built->tensors(), {}, &out); !s.isOk())
         return unexpected(s);
     return out;
 }

@@ -36,7 +36,8 @@ Expected<std::vector<FeedSpec>> evaluationFeeds(const GraphDocument& document, c
 Expected<Tensor> parseFeedText(const std::string& text, DataType dtype, const TensorShape& shape, Allocator& allocator);
 
 /// Runs the document's graph and fetches every output of `id`, feeding `feeds`; when the graph has variables
-/// it runs their initialiser ("init", as the builder names it) first. Errors: build problems, missing feeds,
+/// it runs their initialiser ("init", as the builder names it) first. The graph's learning phase is fed
+/// false (inference: batch norm on its moving statistics, no dropout) unless `feeds` sets it. Errors: build problems, missing feeds,
 /// the session's errors (naming the node).
 Expected<std::vector<Tensor>> evaluateNode(const GraphDocument& document, const Registries& registries, DocNodeId id,
                                            const std::vector<std::pair<std::string, Tensor>>& feeds);

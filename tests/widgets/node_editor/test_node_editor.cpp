@@ -283,6 +283,36 @@ private slots:
         QVERIFY(!dialog.evaluate());
     }
 
+    void evaluationRunsInInferenceMode()
+    {
+        // Input -> Dropout(rate 0.5) following the learning phase: Evaluate… feeds it false, so the
+        // layer passes its input through; fed true by hand, it drops and scales.
+        NodeEditor editor(m_registries.get());
+        GraphDocument* doc = editor.document();
+        const DocNodeId x = editor.addNode("layer:Input", QPointF(0, 0));
+        doc->undoStack()->push(SetAttrCommand::create(doc, x, "shape", shapeAttr({-1, 64}))->release());
+        const DocNodeId drop = editor.addNode("layer:Dropout", QPointF(300, 0));
+        QCOMPARE(editor.scene()->connectPorts(x, 0, drop, 0), QString());
+        QVERIFY(doc->node(drop)->attrs.count("learning_phase") == 0 || doc->node(drop)->attrs.at("learning_phase").b());
+        CpuAllocator allocator;
+        auto ones = parseFeedText("ones", tensorflow::DT_FLOAT, TensorShape{2, 64}, allocator);
+        QVERIFY2(ones, testing::err(ones));
+        auto out = evaluateNode(*doc, *m_registries, drop, {{"input", *ones}});
+        QVERIFY2(out, testing::err(out));
+        for (float v : out->at(0).values<float>())
+            QCOMPARE(v, 1.0f);
+        auto training = Tensor::fromVector<bool>(allocator, TensorShape::scalar(), {true});
+        QVERIFY(training);
+        auto trained = evaluateNode(*doc, *m_registries, drop, {{"input", *ones}, {"learning_phase", *training}});
+        QVERIFY2(trained, testing::err(trained));
+        int dropped = 0;
+        for (float v : trained->at(0).values<float>()) {
+            QVERIFY(v == 0.0f || v == 2.0f);
+            dropped += v == 0.0f ? 1 : 0;
+        }
+        QVERIFY(dropped > 0 && dropped < 128);
+    }
+
     void invalidWiringIsRefusedOrMarked()
     {
         NodeEditor editor(m_registries.get());
