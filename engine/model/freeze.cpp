@@ -1,6 +1,7 @@
 // Freezing: prune to the outputs, then replace variables by Consts holding checkpoint values.
 #include "model/freeze.h"
 
+#include "builder/learning_phase.h"
 #include "builder/tensor_proto_values.h"
 #include "framework/allocator.h"
 #include "framework/data_type.h"
@@ -253,8 +254,19 @@ Expected<FrozenGraph> freezeGraph(const tensorflow::GraphDef& graph, const std::
     const std::map<std::string, std::string> saverKeys = saverCheckpointKeys(graph);
     CpuAllocator allocator;
     FrozenGraph result;
+    // A frozen graph infers: the learning phase (batch norm, dropout) becomes the constant false.
+    const std::optional<std::string> phase = findLearningPhase(*sub);
+    const std::string phaseNode = phase ? phase->substr(0, phase->find(':')) : std::string();
     for (const auto& node : sub->node()) {
-        if (isVariableOp(node.op()) && frozenByChoice(node.name())) {
+        if (!phaseNode.empty() && node.name() == phaseNode && options.learningPhaseFalse) {
+            tensorflow::AttrValue dtype;
+            dtype.set_type(tensorflow::DT_BOOL);
+            auto value = Tensor::fromVector<bool>(allocator, TensorShape::scalar(), {false});
+            if (!value)
+                return unexpected(value.error());
+            *result.graph.add_node() = makeConst(node.name(), dtype, *value);
+            result.learningPhaseFixed = true;
+        } else if (isVariableOp(node.op()) && frozenByChoice(node.name())) {
             auto value = readVariableFromCheckpoint(node, *reader, saverKeys, allocator);
             if (!value)
                 return unexpected(value.error());

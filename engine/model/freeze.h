@@ -20,11 +20,15 @@ struct FreezeOptions {
     std::optional<std::set<std::string>> variableAllowlist;
     /// variable_names_blacklist: these variables stay variables.
     std::set<std::string> variableBlocklist;
+    /// The graph's learning phase (builder/learning_phase.h: placeholder_with_default(True) that batch
+    /// norm and dropout read) becomes a bool Const false, so that the frozen graph infers.
+    bool learningPhaseFalse = true;
 };
 
 struct FrozenGraph {
     tensorflow::GraphDef graph;
     std::vector<std::string> frozenVariables; ///< node names, in graph order
+    bool learningPhaseFixed = false;          ///< the learning phase was kept and made the Const false
 };
 
 /// extract_sub_graph: the nodes from which any of `outputNodes` can be reached, walking data
@@ -49,6 +53,7 @@ Expected<tensorflow::GraphDef> extractSubGraph(const tensorflow::GraphDef& graph
 ///    with T = that dtype and no "_output_shapes"; ResourceGather becomes GatherV2 with a
 ///    "<name>/axis" Const of 0;
 ///  - every other kept node is copied unchanged (so "x/read" stays an Identity of the Const);
+///  - the graph's learning phase, when kept, becomes a bool Const false (options.learningPhaseFalse);
 ///  - the result has the nodes and the library, and no versions (as TensorFlow's).
 /// When the checkpoint has no tensor of a variable's name, the key its saver subgraph restores
 /// into the variable (RestoreV2 + Assign / AssignVariableOp) is used instead.

@@ -4,11 +4,16 @@
 // matches the frozen.pb TensorFlow wrote, and the book's MNIST model frozen for layer2/add gives the
 // restored session's logits bit for bit.
 #include "../../support/test_files.h"
+#include "builder/graph_builder.h"
+#include "builder/learning_phase.h"
+#include "builder/ops_sugar.h"
+#include "builder/variables.h"
 #include "graph/graph_def_io.h"
 #include "graph/graph_file.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "io/idx_file.h"
+#include "layers/dropout.h"
 #include "model/freeze.h"
 #include "model/restore_variables.h"
 #include "runtime/default_registries.h"
@@ -151,6 +156,41 @@ private:
     }
 
 private slots:
+    void theLearningPhaseIsFrozenFalse()
+    {
+        // x [?,4] -> dropout(rate 0.5) on the graph's learning phase -> "out" = dropped * w: the
+        // frozen graph infers (its dropout passes x through), whatever is fed elsewhere.
+        GraphBuilder b(m_registries->ops);
+        auto x = ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 2}), "x");
+        QVERIFY(x);
+        auto phase = learningPhase(b);
+        QVERIFY2(phase, phase ? "" : phase.error().toString().c_str());
+        layers::DropoutOptions options;
+        options.rate = 0.5;
+        auto dropped = layers::dropout(b, *x, options, *phase);
+        QVERIFY2(dropped, dropped ? "" : dropped.error().toString().c_str());
+        auto w = getVariable(b, "w", TensorShape({2, 2}), tensorflow::DT_FLOAT, Initializer::zeros());
+        QVERIFY(w);
+        auto out = ops::firstOutput(b.op("MatMul", {*dropped, w->value()}, {}, "out"));
+        QVERIFY(out);
+        auto frozen = freezeGraph(b.graphDef(), checkpoint("phase", {{"w", floats({2, 2}, {1, 0, 0, 1})}}), {"out"});
+        QVERIFY2(frozen, frozen ? "" : frozen.error().toString().c_str());
+        QVERIFY(frozen->learningPhaseFixed);
+        const tensorflow::NodeDef* node = findNode(frozen->graph, "learning_phase");
+        QVERIFY(node);
+        QCOMPARE(node->op(), std::string("Const"));
+        QCOMPARE(node->attr().at("dtype").type(), tensorflow::DT_BOOL);
+        const std::vector<float> input(200 * 2, 1.0f);
+        const auto result = run(frozen->graph, {{"x", floats({200, 2}, input)}}, {"out:0"});
+        for (float v : result.front().values<float>())
+            QCOMPARE(v, 1.0f); // no element dropped, none scaled by 2
+        // Asked to keep it, freezing leaves the placeholder (then the graph trains by default).
+        FreezeOptions keep;
+        keep.learningPhaseFalse = false;
+        auto kept = freezeGraph(b.graphDef(), checkpoint("phase2", {{"w", floats({2, 2}, {1, 0, 0, 1})}}), {"out"}, keep);
+        QVERIFY(kept && !kept->learningPhaseFixed);
+        QCOMPARE(findNode(kept->graph, "learning_phase")->op(), std::string("PlaceholderWithDefault"));
+    }
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
