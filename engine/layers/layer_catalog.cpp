@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <regex>
 
 namespace tstudio::layers {
 namespace {
@@ -112,6 +113,9 @@ std::vector<LayerParam> optimizerParams(double learningRate, std::vector<LayerPa
     params.push_back(param("decay_steps", attr::i(1000), "exponential_decay's decay_steps."));
     params.push_back(param("decay_rate", attr::f(0.96f), "exponential_decay's decay_rate."));
     params.push_back(param("staircase", attr::b(false), "Floor step / decay_steps."));
+    params.push_back(param("var_list", attr::s(""),
+                           "Train only the trainable variables whose names match this regular expression from "
+                           "the start (minimize(var_list=...)); empty: all of them."));
     return params;
 }
 
@@ -778,8 +782,26 @@ Expected<LayerExpansion> expandOptimizer(Context& c, const std::string& type)
     }
     // As TensorFlow 1.x code trains: with tf.control_dependencies(tf.get_collection(UPDATE_OPS)), so
     // that the batch-norm layers before this node update their moving statistics every step.
+    std::optional<std::vector<Variable>> varList;
+    if (const std::string pattern = p.s("var_list"); !pattern.empty()) {
+        std::regex regex;
+        try {
+            regex = std::regex(pattern);
+        } catch (const std::regex_error& e) {
+            return unexpected(p.error("var_list", "'" + pattern + "' is not a regular expression: " + e.what()));
+        }
+        std::string names;
+        varList.emplace();
+        for (const Variable& v : trainableVariables(c.b)) {
+            names += (names.empty() ? "" : ", ") + v.name();
+            if (std::regex_search(v.name(), regex, std::regex_constants::match_continuous))
+                varList->push_back(v);
+        }
+        if (varList->empty())
+            return unexpected(p.error("var_list", "'" + pattern + "' matches none of the trainable variables (" + names + ")"));
+    }
     auto afterUpdates = training::afterUpdateOps(c.b);
-    TSTUDIO_TRY(train, optimizer->minimize(c.b, c.in[0], step));
+    TSTUDIO_TRY(train, optimizer->minimize(c.b, c.in[0], step, varList));
     return LayerExpansion{{}, {train}};
 }
 
