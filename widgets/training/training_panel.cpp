@@ -198,6 +198,12 @@ void TrainingPanel::buildUi()
     m_dataDir->setText(QSettings().value(QLatin1String(kDataDirSetting)).toString());
     m_browseData = new QPushButton(this);
     m_resume = new QCheckBox(this);
+    m_warmLabel = new QLabel(this);
+    m_warmFrom = new QLineEdit(this);
+    m_warmFrom->setObjectName(QStringLiteral("trainingWarmStart"));
+    m_warmVars = new QLineEdit(this);
+    m_warmVars->setObjectName(QStringLiteral("trainingWarmStartVars"));
+    m_browseWarm = new QPushButton(this);
     m_profileAt = new QCheckBox(this);
     m_profileAt->setObjectName(QStringLiteral("trainingProfileAt"));
     m_profileStep = new QSpinBox(this);
@@ -227,11 +233,18 @@ void TrainingPanel::buildUi()
     m_dataDir->hide();
     m_browseData->hide();
     form->addWidget(m_resume, 3, 1, 1, 2);
+    // Warm start (tf.estimator.WarmStartSettings): the checkpoint, and which variables.
+    form->addWidget(m_warmLabel, 4, 0);
+    auto* warmRow = new QHBoxLayout;
+    warmRow->addWidget(m_warmFrom, 3);
+    warmRow->addWidget(m_warmVars, 1);
+    form->addLayout(warmRow, 4, 1);
+    form->addWidget(m_browseWarm, 4, 2);
     auto* profileRow = new QHBoxLayout;
     profileRow->addWidget(m_profileAt);
     profileRow->addWidget(m_profileStep);
     profileRow->addStretch(1);
-    form->addLayout(profileRow, 4, 1, 1, 2);
+    form->addLayout(profileRow, 5, 1, 1, 2);
     form->setColumnStretch(1, 1);
 
     m_start = new QPushButton(this);
@@ -307,6 +320,11 @@ void TrainingPanel::buildUi()
         if (!dir.isEmpty())
             m_logdir->setText(dir);
     });
+    connect(m_browseWarm, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Warm Start From"), m_warmFrom->text());
+        if (!dir.isEmpty())
+            m_warmFrom->setText(dir);
+    });
     connect(m_browseData, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Data Folder"), m_dataDir->text());
         if (!dir.isEmpty())
@@ -343,6 +361,15 @@ void TrainingPanel::retranslateUi()
         if (auto p = m_source())
             refreshDataField(*p); // the field's label and what it must hold, in the new language
     m_resume->setText(tr("Continue from the latest checkpoint in the log directory"));
+    m_warmLabel->setText(tr("Warm start:"));
+    m_warmFrom->setPlaceholderText(tr("Initialise variables from this checkpoint or log directory (empty: none)"));
+    m_warmFrom->setToolTip(tr("As tf.estimator.WarmStartSettings: when the run starts without a checkpoint of its own, "
+                              "the trainable variables chosen at the right are read from this checkpoint "
+                              "(a prefix such as model.ckpt-100, or a folder: its latest)"));
+    m_warmVars->setPlaceholderText(tr("Variables: .*"));
+    m_warmVars->setToolTip(tr("A regular expression matched from the start of each trainable variable's name "
+                              "(vars_to_warm_start); empty: all of them"));
+    m_browseWarm->setText(tr("Browse…"));
     m_profileAt->setText(tr("Profile step"));
     m_profileAt->setToolTip(tr("Trace this global step (FULL_TRACE) while the run goes and open it in the profiler"));
     m_start->setText(tr("Start"));
@@ -430,6 +457,10 @@ void TrainingPanel::refreshForm()
     m_steps->setValue(static_cast<int>(std::min<std::int64_t>(p->steps, m_steps->maximum())));
     m_device->setCurrentIndex(p->device == "gpu" ? 1 : 0);
     m_logdir->setText(defaultLogDirectory(*p));
+    m_warmFrom->setText(p->training.warmStart ? QString::fromStdString(p->training.warmStart->ckptToInitializeFrom) : QString());
+    m_warmVars->setText(p->training.warmStart && p->training.warmStart->varsToWarmStart != ".*"
+                            ? QString::fromStdString(p->training.warmStart->varsToWarmStart)
+                            : QString());
     refreshDataField(*p);
     showStatus(QString(), false);
 }
@@ -451,6 +482,15 @@ Expected<project::Project> TrainingPanel::preparedProject(QString* logdir) const
                     .arg(m_dataDir->placeholderText())
                     .toStdString()));
         p->dataDir = m_dataDir->text().trimmed().toStdString();
+    }
+    if (const QString from = m_warmFrom->text().trimmed(); from.isEmpty()) {
+        p->training.warmStart.reset();
+    } else {
+        project::WarmStart warm = p->training.warmStart.value_or(project::WarmStart{});
+        warm.ckptToInitializeFrom = from.toStdString();
+        const QString vars = m_warmVars->text().trimmed();
+        warm.varsToWarmStart = vars.isEmpty() ? std::string(".*") : vars.toStdString();
+        p->training.warmStart = std::move(warm);
     }
     const QString dir = m_logdir->text().trimmed();
     if (dir.isEmpty())
@@ -741,7 +781,7 @@ void TrainingPanel::updateButtons()
     m_profile->setEnabled(running || (m_source != nullptr && !m_runLogdir.isEmpty()));
     m_debug->setEnabled(!running);
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData,
-                                                      m_resume, m_profileAt})
+                                                      m_resume, m_warmFrom, m_warmVars, m_browseWarm, m_profileAt})
         w->setEnabled(!running);
     m_profileStep->setEnabled(!running && m_profileAt->isChecked());
 }

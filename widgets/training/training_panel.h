@@ -84,7 +84,12 @@ public:
     QCheckBox* resumeBox() const { return m_resume; }
     QCheckBox* profileAtStepBox() const { return m_profileAt; }
     QSpinBox* profileStepBox() const { return m_profileStep; }
+    QLineEdit* warmStartEdit() const { return m_warmFrom; }
+    QLineEdit* warmStartVarsEdit() const { return m_warmVars; }
     QPushButton* startButton() const { return m_start; }
+    /// The project Start trains: the form applied (device, steps, data folder, warm start), or the
+    /// reason it cannot run; `logdir` gets the log directory.
+    Expected<project::Project> preparedProject(QString* logdir) const;
     QPushButton* stopButton() const { return m_stop; }
     QPushButton* profileButton() const { return m_profile; }
 
@@ -124,8 +129,6 @@ private:
     void showStatus(const QString& text, bool error, bool html = false);
     void showProgress(const project::TrainProgress& p);
     void onFinished(bool ok, const QString& text, const project::TrainRunResult& result);
-    /// The project with the form applied (device, steps, data folder), or the reason it cannot run.
-    Expected<project::Project> preparedProject(QString* logdir) const;
     QString defaultLogDirectory(const project::Project& p) const;
 
     const Registries* m_registries;
@@ -152,6 +155,10 @@ private:
     QLineEdit* m_dataDir = nullptr;
     QPushButton* m_browseData = nullptr;
     QCheckBox* m_resume = nullptr;
+    QLabel* m_warmLabel = nullptr;
+    QLineEdit* m_warmFrom = nullptr;  ///< training.warm_start.ckpt_to_initialize_from; empty: none
+    QLineEdit* m_warmVars = nullptr;  ///< training.warm_start.vars_to_warm_start
+    QPushButton* m_browseWarm = nullptr;
     QCheckBox* m_profileAt = nullptr;
     QSpinBox* m_profileStep = nullptr;
     QPushButton* m_start = nullptr;

@@ -57,6 +57,38 @@ private slots:
 
     /// The spirals example trains to its last step; the GUI thread's event loop runs meanwhile
     /// (progress arrives as queued signals); the log directory gets event files and checkpoints.
+
+    /// The warm-start fields become training.warm_start of the project Start trains.
+    void warmStartFieldsReachTheProject()
+    {
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(QString::fromLatin1(kSpirals)).isOk());
+        TrainingPanel panel(m_registries.get());
+        QTemporaryDir dir;
+        bind(panel, editor, dir.filePath(QStringLiteral("run")), 10);
+        QVERIFY(panel.warmStartEdit()->text().isEmpty());
+        QString logdir;
+        auto plain = panel.preparedProject(&logdir);
+        QVERIFY2(plain, plain ? "" : plain.error().toString().c_str());
+        QVERIFY(!plain->training.warmStart);
+        panel.warmStartEdit()->setText(QStringLiteral("  /tmp/pretrained  "));
+        auto warm = panel.preparedProject(&logdir);
+        QVERIFY2(warm, warm ? "" : warm.error().toString().c_str());
+        QVERIFY(warm->training.warmStart.has_value());
+        QCOMPARE(warm->training.warmStart->ckptToInitializeFrom, std::string("/tmp/pretrained"));
+        QCOMPARE(warm->training.warmStart->varsToWarmStart, std::string(".*"));
+        panel.warmStartVarsEdit()->setText(QStringLiteral("dense/"));
+        auto some = panel.preparedProject(&logdir);
+        QVERIFY(some && some->training.warmStart->varsToWarmStart == "dense/");
+        // A missing checkpoint is refused when the run starts, naming the key.
+        QVERIFY(!panel.start() || [&] {
+            QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+            return finished.wait(60000) && !finished.front().at(0).toBool();
+        }());
+        QTRY_VERIFY2_WITH_TIMEOUT(panel.statusText().contains(QStringLiteral("training.warm_start.ckpt_to_initialize_from")),
+                                  qPrintable(panel.statusText()), 20000);
+    }
+
     void trainsTheEditorsProject()
     {
         node_editor::NodeEditor editor(m_registries.get());
