@@ -308,7 +308,7 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
         return unexpected(r.error("", "expected a JSON object, got " + describeJson(doc)));
     if (Status s = r.checkKeys(doc, "",
                                {"format", "version", "name", "graph", "data", "training", "batch_size", "steps",
-                                "hooks", "device", "cuda_graphs", "logdir", "debugger", "settings"});
+                                "hooks", "device", "cuda_graphs", "logdir", "debugger", "summaries", "settings"});
         !s.isOk())
         return unexpected(s);
     TSTUDIO_TRY(format, r.stringKey(doc, "", "format", std::nullopt));
@@ -365,6 +365,17 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     if (doc.contains("debugger")) {
         TSTUDIO_TRY(debugger, readDebugger(r, doc.at("debugger"), "debugger"));
         p.debugger = std::move(debugger);
+    }
+    if (doc.contains("summaries") && !doc.at("summaries").is_null()) {
+        const json& list = doc.at("summaries");
+        if (!list.is_array())
+            return unexpected(
+                r.error("summaries",
+                        "expected an array of {\"kind\", \"tensor\" or \"source\", ...}, got " + describeJson(list)));
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            TSTUDIO_TRY(spec, readSummarySpec(r, list[i], "summaries[" + std::to_string(i) + "]", p.sources));
+            p.summaries.push_back(std::move(spec));
+        }
     }
     if (doc.contains("settings") && !doc.at("settings").is_null()) {
         if (!doc.at("settings").is_object())
@@ -614,6 +625,11 @@ std::string projectToJson(const Project& p)
         }
         section["watch"] = p.debugger.watch;
         o["debugger"] = std::move(section);
+    }
+    if (!p.summaries.empty()) {
+        o["summaries"] = ordered::array();
+        for (const SummarySpec& spec : p.summaries)
+            o["summaries"].push_back(summarySpecJson(spec));
     }
     o["settings"] = ordered::parse(p.settings.dump()); // std::map order: sorted keys
     return o.dump(2) + "\n";

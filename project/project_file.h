@@ -193,6 +193,24 @@ struct DebuggerSettings {
     bool empty() const { return breakpoints.empty() && watch.empty(); }
 };
 
+/// One entry of "summaries": a summary the training writes besides the graph's own, of a tensor of
+/// the graph or of the batches a data source feeds (summarised from the placeholder it feeds), as
+/// tf.summary.<kind>(tag, tensor, ...) builds it (project_summaries.h). Exactly one of `tensor`
+/// and `source` is set.
+struct SummarySpec {
+    std::string kind;                   ///< "scalar", "histogram", "image", "audio" or "text"
+    std::string tensor;                 ///< a tensor of the graph ("x" meaning "x:0")
+    std::optional<std::int64_t> source; ///< an index of data.sources
+    std::string component;              ///< with `source`: the component (fed alone to a placeholder)
+    std::string tag;                    ///< the summary's name; empty: the tensor's name ("x:0" -> "x_0")
+    std::string family;                 ///< tf.summary's family ("" = none; not for text)
+    std::int64_t maxOutputs = 3;        ///< image and audio
+    std::optional<double> sampleRate;   ///< audio (Hz), required there
+    /// Image and audio: each example reshaped to this first ([-1] + shape); empty: as it is, except
+    /// an mnist source's images, which are [28, 28, 1].
+    std::vector<std::int64_t> shape;
+};
+
 struct Project {
     int version = kProjectVersion;
     std::string name;
@@ -208,6 +226,7 @@ struct Project {
     bool cudaGraphs = true;
     std::string logdir = "logs";
     DebuggerSettings debugger;
+    std::vector<SummarySpec> summaries;                 ///< "summaries"; written only when not empty
     nlohmann::json settings = nlohmann::json::object(); ///< free-form, kept as is
 
     /// The .tsproj this project was loaded from or saved to (not stored in the file): relative

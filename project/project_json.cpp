@@ -510,6 +510,129 @@ Expected<DataSource> readDataSource(const JsonReader& r, const json& v, const st
     return source;
 }
 
+Expected<SummarySpec> readSummarySpec(const JsonReader& r, const json& v, const std::string& path,
+                                      const std::vector<DataSource>& sources)
+{
+    if (!v.is_object())
+        return unexpected(r.error(path, "expected an object, got " + describeJson(v)));
+    if (Status s = r.checkKeys(
+            v, path, {"kind", "tensor", "source", "component", "tag", "family", "max_outputs", "sample_rate", "shape"});
+        !s.isOk())
+        return unexpected(s);
+    SummarySpec spec;
+    TSTUDIO_TRY(kind, r.oneOf(v, path, "kind", {"scalar", "histogram", "image", "audio", "text"}, std::nullopt));
+    spec.kind = kind;
+    const bool media = kind == "image" || kind == "audio";
+    const bool hasTensor = find(v, "tensor") != nullptr;
+    const bool hasSource = find(v, "source") != nullptr;
+    if (hasTensor == hasSource)
+        return unexpected(r.error(path, hasTensor ? "give either \"tensor\" (a tensor of the graph) or \"source\" (a "
+                                                    "data source's component), not both"
+                                                  : "needs \"tensor\" (a tensor of the graph) or \"source\" (an "
+                                                    "index of data.sources) with \"component\""));
+    if (hasTensor) {
+        TSTUDIO_TRY(tensor, r.stringKey(v, path, "tensor", std::nullopt));
+        if (tensor.empty())
+            return unexpected(r.error(jsonChild(path, "tensor"), "expected a tensor name such as \"dense/kernel:0\""));
+        if (find(v, "component"))
+            return unexpected(r.error(jsonChild(path, "component"), "only applies with \"source\""));
+        spec.tensor = tensor;
+    } else {
+        TSTUDIO_TRY(index, r.intKey(v, path, "source", std::nullopt));
+        const std::string spath = jsonChild(path, "source");
+        if (sources.empty())
+            return unexpected(r.error(spath, "the project has no data sources (data.sources is empty)"));
+        if (index < 0 || index >= static_cast<std::int64_t>(sources.size()))
+            return unexpected(r.error(spath, "expected an index of data.sources (0 to " +
+                                                 std::to_string(sources.size() - 1) + "), got " +
+                                                 std::to_string(index)));
+        const DataSource& source = sources[static_cast<std::size_t>(index)];
+        const std::vector<std::string> components = sourceComponents(source);
+        const std::string cpath = jsonChild(path, "component");
+        if (!find(v, "component"))
+            return unexpected(r.error(cpath, "required with \"source\" (one of " + joined(components) + ")"));
+        TSTUDIO_TRY(component, r.stringKey(v, path, "component", std::nullopt));
+        if (std::find(components.begin(), components.end(), component) == components.end())
+            return unexpected(r.error(cpath, "the " + source.type() + " source has no component '" + component +
+                                                 "' (it has " + joined(components) + ")"));
+        const bool fedAlone = std::any_of(source.feeds.begin(), source.feeds.end(), [&](const auto& feed) {
+            return feed.second == std::vector<std::string>{component};
+        });
+        if (!fedAlone)
+            return unexpected(r.error(cpath, "data.sources[" + std::to_string(index) + "] feeds '" + component +
+                                                 "' to no placeholder on its own; the summary shows what a "
+                                                 "placeholder is fed"));
+        spec.source = index;
+        spec.component = component;
+    }
+    TSTUDIO_TRY(tag, r.stringKey(v, path, "tag", std::string()));
+    if (find(v, "tag") && tag.empty())
+        return unexpected(r.error(jsonChild(path, "tag"), "must not be empty (leave it out for the tensor's name)"));
+    spec.tag = tag;
+    TSTUDIO_TRY(family, r.stringKey(v, path, "family", std::string()));
+    if (!family.empty() && kind == "text")
+        return unexpected(r.error(jsonChild(path, "family"), "tf.summary.text takes no family"));
+    spec.family = family;
+    const auto onlyFor = [&](const char* key, bool applies, const char* what) -> Status {
+        if (find(v, key) && !applies)
+            return r.error(jsonChild(path, key), std::string("only applies to ") + what);
+        return Status::ok();
+    };
+    if (Status s = onlyFor("max_outputs", media, "image and audio summaries"); !s.isOk())
+        return unexpected(s);
+    if (Status s = onlyFor("shape", media, "image and audio summaries"); !s.isOk())
+        return unexpected(s);
+    if (Status s = onlyFor("sample_rate", kind == "audio", "audio summaries"); !s.isOk())
+        return unexpected(s);
+    TSTUDIO_TRY(maxOutputs, r.positiveIntKey(v, path, "max_outputs", spec.maxOutputs));
+    if (maxOutputs > (1 << 30))
+        return unexpected(
+            r.error(jsonChild(path, "max_outputs"), "expected at most 1073741824, got " + std::to_string(maxOutputs)));
+    spec.maxOutputs = maxOutputs;
+    if (kind == "audio") {
+        if (!find(v, "sample_rate"))
+            return unexpected(r.error(jsonChild(path, "sample_rate"),
+                                      "required for an audio summary (samples per second, e.g. 16000)"));
+        TSTUDIO_TRY(rate, r.numberKey(v, path, "sample_rate", std::nullopt));
+        if (!(rate > 0))
+            return unexpected(r.error(jsonChild(path, "sample_rate"),
+                                      "expected a positive number, got " + describeJson(v.at("sample_rate"))));
+        spec.sampleRate = rate;
+    }
+    if (find(v, "shape")) {
+        TSTUDIO_TRY(shape, r.intListKey(v, path, "shape"));
+        if (shape.empty() || std::any_of(shape.begin(), shape.end(), [](std::int64_t d) { return d < 1; }))
+            return unexpected(r.error(jsonChild(path, "shape"),
+                                      "expected the sizes of one example, each 1 or more (e.g. [28, 28, 1]), got " +
+                                          v.at("shape").dump()));
+        spec.shape = shape;
+    }
+    return spec;
+}
+
+ordered summarySpecJson(const SummarySpec& spec)
+{
+    ordered o;
+    o["kind"] = spec.kind;
+    if (spec.source) {
+        o["source"] = *spec.source;
+        o["component"] = spec.component;
+    } else {
+        o["tensor"] = spec.tensor;
+    }
+    if (!spec.tag.empty())
+        o["tag"] = spec.tag;
+    if (!spec.family.empty())
+        o["family"] = spec.family;
+    if (spec.kind == "image" || spec.kind == "audio")
+        o["max_outputs"] = spec.maxOutputs;
+    if (spec.sampleRate)
+        o["sample_rate"] = *spec.sampleRate;
+    if (!spec.shape.empty())
+        o["shape"] = spec.shape;
+    return o;
+}
+
 ordered dataSourceJson(const DataSource& s)
 {
     ordered o;

@@ -72,4 +72,16 @@ nlohmann::ordered_json dataSourceJson(const DataSource& source);
 /// The component names a source gives ("points", "labels"; a tfrecord's features; a csv's columns).
 std::vector<std::string> sourceComponents(const DataSource& source);
 
+/// One entry of "summaries" (`path` "summaries[2]"), validated against the project's data sources
+/// (read before it). Errors (InvalidArgument "<label>: <path>.<key>: ..."): an unknown kind or key;
+/// both or neither of "tensor" and "source"; a source index out of range; a component the source
+/// lacks or feeds to no placeholder on its own; max_outputs (image and audio), sample_rate (audio,
+/// required, positive) and shape (image and audio, sizes >= 1) where they do not apply; a family on
+/// a text summary. Whether the tensor exists and fits the kind is checked against the graph when
+/// training starts (project_summaries.h).
+Expected<SummarySpec> readSummarySpec(const JsonReader& reader, const nlohmann::json& value, const std::string& path,
+                                      const std::vector<DataSource>& sources);
+/// Its JSON form, keys in a fixed order, the optional ones only when set.
+nlohmann::ordered_json summarySpecJson(const SummarySpec& spec);
+
 } // namespace tstudio::project

@@ -5,6 +5,7 @@
 #include "devices/gpu_probe.h"
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
+#include "project_summaries.h"
 #include "runtime/arena_run_metadata.h"
 #include "runtime/execution_observer.h"
 #include "runtime/default_registries.h"
@@ -23,6 +24,7 @@
 #include <set>
 #include <system_error>
 #include <thread>
+#include <variant>
 
 namespace tstudio::project {
 namespace {
@@ -92,11 +94,15 @@ void removeUnfinishedCheckpoints(const std::filesystem::path& dir, const std::se
         }
 }
 
-/// tf.estimator adds a "loss" scalar summary when the model has none of its own.
+/// tf.estimator adds a "loss" scalar summary unless one of the summaries is an op named "loss"
+/// (it takes a summary of that name to be the user's own loss summary).
 Status addLossSummary(GraphBuilder& b, const std::string& loss)
 {
-    if (loss.empty() || !b.collections().get(graph_keys::kSummaries).empty())
+    if (loss.empty())
         return Status::ok();
+    for (const CollectionItem& item : b.collections().get(graph_keys::kSummaries))
+        if (const Output* summary = std::get_if<Output>(&item); summary && summary->node() == "loss")
+            return Status::ok();
     auto lossTensor = b.tensor(loss);
     if (!lossTensor)
         return lossTensor.error();
@@ -146,6 +152,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (!prepared)
         return unexpected(prepared.error());
     GraphBuilder& b = *prepared->builder;
+    if (Status s = addProjectSummaries(b, project, prepared->collections); !s.isOk())
+        return unexpected(s);
     if (Status s = addLossSummary(b, prepared->loss); !s.isOk())
         return unexpected(s.withContext("adding the loss summary"));
     // The hooks' copy of the global step (MonitoredTrainingSession orders it before the step's

@@ -103,8 +103,10 @@ struct TrainRunResult {
 /// Trains `project` until the global step reaches options.steps (else project.steps, or
 /// hooks.stop_at_step when that comes first):
 ///  - prepareTraining builds the graph and the input pipelines;
-///  - a scalar summary "loss" is added when the project names a loss and the graph has no
-///    summaries of its own (as tf.estimator adds one);
+///  - the graph's own summaries and the project's "summaries" entries go into SUMMARIES
+///    (addProjectSummaries, project_summaries.h), so that the summary hook writes them;
+///  - a scalar summary "loss" is added when the project names a loss and no summary op is named
+///    "loss" (as tf.estimator adds one);
 ///  - the global step's increment waits for the hooks' read of it, so every hook fires at exactly
 ///    its step (tf.estimator builds its model under the same dependency);
 ///  - MonitoredTrainingSession in the log directory (checkpoints every hooks.checkpoint_every_*,

@@ -3550,6 +3550,46 @@ max %4</source>
         <source>Train or infer as the graph&apos;s learning_phase tensor says: training unless evaluation, export or freeze feed it false (off: the fixed &apos;training&apos; value).</source>
         <translation>按图的 learning_phase 张量进行训练或推理：除非评估、导出或冻结将其馈送为 false，否则为训练（关闭时：使用固定的“training”值）。</translation>
     </message>
+    <message>
+        <source>Prefix of the tag and outer name scope (tf.summary&apos;s family); empty: none.</source>
+        <translation>标签前缀和外层名称作用域（tf.summary 的 family）；为空：无。</translation>
+    </message>
+    <message>
+        <source>Samples per second of the clips (Hz).</source>
+        <translation>音频片段每秒的采样数（Hz）。</translation>
+    </message>
+    <message>
+        <source>Summaries of the weights, biases and activations: mean, stddev, max, min and a histogram each, in the layer&apos;s name scope (the TensorFlow tutorials&apos; variable_summaries).</source>
+        <translation>权重、偏置和激活值的摘要：各自的均值、标准差、最大值、最小值和直方图，位于该层的名称作用域中（即 TensorFlow 教程中的 variable_summaries）。</translation>
+    </message>
+    <message>
+        <source>Train only the trainable variables whose names match this regular expression from the start (minimize(var_list=...)); empty: all of them.</source>
+        <translation>只训练名称从开头起匹配此正则表达式的可训练变量（minimize(var_list=...)）；为空：全部训练。</translation>
+    </message>
+    <message>
+        <source>Write at most this many elements of the batch.</source>
+        <translation>最多写入批次中的这么多个元素。</translation>
+    </message>
+    <message>
+        <source>tf.summary.audio(name, tensor, sample_rate): WAV clips of a float32 [batch, frames] or [batch, frames, channels] tensor in [-1, 1].</source>
+        <translation>tf.summary.audio(name, tensor, sample_rate)：取值在 [-1, 1] 的 float32 [batch, frames] 或 [batch, frames, channels] 张量的 WAV 音频片段。</translation>
+    </message>
+    <message>
+        <source>tf.summary.histogram(name, values): a histogram of real numbers of any shape.</source>
+        <translation>tf.summary.histogram(name, values)：任意形状实数的直方图。</translation>
+    </message>
+    <message>
+        <source>tf.summary.image(name, tensor): images of a [batch, height, width, 1|3|4] tensor as PNG (floats in [0, 1] are scaled to 0..255).</source>
+        <translation>tf.summary.image(name, tensor)：将 [batch, height, width, 1|3|4] 张量的图像存为 PNG（[0, 1] 区间的浮点数缩放到 0..255）。</translation>
+    </message>
+    <message>
+        <source>tf.summary.scalar(name, tensor): a real-number scalar written every summary step, tagged with the node&apos;s name.</source>
+        <translation>tf.summary.scalar(name, tensor)：每个摘要步写入的实数标量，以节点名称作为标签。</translation>
+    </message>
+    <message>
+        <source>tf.summary.text(name, tensor): strings shown as Markdown text.</source>
+        <translation>tf.summary.text(name, tensor)：以 Markdown 文本显示的字符串。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::AttrEditor</name>
@@ -3788,6 +3828,28 @@ max %4</source>
     <message>
         <source>Expand all name scopes</source>
         <translation>展开所有名称作用域</translation>
+    </message>
+    <message>
+        <source>Add summaries</source>
+        <translation>添加摘要</translation>
+    </message>
+    <message>
+        <source>Summaries</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>The selected layers have summaries already (the attribute &quot;summaries&quot;).</source>
+        <translation>所选的层已有摘要（属性“summaries”）。</translation>
+    </message>
+    <message>
+        <source>Select layer nodes with weights (Dense, Conv2D, BatchNorm) to add summaries to.</source>
+        <translation>请选择带权重的层节点（Dense、Conv2D、BatchNorm）以添加摘要。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Summaries added to %n layer(s): mean, stddev, max, min and a histogram of the weights, biases and activations, written while training.</source>
+        <translation>
+            <numerusform>已为 %n 个层添加摘要：权重、偏置和激活值的均值、标准差、最大值、最小值和直方图，在训练时写入。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5867,6 +5929,30 @@ max %4</source>
     <message>
         <source>Check the settings, then press Start.</source>
         <translation>请检查设置，然后按“开始”。</translation>
+    </message>
+    <message>
+        <source>Warm Start From</source>
+        <translation>热启动来源</translation>
+    </message>
+    <message>
+        <source>Warm start:</source>
+        <translation>热启动：</translation>
+    </message>
+    <message>
+        <source>Initialise variables from this checkpoint or log directory (empty: none)</source>
+        <translation>从此检查点或日志目录初始化变量（为空：不使用）</translation>
+    </message>
+    <message>
+        <source>As tf.estimator.WarmStartSettings: when the run starts without a checkpoint of its own, the trainable variables chosen at the right are read from this checkpoint (a prefix such as model.ckpt-100, or a folder: its latest)</source>
+        <translation>与 tf.estimator.WarmStartSettings 相同：当运行开始时自身没有检查点，右侧选定的可训练变量将从此检查点读取（如 model.ckpt-100 这样的前缀，或一个文件夹：取其最新的检查点）</translation>
+    </message>
+    <message>
+        <source>Variables: .*</source>
+        <translation>变量：.*</translation>
+    </message>
+    <message>
+        <source>A regular expression matched from the start of each trainable variable&apos;s name (vars_to_warm_start); empty: all of them</source>
+        <translation>从每个可训练变量名称开头起匹配的正则表达式（vars_to_warm_start）；为空：全部变量</translation>
     </message>
 </context>
 </TS>

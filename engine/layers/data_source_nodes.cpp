@@ -98,13 +98,7 @@ std::string joined(const std::vector<std::string>& items)
 /// The param as given, else its default in `type`.
 const AttrValue& paramOf(const LayerType& type, const ParamMap& params, const std::string& name)
 {
-    if (auto it = params.find(name); it != params.end())
-        return it->second;
-    for (const LayerParam& p : type.params)
-        if (p.name == name)
-            return p.defaultValue;
-    static const AttrValue none;
-    return none;
+    return paramOrDefault(type, params, name);
 }
 
 Expected<std::vector<SourceComponent>> parseSpec(const SpecRules& rules, const std::string& text,

@@ -20,6 +20,7 @@
 #include "layers/layer_scope.h"
 #include "layers/loss_ports.h"
 #include "layers/pooling.h"
+#include "layers/summary_nodes.h"
 #include "losses/losses.h"
 #include "losses/regularizers.h"
 #include "training/adagrad.h"
@@ -252,6 +253,9 @@ std::vector<LayerType> buildCatalog()
                          optimizerParams(0.01, {param("initial_accumulator_value", attr::f(0.1f),
                                                       "Starting value of the accumulators (positive).")}),
                          {"loss"}, {}));
+    for (LayerType& summary : summaryLayerTypes()) // ScalarSummary, ..., TextSummary (summary_nodes.h)
+        c.push_back(std::move(summary));
+    addLayerSummaryParam(c); // "summaries" on the layers with weights
     return c;
 }
 
@@ -844,6 +848,17 @@ const std::vector<LayerType>& layerCatalog()
     return catalog;
 }
 
+const AttrValue& paramOrDefault(const LayerType& type, const std::map<std::string, AttrValue>& params, const std::string& name)
+{
+    if (auto it = params.find(name); it != params.end())
+        return it->second;
+    for (const LayerParam& p : type.params)
+        if (p.name == name)
+            return p.defaultValue;
+    static const AttrValue none;
+    return none;
+}
+
 const LayerType* findLayerType(std::string_view type)
 {
     for (const LayerType& t : layerCatalog())
@@ -857,8 +872,12 @@ Status validateLayerParams(std::string_view type, std::string_view name, const P
     const LayerType* t = findLayerType(type);
     if (!t)
         return notFoundError("unknown layer type '" + std::string(type) + "'");
-    if (Status s = Params(*t, layerLabel(type, name), params).validate(); !s.isOk() || !isDataSourceType(t->type))
+    if (Status s = Params(*t, layerLabel(type, name), params).validate(); !s.isOk())
         return s;
+    if (isSummaryType(t->type))
+        return checkSummaryParams(type, name, params);
+    if (!isDataSourceType(t->type))
+        return Status::ok();
     auto components = dataSourceComponents(type, name, params); // the component lists' syntax
     return components ? Status::ok() : components.error();
 }
@@ -886,7 +905,9 @@ Expected<LayerExpansion> expandLayerNode(GraphBuilder& b, std::string_view type,
                                                    "') is not a tensor of this graph"));
     Context context{b, p, std::string(name), inputs};
     Expected<LayerExpansion> result =
-        isDataSourceType(t->type) ? expandSourceNode(b, *t, name, params) : expand(context, t->type);
+        isDataSourceType(t->type) ? expandSourceNode(b, *t, name, params)
+        : isSummaryType(t->type)  ? expandSummaryNode(b, t->type, name, params, inputs)
+                                  : expandWithLayerSummaries(b, *t, params, [&] { return expand(context, t->type); });
     if (!result) {
         const Status& e = result.error();
         if (e.message().rfind(label, 0) == 0)

@@ -23,9 +23,9 @@ struct LayerParam {
     std::vector<std::string> choices;
 };
 
-/// A layer node type. `category` is one of "Input", "Layers", "Activations", "Losses", "Training"
-/// (the palette's groups). `inputs` -1: variadic (at least one). `inputNames` / `outputNames` name
-/// the ports (a variadic type has one input name, used for every port).
+/// A layer node type. `category` is one of "Input", "Layers", "Activations", "Losses", "Training",
+/// "Summaries" (the palette's groups). `inputs` -1: variadic (at least one). `inputNames` /
+/// `outputNames` name the ports (a variadic type has one input name, used for every port).
 ///
 /// `bindingNames` names optional input ports that come after the `inputs` (types with a fixed
 /// number of inputs only) and take no tensor: connecting a data-source node's component to one
@@ -55,9 +55,17 @@ struct LayerType {
 ///  Activations: Relu, Relu6, Elu, Sigmoid, Tanh, Softmax, LeakyRelu.
 ///  Losses: SoftmaxCrossEntropy, SparseSoftmaxCrossEntropy, MeanSquaredError.
 ///  Training: GradientDescent, Momentum, Adam, RMSProp, Adagrad.
+///  Summaries: ScalarSummary, HistogramSummary, ImageSummary, AudioSummary, TextSummary
+///         (layers/summary_nodes.h). Dense, Conv2D and BatchNorm also take the bool param
+///         "summaries" (summary_nodes.h: expandWithLayerSummaries).
 const std::vector<LayerType>& layerCatalog();
 /// The type called `type` (exact case), or nullptr.
 const LayerType* findLayerType(std::string_view type);
+
+/// The param `name` as given in `params`, else its default in `type` (an empty AttrValue when the
+/// type has no such param).
+const tensorflow::AttrValue& paramOrDefault(const LayerType& type, const std::map<std::string, tensorflow::AttrValue>& params,
+                                            const std::string& name);
 
 /// Checks `params` against `type` without building anything: NotFound "unknown layer type 'X'";
 /// InvalidArgument naming the layer, the param and what was expected:
@@ -121,6 +129,9 @@ struct LayerExpansion {
 ///              swapped ports (labels computed from trainable variables, logits / predictions not):
 ///              "layer 'loss' (SoftmaxCrossEntropy): port 'labels' takes float one-hot rows [batch,
 ///              classes]; got int64 [?]: class ids go to SparseSoftmaxCrossEntropy".
+///  ScalarSummary ... TextSummary: tf.summary.<kind>(name, tensor, ...) into SUMMARIES
+///              (layers/summary_nodes.h: expandSummaryNode); with summaries on, Dense, Conv2D and
+///              BatchNorm add variable_summaries of their variables and output.
 ///  GradientDescent, Momentum, Adam, RMSProp, Adagrad (loss): tf.train.<X>Optimizer(learning_rate,
 ///              ...).minimize(loss, global_step); learning_rate optionally through
 ///              tf.train.exponential_decay of the global step; global_step "global_step"

@@ -11,6 +11,7 @@
 #include "graph_viewer/layered_layout.h"
 #include "layers/data_source_nodes.h"
 #include "layers/layer_catalog.h"
+#include "layers/summary_nodes.h"
 #include "model/meta_graph.h"
 #include "node_editor/attr_editor.h"
 #include "node_editor/evaluate_dialog.h"
@@ -333,6 +334,7 @@ void NodeEditor::createActions()
     menuOnly("alignTop", QKeySequence(), [this] { alignSelection(Qt::AlignTop); });
     menuOnly("collapseScopes", QKeySequence(), [this] { collapseAllScopes(true); });
     menuOnly("expandScopes", QKeySequence(), [this] { collapseAllScopes(false); });
+    menuOnly("summaries", QKeySequence(), &NodeEditor::addSummariesToSelection);
     add("arrange", QKeySequence(Qt::CTRL | Qt::Key_L), &NodeEditor::autoArrange);
     add("fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_view->zoomToFit(); });
     add("view", QKeySequence(), &NodeEditor::viewInGraphViewer);
@@ -371,7 +373,8 @@ void NodeEditor::retranslateUi()
         {"collapseScopes", tr("Collapse all name scopes")}, {"expandScopes", tr("Expand all name scopes")},
         {"fit", tr("Fit")},                {"snap", tr("Snap to grid")}, {"selectAll", tr("Select all")},
         {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")},
-        {"breakpoint", tr("Toggle breakpoint")}, {"minimap", tr("Show minimap")}};
+        {"breakpoint", tr("Toggle breakpoint")}, {"minimap", tr("Show minimap")},
+        {"summaries", tr("Add summaries")}};
     for (const auto& [key, text] : texts) {
         QAction* action = m_actions[QString::fromLatin1(key)];
         action->setText(text);
@@ -429,7 +432,11 @@ QString NodeEditor::defaultName(const QString& kind, const QString& type) const
         {QStringLiteral("CsvSource"), QStringLiteral("csv")},     {QStringLiteral("TfRecordSource"), QStringLiteral("tfrecord")},
         {QStringLiteral("SoftmaxCrossEntropy"), QStringLiteral("softmax_cross_entropy_loss")},
         {QStringLiteral("SparseSoftmaxCrossEntropy"), QStringLiteral("sparse_softmax_cross_entropy_loss")},
-        {QStringLiteral("MeanSquaredError"), QStringLiteral("mean_squared_error")}};
+        {QStringLiteral("MeanSquaredError"), QStringLiteral("mean_squared_error")},
+        // Summaries after their kind, the tf.summary function (the node's name is the summary's name).
+        {QStringLiteral("ScalarSummary"), QStringLiteral("scalar")}, {QStringLiteral("HistogramSummary"), QStringLiteral("histogram")},
+        {QStringLiteral("ImageSummary"), QStringLiteral("image")}, {QStringLiteral("AudioSummary"), QStringLiteral("audio")},
+        {QStringLiteral("TextSummary"), QStringLiteral("text")}};
     const auto it = layerNames.find(type);
     return it != layerNames.end() ? it->second : type.toLower();
 }
@@ -443,7 +450,7 @@ void NodeEditor::fillPalette()
         {"Input", QT_TR_NOOP("Input")},         {"Layers", QT_TR_NOOP("Layers")},
         {"Activations", QT_TR_NOOP("Activations")}, {"Losses", QT_TR_NOOP("Losses")},
         // The layer group "Training" holds optimizers; the op category of that name is another group.
-        {"Training", QT_TR_NOOP("Optimizers")}};
+        {"Training", QT_TR_NOOP("Optimizers")}, {"Summaries", QT_TR_NOOP("Summaries")}};
     std::vector<PaletteEntry> entries;
     for (const layers::LayerType& layer : layers::layerCatalog()) {
         const auto category = categories.find(layer.category);
@@ -1176,6 +1183,38 @@ void NodeEditor::toggleBreakpointsOnSelection()
     m_status->setText(tr("%n breakpoint(s) in this graph's project", nullptr,
                          static_cast<int>(m_project->debugger.breakpoints.size())));
     emit breakpointsEdited();
+}
+
+void NodeEditor::addSummariesToSelection()
+{
+    std::vector<DocNodeId> targets;
+    bool haveThem = false;
+    for (DocNodeId id : m_scene->selectedNodes()) {
+        const DocNode* node = m_document->node(id);
+        if (!node || node->kind != NodeKind::kLayer || !layers::takesLayerSummaries(node->type))
+            continue;
+        const auto it = node->attrs.find("summaries");
+        if (it != node->attrs.end() && it->second.b())
+            haveThem = true;
+        else
+            targets.push_back(id);
+    }
+    if (targets.empty()) {
+        m_status->setText(haveThem
+                              ? tr("The selected layers have summaries already (the attribute \"summaries\").")
+                              : tr("Select layer nodes with weights (Dense, Conv2D, BatchNorm) to add summaries to."));
+        return;
+    }
+    tensorflow::AttrValue on;
+    on.set_b(true);
+    QUndoStack* stack = m_document->undoStack();
+    stack->beginMacro(tr("Add summaries"));
+    for (DocNodeId id : targets)
+        push(m_document, SetAttrCommand::create(m_document, id, "summaries", on));
+    stack->endMacro();
+    m_status->setText(tr("Summaries added to %n layer(s): mean, stddev, max, min and a histogram of the weights, "
+                         "biases and activations, written while training.",
+                         nullptr, static_cast<int>(targets.size())));
 }
 
 void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)

@@ -78,6 +78,11 @@ public:
     /// F9: a breakpoint on each selected node is removed when it has one, else added (an op node:
     /// "node:NAME"; a layer node, whose ops lie in its scope: "regex:^NAME/"). Emits breakpointsEdited.
     void toggleBreakpointsOnSelection();
+    /// "Add summaries" (Edit menu): turns the param "summaries" on for each selected layer node that
+    /// takes it (layers::takesLayerSummaries: Dense, Conv2D, BatchNorm), one undo step for all; the
+    /// layer's expansion then adds the tutorials' variable_summaries of its weights, biases and
+    /// activations (layers/summary_nodes.h). Says in the status line when no selected node takes it.
+    void addSummariesToSelection();
 
     /// Lays the document out with the graph viewer's hierarchical layout (one undoable move): name
     /// scopes as groups, a collapsed scope as one box whose nodes move with it.

@@ -165,6 +165,8 @@ QColor NodeEditorScene::colourOf(const DocNode& node) const
             return opCategoryColour(op_category::kTraining);
         if (category == "Input")
             return opCategoryColour(op_category::kArray);
+        if (category == "Summaries")
+            return opCategoryColour(op_category::kSummary);
         return opCategoryColour(op_category::kNN);
     }
     const OpRegistration* reg = m_document->opRegistry() ? m_document->opRegistry()->find(node.type) : nullptr;

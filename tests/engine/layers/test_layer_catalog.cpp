@@ -218,9 +218,14 @@ private slots:
                                                 "Momentum",
                                                 "Adam",
                                                 "RMSProp",
-                                                "Adagrad"};
+                                                "Adagrad",
+                                                "ScalarSummary",
+                                                "HistogramSummary",
+                                                "ImageSummary",
+                                                "AudioSummary",
+                                                "TextSummary"};
         std::vector<std::string> types;
-        const std::set<std::string> categories{"Input", "Layers", "Activations", "Losses", "Training"};
+        const std::set<std::string> categories{"Input", "Layers", "Activations", "Losses", "Training", "Summaries"};
         for (const LayerType& t : layerCatalog()) {
             types.push_back(t.type);
             QVERIFY2(categories.count(t.category), t.type.c_str());

@@ -16,6 +16,8 @@
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
+#include "../../support/shared_registries.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QTest>
@@ -33,16 +35,7 @@ using tstudio::testing::describeGraph;
 
 namespace {
 
-const Registries& registries()
-{
-    static const std::unique_ptr<Registries> r = [] {
-        auto made = makeDefaultRegistries();
-        if (!made)
-            qFatal("registries: %s", made.error().toString().c_str());
-        return std::move(*made);
-    }();
-    return *r;
-}
+constexpr auto* registries = &testing::sharedRegistries;
 
 /// Adds a node through AddNodeCommand (kNoNode with a warning when the command is refused).
 DocNodeId add(GraphDocument& doc, NodeKind kind, const std::string& type, const std::string& name,

@@ -13,6 +13,9 @@
 #include "project_runner.h"
 #include "runtime/default_registries.h"
 
+#include "../../support/shared_registries.h"
+#include "../../support/document_edits.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -26,41 +29,10 @@ using Params = std::map<std::string, tf::AttrValue>;
 
 namespace {
 
-const Registries& registries()
-{
-    static const std::unique_ptr<Registries> r = [] {
-        auto made = makeDefaultRegistries();
-        if (!made)
-            qFatal("registries: %s", made.error().toString().c_str());
-        return std::move(*made);
-    }();
-    return *r;
-}
+constexpr auto* registries = &testing::sharedRegistries;
 
-DocNodeId layer(GraphDocument& doc, const std::string& type, const std::string& name, const Params& params,
-                QPointF position)
-{
-    NodeSpec spec;
-    spec.kind = NodeKind::kLayer;
-    spec.type = type;
-    spec.name = name;
-    spec.attrs = params;
-    spec.position = position;
-    auto command = AddNodeCommand::create(&doc, spec);
-    if (!command)
-        qFatal("add %s: %s", name.c_str(), command.error().toString().c_str());
-    AddNodeCommand* raw = command->get();
-    doc.undoStack()->push(command->release());
-    return raw->nodeId();
-}
-
-void link(GraphDocument& doc, DocNodeId from, int output, DocNodeId to, int slot)
-{
-    auto command = ConnectCommand::create(&doc, {from, output, to, slot});
-    if (!command)
-        qFatal("connect: %s", command.error().toString().c_str());
-    doc.undoStack()->push(command->release());
-}
+constexpr auto* layer = &testing::addLayerNode;
+void link(GraphDocument& doc, DocNodeId from, int output, DocNodeId to, int slot) { testing::connectNodes(doc, from, output, to, slot); }
 
 /// Dataset (one-hot) -> Dense(10) -> softmax cross entropy -> optimizer `optimizerType`.
 struct SmallNet {
