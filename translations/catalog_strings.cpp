@@ -98,6 +98,7 @@ static const char* const kCatalogStrings[] = {
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.average_pooling2d."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.batch_normalization with moving statistics."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.conv2d: a 2-D convolution with bias and activation."),
+    QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.conv2d_transpose: a transposed 2-D convolution (upsampling by the strides) with bias and activation."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.dense: activation(inputs . kernel + bias)."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.dropout: inverted dropout while training."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.flatten: [batch, ...] -> [batch, n]."),

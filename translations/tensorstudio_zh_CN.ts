@@ -3590,6 +3590,10 @@ max %4</source>
         <source>tf.summary.text(name, tensor): strings shown as Markdown text.</source>
         <translation>tf.summary.text(name, tensor)：以 Markdown 文本显示的字符串。</translation>
     </message>
+    <message>
+        <source>tf.layers.conv2d_transpose: a transposed 2-D convolution (upsampling by the strides) with bias and activation.</source>
+        <translation>tf.layers.conv2d_transpose：带偏置和激活函数的二维转置卷积（按步长上采样）。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::AttrEditor</name>

@@ -13,6 +13,7 @@
 #include "layers/activation.h"
 #include "layers/batch_normalization.h"
 #include "layers/conv2d.h"
+#include "layers/conv2d_transpose.h"
 #include "layers/data_source_nodes.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
@@ -173,8 +174,13 @@ std::vector<LayerType> buildCatalog()
         param("padding", attr::s("valid"), "Padding.", {"valid", "same"}),
         param("data_format", attr::s("channels_last"), "NHWC or NCHW.", {"channels_last", "channels_first"})};
     addWeightParams(conv);
+    std::vector<LayerParam> deconv = conv; // tf.layers.conv2d_transpose takes conv2d's arguments and defaults
     c.push_back(makeType("Conv2D", "Layers", "tf.layers.conv2d: a 2-D convolution with bias and activation.", 1, 1,
                          std::move(conv), {"inputs"}, {"output"}));
+    c.push_back(makeType("Conv2DTranspose", "Layers",
+                         "tf.layers.conv2d_transpose: a transposed 2-D convolution (upsampling by the strides) with "
+                         "bias and activation.",
+                         1, 1, std::move(deconv), {"inputs"}, {"output"}));
     c.push_back(makeType("MaxPool", "Layers", "tf.layers.max_pooling2d.", 1, 1, poolParams(), {"inputs"}, {"output"}));
     c.push_back(
         makeType("AvgPool", "Layers", "tf.layers.average_pooling2d.", 1, 1, poolParams(), {"inputs"}, {"output"}));
@@ -599,6 +605,25 @@ Expected<LayerExpansion> expandConv2D(Context& c)
     return single(y);
 }
 
+Expected<LayerExpansion> expandConv2DTranspose(Context& c)
+{
+    const Params& p = c.p;
+    Conv2DTransposeOptions o;
+    o.filters = p.i("filters");
+    o.kernelSize = p.pair("kernel_size");
+    o.strides = p.pair("strides");
+    o.padding = p.s("padding");
+    o.dataFormat = p.s("data_format");
+    o.activation = activationOf(p.s("activation"));
+    o.useBias = p.b("use_bias");
+    o.kernelInitializer = initializerOf(p, "kernel");
+    o.biasInitializer = initializerOf(p, "bias");
+    o.kernelRegularizer = kernelRegularizerOf(p);
+    o.name = c.name;
+    TSTUDIO_TRY(y, conv2dTranspose(c.b, c.in[0], o));
+    return single(y);
+}
+
 Expected<LayerExpansion> expandPool(Context& c, bool max)
 {
     Pooling2DOptions o;
@@ -819,6 +844,8 @@ Expected<LayerExpansion> expand(Context& c, const std::string& type)
         return expandDense(c);
     if (type == "Conv2D")
         return expandConv2D(c);
+    if (type == "Conv2DTranspose")
+        return expandConv2DTranspose(c);
     if (type == "MaxPool" || type == "AvgPool")
         return expandPool(c, type == "MaxPool");
     if (type == "BatchNorm")

@@ -423,6 +423,7 @@ QString NodeEditor::defaultName(const QString& kind, const QString& type) const
         return type; // TensorFlow names an unnamed op after its type
     static const std::map<QString, QString> layerNames = {
         {QStringLiteral("Dense"), QStringLiteral("dense")},       {QStringLiteral("Conv2D"), QStringLiteral("conv2d")},
+        {QStringLiteral("Conv2DTranspose"), QStringLiteral("conv2d_transpose")},
         {QStringLiteral("MaxPool"), QStringLiteral("max_pooling2d")}, {QStringLiteral("AvgPool"), QStringLiteral("average_pooling2d")},
         {QStringLiteral("BatchNorm"), QStringLiteral("batch_normalization")}, {QStringLiteral("Dropout"), QStringLiteral("dropout")},
         {QStringLiteral("Flatten"), QStringLiteral("flatten")},   {QStringLiteral("Input"), QStringLiteral("input")},

@@ -32,6 +32,8 @@ constexpr PortDoc kInputs[] = {
     {"", "loss", QT_TRANSLATE_NOOP("PortText", "the scalar float loss to minimise")},
     {"Dense", "inputs", QT_TRANSLATE_NOOP("PortText", "float tensor [batch, …, features]")},
     {"Conv2D", "inputs", QT_TRANSLATE_NOOP("PortText", "float images [batch, height, width, channels] (channels_last)")},
+    {"Conv2DTranspose", "inputs",
+     QT_TRANSLATE_NOOP("PortText", "float images [batch, height, width, channels] (channels_last)")},
     {"MaxPool", "inputs", QT_TRANSLATE_NOOP("PortText", "float images [batch, height, width, channels] (channels_last)")},
     {"AvgPool", "inputs", QT_TRANSLATE_NOOP("PortText", "float images [batch, height, width, channels] (channels_last)")},
     {"Flatten", "inputs", QT_TRANSLATE_NOOP("PortText", "a tensor [batch, …], flattened to [batch, n]")},

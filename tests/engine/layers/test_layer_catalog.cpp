@@ -13,6 +13,7 @@
 #include "layer_test_support.h"
 #include "layers/batch_normalization.h"
 #include "layers/conv2d.h"
+#include "layers/conv2d_transpose.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "layers/data_source_nodes.h"
@@ -196,6 +197,7 @@ private slots:
                                                 "TfRecordSource",
                                                 "Dense",
                                                 "Conv2D",
+                                                "Conv2DTranspose",
                                                 "MaxPool",
                                                 "AvgPool",
                                                 "BatchNorm",
@@ -283,6 +285,22 @@ private slots:
                            o.padding = "same";
                            o.activation = Activation::kTanh;
                            return conv2d(b, x, o);
+                       });
+        compareWithApi("conv2d_transpose", TensorShape{-1, 4, 4, 3}, "Conv2DTranspose", "up",
+                       {{"filters", attr::i(2)},
+                        {"kernel_size", attr::i(3)},
+                        {"padding", attr::s("same")},
+                        {"strides", attr::i(2)},
+                        {"activation", attr::s("relu")}},
+                       [](GraphBuilder& b, const Output& x) {
+                           Conv2DTransposeOptions o;
+                           o.filters = 2;
+                           o.kernelSize = {3, 3};
+                           o.strides = {2, 2};
+                           o.padding = "same";
+                           o.activation = Activation::kRelu;
+                           o.name = "up";
+                           return conv2dTranspose(b, x, o);
                        });
         compareWithApi("max pool", TensorShape{-1, 8, 8, 3}, "MaxPool", "pool1", {{"pool_size", ints({3, 3})}},
                        [](GraphBuilder& b, const Output& x) {
