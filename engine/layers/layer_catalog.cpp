@@ -586,10 +586,12 @@ Expected<LayerExpansion> expandDense(Context& c)
     return single(y);
 }
 
-Expected<LayerExpansion> expandConv2D(Context& c)
+/// The params tf.layers.conv2d and conv2d_transpose share, from the node's params.
+template <typename ConvOptions>
+ConvOptions convOptions(const Context& c)
 {
     const Params& p = c.p;
-    Conv2DOptions o;
+    ConvOptions o;
     o.filters = p.i("filters");
     o.kernelSize = p.pair("kernel_size");
     o.strides = p.pair("strides");
@@ -601,26 +603,18 @@ Expected<LayerExpansion> expandConv2D(Context& c)
     o.biasInitializer = initializerOf(p, "bias");
     o.kernelRegularizer = kernelRegularizerOf(p);
     o.name = c.name;
-    TSTUDIO_TRY(y, conv2d(c.b, c.in[0], o));
+    return o;
+}
+
+Expected<LayerExpansion> expandConv2D(Context& c)
+{
+    TSTUDIO_TRY(y, conv2d(c.b, c.in[0], convOptions<Conv2DOptions>(c)));
     return single(y);
 }
 
 Expected<LayerExpansion> expandConv2DTranspose(Context& c)
 {
-    const Params& p = c.p;
-    Conv2DTransposeOptions o;
-    o.filters = p.i("filters");
-    o.kernelSize = p.pair("kernel_size");
-    o.strides = p.pair("strides");
-    o.padding = p.s("padding");
-    o.dataFormat = p.s("data_format");
-    o.activation = activationOf(p.s("activation"));
-    o.useBias = p.b("use_bias");
-    o.kernelInitializer = initializerOf(p, "kernel");
-    o.biasInitializer = initializerOf(p, "bias");
-    o.kernelRegularizer = kernelRegularizerOf(p);
-    o.name = c.name;
-    TSTUDIO_TRY(y, conv2dTranspose(c.b, c.in[0], o));
+    TSTUDIO_TRY(y, conv2dTranspose(c.b, c.in[0], convOptions<Conv2DTransposeOptions>(c)));
     return single(y);
 }
 

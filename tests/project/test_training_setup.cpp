@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <numeric>
 
 using namespace tstudio;
@@ -147,20 +148,13 @@ std::string regressionCsv(int rows)
 }
 
 
-/// x [?,3] -> tf.layers.batch_normalization(momentum 0.9, training=True) -> dense(1) -> MSE with
-/// y [?,1] named "loss"; the moving statistics are updated by UPDATE_OPS only (nothing else runs
-/// them), as in a TensorFlow graph whose author forgot nothing.
-Expected<tensorflow::MetaGraphDef> batchNormRegression()
+/// x [?,3] -> `body` -> MSE with y [?,1] (scope "mse") named "loss", as a MetaGraphDef.
+Expected<tensorflow::MetaGraphDef> regressionOf(const std::function<Expected<Output>(GraphBuilder&, const Output&)>& body)
 {
     GraphBuilder b(registries().ops);
     TSTUDIO_TRY(x, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 3}), "x"));
     TSTUDIO_TRY(y, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 1}), "y"));
-    layers::BatchNormalizationOptions bn;
-    bn.momentum = 0.9;
-    TSTUDIO_TRY(normalised, layers::batchNormalization(b, x, bn, true));
-    layers::DenseOptions dense;
-    dense.units = 1;
-    TSTUDIO_TRY(prediction, layers::dense(b, normalised, dense));
+    TSTUDIO_TRY(prediction, body(b, x));
     losses::LossOptions options;
     options.scope = "mse";
     TSTUDIO_TRY(loss, losses::meanSquaredError(b, y, prediction, options));
@@ -169,28 +163,35 @@ Expected<tensorflow::MetaGraphDef> batchNormRegression()
     return exportMetaGraph(b);
 }
 
+/// tf.layers.batch_normalization(momentum 0.9, training=True) -> dense(1): the moving statistics
+/// are updated by UPDATE_OPS only (nothing else runs them), as in a TensorFlow graph whose author
+/// forgot nothing.
+Expected<tensorflow::MetaGraphDef> batchNormRegression()
+{
+    return regressionOf([](GraphBuilder& b, const Output& x) -> Expected<Output> {
+        layers::BatchNormalizationOptions bn;
+        bn.momentum = 0.9;
+        TSTUDIO_TRY(normalised, layers::batchNormalization(b, x, bn, true));
+        layers::DenseOptions dense;
+        dense.units = 1;
+        return layers::dense(b, normalised, dense);
+    });
+}
 
-/// x [?,3] -> layer1 (dense 4, relu) -> layer2 (dense 1) -> MSE with y [?,1] named "loss".
+/// layer1 (dense 4, relu) -> layer2 (dense 1).
 Expected<tensorflow::MetaGraphDef> twoLayerRegression()
 {
-    GraphBuilder b(registries().ops);
-    TSTUDIO_TRY(x, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 3}), "x"));
-    TSTUDIO_TRY(y, ops::placeholder(b, tensorflow::DT_FLOAT, TensorShape({-1, 1}), "y"));
-    layers::DenseOptions first;
-    first.units = 4;
-    first.activation = layers::Activation::kRelu;
-    first.name = "layer1";
-    TSTUDIO_TRY(hidden, layers::dense(b, x, first));
-    layers::DenseOptions second;
-    second.units = 1;
-    second.name = "layer2";
-    TSTUDIO_TRY(prediction, layers::dense(b, hidden, second));
-    losses::LossOptions options;
-    options.scope = "mse";
-    TSTUDIO_TRY(loss, losses::meanSquaredError(b, y, prediction, options));
-    TSTUDIO_TRY(named, ops::identity(b, loss, "loss"));
-    (void)named;
-    return exportMetaGraph(b);
+    return regressionOf([](GraphBuilder& b, const Output& x) -> Expected<Output> {
+        layers::DenseOptions first;
+        first.units = 4;
+        first.activation = layers::Activation::kRelu;
+        first.name = "layer1";
+        TSTUDIO_TRY(hidden, layers::dense(b, x, first));
+        layers::DenseOptions second;
+        second.units = 1;
+        second.name = "layer2";
+        return layers::dense(b, hidden, second);
+    });
 }
 
 /// Values i * step + offset in the given shape.
