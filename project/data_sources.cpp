@@ -42,11 +42,18 @@ std::string projectLabel(const Project& project)
 
 Expected<SourcePipeline> buildSourcePipeline(const Project& project, std::size_t index, Allocator& allocator)
 {
-    auto examples = loadSourceExamples(project, index, allocator);
+    if (index >= project.sources.size())
+        return unexpected(invalidArgumentError("the project has no data source " + std::to_string(index)));
+    return buildSourcePipeline(project, project.sources[index], "data.sources[" + std::to_string(index) + "]",
+                               project.batchSize, PipelineMode::kTraining, allocator);
+}
+
+Expected<SourcePipeline> buildSourcePipeline(const Project& project, const DataSource& source, const std::string& path,
+                                             std::int64_t batchSize, PipelineMode mode, Allocator& allocator)
+{
+    auto examples = loadSourceExamples(project, source, path, allocator);
     if (!examples)
         return unexpected(examples.error());
-    const DataSource& source = project.sources[index];
-    const std::string path = "data.sources[" + std::to_string(index) + "]";
     const std::string where = projectLabel(project) + path + " (" + source.type() + ")";
 
     // Which components each feed takes, and what it gives per example.
@@ -86,10 +93,11 @@ Expected<SourcePipeline> buildSourcePipeline(const Project& project, std::size_t
     std::vector<DataType> dtypes;
     for (const FeedSpec& f : feedSpecs)
         dtypes.push_back(f.dtype);
+    const bool training = mode == PipelineMode::kTraining;
+    if (training)
+        dataset = dataset.shuffle(buffer, static_cast<std::uint64_t>(source.shuffleSeed)).repeat();
     SourcePipeline out{std::move(feedSpecs),
-                       dataset.shuffle(buffer, static_cast<std::uint64_t>(source.shuffleSeed))
-                           .repeat()
-                           .map([picks, dtypes, alloc](data::Element element) -> Expected<data::Element> {
+                       dataset.map([picks, dtypes, alloc](data::Element element) -> Expected<data::Element> {
                                data::Element feeds;
                                for (std::size_t f = 0; f < picks.size(); ++f) {
                                    if (picks[f].size() == 1) {
@@ -103,7 +111,7 @@ Expected<SourcePipeline> buildSourcePipeline(const Project& project, std::size_t
                                }
                                return feeds;
                            })
-                           .batch(project.batchSize, true)};
+                           .batch(batchSize, training)};
     if (Status s = out.batches.status(); !s.isOk())
         return unexpected(s.withContext(where));
     return out;

@@ -41,6 +41,16 @@ struct SourcePipeline {
 /// the readers' and decoders' errors (naming the file) with the source as context.
 Expected<SourcePipeline> buildSourcePipeline(const Project& project, std::size_t index, Allocator& allocator);
 
+/// How a pipeline goes through its examples: training shuffles them, repeats forever and drops a last
+/// partial batch; evaluation reads them once, in order, the last batch as it comes (tf.estimator's
+/// eval input_fn).
+enum class PipelineMode { kTraining, kEvaluation };
+
+/// The pipeline of a source that is not one of project.sources (an eval source), `path` naming it
+/// in errors ("eval.sources[0]"), with the batch size `batchSize`.
+Expected<SourcePipeline> buildSourcePipeline(const Project& project, const DataSource& source, const std::string& path,
+                                             std::int64_t batchSize, PipelineMode mode, Allocator& allocator);
+
 /// "<file>: " for a project with a location, else "".
 std::string projectLabel(const Project& project);
 

@@ -308,7 +308,8 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
         return unexpected(r.error("", "expected a JSON object, got " + describeJson(doc)));
     if (Status s = r.checkKeys(doc, "",
                                {"format", "version", "name", "graph", "data", "training", "batch_size", "steps",
-                                "hooks", "device", "cuda_graphs", "logdir", "debugger", "summaries", "settings"});
+                                "hooks", "device", "cuda_graphs", "logdir", "debugger", "summaries", "eval",
+                                "settings"});
         !s.isOk())
         return unexpected(s);
     TSTUDIO_TRY(format, r.stringKey(doc, "", "format", std::nullopt));
@@ -376,6 +377,10 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
             TSTUDIO_TRY(spec, readSummarySpec(r, list[i], "summaries[" + std::to_string(i) + "]", p.sources));
             p.summaries.push_back(std::move(spec));
         }
+    }
+    if (doc.contains("eval") && !doc.at("eval").is_null()) {
+        TSTUDIO_TRY(eval, readEvalSettings(r, doc.at("eval"), "eval", p.sources));
+        p.eval = std::move(eval);
     }
     if (doc.contains("settings") && !doc.at("settings").is_null()) {
         if (!doc.at("settings").is_object())
@@ -631,6 +636,8 @@ std::string projectToJson(const Project& p)
         for (const SummarySpec& spec : p.summaries)
             o["summaries"].push_back(summarySpecJson(spec));
     }
+    if (p.eval)
+        o["eval"] = evalSettingsJson(*p.eval);
     o["settings"] = ordered::parse(p.settings.dump()); // std::map order: sorted keys
     return o.dump(2) + "\n";
 }

@@ -211,6 +211,70 @@ struct SummarySpec {
     std::vector<std::int64_t> shape;
 };
 
+/// One entry of "eval.sources": a data source of its own (the schema of data.sources), or a held-out
+/// split of a training source ({"from": 0, "skip": 55000, "take": 5000}: data.sources[from] with
+/// that skip and take, which only mnist and numpy sources have).
+struct EvalSource {
+    std::optional<std::int64_t> from; ///< set: a split of data.sources[from]
+    std::int64_t skip = 0;            ///< with `from`
+    std::int64_t take = -1;           ///< with `from`
+    DataSource source;                ///< the source itself (with `from`: the derived copy)
+};
+
+/// One entry of "eval.metrics": tf.metrics.<kind> of tensors of the graph ("x" meaning "x:0").
+/// `logits` stands in for `predictions` where a class is predicted: argmax over the last axis (and a
+/// one-hot `labels` is reduced the same way), or, for top_k_accuracy, the scores themselves.
+struct EvalMetricSpec {
+    std::string kind;        ///< one of evalMetricKinds() (evaluation.h)
+    std::string name;        ///< the result's key and the eval summary's tag; empty: the kind's default
+    std::string tensor;      ///< loss (default training.loss), mean, percentage_below
+    std::string labels;
+    std::string predictions;
+    std::string logits;
+    std::string weights;     ///< optional
+    std::string normalizer;  ///< mean_relative_error
+    std::optional<std::int64_t> k;             ///< top_k_accuracy (default 5)
+    std::optional<std::int64_t> numClasses;    ///< mean_iou
+    std::optional<std::int64_t> numThresholds; ///< auc, sensitivity_at_specificity, ... (default 200)
+    std::optional<std::int64_t> dim;           ///< mean_cosine_distance
+    std::optional<double> threshold;           ///< percentage_below
+    std::optional<double> at;                  ///< the specificity or sensitivity of *_at_*
+    std::string curve = "ROC";                 ///< auc: "ROC" or "PR"
+};
+
+/// "eval.best": keep the checkpoint with the best value of a metric in <logdir>/best/ (as
+/// tf.estimator.BestExporter keeps the best export). mode "max" or "min" ("" : by the metric's kind).
+struct BestCheckpointSpec {
+    std::string metric;
+    std::string mode;
+};
+
+/// "eval.early_stopping": stop training when `metric` has not improved by more than `minDelta` for
+/// `patience` evaluations in a row (tf.estimator.experimental.stop_if_no_increase_hook, counted in
+/// evaluations).
+struct EarlyStoppingSpec {
+    std::string metric;
+    std::string mode; ///< "max", "min" or "" (by the metric's kind)
+    std::int64_t patience = 5;
+    double minDelta = 0;
+};
+
+/// "eval": evaluation while training, as tf.estimator.train_and_evaluate: every `everySteps` steps,
+/// every `everySecs` seconds or after each checkpoint, `steps` batches (null: one pass over the
+/// sources) of the eval sources run in evaluation mode (the learning phase fed false) through the
+/// metrics, written to <logdir>/eval/ as Estimator writes them.
+struct EvalSettings {
+    std::vector<EvalSource> sources;
+    std::optional<std::int64_t> everySteps;
+    std::optional<std::int64_t> everySecs;
+    bool afterCheckpoint = false;
+    std::optional<std::int64_t> steps;
+    std::optional<std::int64_t> batchSize; ///< null: the project's
+    std::vector<EvalMetricSpec> metrics;   ///< empty: the loss alone
+    std::optional<BestCheckpointSpec> best;
+    std::optional<EarlyStoppingSpec> earlyStopping;
+};
+
 struct Project {
     int version = kProjectVersion;
     std::string name;
@@ -227,6 +291,7 @@ struct Project {
     std::string logdir = "logs";
     DebuggerSettings debugger;
     std::vector<SummarySpec> summaries;                 ///< "summaries"; written only when not empty
+    std::optional<EvalSettings> eval;                   ///< "eval"; written only when set
     nlohmann::json settings = nlohmann::json::object(); ///< free-form, kept as is
 
     /// The .tsproj this project was loaded from or saved to (not stored in the file): relative

@@ -84,4 +84,16 @@ Expected<SummarySpec> readSummarySpec(const JsonReader& reader, const nlohmann::
 /// Its JSON form, keys in a fixed order, the optional ones only when set.
 nlohmann::ordered_json summarySpecJson(const SummarySpec& spec);
 
+/// The "eval" section (`path` "eval"), its sources read against data.sources (read before it; a
+/// {"from", "skip", "take"} entry copies that mnist or numpy source with the new skip and take).
+/// Errors (InvalidArgument "<label>: <path>.<key>: ..."): no sources; a split of a source that has
+/// no skip/take; none of every_steps, every_secs and after_checkpoint; an unknown metric kind or
+/// key, a key the kind requires, predictions and logits both given, two metrics of one name; best or
+/// early_stopping naming a metric that is not listed, or a mean metric without "mode"; the data
+/// sources' own errors (eval_json.cpp).
+Expected<EvalSettings> readEvalSettings(const JsonReader& reader, const nlohmann::json& value, const std::string& path,
+                                        const std::vector<DataSource>& sources);
+/// Its JSON form (a split source as {"from", "skip", "take"}), keys in a fixed order.
+nlohmann::ordered_json evalSettingsJson(const EvalSettings& settings);
+
 } // namespace tstudio::project

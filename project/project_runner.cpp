@@ -2,7 +2,12 @@
 #include "project_runner.h"
 
 #include "builder/collections.h"
+#include "core/log.h"
+#include "core/try.h"
 #include "devices/gpu_probe.h"
+#include "data_sources.h"
+#include "early_stopping.h"
+#include "eval_metrics.h"
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "project_summaries.h"
@@ -136,6 +141,123 @@ Expected<std::string> saveCheckpointNow(training::MonitoredTrainingSession& sess
     return unexpected(failedPreconditionError("this run saves no checkpoints (its checkpoint hook is off)"));
 }
 
+/// The run's evaluations (project.eval): when they are due, and what follows each (the eval event
+/// file, the best checkpoint, early stopping).
+class RunEvaluations {
+public:
+    static Expected<std::unique_ptr<RunEvaluations>> prepare(GraphBuilder& b, const Project& project,
+                                                             const std::string& loss,
+                                                             const std::filesystem::path& logdir)
+    {
+        auto out = std::unique_ptr<RunEvaluations>(new RunEvaluations);
+        out->m_settings = *project.eval;
+        out->m_logdir = logdir;
+        TSTUDIO_TRY(evaluation, ProjectEvaluation::prepare(b, project, loss));
+        out->m_evaluation = std::move(evaluation);
+        const EvalSettings& e = *project.eval;
+        if (e.best) {
+            auto keeper = BestCheckpointKeeper::open(logdir / "best", e.best->metric,
+                                                     evalMetricMode(e, e.best->metric, e.best->mode));
+            if (!keeper)
+                return unexpected(keeper.error().withContext(projectLabel(project) + "eval.best"));
+            out->m_best = std::move(*keeper);
+        }
+        if (e.earlyStopping)
+            out->m_stopping.emplace(e.earlyStopping->metric,
+                                    evalMetricMode(e, e.earlyStopping->metric, e.earlyStopping->mode),
+                                    e.earlyStopping->patience, e.earlyStopping->minDelta);
+        return out;
+    }
+
+    void start(std::int64_t step, std::optional<std::int64_t> savedStep)
+    {
+        m_lastStep = step;
+        m_lastTime = Clock::now();
+        m_lastSaved = savedStep;
+    }
+
+    /// Due after the step that brought the global step to `step`, the checkpoint hook's latest save
+    /// being at `savedStep`.
+    bool due(std::int64_t step, std::optional<std::int64_t> savedStep) const
+    {
+        if (step == m_lastStep)
+            return false;
+        if (m_settings.everySteps && step - m_lastStep >= *m_settings.everySteps)
+            return true;
+        if (m_settings.everySecs && secondsBetween(m_lastTime, Clock::now()) >= static_cast<double>(*m_settings.everySecs))
+            return true;
+        return m_settings.afterCheckpoint && savedStep && savedStep != m_lastSaved && *savedStep == step;
+    }
+
+    bool doneAt(std::int64_t step) const { return step == m_lastStep; }
+
+    /// Evaluates the variables of `session` at `step`, checkpointed as `prefix`; true when early
+    /// stopping says the run should end.
+    Expected<bool> evaluate(Session& session, std::int64_t step, const std::string& prefix, TrainRunResult& result,
+                            const std::function<void(const EvalResult&)>& onEvaluation)
+    {
+        TSTUDIO_TRY(evaluated, m_evaluation->run(session, step, prefix));
+        m_lastStep = step;
+        m_lastTime = Clock::now();
+        m_lastSaved = step;
+        result.evalSeconds += evaluated.seconds;
+        logInfo("evaluation", "Saving dict for global step " + std::to_string(step) + ": " +
+                                  formatEvalMetrics(evaluated) + " (" + std::to_string(evaluated.batches) +
+                                  " batches)");
+        if (Status s = writeEvalSummary(m_logdir / "eval", evaluated); !s.isOk())
+            return unexpected(s.withContext("writing the evaluation to '" + (m_logdir / "eval").string() + "'"));
+        if (m_best) {
+            TSTUDIO_TRY(kept, m_best->consider(evaluated, prefix));
+            (void)kept;
+            result.best = m_best->best();
+        }
+        bool stop = false;
+        if (m_stopping) {
+            TSTUDIO_TRY(stopNow, m_stopping->record(evaluated));
+            if (stopNow) {
+                result.earlyStopped = m_stopping->reason();
+                logInfo("evaluation", "Early stopping: " + result.earlyStopped);
+                stop = true;
+            }
+        }
+        result.evaluations.push_back(evaluated);
+        if (onEvaluation)
+            onEvaluation(result.evaluations.back());
+        return stop;
+    }
+
+private:
+    RunEvaluations() = default;
+    EvalSettings m_settings;
+    std::filesystem::path m_logdir;
+    std::unique_ptr<ProjectEvaluation> m_evaluation;
+    std::optional<BestCheckpointKeeper> m_best;
+    std::optional<EarlyStopping> m_stopping;
+    std::int64_t m_lastStep = 0;
+    Clock::time_point m_lastTime;
+    std::optional<std::int64_t> m_lastSaved;
+};
+
+std::shared_ptr<training::CheckpointSaverHook> checkpointHook(training::MonitoredTrainingSession& session)
+{
+    for (const auto& hook : session.hooks())
+        if (auto saver = std::dynamic_pointer_cast<training::CheckpointSaverHook>(hook))
+            return saver;
+    return nullptr;
+}
+
+/// The prefix of a checkpoint of the session's variables at `step`: the hook's latest when it saved
+/// at that step, else a new one saved now.
+Expected<std::string> checkpointAt(training::MonitoredTrainingSession& session, std::int64_t step)
+{
+    auto hook = checkpointHook(session);
+    if (!hook)
+        return unexpected(failedPreconditionError("this run saves no checkpoints (its checkpoint hook is off)"));
+    if (hook->lastSavedStep() == step)
+        return hook->checkpointPrefix(step);
+    return hook->saveNow(session.rawSession());
+}
+
 } // namespace
 
 Expected<TrainRunResult> trainProject(const Project& project, const Registries& registries,
@@ -161,6 +283,14 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     auto stepRead = training::globalStepReadTensor(b, "the training loop");
     if (!stepRead)
         return unexpected(stepRead.error());
+
+    std::unique_ptr<RunEvaluations> evaluations;
+    if (project.eval) {
+        auto made = RunEvaluations::prepare(b, project, prepared->loss, result.logdir);
+        if (!made)
+            return unexpected(made.error());
+        evaluations = std::move(*made);
+    }
 
     std::int64_t lastStep = options.steps.value_or(project.steps);
     if (project.hooks.stopAtStep)
@@ -249,6 +379,23 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         lastReportStep = result.lastStep;
     };
 
+    if (evaluations) {
+        auto hook = checkpointHook(**session);
+        evaluations->start(result.firstStep, hook ? hook->lastSavedStep() : std::nullopt);
+    }
+    // One evaluation at the session's current step (checkpointed first); false to stop the run.
+    auto evaluateNow = [&]() -> Expected<bool> {
+        auto prefix = checkpointAt(**session, result.lastStep);
+        if (!prefix)
+            return unexpected(prefix.error());
+        if (options.onCheckpoint)
+            options.onCheckpoint(*prefix);
+        auto stop = evaluations->evaluate((*session)->rawSession(), result.lastStep, *prefix, result,
+                                          options.onEvaluation);
+        if (!stop)
+            return unexpected(stop.error().withContext("evaluating at step " + std::to_string(result.lastStep)));
+        return !*stop;
+    };
     if (options.onStarted) {
         TrainProgress p;
         p.step = result.firstStep;
@@ -329,6 +476,25 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         }
         if ((result.lastStep - result.firstStep) % every == 0)
             report(now);
+        if (evaluations) {
+            auto hook = checkpointHook(**session);
+            if (evaluations->due(result.lastStep, hook ? hook->lastSavedStep() : std::nullopt)) {
+                auto goOn = evaluateNow();
+                if (!goOn) {
+                    failure = goOn.error();
+                    break;
+                }
+                if (!*goOn)
+                    break;
+            }
+        }
+    }
+    // tf.estimator.train_and_evaluate evaluates the final checkpoint too.
+    if (failure.isOk() && evaluations && !result.stoppedMidStep && !stopping() &&
+        result.lastStep > result.firstStep && !evaluations->doneAt(result.lastStep)) {
+        auto goOn = evaluateNow();
+        if (!goOn)
+            failure = goOn.error();
     }
     result.seconds = secondsBetween(start, Clock::now());
     if (options.observer)

@@ -3,7 +3,9 @@
 // and the GUI.
 #pragma once
 
+#include "best_checkpoint.h"
 #include "core/expected.h"
+#include "evaluation.h"
 #include "project_file.h"
 
 namespace tensorflow {
@@ -17,6 +19,7 @@ class RunMetadata;
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tstudio {
 struct Registries;
@@ -86,6 +89,9 @@ struct TrainRunOptions {
     /// Called once the session exists, before the first step, with the graph it runs: the
     /// project's graph plus the optimizer, summaries and the hooks' ops (what the observer sees).
     std::function<void(const tensorflow::GraphDef&)> onSessionGraph;
+    /// Called on the training thread after each evaluation of the project's "eval" section, once
+    /// its results are in <logdir>/eval (and the best checkpoint kept).
+    std::function<void(const EvalResult&)> onEvaluation;
 };
 
 struct TrainRunResult {
@@ -98,6 +104,12 @@ struct TrainRunResult {
     std::string lastCheckpoint;        ///< the prefix of the checkpoint written last ("" when none)
     bool restored = false;             ///< true when the run continued from a checkpoint
     bool stoppedMidStep = false;       ///< the observer cancelled a step (see TrainRunOptions::observer)
+    std::vector<EvalResult> evaluations;    ///< every evaluation of this run, in order
+    double evalSeconds = 0;                 ///< spent evaluating (included in `seconds`)
+    std::optional<BestCheckpointRecord> best; ///< eval.best: the best kept so far (this run or earlier)
+    /// eval.early_stopping stopped the run: why ("loss has not improved on 0.06 (step 400) for 5
+    /// evaluations"); empty otherwise.
+    std::string earlyStopped;
 };
 
 /// Trains `project` until the global step reaches options.steps (else project.steps, or
@@ -113,6 +125,12 @@ struct TrainRunResult {
 ///    summaries every hooks.summary_every_steps, global_step/sec every hooks.log_every_steps, a
 ///    Chrome trace every hooks.profile_every_steps), with StopAtStepHook and NanTensorHook on the
 ///    loss; it restores the latest checkpoint of the log directory when resuming;
+///  - with an "eval" section (ProjectEvaluation, evaluation.h): its metrics are built into the graph
+///    before the session; every eval.every_steps steps, every eval.every_secs seconds, after each
+///    checkpoint the hook saves (eval.after_checkpoint) and once more at the end, the variables are
+///    checkpointed (unless the latest checkpoint is of this step), evaluated in the live session in
+///    evaluation mode, written to <logdir>/eval, kept as <logdir>/best when they are the best
+///    (eval.best), and counted by eval.early_stopping, which ends the run like stop_at_step;
 ///  - close() saves the last checkpoint; a run that fails saves none, and one that fails before
 ///    finishing its first step removes the checkpoint the session wrote when it was created (files
 ///    that were in the log directory before the run stay), so that starting again is not refused.

@@ -364,8 +364,13 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, std::size_t 
 {
     if (index >= project.sources.size())
         return unexpected(invalidArgumentError("the project has no data source " + std::to_string(index)));
-    const DataSource& source = project.sources[index];
-    const std::string path = "data.sources[" + std::to_string(index) + "]";
+    return loadSourceExamples(project, project.sources[index], "data.sources[" + std::to_string(index) + "]",
+                              allocator, maxExamples);
+}
+
+Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSource& source, const std::string& path,
+                                            Allocator& allocator, std::int64_t maxExamples)
+{
     const std::string where = projectLabel(project) + path + " (" + source.type() + ")";
     Expected<Examples> examples = unexpected(internalError("no source"));
     if (const auto* s = std::get_if<TwoSpiralsParams>(&source.params))

@@ -32,5 +32,9 @@ struct SourceExamples {
 /// ("<file>: data.sources[0] (numpy): ...") unless they already name its JSON path.
 Expected<SourceExamples> loadSourceExamples(const Project& project, std::size_t index, Allocator& allocator,
                                             std::int64_t maxExamples = -1);
+/// The same for a source that is not one of project.sources (an eval source), `path` naming it in
+/// errors ("eval.sources[0]").
+Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSource& source, const std::string& path,
+                                            Allocator& allocator, std::int64_t maxExamples = -1);
 
 } // namespace tstudio::project

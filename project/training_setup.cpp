@@ -191,6 +191,8 @@ std::vector<Variable> lossVariables(const GraphBuilder& b, const Output& loss)
     return out;
 }
 
+} // namespace
+
 Status checkFeed(const GraphBuilder& b, const FeedSpec& feed, std::int64_t batchSize, const std::string& where)
 {
     auto id = parseTensorId(feed.placeholder);
@@ -214,6 +216,8 @@ Status checkFeed(const GraphBuilder& b, const FeedSpec& feed, std::int64_t batch
                                     TensorShape(dims).toString());
     return Status::ok();
 }
+
+namespace {
 
 /// What nextFeeds() drives: the allocator first, so that it outlives the iterators.
 struct FeedState {

@@ -56,6 +56,10 @@ public:
     /// now"); the timer then counts from that step, and end() does not save the same step twice.
     /// Returns the checkpoint prefix ("<dir>/model.ckpt-<step>"). FailedPrecondition before begin().
     Expected<std::string> saveNow(Session& session);
+    /// The global step of the latest checkpoint this hook saved (nullopt before the first), and its
+    /// prefix "<dir>/model.ckpt-<step>" (an IDE's or an evaluation's "a new checkpoint is there").
+    std::optional<std::int64_t> lastSavedStep() const { return m_timer.lastTriggeredStep(); }
+    std::string checkpointPrefix(std::int64_t step) const { return m_savePath + "-" + std::to_string(step); }
 
 private:
     CheckpointSaverHook(CheckpointSaverHookOptions options, SecondOrStepTimer timer);
