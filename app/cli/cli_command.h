@@ -36,6 +36,9 @@ void addProfileCommand(CLI::App& app, int& exitCode);
 /// Adds `tstudio debug MODEL|PROJECT [--feed/--fetch/--target] [--break SPEC] [--watch T]`.
 void addDebugCommand(CLI::App& app, int& exitCode);
 
+/// Adds `tstudio evaluate PROJECT [--checkpoint PREFIX|DIR] [--json] [--write-summary]`.
+void addEvaluateCommand(CLI::App& app, int& exitCode);
+
 /// Adds `tstudio freeze MODEL --checkpoint PREFIX|DIR --outputs a,b -o frozen.pb`.
 void addFreezeCommand(CLI::App& app, int& exitCode);
 

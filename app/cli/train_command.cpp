@@ -78,6 +78,12 @@ int train(const TrainArgs& args)
             std::printf("%s\n", line.c_str());
         std::fflush(stdout);
     };
+    options.onEvaluation = [tty](const project::EvalResult& r) {
+        std::printf("%seval at step %lld: %s (%lld batches, %.2f s)\n", tty ? "\r\033[K" : "",
+                    static_cast<long long>(r.step), project::formatEvalMetrics(r).c_str(),
+                    static_cast<long long>(r.batches), r.seconds);
+        std::fflush(stdout);
+    };
     std::printf("training '%s' (%s)\n", loaded->name.c_str(), loaded->location.string().c_str());
     std::fflush(stdout);
     g_stopRequested.store(false);
@@ -116,6 +122,15 @@ int train(const TrainArgs& args)
                 static_cast<long long>(result->lastStep), formatDuration(result->seconds).c_str(), result->stepsPerSecond,
                 loss.c_str(), result->logdir.string().c_str(), result->lastCheckpoint.empty() ? "" : ", checkpoint ",
                 result->lastCheckpoint.empty() ? "" : std::filesystem::path(result->lastCheckpoint).filename().string().c_str());
+    if (!result->earlyStopped.empty())
+        std::printf("stopped early: %s\n", result->earlyStopped.c_str());
+    if (result->best) {
+        char value[64];
+        std::snprintf(value, sizeof value, "%.6g", result->best->value);
+        std::printf("best checkpoint: %s (%s = %s at step %lld) in %s\n", result->best->checkpoint.c_str(),
+                    result->best->metric.c_str(), value, static_cast<long long>(result->best->step),
+                    (result->logdir / "best").string().c_str());
+    }
     return g_stopRequested.load() ? kExitFailure : kExitOk;
 }
 

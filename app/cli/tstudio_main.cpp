@@ -30,6 +30,7 @@ int main(int argc, char** argv)
     tstudio::cli::addDevicesCommand(app, exitCode);
     tstudio::cli::addFreezeCommand(app, exitCode);
     tstudio::cli::addTrainCommand(app, exitCode);
+    tstudio::cli::addEvaluateCommand(app, exitCode);
     tstudio::cli::addProfileCommand(app, exitCode);
     tstudio::cli::addDebugCommand(app, exitCode);
     tstudio::cli::addEventsCommand(app, exitCode);
