@@ -385,10 +385,12 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     }
     // One evaluation at the session's current step (checkpointed first); false to stop the run.
     auto evaluateNow = [&]() -> Expected<bool> {
+        auto hook = checkpointHook(**session);
+        const bool saving = hook && hook->lastSavedStep() != result.lastStep;
         auto prefix = checkpointAt(**session, result.lastStep);
         if (!prefix)
             return unexpected(prefix.error());
-        if (options.onCheckpoint)
+        if (saving && options.onCheckpoint)
             options.onCheckpoint(*prefix);
         auto stop = evaluations->evaluate((*session)->rawSession(), result.lastStep, *prefix, result,
                                           options.onEvaluation);

@@ -2,6 +2,7 @@
 #include "training/training_panel.h"
 
 #include "devices/gpu_probe.h"
+#include "eval_metrics.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "training/training_run.h"
 
@@ -164,6 +165,7 @@ TrainingPanel::TrainingPanel(const Registries* registries, QWidget* parent)
 {
     qRegisterMetaType<project::TrainProgress>();
     qRegisterMetaType<project::TrainRunResult>();
+    qRegisterMetaType<project::EvalResult>();
     buildUi();
     retranslateUi();
     updateButtons();
@@ -301,6 +303,12 @@ void TrainingPanel::buildUi()
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_figures);
+    m_evalFigures = new QLabel(this);
+    m_evalFigures->setObjectName(QStringLiteral("trainingEvalFigures"));
+    m_evalFigures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_evalFigures->setWordWrap(true);
+    m_evalFigures->hide();
+    layout->addWidget(m_evalFigures);
     layout->addWidget(m_status, 1, Qt::AlignTop);
 
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
@@ -539,6 +547,10 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
             debugger->setBreakpoints(std::move(*set));
         debugger->setWatched(p.debugger.watch);
     }
+    m_evalSettings = p.eval;
+    m_bestEval.reset();
+    m_evalFigures->clear();
+    m_evalFigures->setVisible(p.eval.has_value());
     m_run = std::make_unique<TrainingRun>(m_registries, std::move(p), options);
     m_run->setDebugger(debugger);
     if (debugger) {
@@ -571,6 +583,7 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
         showStatus(tr("Saved checkpoint %1").arg(prefix), false);
         emit message(tr("Saved checkpoint %1").arg(prefix));
     });
+    connect(m_run.get(), &TrainingRun::evaluated, this, &TrainingPanel::showEvaluation);
     connect(m_run.get(), &TrainingRun::finished, this, &TrainingPanel::onFinished);
     connect(m_run.get(), &TrainingRun::profiled, this,
             [this](std::shared_ptr<const profiler::ProfileTrace> trace) {
@@ -732,6 +745,33 @@ void TrainingPanel::showProgress(const project::TrainProgress& p)
     m_figures->setText(parts.join(QStringLiteral("  ·  ")));
 }
 
+void TrainingPanel::showEvaluation(const project::EvalResult& result)
+{
+    const QLocale locale;
+    QStringList parts;
+    for (const auto& [name, value] : result.metrics)
+        parts << tr("%1 %2").arg(QString::fromStdString(name), locale.toString(value, 'g', 4));
+    QString text = tr("Eval at step %1: %2")
+                       .arg(locale.toString(static_cast<qlonglong>(result.step)), parts.join(QStringLiteral("  ·  ")));
+    if (m_evalSettings && m_evalSettings->best) {
+        const std::string metric = m_evalSettings->best->metric;
+        auto value = result.metric(metric);
+        if (value && (!m_bestEval || project::evalImproves(project::evalMetricMode(*m_evalSettings, metric,
+                                                                                    m_evalSettings->best->mode),
+                                                           *value, m_bestEval->second))) {
+            m_bestEval = std::make_pair(result.step, *value);
+        }
+        if (m_bestEval)
+            text += QStringLiteral("  ·  ") +
+                    tr("best %1 %2 at step %3")
+                        .arg(QString::fromStdString(metric), locale.toString(m_bestEval->second, 'g', 4),
+                             locale.toString(static_cast<qlonglong>(m_bestEval->first)));
+    }
+    m_evalFigures->setText(text);
+    m_evalFigures->show();
+    emit evaluated(result);
+}
+
 void TrainingPanel::onFinished(bool ok, const QString& text, const project::TrainRunResult& result)
 {
     if (ok) {
@@ -753,8 +793,12 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
                       .arg(result.lastStep)
                       .arg(result.stepsPerSecond, 0, 'f', 1)
                       .arg(QString::fromStdString(result.lastCheckpoint));
-        showStatus(summary, false);
-        emit message(summary);
+        const QString shown = result.earlyStopped.empty()
+                                  ? summary
+                                  : summary + QStringLiteral("; ") +
+                                        tr("stopped early: %1").arg(QString::fromStdString(result.earlyStopped));
+        showStatus(shown, false);
+        emit message(shown);
     } else {
         m_errorNode = nodeNamedIn(text, graphNodeNames(m_graph.get()));
         QString shown = text.toHtmlEscaped();

@@ -98,6 +98,8 @@ signals:
     /// dashboard follows it from here).
     void runStarted(const QString& logdir);
     void progressed(const tstudio::project::TrainProgress& progress);
+    /// An evaluation of the running project's eval section finished.
+    void evaluated(const tstudio::project::EvalResult& result);
     /// ok false: `message` says why (the engine's words).
     void runFinished(bool ok, const QString& message);
     /// "Show node" on an error that names a node of the graph.
@@ -129,6 +131,8 @@ private:
     void showStatus(const QString& text, bool error, bool html = false);
     void showProgress(const project::TrainProgress& p);
     void onFinished(bool ok, const QString& text, const project::TrainRunResult& result);
+    /// The latest evaluation beside the loss: its metrics and the best so far by eval.best's metric.
+    void showEvaluation(const project::EvalResult& result);
     QString defaultLogDirectory(const project::Project& p) const;
 
     const Registries* m_registries;
@@ -169,6 +173,10 @@ private:
     QPushButton* m_debug = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_figures = nullptr;
+    QLabel* m_evalFigures = nullptr;
+    /// The running project's eval section (nullopt without one) and the best (step, value) seen.
+    std::optional<project::EvalSettings> m_evalSettings;
+    std::optional<std::pair<std::int64_t, double>> m_bestEval;
     QLabel* m_status = nullptr;
 };
 

@@ -95,6 +95,9 @@ void TrainingRun::work()
         const QString text = QString::fromStdString(prefix);
         QMetaObject::invokeMethod(this, [this, text] { emit checkpointSaved(text); }, Qt::QueuedConnection);
     };
+    options.onEvaluation = [this](const project::EvalResult& result) {
+        QMetaObject::invokeMethod(this, [this, result] { emit evaluated(result); }, Qt::QueuedConnection);
+    };
     // Traced steps gather here until the last one asked for has run, then go as one trace.
     std::vector<profiler::TracedStep> traced;
     options.onTrace = [this, &traced](std::int64_t step, const tensorflow::RunMetadata& metadata) {

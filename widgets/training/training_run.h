@@ -18,6 +18,7 @@
 
 Q_DECLARE_METATYPE(tstudio::project::TrainProgress)
 Q_DECLARE_METATYPE(tstudio::project::TrainRunResult)
+Q_DECLARE_METATYPE(tstudio::project::EvalResult)
 Q_DECLARE_METATYPE(std::shared_ptr<const tstudio::profiler::ProfileTrace>)
 Q_DECLARE_METATYPE(std::shared_ptr<const tensorflow::GraphDef>)
 
@@ -64,6 +65,8 @@ signals:
     void started(const tstudio::project::TrainProgress& progress);
     void progressed(const tstudio::project::TrainProgress& progress);
     void checkpointSaved(const QString& prefix);
+    /// An evaluation of the project's eval section finished (its results are in <logdir>/eval).
+    void evaluated(const tstudio::project::EvalResult& result);
     /// The steps asked for by requestProfile, traced (built into a trace on the worker).
     void profiled(std::shared_ptr<const tstudio::profiler::ProfileTrace> trace);
     /// The graph the training session runs (the project's plus optimizer, summaries and hooks),

@@ -5,12 +5,14 @@
 #include "node_editor/node_editor.h"
 #include "runtime/default_registries.h"
 #include "training/training_panel.h"
+#include "training/training_run.h"
 
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -125,6 +127,51 @@ private slots:
         QCOMPARE(finished.back().at(0).toBool(), true);
         QCOMPARE(panel.lastProgress().firstStep, std::int64_t(60));
         QCOMPARE(panel.lastProgress().step, std::int64_t(80));
+    }
+
+    /// A project with an eval section: each evaluation shows beside the loss with the best so far,
+    /// and the evaluated signal carries its metrics.
+    void showsTheLatestEvaluation()
+    {
+        QTemporaryDir dir;
+        auto loaded = project::loadProject(kSpirals);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().toString().c_str());
+        project::Project p = *loaded;
+        p.graph.file = (std::filesystem::path(kSpirals).parent_path() / p.graph.file).string();
+        project::EvalSource heldOut;
+        heldOut.source = p.sources.front();
+        std::get<project::TwoSpiralsParams>(heldOut.source.params).seed = 2;
+        project::EvalSettings eval;
+        eval.sources = {heldOut};
+        eval.everySteps = 20;
+        eval.metrics = {project::EvalMetricSpec{"loss"}, project::EvalMetricSpec{"accuracy"}};
+        eval.metrics[1].labels = "labels";
+        eval.metrics[1].logits = "dense_2/BiasAdd";
+        eval.best = project::BestCheckpointSpec{"accuracy", ""};
+        p.eval = eval;
+        const QString file = dir.filePath(QStringLiteral("spirals-eval.tsproj"));
+        QVERIFY(project::saveProject(p, file.toStdString()).isOk());
+
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(file).isOk());
+        TrainingPanel panel(m_registries.get());
+        bind(panel, editor, dir.filePath(QStringLiteral("run")), 40);
+        QSignalSpy evaluated(&panel, &TrainingPanel::evaluated);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY(panel.start());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.front().at(0).toBool(), qPrintable(panel.statusText()));
+        QCOMPARE(evaluated.size(), 2);
+        const auto last = evaluated.back().at(0).value<project::EvalResult>();
+        QCOMPARE(last.step, std::int64_t(40));
+        QVERIFY(last.metric("accuracy").has_value());
+        auto* label = panel.findChild<QLabel*>(QStringLiteral("trainingEvalFigures"));
+        QVERIFY(label && label->isVisibleTo(&panel));
+        QVERIFY2(label->text().startsWith(QStringLiteral("Eval at step 40: loss ")), qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QStringLiteral("accuracy ")), qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QRegularExpression(QStringLiteral("best accuracy [0-9.]+ at step [24]0"))),
+                 qPrintable(label->text()));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("run/best/best_metric.json"))));
     }
 
     /// Pause holds the step; Stop (also while paused) ends the run with a final checkpoint.
