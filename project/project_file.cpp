@@ -307,7 +307,7 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     if (!doc.is_object())
         return unexpected(r.error("", "expected a JSON object, got " + describeJson(doc)));
     if (Status s = r.checkKeys(doc, "",
-                               {"format", "version", "name", "graph", "data", "training", "batch_size", "steps",
+                               {"format", "version", "name", "graph", "data", "training", "batch_size", "steps", "export",
                                 "hooks", "device", "cuda_graphs", "logdir", "debugger", "summaries", "eval",
                                 "settings"});
         !s.isOk())
@@ -366,6 +366,10 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     if (doc.contains("debugger")) {
         TSTUDIO_TRY(debugger, readDebugger(r, doc.at("debugger"), "debugger"));
         p.debugger = std::move(debugger);
+    }
+    if (doc.contains("export") && !doc.at("export").is_null()) {
+        TSTUDIO_TRY(exporting, readExportSettings(r, doc.at("export"), "export"));
+        p.exportSettings = std::move(exporting);
     }
     if (doc.contains("summaries") && !doc.at("summaries").is_null()) {
         const json& list = doc.at("summaries");
@@ -631,6 +635,8 @@ std::string projectToJson(const Project& p)
         section["watch"] = p.debugger.watch;
         o["debugger"] = std::move(section);
     }
+    if (p.exportSettings)
+        o["export"] = exportSettingsJson(*p.exportSettings);
     if (!p.summaries.empty()) {
         o["summaries"] = ordered::array();
         for (const SummarySpec& spec : p.summaries)

@@ -193,6 +193,16 @@ struct DebuggerSettings {
     bool empty() const { return breakpoints.empty() && watch.empty(); }
 };
 
+/// "export": what File ▸ Export… and `tstudio export` write by default (project_export.h). Paths are
+/// relative to the .tsproj or absolute; empty: not written. Written only when set.
+struct ExportSettings {
+    std::string savedModel;           ///< "saved_model": a SavedModel directory
+    std::string frozenGraph;          ///< "frozen_graph": a frozen binary GraphDef (.pb)
+    std::vector<std::string> inputs;  ///< placeholders; empty: those a data source feeds that the outputs need
+    std::vector<std::string> outputs; ///< tensor names ("y" meaning "y:0")
+    bool movingAverage = false;       ///< "moving_average": the variables' ExponentialMovingAverage values
+};
+
 /// One entry of "summaries": a summary the training writes besides the graph's own, of a tensor of
 /// the graph or of the batches a data source feeds (summarised from the placeholder it feeds), as
 /// tf.summary.<kind>(tag, tensor, ...) builds it (project_summaries.h). Exactly one of `tensor`
@@ -285,6 +295,7 @@ struct Project {
     std::int64_t batchSize = 100;
     std::int64_t steps = 1000;
     Hooks hooks;
+    std::optional<ExportSettings> exportSettings; ///< "export"; written only when set
     std::string device = "cpu"; ///< "cpu" or "gpu"
     /// On the GPU, capture the training step once as a CUDA graph and replay it ("cuda_graphs").
     bool cudaGraphs = true;

@@ -510,6 +510,55 @@ Expected<DataSource> readDataSource(const JsonReader& r, const json& v, const st
     return source;
 }
 
+Expected<ExportSettings> readExportSettings(const JsonReader& r, const json& v, const std::string& path)
+{
+    if (!v.is_object())
+        return unexpected(r.error(path, "expected an object {\"outputs\": [...], \"saved_model\": DIR, ...}, got " +
+                                            describeJson(v)));
+    if (Status s = r.checkKeys(v, path, {"saved_model", "frozen_graph", "inputs", "outputs", "moving_average"});
+        !s.isOk())
+        return unexpected(s);
+    ExportSettings settings;
+    for (const auto& [key, field] : {std::pair{"saved_model", &settings.savedModel}, std::pair{"frozen_graph", &settings.frozenGraph}}) {
+        TSTUDIO_TRY(value, r.optionalStringKey(v, path, key));
+        if (value && value->empty())
+            return unexpected(r.error(jsonChild(path, key), "expected a path, got \"\" (leave the key out for none)"));
+        *field = value.value_or("");
+    }
+    for (const auto& [key, field] : {std::pair{"inputs", &settings.inputs}, std::pair{"outputs", &settings.outputs}}) {
+        const json* list = find(v, key);
+        if (!list || list->is_null())
+            continue;
+        const std::string p = jsonChild(path, key);
+        if (!list->is_array())
+            return unexpected(r.error(p, "expected an array of tensor names, got " + describeJson(*list)));
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string at = p + "[" + std::to_string(i) + "]";
+            const json& item = (*list)[i];
+            if (!item.is_string() || item.get<std::string>().empty())
+                return unexpected(r.error(at, "expected a tensor name (\"x\" or \"x:0\"), got " + describeJson(item)));
+            const std::string name = item.get<std::string>();
+            if (std::find(field->begin(), field->end(), name) != field->end())
+                return unexpected(r.error(at, "'" + name + "' is listed twice"));
+            field->push_back(name);
+        }
+    }
+    TSTUDIO_TRY(movingAverage, r.boolKey(v, path, "moving_average", false));
+    settings.movingAverage = movingAverage;
+    return settings;
+}
+
+ordered exportSettingsJson(const ExportSettings& s)
+{
+    ordered o;
+    o["saved_model"] = s.savedModel.empty() ? ordered(nullptr) : ordered(s.savedModel);
+    o["frozen_graph"] = s.frozenGraph.empty() ? ordered(nullptr) : ordered(s.frozenGraph);
+    o["inputs"] = s.inputs;
+    o["outputs"] = s.outputs;
+    o["moving_average"] = s.movingAverage;
+    return o;
+}
+
 Expected<SummarySpec> readSummarySpec(const JsonReader& r, const json& v, const std::string& path,
                                       const std::vector<DataSource>& sources)
 {

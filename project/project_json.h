@@ -72,6 +72,16 @@ nlohmann::ordered_json dataSourceJson(const DataSource& source);
 /// The component names a source gives ("points", "labels"; a tfrecord's features; a csv's columns).
 std::vector<std::string> sourceComponents(const DataSource& source);
 
+/// The "export" section (`path` "export"): optional "saved_model" and "frozen_graph" paths (non-empty
+/// strings), "inputs" and "outputs" (arrays of non-empty names, none twice), "moving_average" (bool).
+/// Errors (InvalidArgument "<label>: export.<key>...: ..."): not an object, an unknown key, a value of
+/// the wrong kind, an empty or repeated name. Whether the names are in the graph is checked when
+/// exporting (project_export.h).
+Expected<ExportSettings> readExportSettings(const JsonReader& reader, const nlohmann::json& value,
+                                            const std::string& path);
+/// Its JSON form, every key in a fixed order (absent paths as null).
+nlohmann::ordered_json exportSettingsJson(const ExportSettings& settings);
+
 /// One entry of "summaries" (`path` "summaries[2]"), validated against the project's data sources
 /// (read before it). Errors (InvalidArgument "<label>: <path>.<key>: ..."): an unknown kind or key;
 /// both or neither of "tensor" and "source"; a source index out of range; a component the source

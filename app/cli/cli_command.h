@@ -42,4 +42,8 @@ void addEvaluateCommand(CLI::App& app, int& exitCode);
 /// Adds `tstudio freeze MODEL --checkpoint PREFIX|DIR --outputs a,b -o frozen.pb`.
 void addFreezeCommand(CLI::App& app, int& exitCode);
 
+/// Adds `tstudio export PROJECT [--checkpoint PREFIX] [--saved-model DIR] [--frozen FILE.pb] [--inputs a,b]
+/// [--outputs y] [--moving-average] [--set KEY=VALUE]`.
+void addExportCommand(CLI::App& app, int& exitCode);
+
 } // namespace tstudio::cli

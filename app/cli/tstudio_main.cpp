@@ -29,6 +29,7 @@ int main(int argc, char** argv)
     tstudio::cli::addBenchCommand(app, exitCode);
     tstudio::cli::addDevicesCommand(app, exitCode);
     tstudio::cli::addFreezeCommand(app, exitCode);
+    tstudio::cli::addExportCommand(app, exitCode);
     tstudio::cli::addTrainCommand(app, exitCode);
     tstudio::cli::addEvaluateCommand(app, exitCode);
     tstudio::cli::addProfileCommand(app, exitCode);

@@ -3,6 +3,7 @@
 
 #include "about_dialog.h"
 #include "example_project.h"
+#include "export_dialog.h"
 #include "language_manager.h"
 #include "settings_dialog.h"
 #include "start_page.h"
@@ -150,6 +151,27 @@ void MainWindow::createActions()
     m_saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveCurrentAs);
+    m_exportAction = new QAction(this);
+    m_exportAction->setObjectName(QStringLiteral("exportAction"));
+    m_exportAction->setEnabled(false);
+    connect(m_exportAction, &QAction::triggered, this, [this] {
+        auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
+        if (!editor)
+            return;
+        auto project = editor->trainingProject();
+        if (!project) {
+            QMessageBox::warning(this, tr("Export"), tr("This graph cannot be exported as a project: %1")
+                                                         .arg(QString::fromStdString(project.error().message())));
+            return;
+        }
+        ExportDialog dialog(m_registries.get(), std::move(*project), this);
+        connect(&dialog, &ExportDialog::exported, this, [](const QString& savedModel, const QString& frozen) {
+            QStringList written{savedModel, frozen};
+            written.removeAll(QString());
+            logApp(LogSeverity::kInfo, tr("Exported %1").arg(written.join(QStringLiteral(", "))));
+        });
+        dialog.exec();
+    });
     m_openAction = new QAction(this);
     m_openAction->setShortcut(QKeySequence::Open);
     connect(m_openAction, &QAction::triggered, this, &MainWindow::openFileDialog);
@@ -209,6 +231,7 @@ void MainWindow::createMenus()
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_saveAction);
     m_fileMenu->addAction(m_saveAsAction);
+    m_fileMenu->addAction(m_exportAction);
     m_fileMenu->addAction(m_closeTabAction);
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
@@ -216,6 +239,9 @@ void MainWindow::createMenus()
     m_editMenu = menuBar()->addMenu(QString());
     m_editMenu->setObjectName(QStringLiteral("editMenu"));
     connect(m_documents, &QTabWidget::currentChanged, this, &MainWindow::updateEditMenu);
+    connect(m_documents, &QTabWidget::currentChanged, this, [this](int index) {
+        m_exportAction->setEnabled(qobject_cast<node_editor::NodeEditor*>(m_documents->widget(index)) != nullptr);
+    });
     connect(m_documents, &QTabWidget::currentChanged, this, [this](int index) {
         if (auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(index)))
             bindTrainingPanel(editor);
@@ -366,6 +392,8 @@ void MainWindow::retranslateUi()
     m_saveAction->setStatusTip(tr("Save the node editor's graph to its file, in the same kind"));
     m_saveAsAction->setText(tr("Save Graph &As…"));
     m_saveAsAction->setStatusTip(tr("Save the node editor's graph as .pbtxt, .pb, .meta or a .tsproj project"));
+    m_exportAction->setText(tr("&Export…"));
+    m_exportAction->setStatusTip(tr("Export the trained project as a SavedModel and/or a frozen graph for inference"));
     m_openAction->setText(tr("&Open File…"));
     m_openAction->setStatusTip(tr("Open a graph, MetaGraph, checkpoint, event file or TFRecord"));
     m_openFolderAction->setText(tr("Open &Folder…"));

@@ -195,6 +195,7 @@ private:
     QAction* m_closeTabAction = nullptr;
     QAction* m_newGraphAction = nullptr;
     QAction* m_saveAsAction = nullptr;
+    QAction* m_exportAction = nullptr; ///< File ▸ Export…: the current editor's project (export_dialog.h)
     QAction* m_saveAction = nullptr;
     std::function<QString(const QString&, const QString&)> m_saveFileChooser;
     QAction* m_clearRecentAction = nullptr;
