@@ -6,6 +6,7 @@
 #include "graph/tensor_id.h"
 #include "graph_dependencies.h"
 #include "layer_networks.h"
+#include "notes_mnist.h"
 
 #include <map>
 #include <set>
@@ -90,6 +91,12 @@ Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops)
     if (!lenet)
         return unexpected(lenet.error());
     if (Status s = addTextFile(files, "lenet.pbtxt", lenet->graph); !s.isOk())
+        return unexpected(s);
+
+    auto notes = examples::buildNotesMnist(ops, 1);
+    if (!notes)
+        return unexpected(notes.error());
+    if (Status s = addTextFile(files, "mnist_notes.pbtxt", *notes); !s.isOk())
         return unexpected(s);
     return files;
 }
