@@ -2,6 +2,7 @@
 // checkpoint save and restore throughput).
 #include "cli_command.h"
 
+#include "bench_evaluation.h"
 #include "bench_events.h"
 #include "bench_training.h"
 
@@ -48,6 +49,8 @@ struct BenchArgs {
     std::string device = "cpu";
     int batch = 0;
     bool noCudaGraphs = false;
+    std::string project = "mnist-notes";
+    std::vector<std::string> sets;
 };
 
 tensorflow::NodeDef makeNode(const std::string& name, const std::string& op, std::initializer_list<std::string> inputs)
@@ -387,11 +390,15 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                                             "node), 'checkpoint' (save and restore GB/s), 'mlp', 'lenet' or 'resnet' "
                                             "(training steps per second, batch 100, resnet 256, on the CPU or the GPU; "
                                             "compare with tools/bench/pytorch_bench.py), "
-                                            "'events' (event file reading MB/s, one thread)");
+                                            "'events' (event file reading MB/s, one thread), 'eval' (what a project's evaluation while training "
+                                            "costs: trained with and without its eval section)");
     auto args = std::make_shared<BenchArgs>();
-    cmd->add_option("WHAT", args->what, "matmul, overhead, checkpoint, mlp, lenet, resnet or events")
+    cmd->add_option("WHAT", args->what, "matmul, overhead, checkpoint, mlp, lenet, resnet, events or eval")
         ->required()
-        ->check(CLI::IsMember({"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "events"}));
+        ->check(CLI::IsMember({"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "events", "eval"}));
+    cmd->add_option("--project", args->project, "eval: a .tsproj with an eval section, or a shipped example's name")
+        ->capture_default_str();
+    cmd->add_option("--set", args->sets, "eval: KEY=VALUE overrides of the project, e.g. --set data.dir=MNIST_DIR");
     cmd->add_option("--device", args->device, "mlp, lenet, resnet: cpu or gpu (GPU:0, ops placed as TensorFlow does)")
         ->capture_default_str()
         ->check(CLI::IsMember({"cpu", "gpu"}));
@@ -450,6 +457,16 @@ void addBenchCommand(CLI::App& app, int& exitCode)
         auto registries = makeDefaultRegistries();
         if (!registries) {
             exitCode = fail(registries.error());
+            return;
+        }
+        if (args->what == "eval") {
+            EvalBenchArgs eval;
+            eval.project = args->project;
+            eval.sets = args->sets;
+            eval.steps = args->steps > 0 ? args->steps : 2000;
+            eval.repeat = args->repeatGiven ? args->repeat : 2;
+            eval.threads = args->threads;
+            exitCode = benchEvaluation(**registries, eval);
             return;
         }
         if (args->what == "mlp" || args->what == "lenet" || args->what == "resnet") {

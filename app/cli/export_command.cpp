@@ -117,7 +117,7 @@ void addExportCommand(CLI::App& app, int& exitCode)
                   "the values of a checkpoint (default: the latest of the project's log directory). The options "
                   "replace the project's \"export\" section; errors name its keys (--outputs is export.outputs)");
     auto args = std::make_shared<ExportArgs>();
-    cmd->add_option("PROJECT", args->project, "a .tsproj file, or spirals, book-mnist, lenet")->required();
+    cmd->add_option("PROJECT", args->project, "a .tsproj file, or spirals, book-mnist, lenet, mnist-notes")->required();
     cmd->add_option("--checkpoint", args->checkpoint,
                     "checkpoint prefix, its .index file, or a directory (its latest checkpoint); default: the latest "
                     "of the log directory");

@@ -164,7 +164,7 @@ void addProfileCommand(CLI::App& app, int& exitCode)
 {
     auto* cmd = app.add_subcommand(
         "profile",
-        "Trace steps with FULL_TRACE: a project's training steps (.tsproj, or spirals, book-mnist, lenet), or runs "
+        "Trace steps with FULL_TRACE: a project's training steps (.tsproj, or spirals, book-mnist, lenet, mnist-notes), or runs "
         "of a model (.pb, .pbtxt, .meta, SavedModel) with --feed/--fetch/--target as tstudio run; write a Chrome "
         "trace (--out) and/or print tfprof's op and scope tables (--summary). A Chrome trace or event file given "
         "as MODEL is summarised as it is");
