@@ -12,6 +12,7 @@
 #include "core/try.h"
 #include "layers/activation.h"
 #include "layers/batch_normalization.h"
+#include "layers/cond_node.h"
 #include "layers/conv2d.h"
 #include "layers/conv2d_transpose.h"
 #include "layers/data_source_nodes.h"
@@ -216,6 +217,7 @@ std::vector<LayerType> buildCatalog()
     c.push_back(makeType("Add", "Layers", "tf.add_n(inputs), or tf.add(x, y).", -1, 1,
                          {param("op", attr::s("AddN"), "AddN of any number, or Add of exactly two.", {"AddN", "Add"})},
                          {"inputs"}, {"sum"}));
+    c.push_back(condLayerType()); // tf.cond of two values (layers/cond_node.h)
 
     c.push_back(activationType("Relu", "tf.nn.relu: max(x, 0)."));
     c.push_back(activationType("Relu6", "tf.nn.relu6: min(max(x, 0), 6)."));
@@ -928,6 +930,7 @@ Expected<LayerExpansion> expandLayerNode(GraphBuilder& b, std::string_view type,
     Expected<LayerExpansion> result =
         isDataSourceType(t->type) ? expandSourceNode(b, *t, name, params)
         : isSummaryType(t->type)  ? expandSummaryNode(b, t->type, name, params, inputs)
+        : t->type == "Cond"       ? expandCondNode(b, name, inputs)
                                   : expandWithLayerSummaries(b, *t, params, [&] { return expand(context, t->type); });
     if (!result) {
         const Status& e = result.error();

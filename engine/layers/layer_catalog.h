@@ -51,7 +51,8 @@ struct LayerType {
 ///  Input: Input (Placeholder), Dataset (two Placeholders the runner feeds, see below), and the
 ///         data-source nodes MnistSource, SpiralsSource, ImageFolderSource, NumpySource, CsvSource,
 ///         TfRecordSource (layers/data_source_nodes.h).
-///  Layers: Dense, Conv2D, MaxPool, AvgPool, BatchNorm, Dropout, Flatten, Reshape, Concat, Add.
+///  Layers: Dense, Conv2D, Conv2DTranspose, MaxPool, AvgPool, BatchNorm, Dropout, Flatten, Reshape,
+///         Concat, Add, Cond (layers/cond_node.h).
 ///  Activations: Relu, Relu6, Elu, Sigmoid, Tanh, Softmax, LeakyRelu.
 ///  Losses: SoftmaxCrossEntropy, SparseSoftmaxCrossEntropy, MeanSquaredError.
 ///  Training: GradientDescent, Momentum, Adam, RMSProp, Adagrad.
@@ -117,6 +118,10 @@ struct LayerExpansion {
 ///  Reshape     tf.reshape(x, shape, name): Const "<name>/shape", Reshape "<name>".
 ///  Concat      tf.concat(values, axis, name) of two or more inputs: Const "<name>/axis", ConcatV2.
 ///  Add         op "AddN": tf.add_n (one input: its Identity); op "Add": tf.add of exactly two.
+///  Cond        (pred, true, false): tf.cond(pred, lambda: true, lambda: false, name) with TensorFlow's
+///              Switch / Merge nodes ("cond/Switch", "cond/switch_t", ..., "cond/Merge"); pred must be a
+///              bool scalar and the values of one dtype (layers/cond_node.h: checkCondPorts):
+///              "layer 'gate' (Cond): port 'pred' takes a bool scalar; got float32 []".
 ///  Relu ... LeakyRelu: tf.nn.relu(x, name) and friends, one op; Softmax over the last axis.
 ///  SoftmaxCrossEntropy (labels, logits): tf.losses.softmax_cross_entropy, or with sparse (kept for
 ///              old documents) tf.losses.sparse_softmax_cross_entropy; SparseSoftmaxCrossEntropy

@@ -167,6 +167,8 @@ QColor NodeEditorScene::colourOf(const DocNode& node) const
             return opCategoryColour(op_category::kArray);
         if (category == "Summaries")
             return opCategoryColour(op_category::kSummary);
+        if (node.type == "Cond") // its Switch / Merge ops are control flow, as in the graph viewer
+            return opCategoryColour(op_category::kControlFlow);
         return opCategoryColour(op_category::kNN);
     }
     const OpRegistration* reg = m_document->opRegistry() ? m_document->opRegistry()->find(node.type) : nullptr;

@@ -40,6 +40,9 @@ constexpr PortDoc kInputs[] = {
     {"Reshape", "tensor", QT_TRANSLATE_NOOP("PortText", "any tensor with as many elements as the new shape")},
     {"Concat", "values", QT_TRANSLATE_NOOP("PortText", "tensors of one dtype, equal in shape but along the axis")},
     {"Add", "inputs", QT_TRANSLATE_NOOP("PortText", "tensors of one dtype and shape")},
+    {"Cond", "pred", QT_TRANSLATE_NOOP("PortText", "a bool scalar: which value passes")},
+    {"Cond", "true", QT_TRANSLATE_NOOP("PortText", "the value output when pred is true; the same dtype as 'false'")},
+    {"Cond", "false", QT_TRANSLATE_NOOP("PortText", "the value output when pred is false; the same dtype as 'true'")},
     {"", "inputs", QT_TRANSLATE_NOOP("PortText", "a float tensor")},
     {"", "features", QT_TRANSLATE_NOOP("PortText", "a float tensor")},
 };
@@ -48,6 +51,7 @@ constexpr PortDoc kOutputs[] = {
     {"Input", "output", QT_TRANSLATE_NOOP("PortText", "the value fed at run time")},
     {"", "loss", QT_TRANSLATE_NOOP("PortText", "the scalar loss (with total_loss: every loss so far)")},
     {"", "sum", QT_TRANSLATE_NOOP("PortText", "the element-wise sum")},
+    {"Cond", "output", QT_TRANSLATE_NOOP("PortText", "the value of 'true' or 'false', as pred says (a Merge)")},
 };
 
 const char* find(const PortDoc* docs, std::size_t count, std::string_view type, std::string_view port)

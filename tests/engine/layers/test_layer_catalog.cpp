@@ -206,6 +206,7 @@ private slots:
                                                 "Reshape",
                                                 "Concat",
                                                 "Add",
+                                                "Cond",
                                                 "Relu",
                                                 "Relu6",
                                                 "Elu",

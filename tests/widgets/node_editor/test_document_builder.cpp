@@ -365,6 +365,41 @@ private slots:
         QCOMPARE(build.builder->tensor(build.tensors.at(concat3).at(0))->shape(), (TensorShape{-1, 12}));
     }
 
+    /// A Cond node: three slots named after the catalogue; built, it is tf.cond's Switch / Merge nodes and
+    /// its consumer reads "cond/Merge"; a float pred is the node's problem, in words that name it.
+    void condNodeBuildsTfCond()
+    {
+        GraphDocument doc(&registries().ops);
+        installLayerPorts(doc);
+        const DocNodeId p = layer(doc, "Input", "p", placeholder(TensorShape::scalar(), tf::DT_BOOL));
+        const DocNodeId a = layer(doc, "Input", "a", placeholder(TensorShape{-1, 3}));
+        const DocNodeId b = layer(doc, "Input", "b", placeholder(TensorShape{-1, 3}));
+        const DocNodeId cond = layer(doc, "Cond", "cond");
+        QCOMPARE(doc.node(cond)->inputs.size(), std::size_t(3));
+        QCOMPARE(doc.slotName(cond, 0) + "," + doc.slotName(cond, 1) + "," + doc.slotName(cond, 2),
+                 std::string("pred,true,false"));
+        QVERIFY(link(doc, p, 0, cond, 0) && link(doc, a, 0, cond, 1) && link(doc, b, 0, cond, 2));
+        const DocNodeId relu = op(doc, "Relu", "relu");
+        QVERIFY(link(doc, cond, 0, relu, 0));
+        DocumentBuild build = buildDocument(doc, registries().ops, true);
+        QVERIFY2(build.problems.empty(), build.problems.empty() ? "" : build.problems.begin()->second.c_str());
+        QCOMPARE(build.tensors.at(cond), std::vector<std::string>{"cond/Merge:0"});
+        QCOMPARE(build.builder->tensor("cond/Merge:0")->shape(), (TensorShape{-1, 3}));
+        auto graph = documentGraphDef(doc, registries().ops);
+        QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+        QCOMPARE(inputsOf(*graph, "cond/Switch"), (std::vector<std::string>{"p", "p"}));
+        QCOMPARE(inputsOf(*graph, "cond/Merge"), (std::vector<std::string>{"cond/Switch_2", "cond/Switch_1:1"}));
+        QCOMPARE(inputsOf(*graph, "relu"), std::vector<std::string>{"cond/Merge"});
+
+        const DocNodeId f = layer(doc, "Input", "f", placeholder(TensorShape::scalar()));
+        const DocNodeId gate = layer(doc, "Cond", "gate");
+        QVERIFY(link(doc, f, 0, gate, 0) && link(doc, a, 0, gate, 1) && link(doc, b, 0, gate, 2));
+        build = buildDocument(doc, registries().ops, true);
+        const std::map<DocNodeId, std::string> expected{
+            {gate, "layer 'gate' (Cond): port 'pred' takes a bool scalar; got float32 []"}};
+        QCOMPARE(build.problems, expected);
+    }
+
     /// A raw graph with a variable gets a saver over it; saving what was loaded back does not add a
     /// second one.
     void rawVariablesGetOneSaver()
