@@ -392,6 +392,22 @@
         <source>optional: a component of a data-source node (MnistSource, CsvSource, …). Connected, training feeds this placeholder from that component, whose dtype and shape must match; it is not an edge of the graph. Left unconnected, the placeholder is fed by hand.</source>
         <translation>可选：数据源节点（MnistSource、CsvSource 等）的一个分量。连接后，训练时由该分量馈送此占位符，二者的 dtype 和形状必须一致；这不是图中的边。不连接时，占位符需手动馈送。</translation>
     </message>
+    <message>
+        <source>a bool scalar: which value passes</source>
+        <translation>bool 标量：决定哪个值通过</translation>
+    </message>
+    <message>
+        <source>the value output when pred is true; the same dtype as &apos;false&apos;</source>
+        <translation>pred 为真时输出的值；dtype 与 &apos;false&apos; 相同</translation>
+    </message>
+    <message>
+        <source>the value output when pred is false; the same dtype as &apos;true&apos;</source>
+        <translation>pred 为假时输出的值；dtype 与 &apos;true&apos; 相同</translation>
+    </message>
+    <message>
+        <source>the value of &apos;true&apos; or &apos;false&apos;, as pred says (a Merge)</source>
+        <translation>按 pred 取 &apos;true&apos; 或 &apos;false&apos; 的值（一个 Merge 操作）</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::AboutDialog</name>
@@ -498,6 +514,123 @@
     <message>
         <source>Disconnect &apos;%1&apos; from &apos;%2&apos;</source>
         <translation>断开“%1”与“%2”</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::ExportDialog</name>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Choose a Checkpoint</source>
+        <translation>选择检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoint index (*.index);;All files (*)</source>
+        <translation>检查点索引 (*.index);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>Outputs:</source>
+        <translation>输出：</translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>SavedModel directory:</source>
+        <translation>SavedModel 目录：</translation>
+    </message>
+    <message>
+        <source>Choose the Folder for the SavedModel</source>
+        <translation>选择 SavedModel 的文件夹</translation>
+    </message>
+    <message>
+        <source>Frozen graph (.pb):</source>
+        <translation>冻结图 (.pb)：</translation>
+    </message>
+    <message>
+        <source>Save the Frozen Graph</source>
+        <translation>保存冻结图</translation>
+    </message>
+    <message>
+        <source>Binary GraphDef (*.pb)</source>
+        <translation>二进制 GraphDef (*.pb)</translation>
+    </message>
+    <message>
+        <source>Use the moving averages of the weights (ExponentialMovingAverage)</source>
+        <translation>使用权重的滑动平均值 (ExponentialMovingAverage)</translation>
+    </message>
+    <message>
+        <source>Both are written in evaluation mode: the learning phase (batch normalisation, dropout) is the constant false. Nothing in the log directory is changed.</source>
+        <translation>两者均以评估模式写出：学习阶段（批归一化、dropout）为常量 false。日志目录中的内容不会被更改。</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>导出 %1</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Latest checkpoint of %1</source>
+        <translation>%1 的最新检查点</translation>
+    </message>
+    <message>
+        <source>Filter the graph&apos;s tensors</source>
+        <translation>筛选图中的张量</translation>
+    </message>
+    <message>
+        <source>Cannot read the project&apos;s graph: %1</source>
+        <translation>无法读取项目的图：%1</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2，%3</translation>
+    </message>
+    <message>
+        <source>%1 (fed by a data source)</source>
+        <translation>%1（由数据源馈送）</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Exported from %1.</source>
+        <translation>已从 %1 导出。</translation>
+    </message>
+    <message>
+        <source>SavedModel: %1 (signature serving_default)</source>
+        <translation>SavedModel：%1（签名 serving_default）</translation>
+    </message>
+    <message>
+        <source>Frozen graph: %1</source>
+        <translation>冻结图：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n variable(s) from their moving average.</source>
+        <translation>
+            <numerusform>%n 个变量取自其滑动平均值。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -967,6 +1100,26 @@
     <message>
         <source>TensorStudio project with layout and training (*.tsproj)</source>
         <translation>含布局和训练设置的 TensorStudio 项目 (*.tsproj)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>This graph cannot be exported as a project: %1</source>
+        <translation>此图无法作为项目导出：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export the trained project as a SavedModel and/or a frozen graph for inference</source>
+        <translation>将训练好的项目导出为 SavedModel 和/或冻结图，用于推理</translation>
     </message>
 </context>
 <context>
@@ -3594,6 +3747,10 @@ max %4</source>
         <source>tf.layers.conv2d_transpose: a transposed 2-D convolution (upsampling by the strides) with bias and activation.</source>
         <translation>tf.layers.conv2d_transpose：带偏置和激活函数的二维转置卷积（按步长上采样）。</translation>
     </message>
+    <message>
+        <source>tf.cond(pred, lambda: true, lambda: false): the value of &apos;true&apos; when the bool scalar pred is true, else the value of &apos;false&apos;; TensorFlow&apos;s Switch and Merge ops.</source>
+        <translation>tf.cond(pred, lambda: true, lambda: false)：bool 标量 pred 为真时取 &apos;true&apos; 的值，否则取 &apos;false&apos; 的值；即 TensorFlow 的 Switch 和 Merge 操作。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::AttrEditor</name>
@@ -5957,6 +6114,22 @@ max %4</source>
     <message>
         <source>A regular expression matched from the start of each trainable variable&apos;s name (vars_to_warm_start); empty: all of them</source>
         <translation>从每个可训练变量名称开头起匹配的正则表达式（vars_to_warm_start）；为空：全部变量</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Eval at step %1: %2</source>
+        <translation>第 %1 步评估：%2</translation>
+    </message>
+    <message>
+        <source>best %1 %2 at step %3</source>
+        <translation>最佳 %1 %2（第 %3 步）</translation>
+    </message>
+    <message>
+        <source>stopped early: %1</source>
+        <translation>提前停止：%1</translation>
     </message>
 </context>
 </TS>
