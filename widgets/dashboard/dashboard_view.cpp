@@ -57,16 +57,14 @@ DashboardView::DashboardView(QWidget* parent)
             startPoll();
     });
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        m_inFlight = false;
         // A poll of directories no longer followed is dropped; every other result is applied: the
-        // feed reports a change once, so a lost result would lose that change for good.
-        if (m_pollGeneration == m_generation)
+        // feed reports a change once, so a lost result would lose that change for good. The poll
+        // stays in flight until its tags are all handed over (applyPendingTags may take turns).
+        if (m_pollGeneration == m_generation) {
             applyUpdate(m_watcher->result());
-        else
+        } else {
             m_pollAgain = true;
-        if (m_pollAgain) {
-            m_pollAgain = false;
-            startPoll();
+            pollDone();
         }
     });
     retranslateUi();
@@ -243,6 +241,7 @@ void DashboardView::applyUpdate(const Expected<FeedUpdate>& result)
         m_lastError = q(result.error().message());
         updateStatus();
         emit updated();
+        pollDone();
         return;
     }
     m_lastError.clear();
@@ -256,7 +255,57 @@ void DashboardView::applyUpdate(const Expected<FeedUpdate>& result)
         runs << q(r.run);
     m_runs->addRuns(runs);
     applyStyles();
-    for (const TagData& d : update.changed) {
+    m_pending = update;
+    m_pendingNext = 0;
+    applyPendingTags();
+}
+
+void DashboardView::openFirstTabWithData()
+{
+    // Open on the first tab that has something, as TensorBoard does.
+    if (m_openedOnData || tabCount(currentTab()) > 0)
+        return;
+    for (const QString& id : tabIds())
+        if (tabCount(id) > 0) {
+            showTab(id);
+            m_openedOnData = true;
+            return;
+        }
+}
+
+void DashboardView::pollDone()
+{
+    m_inFlight = false;
+    if (m_pollAgain) {
+        m_pollAgain = false;
+        startPoll();
+    }
+}
+
+void DashboardView::applyPendingTags()
+{
+    if (!m_pending)
+        return;
+    if (m_pollGeneration != m_generation) { // the directories changed meanwhile: drop the rest
+        m_pending.reset();
+        m_pollAgain = true;
+        pollDone();
+        return;
+    }
+    // 20 ms a turn: creating a card costs about a millisecond, and the frame after it paints them.
+    constexpr qint64 kSliceNs = 20'000'000;
+    QElapsedTimer slice;
+    slice.start();
+    const FeedUpdate& update = *m_pending;
+    while (m_pendingNext < update.changed.size()) {
+        if (m_pendingNext > 0 && slice.nsecsElapsed() > kSliceNs) {
+            // The first tab with data shows now, so that the cards still to come are added to a
+            // shown tab a slice at a time instead of being laid out and painted all at once.
+            openFirstTabWithData();
+            QTimer::singleShot(0, this, &DashboardView::applyPendingTags);
+            return;
+        }
+        const TagData& d = update.changed[m_pendingNext++];
         const QString run = q(d.run), tag = q(d.tag);
         QString tab;
         switch (d.kind) {
@@ -290,16 +339,12 @@ void DashboardView::applyUpdate(const Expected<FeedUpdate>& result)
     updateGraphs(update.runs);
     if (m_firstDataMs < 0 && !update.changed.empty()) {
         m_firstDataMs = static_cast<double>(m_sinceOpen.nsecsElapsed()) / 1e6;
-        // Open on the first tab that has something, as TensorBoard does.
-        if (tabCount(currentTab()) == 0)
-            for (const QString& id : tabIds())
-                if (tabCount(id) > 0) {
-                    showTab(id);
-                    break;
-                }
+        openFirstTabWithData();
     }
     retranslateUi();
+    m_pending.reset();
     emit updated();
+    pollDone();
 }
 
 void DashboardView::applyStyles()

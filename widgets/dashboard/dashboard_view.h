@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 class QAction;
@@ -88,6 +89,14 @@ private:
     void retranslateUi();
     void startPoll();
     void applyUpdate(const Expected<FeedUpdate>& update);
+    /// Hands the pending update's changed tags to the views until a slice of the GUI thread's time is
+    /// used, then continues in a later event-loop turn, so that a poll bringing many new tags (dozens
+    /// of charts to create) never stalls the window; the last slice finishes the update.
+    void applyPendingTags();
+    /// The poll's result is handed over: the next poll may start.
+    void pollDone();
+    /// Shows the first tab that has data, once, unless the current one has some (TensorBoard's rule).
+    void openFirstTabWithData();
     void applyStyles();
     void updateGraphs(const std::vector<RunInfo>& runs);
     void updateStatus();
@@ -101,6 +110,9 @@ private:
     bool m_following = true;
     bool m_pollAgain = false;
     bool m_inFlight = false;   ///< a poll's result has not been handed over yet
+    std::optional<FeedUpdate> m_pending; ///< an update being handed to the views in slices
+    std::size_t m_pendingNext = 0;       ///< its next changed tag
+    bool m_openedOnData = false;         ///< openFirstTabWithData chose a tab
     int m_generation = 0;      ///< bumped by setLogDirectories
     int m_pollGeneration = 0;  ///< the generation of the poll in flight
     int m_polls = 0;

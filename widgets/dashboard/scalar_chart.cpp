@@ -9,6 +9,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -23,6 +24,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QRubberBand>
@@ -34,6 +36,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <span>
 #include <utility>
@@ -151,6 +154,59 @@ struct ScalarChart::RunData {
 };
 
 namespace {
+
+/// The charts waiting to redraw, drained a slice of time per event-loop turn: a dashboard update
+/// touches every chart at once, and redrawing dozens of them (axes relayout in Qt Charts costs
+/// milliseconds each) in one turn would stall the window. Charts that go away are skipped.
+class RedrawQueue : public QObject {
+public:
+    static RedrawQueue& instance()
+    {
+        static QPointer<RedrawQueue> queue;
+        if (!queue)
+            queue = new RedrawQueue(QCoreApplication::instance());
+        return *queue;
+    }
+
+    void add(QObject* owner, std::function<void()> redraw)
+    {
+        m_waiting.push_back({QPointer<QObject>(owner), std::move(redraw)});
+        schedule();
+    }
+
+private:
+    explicit RedrawQueue(QObject* parent) : QObject(parent) {}
+
+    void schedule()
+    {
+        if (m_scheduled)
+            return;
+        m_scheduled = true;
+        QTimer::singleShot(0, this, [this] { drain(); });
+    }
+
+    void drain()
+    {
+        m_scheduled = false;
+        constexpr qint64 kSliceNs = 8'000'000;
+        QElapsedTimer slice;
+        slice.start();
+        while (!m_waiting.empty()) {
+            if (slice.nsecsElapsed() > kSliceNs) {
+                schedule();
+                return;
+            }
+            auto [owner, redraw] = std::move(m_waiting.front());
+            m_waiting.pop_front();
+            if (owner)
+                redraw();
+        }
+    }
+
+    std::deque<std::pair<QPointer<QObject>, std::function<void()>>> m_waiting;
+    bool m_scheduled = false;
+};
+
 
 constexpr int kRawAlpha = 64; // 25% opacity
 
@@ -510,7 +566,7 @@ void ScalarChart::scheduleRedraw()
     if (m_redrawQueued || !isVisible())
         return; // showEvent redraws a hidden chart
     m_redrawQueued = true;
-    QTimer::singleShot(0, this, [this] {
+    RedrawQueue::instance().add(this, [this] {
         m_redrawQueued = false;
         if (isVisible())
             redraw();
@@ -526,8 +582,10 @@ void ScalarChart::refresh()
 void ScalarChart::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    // Queued, not redrawn here: a section or tab showing dozens of charts at once would otherwise
+    // relayout them all in one event.
     if (m_dirty)
-        redraw();
+        scheduleRedraw();
 }
 
 void ScalarChart::resizeEvent(QResizeEvent* event)

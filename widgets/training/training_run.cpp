@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace tstudio::training_panel {
 
 TrainingRun::TrainingRun(const Registries* registries, project::Project project, project::TrainRunOptions options,
@@ -57,8 +61,19 @@ void TrainingRun::requestProfile(int steps)
     m_traceSteps += std::max(1, steps);
 }
 
+namespace {
+
+/// The nice value of a run's threads (0 is the GUI's; 19 the lowest).
+constexpr int kTrainingNice = 5;
+
+} // namespace
+
 void TrainingRun::work()
 {
+    // Training saturates every core; the window must stay responsive. Below the GUI thread's
+    // priority (Linux's nice is per thread and inherited by the threads this one starts: the
+    // session's intra-op pool, the event writers), the run takes what the GUI leaves.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kTrainingNice);
     using Clock = std::chrono::steady_clock;
     project::TrainRunOptions options = m_options;
     options.stopRequested = &m_stop;
