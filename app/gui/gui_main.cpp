@@ -130,6 +130,12 @@ int main(int argc, char** argv)
                                                                                    "(into a temporary log directory; profiler: step 3 is profiled) before capturing."),
                                         QStringLiteral("N"));
     parser.addOption(trainStepsOption);
+    QCommandLineOption captureStepOption(QStringLiteral("capture-step"),
+                                         QCoreApplication::translate("CommandLine", "With --panel training and --train-steps: capture while the run "
+                                                                                    "trains, once it passes step N (the dashboard that follows it "
+                                                                                    "on --tab), then stop it."),
+                                         QStringLiteral("N"));
+    parser.addOption(captureStepOption);
     QCommandLineOption dataOption(QStringLiteral("data"),
                                   QCoreApplication::translate("CommandLine", "With --train-steps or --panel debugger: the MNIST folder of a project "
                                                                              "whose Dataset node reads one."),
@@ -237,6 +243,14 @@ int main(int argc, char** argv)
             request.trainSteps = parser.value(trainStepsOption).toInt(&ok);
             if (!ok || request.trainSteps < 1) {
                 std::fprintf(stderr, "tensorstudio: --train-steps needs a positive number\n");
+                return 2;
+            }
+        }
+        if (parser.isSet(captureStepOption)) {
+            bool ok = false;
+            request.captureStep = parser.value(captureStepOption).toInt(&ok);
+            if (!ok || request.captureStep < 1 || request.trainSteps < 1) {
+                std::fprintf(stderr, "tensorstudio: --capture-step needs a positive number and --train-steps\n");
                 return 2;
             }
         }

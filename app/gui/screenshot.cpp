@@ -392,6 +392,23 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
             panel->dataFolderEdit()->setText(request.dataDir);
         if (!panel->start())
             return fail(QStringLiteral("training did not start: %1").arg(panel->statusText()));
+        if (request.captureStep > 0) {
+            // While it trains: the followed dashboard, on the tab asked for, once the run is past the step.
+            if (!waitFor([&] { return panel->lastProgress().step >= request.captureStep || !panel->isRunning(); }, 600000))
+                return fail(QStringLiteral("timed out waiting for step %1").arg(request.captureStep));
+            auto* dashboard = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget());
+            if (!dashboard)
+                return fail(QStringLiteral("no dashboard follows the run"));
+            if (!request.dashboardTab.isEmpty())
+                dashboard->showTab(request.dashboardTab);
+            dashboard->reloadNow();
+            waitFor([dashboard] { return !dashboard->isPolling(); }, 20000);
+            settle(1500);
+            const QImage shot = window.grab().toImage();
+            panel->stop();
+            waitFor([panel] { return !panel->isRunning(); }, 120000);
+            return save(QPixmap::fromImage(shot), request.outputFile);
+        }
         if (!waitFor([panel] { return !panel->isRunning(); }, 600000))
             return fail(QStringLiteral("timed out waiting for the training run"));
         // The dashboard that follows the run reads its last events and draws the loss.

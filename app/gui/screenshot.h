@@ -26,6 +26,9 @@ struct ScreenshotRequest {
     bool evaluate = false;
     /// Training panel: train the open project to this step first (0: do not train).
     int trainSteps = 0;
+    /// Training panel with trainSteps: capture while the run is going, once it has passed this step
+    /// (the followed dashboard on `dashboardTab`), then stop the run (0: capture after the run).
+    int captureStep = 0;
     /// Training and profiler panels: the MNIST folder for a project whose Dataset node needs one.
     QString dataDir;
     /// Dashboard panel: the tab to show (scalars, images, graphs, distributions, histograms, text, audio).
