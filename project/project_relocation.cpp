@@ -1,4 +1,4 @@
-// relocatedProject: a project's name, log folder and relative paths after Save As.
+// relocatedProject: a project's name, log folder and relative paths (data, eval sources, export) after Save As.
 #include "project_relocation.h"
 
 #include <system_error>
@@ -46,7 +46,7 @@ Project relocatedProject(Project p, const std::filesystem::path& newLocation)
         move(p.graph.file);
     if (p.dataDir)
         move(*p.dataDir);
-    for (DataSource& source : p.sources) {
+    const auto moveSource = [&](DataSource& source) {
         if (auto* mnist = std::get_if<MnistParams>(&source.params)) {
             if (mnist->dir)
                 move(*mnist->dir);
@@ -64,6 +64,29 @@ Project relocatedProject(Project p, const std::filesystem::path& newLocation)
             else if (auto* images = std::get_if<ImageFolderParams>(&source.params); images && !images->dir.empty())
                 move(images->dir);
         }
+    };
+    for (DataSource& source : p.sources)
+        moveSource(source);
+    if (p.eval)
+        for (EvalSource& source : p.eval->sources) {
+            if (source.from && *source.from >= 0 && static_cast<std::size_t>(*source.from) < p.sources.size()) {
+                // A split is a copy of the (moved) training source with its own skip and take.
+                const std::int64_t skip = source.skip, take = source.take;
+                source.source = p.sources[static_cast<std::size_t>(*source.from)];
+                if (auto* m = std::get_if<MnistParams>(&source.source.params)) {
+                    m->skip = skip;
+                    m->take = take;
+                } else if (auto* n = std::get_if<NumpyParams>(&source.source.params)) {
+                    n->skip = skip;
+                    n->take = take;
+                }
+            } else {
+                moveSource(source.source);
+            }
+        }
+    if (p.exportSettings) {
+        move(p.exportSettings->savedModel);
+        move(p.exportSettings->frozenGraph);
     }
     p.location = absoluteNew;
     return p;

@@ -16,7 +16,8 @@ namespace tstudio::project {
 ///    ("runs/b"), so two projects never share a log folder by accident; other relative log
 ///    directories stay relative (a log folder next to the new file), absolute ones are kept;
 ///  - every other relative path (graph.file, data.dir, an mnist source's dir, tfrecord, csv and numpy
-///    files and an image folder when data.dir is not set) is rewritten relative to the new folder, so it names the same file
+///    files and an image folder when data.dir is not set, the same in eval sources, export.saved_model and
+///    export.frozen_graph) is rewritten relative to the new folder, so it names the same file
 ///    or folder as before. A project that was never saved reads its relative paths from the
 ///    current directory, and they are rebased from there.
 /// Never fails; absolute paths are never changed.

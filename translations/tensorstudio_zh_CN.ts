@@ -103,6 +103,10 @@
         <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images.</source>
         <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images。</translation>
     </message>
+    <message>
+        <source>With --panel training and --train-steps: capture while the run trains, once it passes step N (the dashboard that follows it on --tab), then stop it.</source>
+        <translation>与 --panel training 和 --train-steps 一起使用：在训练进行中、越过第 N 步后截图（跟随该运行的仪表板，显示 --tab 指定的标签页），然后停止训练。</translation>
+    </message>
 </context>
 <context>
     <name>Example</name>

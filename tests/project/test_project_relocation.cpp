@@ -61,6 +61,43 @@ private slots:
         QCOMPARE(std::get<CsvParams>(r.sources[0].params).files[0], std::string("data/train.csv"));
     }
 
+    /// Eval sources and the export section's paths follow the project too; a split of a training
+    /// source is the moved source with its own skip and take.
+    void evalSourcesAndExportPathsMove()
+    {
+        Project p;
+        p.name = "n";
+        p.location = "/work/p/a.tsproj";
+        NumpyParams train;
+        train.files = {"data/x.npy"};
+        train.take = 800;
+        p.sources.push_back(DataSource{train, std::nullopt, 1, {}});
+        EvalSettings eval;
+        EvalSource split;
+        split.from = 0;
+        split.skip = 800;
+        split.take = 200;
+        split.source = p.sources[0];
+        EvalSource own;
+        CsvParams csv;
+        csv.files = {"held/out.csv"};
+        own.source = DataSource{csv, std::nullopt, 1, {}};
+        eval.sources = {split, own};
+        p.eval = eval;
+        ExportSettings exporting;
+        exporting.savedModel = "export/sm";
+        exporting.frozenGraph = "/abs/frozen.pb";
+        p.exportSettings = exporting;
+        const Project q = relocatedProject(p, "/work/other/c.tsproj");
+        const auto& moved = std::get<NumpyParams>(q.eval->sources[0].source.params);
+        QCOMPARE(moved.files, std::vector<std::string>{"../p/data/x.npy"});
+        QCOMPARE(moved.skip, std::int64_t(800));
+        QCOMPARE(moved.take, std::int64_t(200));
+        QCOMPARE(std::get<CsvParams>(q.eval->sources[1].source.params).files[0], std::string("../p/held/out.csv"));
+        QCOMPARE(q.exportSettings->savedModel, std::string("../p/export/sm"));
+        QCOMPARE(q.exportSettings->frozenGraph, std::string("/abs/frozen.pb"));
+    }
+
     /// A project never saved (the editor's "model", logging to runs/model) takes the file's name.
     void aNewProjectTakesTheFilesName()
     {
