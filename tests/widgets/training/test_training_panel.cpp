@@ -8,6 +8,7 @@
 #include "training/training_run.h"
 
 #include <QCheckBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -172,6 +173,25 @@ private slots:
         QVERIFY2(label->text().contains(QRegularExpression(QStringLiteral("best accuracy [0-9.]+ at step [24]0"))),
                  qPrintable(label->text()));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("run/best/best_metric.json"))));
+
+        // A metric on a tensor of the wrong shape: refused before anything is written, naming the key.
+        p.eval->metrics[1].logits.clear();
+        p.eval->metrics[1].predictions = "dense_2/BiasAdd";
+        p.eval->best.reset();
+        const QString bad = dir.filePath(QStringLiteral("bad.tsproj"));
+        QVERIFY(project::saveProject(p, bad.toStdString()).isOk());
+        node_editor::NodeEditor badEditor(m_registries.get());
+        QVERIFY(badEditor.openFile(bad).isOk());
+        TrainingPanel badPanel(m_registries.get());
+        bind(badPanel, badEditor, dir.filePath(QStringLiteral("bad-run")), 40);
+        QSignalSpy badFinished(&badPanel, &TrainingPanel::runFinished);
+        QVERIFY(badPanel.start());
+        QVERIFY(badFinished.wait(60000));
+        QVERIFY(!badFinished.front().at(0).toBool());
+        QVERIFY2(badPanel.statusText().contains(QStringLiteral("eval.metrics[1]: &#x27;labels:0&#x27; (int64 [?])")) ||
+                     badPanel.statusText().contains(QStringLiteral("eval.metrics[1]: 'labels:0' (int64 [?])")),
+                 qPrintable(badPanel.statusText()));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("bad-run/checkpoint"))));
     }
 
     /// Pause holds the step; Stop (also while paused) ends the run with a final checkpoint.
