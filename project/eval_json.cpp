@@ -45,19 +45,14 @@ Expected<EvalSource> readEvalSource(const JsonReader& r, const json& v, const st
             r.error(jsonChild(path, "take"), "expected -1 (all) or 1 or more, got " + std::to_string(take)));
     out.skip = skip;
     out.take = take;
-    out.source = sources[static_cast<std::size_t>(from)];
-    if (auto* m = std::get_if<MnistParams>(&out.source.params)) {
-        m->skip = skip;
-        m->take = take;
-    } else if (auto* n = std::get_if<NumpyParams>(&out.source.params)) {
-        n->skip = skip;
-        n->take = take;
-    } else {
+    const DataSource& training = sources[static_cast<std::size_t>(from)];
+    auto split = splitOf(training, skip, take);
+    if (!split)
         return unexpected(r.error(jsonChild(path, "from"), "data.sources[" + std::to_string(from) + "] is a " +
-                                                               out.source.type() +
+                                                               training.type() +
                                                                " source; only mnist and numpy sources split by "
                                                                "skip and take (give the eval source in full instead)"));
-    }
+    out.source = std::move(*split);
     return out;
 }
 

@@ -20,24 +20,6 @@
 namespace tstudio::project {
 namespace {
 
-std::optional<double> scalarOf(const Tensor& t)
-{
-    if (t.numElements() != 1)
-        return std::nullopt;
-    switch (t.dtype()) {
-    case tensorflow::DT_FLOAT:
-        return static_cast<double>(t.values<float>()[0]);
-    case tensorflow::DT_DOUBLE:
-        return t.values<double>()[0];
-    case tensorflow::DT_INT32:
-        return static_cast<double>(t.values<std::int32_t>()[0]);
-    case tensorflow::DT_INT64:
-        return static_cast<double>(t.values<std::int64_t>()[0]);
-    default:
-        return std::nullopt;
-    }
-}
-
 /// The node name of a feed's placeholder ("x:0" -> "x").
 std::string nodeOf(const std::string& name)
 {
@@ -170,7 +152,7 @@ Expected<EvalResult> ProjectEvaluation::run(Session& session, std::int64_t step,
     if (Status st = session.run({}, s.graph.values, {}, &values); !st.isOk())
         return unexpected(st.withContext("reading the eval metrics"));
     for (std::size_t m = 0; m < values.size(); ++m) {
-        auto value = scalarOf(values[m]);
+        auto value = scalarAsDouble(values[m]);
         if (!value)
             return unexpected(invalidArgumentError(s.label + "eval.metrics[" + std::to_string(m) + "] '" +
                                                    s.graph.names[m] + "' is not a number"));
@@ -209,6 +191,24 @@ Status writeEvalSummary(const std::filesystem::path& evalDir, const EvalResult& 
             return s;
     }
     return (*writer)->flush();
+}
+
+std::optional<double> scalarAsDouble(const Tensor& t)
+{
+    if (t.numElements() != 1)
+        return std::nullopt;
+    switch (t.dtype()) {
+    case tensorflow::DT_FLOAT:
+        return static_cast<double>(t.values<float>()[0]);
+    case tensorflow::DT_DOUBLE:
+        return t.values<double>()[0];
+    case tensorflow::DT_INT32:
+        return static_cast<double>(t.values<std::int32_t>()[0]);
+    case tensorflow::DT_INT64:
+        return static_cast<double>(t.values<std::int64_t>()[0]);
+    default:
+        return std::nullopt;
+    }
 }
 
 std::string formatEvalMetrics(const EvalResult& result)

@@ -7,6 +7,7 @@
 #include "builder/graph_builder.h"
 #include "core/expected.h"
 #include "eval_metrics.h"
+#include "framework/tensor.h"
 #include "project_file.h"
 
 #include <cstdint>
@@ -71,6 +72,9 @@ private:
 /// and, with a checkpoint, a string tensor "checkpoint_path" (what tf.estimator writes after each
 /// evaluation). The writer's errors.
 Status writeEvalSummary(const std::filesystem::path& evalDir, const EvalResult& result);
+
+/// The value of a one-element float, double, int32 or int64 tensor (a loss, a metric), else nullopt.
+std::optional<double> scalarAsDouble(const Tensor& t);
 
 /// "accuracy = 0.9812, loss = 0.0634" (each metric with 4 significant digits), the form the CLI
 /// and the log print.

@@ -568,6 +568,21 @@ Expected<Project> parseProject(const std::string& text, const std::string& label
     return readProject(JsonReader(label), doc);
 }
 
+std::optional<DataSource> splitOf(const DataSource& source, std::int64_t skip, std::int64_t take)
+{
+    DataSource out = source;
+    if (auto* m = std::get_if<MnistParams>(&out.params)) {
+        m->skip = skip;
+        m->take = take;
+    } else if (auto* n = std::get_if<NumpyParams>(&out.params)) {
+        n->skip = skip;
+        n->take = take;
+    } else {
+        return std::nullopt;
+    }
+    return out;
+}
+
 Expected<Project> loadProject(const std::filesystem::path& path, const std::vector<Override>& overrides)
 {
     auto text = readWholeFile(path, kMaxProjectBytes);

@@ -252,6 +252,10 @@ struct EvalMetricSpec {
     std::string curve = "ROC";                 ///< auc: "ROC" or "PR"
 };
 
+/// `source` reading examples [skip, skip + take) instead (take -1: to the end), as an eval split of
+/// it; nullopt for a type without skip and take (only mnist and numpy sources have them).
+std::optional<DataSource> splitOf(const DataSource& source, std::int64_t skip, std::int64_t take);
+
 /// "eval.best": keep the checkpoint with the best value of a metric in <logdir>/best/ (as
 /// tf.estimator.BestExporter keeps the best export). mode "max" or "min" ("" : by the metric's kind).
 struct BestCheckpointSpec {

@@ -71,15 +71,8 @@ Project relocatedProject(Project p, const std::filesystem::path& newLocation)
         for (EvalSource& source : p.eval->sources) {
             if (source.from && *source.from >= 0 && static_cast<std::size_t>(*source.from) < p.sources.size()) {
                 // A split is a copy of the (moved) training source with its own skip and take.
-                const std::int64_t skip = source.skip, take = source.take;
-                source.source = p.sources[static_cast<std::size_t>(*source.from)];
-                if (auto* m = std::get_if<MnistParams>(&source.source.params)) {
-                    m->skip = skip;
-                    m->take = take;
-                } else if (auto* n = std::get_if<NumpyParams>(&source.source.params)) {
-                    n->skip = skip;
-                    n->take = take;
-                }
+                if (auto split = splitOf(p.sources[static_cast<std::size_t>(*source.from)], source.skip, source.take))
+                    source.source = std::move(*split);
             } else {
                 moveSource(source.source);
             }

@@ -117,20 +117,6 @@ Status addLossSummary(GraphBuilder& b, const std::string& loss)
     return summary ? Status::ok() : summary.error();
 }
 
-std::optional<double> scalarValue(const Tensor& t)
-{
-    if (t.numElements() != 1)
-        return std::nullopt;
-    switch (t.dtype()) {
-    case tensorflow::DT_FLOAT:
-        return static_cast<double>(t.values<float>()[0]);
-    case tensorflow::DT_DOUBLE:
-        return t.values<double>()[0];
-    default:
-        return std::nullopt;
-    }
-}
-
 /// The checkpoint hook of the session saves now (so the checkpoint has its .meta and the event
 /// file its SessionLog, as the periodic ones).
 Expected<std::string> saveCheckpointNow(training::MonitoredTrainingSession& session)
@@ -467,7 +453,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
                 options.onTrace(*step, **runMetadata);
         }
         if (fetches.size() > 1)
-            result.finalLoss = scalarValue((*values)[1]);
+            result.finalLoss = scalarAsDouble((*values)[1]);
         const Clock::time_point now = Clock::now();
         if (options.flushSecs > 0 && secondsBetween(lastFlush, now) >= options.flushSecs) {
             if (Status s = training::SummaryWriterCache::global().flush(result.logdir.string()); !s.isOk()) {

@@ -1,6 +1,7 @@
 // tstudio export: a trained project written for serving, as a SavedModel (serving_default signature)
 // and/or a frozen GraphDef, in evaluation mode, from a checkpoint of its log directory.
 #include "cli_command.h"
+#include "name_list.h"
 
 #include "project_argument.h"
 #include "project_export.h"
@@ -31,25 +32,6 @@ int fail(const Status& s)
 {
     std::fprintf(stderr, "tstudio export: %s\n", s.toString().c_str());
     return kExitFailure;
-}
-
-/// Names as the other commands take them: comma-separated, repeatable, spaces ignored.
-std::vector<std::string> splitNames(const std::vector<std::string>& items)
-{
-    std::vector<std::string> names;
-    for (const std::string& item : items) {
-        std::string current;
-        for (char c : item + ",") {
-            if (c == ',') {
-                if (!current.empty())
-                    names.push_back(current);
-                current.clear();
-            } else if (c != ' ') {
-                current += c;
-            }
-        }
-    }
-    return names;
 }
 
 std::string listed(const std::vector<std::string>& names, const std::vector<std::string>& keys)

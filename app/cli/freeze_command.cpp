@@ -1,6 +1,7 @@
 // tstudio freeze: a graph and a checkpoint in, a frozen binary GraphDef out (TensorFlow's freeze_graph).
 #include "checkpoint_argument.h"
 #include "cli_command.h"
+#include "name_list.h"
 
 #include "graph/graph_def_io.h"
 #include "graph/graph_file.h"
@@ -23,25 +24,6 @@ struct FreezeArgs {
     std::vector<std::string> onlyVariables;
     std::vector<std::string> skipVariables;
 };
-
-/// Names as freeze_graph takes them: comma-separated, spaces ignored.
-std::vector<std::string> splitNames(const std::vector<std::string>& items)
-{
-    std::vector<std::string> names;
-    for (const std::string& item : items) {
-        std::string current;
-        for (char c : item + ",") {
-            if (c == ',') {
-                if (!current.empty())
-                    names.push_back(current);
-                current.clear();
-            } else if (c != ' ') {
-                current += c;
-            }
-        }
-    }
-    return names;
-}
 
 /// The variables prefix inside a SavedModel directory (or beside its saved_model.pb).
 std::string savedModelVariables(const std::string& model)
