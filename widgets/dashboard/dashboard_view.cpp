@@ -302,7 +302,7 @@ void DashboardView::applyPendingTags()
             // The first tab with data shows now, so that the cards still to come are added to a
             // shown tab a slice at a time instead of being laid out and painted all at once.
             openFirstTabWithData();
-            QTimer::singleShot(0, this, &DashboardView::applyPendingTags);
+            QTimer::singleShot(1, this, &DashboardView::applyPendingTags); // 1 ms: see RedrawQueue
             return;
         }
         const TagData& d = update.changed[m_pendingNext++];

@@ -182,7 +182,9 @@ private:
         if (m_scheduled)
             return;
         m_scheduled = true;
-        QTimer::singleShot(0, this, [this] { drain(); });
+        // 1 ms, not 0: a zero timer is a posted event, and Qt delivers the events posted while it
+        // delivers posted events in the same pass, so the slices would run back to back.
+        QTimer::singleShot(1, this, [this] { drain(); });
     }
 
     void drain()
