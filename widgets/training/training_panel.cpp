@@ -302,13 +302,17 @@ void TrainingPanel::buildUi()
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
-    layout->addWidget(m_figures);
+    // The latest evaluation on the figures' line, beside the loss, where a short dock still shows it.
     m_evalFigures = new QLabel(this);
     m_evalFigures->setObjectName(QStringLiteral("trainingEvalFigures"));
     m_evalFigures->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_evalFigures->setWordWrap(true);
+    m_evalFigures->setStyleSheet(QStringLiteral("color: #1565c0;"));
     m_evalFigures->hide();
-    layout->addWidget(m_evalFigures);
+    auto* figures = new QHBoxLayout;
+    figures->addWidget(m_figures);
+    figures->addSpacing(24);
+    figures->addWidget(m_evalFigures, 1);
+    layout->addLayout(figures);
     layout->addWidget(m_status, 1, Qt::AlignTop);
 
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
