@@ -117,16 +117,6 @@ Status addLossSummary(GraphBuilder& b, const std::string& loss)
     return summary ? Status::ok() : summary.error();
 }
 
-/// The checkpoint hook of the session saves now (so the checkpoint has its .meta and the event
-/// file its SessionLog, as the periodic ones).
-Expected<std::string> saveCheckpointNow(training::MonitoredTrainingSession& session)
-{
-    for (const auto& hook : session.hooks())
-        if (auto saver = std::dynamic_pointer_cast<training::CheckpointSaverHook>(hook))
-            return saver->saveNow(session.rawSession());
-    return unexpected(failedPreconditionError("this run saves no checkpoints (its checkpoint hook is off)"));
-}
-
 /// The run's evaluations (project.eval): when they are due, and what follows each (the eval event
 /// file, the best checkpoint, early stopping).
 class RunEvaluations {
@@ -224,6 +214,7 @@ private:
     std::optional<std::int64_t> m_lastSaved;
 };
 
+/// The session's checkpoint hook (MonitoredTrainingSession always has one here: see the periods).
 std::shared_ptr<training::CheckpointSaverHook> checkpointHook(training::MonitoredTrainingSession& session)
 {
     for (const auto& hook : session.hooks())
@@ -232,16 +223,22 @@ std::shared_ptr<training::CheckpointSaverHook> checkpointHook(training::Monitore
     return nullptr;
 }
 
-/// The prefix of a checkpoint of the session's variables at `step`: the hook's latest when it saved
-/// at that step, else a new one saved now.
-Expected<std::string> checkpointAt(training::MonitoredTrainingSession& session, std::int64_t step)
+/// Saves a checkpoint now through the checkpoint hook (so it has its .meta and the event file its
+/// SessionLog, as the periodic ones); its prefix.
+Expected<std::string> saveCheckpointNow(training::CheckpointSaverHook* hook, Session& session)
 {
-    auto hook = checkpointHook(session);
     if (!hook)
         return unexpected(failedPreconditionError("this run saves no checkpoints (its checkpoint hook is off)"));
-    if (hook->lastSavedStep() == step)
+    return hook->saveNow(session);
+}
+
+/// The prefix of a checkpoint of the session's variables at `step`: the hook's latest when it saved
+/// at that step, else a new one saved now.
+Expected<std::string> checkpointAt(training::CheckpointSaverHook* hook, Session& session, std::int64_t step)
+{
+    if (hook && hook->lastSavedStep() == step)
         return hook->checkpointPrefix(step);
-    return hook->saveNow(session.rawSession());
+    return saveCheckpointNow(hook, session);
 }
 
 } // namespace
@@ -365,15 +362,14 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         lastReportStep = result.lastStep;
     };
 
-    if (evaluations) {
-        auto hook = checkpointHook(**session);
-        evaluations->start(result.firstStep, hook ? hook->lastSavedStep() : std::nullopt);
-    }
+    // Looked up once: asked after every step whether it saved.
+    const std::shared_ptr<training::CheckpointSaverHook> saver = checkpointHook(**session);
+    if (evaluations)
+        evaluations->start(result.firstStep, saver ? saver->lastSavedStep() : std::nullopt);
     // One evaluation at the session's current step (checkpointed first); false to stop the run.
     auto evaluateNow = [&]() -> Expected<bool> {
-        auto hook = checkpointHook(**session);
-        const bool saving = hook && hook->lastSavedStep() != result.lastStep;
-        auto prefix = checkpointAt(**session, result.lastStep);
+        const bool saving = saver && saver->lastSavedStep() != result.lastStep;
+        auto prefix = checkpointAt(saver.get(), (*session)->rawSession(), result.lastStep);
         if (!prefix)
             return unexpected(prefix.error());
         if (saving && options.onCheckpoint)
@@ -407,7 +403,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             continue;
         }
         if (options.checkpointRequested && options.checkpointRequested->exchange(false)) {
-            auto prefix = saveCheckpointNow(**session);
+            auto prefix = saveCheckpointNow(saver.get(), (*session)->rawSession());
             if (!prefix) {
                 failure = prefix.error();
                 break;
@@ -465,8 +461,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         if ((result.lastStep - result.firstStep) % every == 0)
             report(now);
         if (evaluations) {
-            auto hook = checkpointHook(**session);
-            if (evaluations->due(result.lastStep, hook ? hook->lastSavedStep() : std::nullopt)) {
+            if (evaluations->due(result.lastStep, saver ? saver->lastSavedStep() : std::nullopt)) {
                 auto goOn = evaluateNow();
                 if (!goOn) {
                     failure = goOn.error();

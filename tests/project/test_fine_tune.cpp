@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 
 using namespace tstudio;
@@ -144,6 +145,72 @@ Tensor rows(const Tensor& t, std::int64_t from, std::int64_t count, Allocator& a
         .value();
 }
 
+/// The fixtures the tests read: the book's model and the t10k files, or nullopt when missing.
+struct BookFixtures {
+    QString book;  ///< tf1-mnist-book
+    QString mnist; ///< mnist (t10k-*.gz)
+    std::string checkpoint; ///< the 29001 prefix
+};
+
+std::optional<BookFixtures> bookFixtures()
+{
+    const QString fixtures = testing::fixturesDir();
+    BookFixtures f{fixtures + "/tf1-mnist-book", fixtures + "/mnist", {}};
+    if (fixtures.isEmpty() || !QFileInfo::exists(f.book + "/mnist_model-29001.meta") ||
+        !QFileInfo::exists(f.book + "/mnist_model-29001.index") || !QFileInfo::exists(f.mnist + "/t10k-images-idx3-ubyte.gz"))
+        return std::nullopt;
+    f.checkpoint = (f.book + "/mnist_model-29001").toStdString();
+    return f;
+}
+
+constexpr char kNoFixtures[] = "fixtures tf1-mnist-book (mnist_model-29001.*) and mnist (t10k-*.gz) are not available "
+                               "(../shared/fixtures or $TSTUDIO_FIXTURES)";
+
+/// A project around the book's .meta (loss "add:0", GradientDescent at `learningRate` over var_list
+/// "layer2", `warmStart` as training.warm_start, `source` its one data source, batch 100, no hooks),
+/// written to <root>/<name>.tsproj, loaded, and trained to `steps` into <root>/run on one thread.
+Expected<TrainRunResult> trainBookProject(const std::filesystem::path& root, const std::string& name,
+                                          const BookFixtures& f, const nlohmann::json& source, double learningRate,
+                                          const nlohmann::json& warmStart, std::int64_t steps)
+{
+    const nlohmann::json doc = {
+        {"format", "tensorstudio-project"},
+        {"version", 1},
+        {"graph", {{"file", (f.book + "/mnist_model-29001.meta").toStdString()}}},
+        {"data", {{"sources", {source}}}},
+        {"training",
+         {{"loss", "add:0"},
+          {"optimizer", {{"type", "GradientDescent"}, {"learning_rate", learningRate}}},
+          {"var_list", "layer2"},
+          {"warm_start", warmStart}}},
+        {"batch_size", 100},
+        {"steps", steps},
+        {"hooks", {{"checkpoint_every_secs", nullptr}, {"summary_every_steps", nullptr}, {"log_every_steps", nullptr}}},
+        {"logdir", "run"}};
+    if (Status s = writeFileAtomically(root / (name + ".tsproj"), doc.dump(2)); !s.isOk())
+        return unexpected(s);
+    auto project = loadProject(root / (name + ".tsproj"));
+    if (!project)
+        return unexpected(project.error());
+    TrainRunOptions options;
+    options.logdir = root / "run";
+    options.threads = 1;
+    return trainProject(*project, registries(), options);
+}
+
+/// The t10k images [0, 5000) of the fixture as an mnist source of one-hot labels.
+nlohmann::json t10kSource(const BookFixtures& f)
+{
+    return {{"type", "mnist"},
+            {"dir", f.mnist.toStdString()},
+            {"set", "t10k"},
+            {"skip", 0},
+            {"take", 5000},
+            {"labels", "one_hot"},
+            {"scale", true},
+            {"feeds", {{"x-input", "images"}, {"y-input", "labels"}}}};
+}
+
 } // namespace
 
 class TestFineTune : public QObject {
@@ -164,47 +231,15 @@ private slots:
     /// held-out accuracy kept.
     void fineTuningLayer2KeepsLayer1AndHeldOutAccuracy()
     {
-        const QString fixtures = testing::fixturesDir();
-        const QString book = fixtures + "/tf1-mnist-book";
-        const QString mnist = fixtures + "/mnist";
-        if (fixtures.isEmpty() || !QFileInfo::exists(book + "/mnist_model-29001.meta") ||
-            !QFileInfo::exists(book + "/mnist_model-29001.index") ||
-            !QFileInfo::exists(mnist + "/t10k-images-idx3-ubyte.gz"))
-            QSKIP("fixtures tf1-mnist-book (mnist_model-29001.*) and mnist (t10k-*.gz) are not available "
-                  "(../shared/fixtures or $TSTUDIO_FIXTURES)");
-        const std::string checkpoint = (book + "/mnist_model-29001").toStdString();
+        const auto fixtures = bookFixtures();
+        if (!fixtures)
+            QSKIP(kNoFixtures);
+        const QString mnist = fixtures->mnist;
+        const std::string checkpoint = fixtures->checkpoint;
         constexpr std::int64_t kSteps = 300; // three passes over the 5,000 images
         constexpr double kLearningRate = 0.05;
-
         QTemporaryDir dir;
         const std::filesystem::path root(dir.path().toStdString());
-        const nlohmann::json doc = {
-            {"format", "tensorstudio-project"},
-            {"version", 1},
-            {"graph", {{"file", (book + "/mnist_model-29001.meta").toStdString()}}},
-            {"data",
-             {{"sources",
-               {{{"type", "mnist"},
-                 {"dir", mnist.toStdString()},
-                 {"set", "t10k"},
-                 {"skip", 0},
-                 {"take", 5000},
-                 {"labels", "one_hot"},
-                 {"scale", true},
-                 {"feeds", {{"x-input", "images"}, {"y-input", "labels"}}}}}}}},
-            {"training",
-             {{"loss", "add:0"},
-              {"optimizer", {{"type", "GradientDescent"}, {"learning_rate", kLearningRate}}},
-              {"var_list", "layer2"},
-              {"warm_start", {{"ckpt_to_initialize_from", checkpoint}}}}},
-            {"batch_size", 100},
-            {"steps", kSteps},
-            {"hooks",
-             {{"checkpoint_every_secs", nullptr}, {"summary_every_steps", nullptr}, {"log_every_steps", nullptr}}},
-            {"logdir", "run"}};
-        QVERIFY(writeFileAtomically(root / "fine_tune.tsproj", doc.dump(2)).isOk());
-        auto project = loadProject(root / "fine_tune.tsproj");
-        QVERIFY2(project.has_value(), project ? "" : project.error().toString().c_str());
 
         // Before: the checkpoint's own weights on the held-out images.
         CpuAllocator allocator;
@@ -221,10 +256,8 @@ private slots:
         auto trainBefore = score(*original, trainImages, trainLabels);
         QVERIFY2(heldBefore && trainBefore, scoreError(heldBefore ? trainBefore : heldBefore));
 
-        TrainRunOptions options;
-        options.logdir = root / "run";
-        options.threads = 1;
-        auto run = trainProject(*project, registries(), options);
+        auto run = trainBookProject(root, "fine_tune", *fixtures, t10kSource(*fixtures), kLearningRate,
+                                    {{"ckpt_to_initialize_from", checkpoint}}, kSteps);
         QVERIFY2(run.has_value(), run ? "" : run.error().toString().c_str());
         QCOMPARE(run->lastStep, kSteps);
         QVERIFY(!run->restored);
@@ -260,46 +293,15 @@ private slots:
     /// checkpoint of the run) to a trained classifier's.
     void transferLearningTrainsOnlyTheHead()
     {
-        const QString fixtures = testing::fixturesDir();
-        const QString book = fixtures + "/tf1-mnist-book";
-        const QString mnist = fixtures + "/mnist";
-        if (fixtures.isEmpty() || !QFileInfo::exists(book + "/mnist_model-29001.meta") ||
-            !QFileInfo::exists(mnist + "/t10k-images-idx3-ubyte.gz"))
-            QSKIP("fixtures tf1-mnist-book (mnist_model-29001.*) and mnist (t10k-*.gz) are not available "
-                  "(../shared/fixtures or $TSTUDIO_FIXTURES)");
-        const std::string checkpoint = (book + "/mnist_model-29001").toStdString();
+        const auto fixtures = bookFixtures();
+        if (!fixtures)
+            QSKIP(kNoFixtures);
+        const QString mnist = fixtures->mnist;
+        const std::string checkpoint = fixtures->checkpoint;
         QTemporaryDir dir;
         const std::filesystem::path root(dir.path().toStdString());
-        const nlohmann::json doc = {
-            {"format", "tensorstudio-project"},
-            {"version", 1},
-            {"graph", {{"file", (book + "/mnist_model-29001.meta").toStdString()}}},
-            {"data",
-             {{"sources",
-               {{{"type", "mnist"},
-                 {"dir", mnist.toStdString()},
-                 {"set", "t10k"},
-                 {"skip", 0},
-                 {"take", 5000},
-                 {"labels", "one_hot"},
-                 {"feeds", {{"x-input", "images"}, {"y-input", "labels"}}}}}}}},
-            {"training",
-             {{"loss", "add:0"},
-              {"optimizer", {{"type", "GradientDescent"}, {"learning_rate", 0.5}}},
-              {"var_list", "layer2"},
-              {"warm_start", {{"ckpt_to_initialize_from", checkpoint}, {"vars_to_warm_start", "layer1"}}}}},
-            {"batch_size", 100},
-            {"steps", 200},
-            {"hooks",
-             {{"checkpoint_every_secs", nullptr}, {"summary_every_steps", nullptr}, {"log_every_steps", nullptr}}},
-            {"logdir", "run"}};
-        QVERIFY(writeFileAtomically(root / "transfer.tsproj", doc.dump(2)).isOk());
-        auto project = loadProject(root / "transfer.tsproj");
-        QVERIFY2(project.has_value(), project ? "" : project.error().toString().c_str());
-        TrainRunOptions options;
-        options.logdir = root / "run";
-        options.threads = 1;
-        auto run = trainProject(*project, registries(), options);
+        auto run = trainBookProject(root, "transfer", *fixtures, t10kSource(*fixtures), 0.5,
+                                    {{"ckpt_to_initialize_from", checkpoint}, {"vars_to_warm_start", "layer1"}}, 200);
         QVERIFY2(run.has_value(), run ? "" : run.error().toString().c_str());
 
         CpuAllocator allocator;
@@ -333,14 +335,11 @@ private slots:
     /// held-out shifted images [5000, 10000) improves.
     void fineTuningLayer2ImprovesOnShiftedImages()
     {
-        const QString fixtures = testing::fixturesDir();
-        const QString book = fixtures + "/tf1-mnist-book";
-        const QString mnist = fixtures + "/mnist";
-        if (fixtures.isEmpty() || !QFileInfo::exists(book + "/mnist_model-29001.meta") ||
-            !QFileInfo::exists(mnist + "/t10k-images-idx3-ubyte.gz"))
-            QSKIP("fixtures tf1-mnist-book (mnist_model-29001.*) and mnist (t10k-*.gz) are not available "
-                  "(../shared/fixtures or $TSTUDIO_FIXTURES)");
-        const std::string checkpoint = (book + "/mnist_model-29001").toStdString();
+        const auto fixtures = bookFixtures();
+        if (!fixtures)
+            QSKIP(kNoFixtures);
+        const QString mnist = fixtures->mnist;
+        const std::string checkpoint = fixtures->checkpoint;
         QTemporaryDir dir;
         const std::filesystem::path root(dir.path().toStdString());
         CpuAllocator allocator;
@@ -360,34 +359,12 @@ private slots:
         QVERIFY(writeNpy(root / "shifted.npy", *shifted).isOk());
         QVERIFY(writeNpy(root / "onehot.npy", *labels).isOk());
 
-        const nlohmann::json doc = {
-            {"format", "tensorstudio-project"},
-            {"version", 1},
-            {"graph", {{"file", (book + "/mnist_model-29001.meta").toStdString()}}},
-            {"data",
-             {{"sources",
-               {{{"type", "numpy"},
-                 {"files", {"shifted.npy", "onehot.npy"}},
-                 {"skip", 0},
-                 {"take", 5000},
-                 {"feeds", {{"x-input", "shifted"}, {"y-input", "onehot"}}}}}}}},
-            {"training",
-             {{"loss", "add:0"},
-              {"optimizer", {{"type", "GradientDescent"}, {"learning_rate", 0.1}}},
-              {"var_list", "layer2"},
-              {"warm_start", {{"ckpt_to_initialize_from", checkpoint}}}}},
-            {"batch_size", 100},
-            {"steps", 500},
-            {"hooks",
-             {{"checkpoint_every_secs", nullptr}, {"summary_every_steps", nullptr}, {"log_every_steps", nullptr}}},
-            {"logdir", "run"}};
-        QVERIFY(writeFileAtomically(root / "shifted.tsproj", doc.dump(2)).isOk());
-        auto project = loadProject(root / "shifted.tsproj");
-        QVERIFY2(project.has_value(), project ? "" : project.error().toString().c_str());
-        TrainRunOptions options;
-        options.logdir = root / "run";
-        options.threads = 1;
-        auto run = trainProject(*project, registries(), options);
+        const nlohmann::json source = {{"type", "numpy"},
+                                       {"files", {"shifted.npy", "onehot.npy"}},
+                                       {"skip", 0},
+                                       {"take", 5000},
+                                       {"feeds", {{"x-input", "shifted"}, {"y-input", "onehot"}}}};
+        auto run = trainBookProject(root, "shifted", *fixtures, source, 0.1, {{"ckpt_to_initialize_from", checkpoint}}, 500);
         QVERIFY2(run.has_value(), run ? "" : run.error().toString().c_str());
 
         auto original = readWeights(checkpoint, allocator);
