@@ -129,6 +129,73 @@ std::size_t blockCacheCapacity()
     return static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t(1) << 30, physicalMemoryBytes() / 8));
 }
 
+/// Small blocks (below BlockCache::kMinBlockBytes) kept by each thread for reuse. std::aligned_alloc
+/// bypasses the C library's per-thread cache (it takes the arena lock and carves the block out of
+/// a larger chunk, and free() coalesces it back), and a step allocates and frees a few small
+/// tensors for every node it runs. The blocks are plain std::aligned_alloc memory of one rounded
+/// size, so any CpuAllocator on any thread may reuse them; a thread keeps at most kPerClass blocks
+/// of a size and kMaxBytes in all, and frees them when it ends.
+///
+/// The lists are trivially destructible thread_local data, so a tensor freed late in a thread's
+/// exit (after SmallBlockRelease ran) still finds them: it is then freed, not kept.
+namespace small_blocks {
+
+constexpr std::size_t kQuantum = Allocator::kDefaultAlignment;
+constexpr std::size_t kClasses = BlockCache::kMinBlockBytes / kQuantum;
+constexpr std::uint32_t kPerClass = 16;
+constexpr std::size_t kMaxBytes = std::size_t(2) << 20;
+
+struct Lists {
+    struct Class {
+        std::uint32_t count;
+        void* blocks[kPerClass];
+    };
+    Class classes[kClasses];
+    std::size_t bytes;
+    bool released; ///< the thread is ending: keep nothing more
+};
+thread_local Lists t_lists; // zero-initialised
+
+/// Frees this thread's blocks when the thread ends.
+struct Release {
+    ~Release()
+    {
+        for (Lists::Class& c : t_lists.classes) {
+            for (std::uint32_t i = 0; i < c.count; ++i)
+                std::free(c.blocks[i]);
+            c.count = 0;
+        }
+        t_lists.bytes = 0;
+        t_lists.released = true;
+    }
+};
+
+/// A block of `bytes` (a multiple of kQuantum below BlockCache::kMinBlockBytes), or nullptr.
+void* take(std::size_t bytes)
+{
+    Lists::Class& c = t_lists.classes[bytes / kQuantum];
+    if (c.count == 0)
+        return nullptr;
+    t_lists.bytes -= bytes;
+    return c.blocks[--c.count];
+}
+
+/// Keeps `block` or, when this thread keeps enough already, frees it.
+void give(void* block, std::size_t bytes)
+{
+    Lists::Class& c = t_lists.classes[bytes / kQuantum];
+    if (t_lists.released || c.count == kPerClass || t_lists.bytes + bytes > kMaxBytes) {
+        std::free(block);
+        return;
+    }
+    thread_local Release release; // constructed on this thread's first give
+    (void)release;
+    c.blocks[c.count++] = block;
+    t_lists.bytes += bytes;
+}
+
+} // namespace small_blocks
+
 } // namespace
 
 CpuAllocator::CpuAllocator(std::optional<std::int64_t> byteLimit)
@@ -145,8 +212,12 @@ void* CpuAllocator::allocateRaw(std::size_t bytes, std::size_t alignment)
         // Every block of the default alignment or less is kDefaultAlignment-aligned, so that any
         // of them can serve any such request of its size (deallocateRaw is not told the alignment).
         const std::size_t size = roundedSize(bytes, kDefaultAlignment);
-        if (void* cached = m_cache->take(size, kDefaultAlignment))
+        if (size < BlockCache::kMinBlockBytes) {
+            if (void* cached = small_blocks::take(size))
+                return cached;
+        } else if (void* cached = m_cache->take(size, kDefaultAlignment)) {
             return cached;
+        }
         return std::aligned_alloc(kDefaultAlignment, size);
     }
     return std::aligned_alloc(alignment, roundedSize(bytes, alignment));
@@ -155,7 +226,13 @@ void* CpuAllocator::allocateRaw(std::size_t bytes, std::size_t alignment)
 void CpuAllocator::deallocateRaw(void* ptr, std::size_t bytes)
 {
     // A block aligned more strictly is at least as large and as aligned as this key says.
-    m_cache->give(ptr, roundedSize(bytes, kDefaultAlignment), kDefaultAlignment);
+    const std::size_t size = roundedSize(bytes, kDefaultAlignment);
+    if (size < BlockCache::kMinBlockBytes) {
+        if (ptr)
+            small_blocks::give(ptr, size);
+        return;
+    }
+    m_cache->give(ptr, size, kDefaultAlignment);
 }
 
 } // namespace tstudio

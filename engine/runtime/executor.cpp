@@ -22,6 +22,32 @@ struct Entry {
     TensorValue value;
 };
 
+/// The per-node vectors of Step::process, kept between nodes so that a step does not allocate
+/// them for every node it runs: they are cleared (their tensors released) after each node and
+/// keep their capacity.
+struct NodeScratch {
+    std::vector<TensorValue> inputs;
+    std::vector<bool> present;
+    std::vector<TensorValue> outputs;
+    std::vector<bool> live;
+    std::vector<Entry> entries;
+
+    void prepare(int numInputs, int numOutputs)
+    {
+        inputs.resize(static_cast<std::size_t>(numInputs));
+        present.assign(static_cast<std::size_t>(numInputs), false);
+        outputs.resize(static_cast<std::size_t>(numOutputs));
+        live.assign(static_cast<std::size_t>(numOutputs), false);
+        entries.resize(static_cast<std::size_t>(numOutputs));
+    }
+    void release()
+    {
+        inputs.clear();
+        outputs.clear();
+        entries.clear();
+    }
+};
+
 /// Host copies of the live values among `values` (refs read under their lock), for observers of a
 /// node whose device memory the host cannot read. Values already in host memory are shared.
 Expected<std::vector<TensorValue>> hostCopies(const std::vector<TensorValue>& values, const std::vector<bool>& live,
@@ -176,6 +202,8 @@ private:
     Status m_status;
     bool m_aborted = false;
 
+    std::vector<std::unique_ptr<NodeScratch>> m_scratch; ///< free NodeScratch sets (guarded by m_mutex)
+
     std::map<std::uint64_t, std::unique_ptr<FrameState>> m_frames;
     std::map<std::tuple<std::uint64_t, std::int64_t, int>, FrameState*> m_frameByKey;
     std::uint64_t m_nextFrameId = 0;
@@ -273,8 +301,26 @@ void Step::workLoop()
 void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
 {
     const PlanNode& node = m_plan.nodes[static_cast<std::size_t>(tagged.node)];
-    std::vector<TensorValue> inputs(static_cast<std::size_t>(node.numInputs));
-    std::vector<bool> present(static_cast<std::size_t>(node.numInputs), false);
+    // A scratch set for this node, given back (released) on every way out: all of them hold the lock.
+    std::unique_ptr<NodeScratch> scratch;
+    if (m_scratch.empty()) {
+        scratch = std::make_unique<NodeScratch>();
+    } else {
+        scratch = std::move(m_scratch.back());
+        m_scratch.pop_back();
+    }
+    struct GiveBack {
+        std::vector<std::unique_ptr<NodeScratch>>& pool;
+        std::unique_ptr<NodeScratch>& scratch;
+        ~GiveBack()
+        {
+            scratch->release();
+            pool.push_back(std::move(scratch));
+        }
+    } giveBack{m_scratch, scratch};
+    scratch->prepare(node.numInputs, node.numOutputs);
+    std::vector<TensorValue>& inputs = scratch->inputs;
+    std::vector<bool>& present = scratch->present;
     for (int i = 0; i < node.numInputs; ++i) {
         Entry& slot = tagged.iter->inputs[static_cast<std::size_t>(node.inputStart + i)];
         if (slot.has) {
@@ -285,8 +331,8 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
     }
     lock.unlock();
 
-    std::vector<TensorValue> outputs(static_cast<std::size_t>(node.numOutputs));
-    std::vector<bool> live(static_cast<std::size_t>(node.numOutputs), false);
+    std::vector<TensorValue>& outputs = scratch->outputs;
+    std::vector<bool>& live = scratch->live;
     Status status;
     if (tagged.dead) {
         if (m_params.observer) {
@@ -335,7 +381,7 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
         else if (!fetched.value)
             fetched.dead = true;
     }
-    std::vector<Entry> entries(static_cast<std::size_t>(node.numOutputs));
+    std::vector<Entry>& entries = scratch->entries;
     for (std::size_t i = 0; i < entries.size(); ++i)
         entries[i] = Entry{!tagged.dead && live[i], std::move(outputs[i])};
     if (Status s = propagate(tagged, entries); !s.isOk())
@@ -441,7 +487,7 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
                                            dataTypeString(outputTypes[u]) + ") but the kernel set a value");
                     break;
                 }
-                outputs[u] = isRefType(outputTypes[u]) ? value : dereference(value);
+                outputs[u] = isRefType(outputTypes[u]) || !value.isRef() ? std::move(value) : dereference(value);
                 live[u] = true;
             }
         }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <complex>
 #include <vector>
 
@@ -48,12 +49,26 @@ std::vector<Tile> planTiles(std::int64_t m, std::int64_t n, std::int64_t k, int 
         // number may follow the thread count.
         if (threads <= 1 || macs < kMinParallelMacs)
             return {{0, m, 0, n}};
+        // Few panels: one tile per thread, so that two threads split a 100-row product 48 + 52
+        // rather than 64 + 36; many: kTilesPerThread each. Boundaries are the even split rounded
+        // to a multiple of kGemmRowTile.
         const std::int64_t panels = (m + kGemmRowTile - 1) / kGemmRowTile;
-        const std::int64_t wanted = std::min<std::int64_t>(panels, threads * kTilesPerThread);
-        const std::int64_t rowsPerTile = (panels + wanted - 1) / wanted * kGemmRowTile;
+        const std::int64_t wanted =
+            std::min<std::int64_t>(panels, panels >= 8 * threads ? threads * kTilesPerThread : threads);
         std::vector<Tile> tiles;
-        for (std::int64_t r = 0; r < m; r += rowsPerTile)
-            tiles.push_back({r, std::min(rowsPerTile, m - r), 0, n});
+        std::int64_t start = 0;
+        for (std::int64_t i = 1; i <= wanted; ++i) {
+            const std::int64_t end =
+                i == wanted ? m
+                            : std::clamp<std::int64_t>(
+                                  std::llround(static_cast<double>(m) * static_cast<double>(i) /
+                                               static_cast<double>(wanted) / static_cast<double>(kGemmRowTile)) *
+                                      kGemmRowTile,
+                                  start, m);
+            if (end > start)
+                tiles.push_back({start, end - start, 0, n});
+            start = end;
+        }
         // A short last tile joins the one before it: a tile of one row would take Eigen's
         // matrix-vector path, which sums in another order than the blocked kernel.
         if (tiles.size() > 1 && tiles.back().rows < kGemmRowTile) {

@@ -199,8 +199,11 @@ private slots:
         struct Shape {
             std::int64_t m, n, k;
         };
+        // 100 x 500 x 784 and 97 x 10 x 500: a batch-100 training step's products, split into a
+        // few row tiles at multiples of 16 (with a 1-row and a 4-row remainder).
         for (const Shape s : {Shape{1000, 300, 200}, Shape{333, 77, 129}, Shape{129, 64, 64}, Shape{40, 2000, 64},
-                              Shape{1, 4096, 128}, Shape{3, 1000, 500}}) {
+                              Shape{1, 4096, 128}, Shape{3, 1000, 500}, Shape{100, 500, 784}, Shape{97, 10, 500},
+                              Shape{784, 500, 100}, Shape{33, 700, 300}}) {
             const auto a = randomValues<float>(static_cast<std::size_t>(s.m * s.k), 11);
             const auto b = randomValues<float>(static_cast<std::size_t>(s.k * s.n), 12);
             std::vector<float> single(static_cast<std::size_t>(s.m * s.n));
