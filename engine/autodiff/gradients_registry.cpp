@@ -26,7 +26,8 @@ Status registerAllGradients(OpRegistry& registry)
                         registerProdGradients, registerControlFlowGradients, registerStateGradients,
                         registerRandomGradients, registerIoGradients, registerOpsWithoutGradients,
                         registerLinalgGradients, registerNnSecondOrderGradients, registerImageGradients,
-                        registerFunctionGradients, registerResourceGatherGradients}) {
+                        registerFunctionGradients, registerResourceGatherGradients,
+                        registerTensorArrayGradients}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

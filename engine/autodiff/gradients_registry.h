@@ -68,6 +68,11 @@ Status registerImageGradients(OpRegistry& registry);
 /// naming the node). Calls by name get SymbolicGradient from the driver (they have no registration).
 Status registerFunctionGradients(OpRegistry& registry);
 
+/// The TensorArray ops (tensor_array_grad.cpp): Read/Write, Gather/Scatter and Concat/Split through
+/// the gradient array of TensorArrayGradV3; TensorArrayV3, its gradient ops, Size and Close as not
+/// differentiable.
+Status registerTensorArrayGradients(OpRegistry& registry);
+
 /// Every family above, into a registry that registerAllOps filled. The first error is returned
 /// (NotFound for an op that is not registered, AlreadyExists for a second registration).
 Status registerAllGradients(OpRegistry& registry);

@@ -28,6 +28,7 @@ Status registerQueueCpuKernels(KernelRegistry& registry);         ///< queues (F
 Status registerReaderCpuKernels(KernelRegistry& registry);        ///< TFRecord, TextLine, WholeFile, FixedLengthRecord readers
 Status registerFunctionCpuKernels(KernelRegistry& registry);       ///< PartitionedCall, StatefulPartitionedCall
 Status registerDatasetCpuKernels(KernelRegistry& registry);        ///< tf.data datasets and iterators (kernels/dataset/)
+Status registerTensorArrayCpuKernels(KernelRegistry& registry);    ///< TensorArrayV3 and its ops (kernels/tensor_array/)
 
 /// Every family above, in order; the first error is returned.
 Status registerCpuKernels(KernelRegistry& registry);

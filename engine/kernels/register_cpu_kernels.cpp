@@ -13,7 +13,8 @@ Status registerCpuKernels(KernelRegistry& registry)
                         registerIoCpuKernels, registerLoggingCpuKernels,
                         registerSummaryCpuKernels, registerDataFlowCpuKernels, registerImageCpuKernels,
                         registerSparseCpuKernels, registerParsingCpuKernels, registerQueueCpuKernels,
-                        registerReaderCpuKernels, registerFunctionCpuKernels, registerDatasetCpuKernels}) {
+                        registerReaderCpuKernels, registerFunctionCpuKernels, registerDatasetCpuKernels,
+                        registerTensorArrayCpuKernels}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

@@ -22,5 +22,6 @@ Status registerImageCodecOps(OpRegistry& registry);   ///< DecodeJpeg, DecodePng
 Status registerImageAdjustOps(OpRegistry& registry);  ///< AdjustContrastv2, AdjustHue, AdjustSaturation, RGBToHSV, HSVToRGB
 Status registerQueueOps(OpRegistry& registry);        ///< FIFO/PaddingFIFO/RandomShuffle queues, Enqueue/Dequeue/Close/Size, CountUpTo
 Status registerReaderOps(OpRegistry& registry);       ///< TFRecord/TextLine/WholeFile/FixedLengthRecord readers, ReaderRead(UpTo)V2, ...
+Status registerTensorArrayOps(OpRegistry& registry);  ///< TensorArrayV3, its Grad, Write/Read/Gather/Scatter/Concat/Split/Size/Close
 
 } // namespace tstudio

@@ -15,7 +15,7 @@ Status registerAllOps(OpRegistry& registry)
                         registerSummaryOps, registerDataFlowOps, registerImageOps, registerImageCodecOps,
                         registerImageAdjustOps, registerSparseOps,
                         registerParsingOps, registerQueueOps, registerReaderOps, registerFunctionOps,
-                        registerDatasetOps, registerResourceGatherOps}) {
+                        registerDatasetOps, registerResourceGatherOps, registerTensorArrayOps}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

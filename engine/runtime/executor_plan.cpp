@@ -195,9 +195,12 @@ int markControlOnlyNodes(ExecutorPlan& plan, const std::vector<NodeId>& targets)
         if (op == "CheckNumerics" || op == "Assert" || op == "ControlTrigger")
             continue;
         // An op that takes a reference writes through it (Assign is not marked stateful): it has
-        // an effect even when nothing reads its outputs (Grappler's IsFreeOfSideEffect).
+        // an effect even when nothing reads its outputs (Grappler's IsFreeOfSideEffect). So may an op
+        // on a resource: the TensorArray ops are not marked stateful either, yet a read frees its
+        // element (clear_after_read), and TensorFlow runs one that only orders another.
+        const auto actsThrough = [](DataType t) { return isRefType(t) || t == tensorflow::DT_RESOURCE; };
         if (node.runtime.inputTypes &&
-            std::any_of(node.runtime.inputTypes->begin(), node.runtime.inputTypes->end(), isRefType))
+            std::any_of(node.runtime.inputTypes->begin(), node.runtime.inputTypes->end(), actsThrough))
             continue;
         const bool onlyControl =
             std::all_of(node.outEdges.begin(), node.outEdges.end(), [](const PlanEdge& e) { return e.isControl(); });
