@@ -6310,6 +6310,130 @@ max %4</source>
         <source>output[i, ...] = value[indices[i], ...] for every index (of any shape): the output&apos;s shape is indices&apos; shape followed by the value&apos;s shape without its first dimension. An index outside [0, rows) is an error.</source>
         <translation>对每个索引有 output[i, ...] = value[indices[i], ...]（indices 可为任意形状）：输出的形状为 indices 的形状后接去掉第一维的 value 形状。超出 [0, rows) 的索引会报错。</translation>
     </message>
+    <message>
+        <source>Adagrad update of the rows named by indices: accum[i] += grad^2; var[i] -= lr * grad / sqrt(accum[i]).</source>
+        <translation>对 indices 指定的行做 Adagrad 更新：accum[i] += grad^2；var[i] -= lr * grad / sqrt(accum[i])。</translation>
+    </message>
+    <message>
+        <source>An array of tensors of one dtype for one step: written once per index, read (and, with clear_after_read, freed) by index; with dynamic_size writes past the end grow it. Outputs the array&apos;s handle and a flow scalar that orders the ops using it.</source>
+        <translation>单步内使用的同一数据类型的张量数组：每个索引只写入一次，按索引读取（设置 clear_after_read 时读取后即释放）；设置 dynamic_size 时，写到末尾之后会使数组增长。输出数组的句柄和一个 flow 标量，后者确定使用该数组的各操作的先后顺序。</translation>
+    </message>
+    <message>
+        <source>As TensorArrayGradV3, with shape_to_prepend put before every element shape of the gradient array.</source>
+        <translation>同 TensorArrayGradV3，但梯度数组每个元素的形状前面加上 shape_to_prepend。</translation>
+    </message>
+    <message>
+        <source>Centered RMSProp update of the rows named by indices: mg and ms track the mean and mean square of grad.</source>
+        <translation>对 indices 指定的行做中心化 RMSProp 更新：mg 与 ms 跟踪 grad 的均值与均方。</translation>
+    </message>
+    <message>
+        <source>Cuts value along dimension 0 into pieces of the given lengths, one per element.</source>
+        <translation>沿第 0 维把 value 切成给定长度的若干段，每段作为一个元素。</translation>
+    </message>
+    <message>
+        <source>Every element concatenated along dimension 0, and the length of each along that dimension.</source>
+        <translation>所有元素沿第 0 维拼接的结果，以及每个元素在该维上的长度。</translation>
+    </message>
+    <message>
+        <source>Frees the elements of the TensorArray; later uses of it fail.</source>
+        <translation>释放 TensorArray 的元素；之后再使用它会出错。</translation>
+    </message>
+    <message>
+        <source>Momentum update of the rows named by indices: accum[i] = accum[i] * momentum + grad; var[i] -= lr * accum[i] (or the Nesterov form).</source>
+        <translation>对 indices 指定的行做动量更新：accum[i] = accum[i] * momentum + grad；var[i] -= lr * accum[i]（或 Nesterov 形式）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Adagrad update of the rows named by indices: accum[i] += grad^2; var[i] -= lr * grad / sqrt(accum[i]).</source>
+        <translation>作用于资源变量：对 indices 指定的行做 Adagrad 更新：accum[i] += grad^2；var[i] -= lr * grad / sqrt(accum[i])。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Centered RMSProp update of the rows named by indices: mg and ms track the mean and mean square of grad.</source>
+        <translation>作用于资源变量：对 indices 指定的行做中心化 RMSProp 更新：mg 与 ms 跟踪 grad 的均值与均方。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: Momentum update of the rows named by indices: accum[i] = accum[i] * momentum + grad; var[i] -= lr * accum[i] (or the Nesterov form).</source>
+        <translation>作用于资源变量：对 indices 指定的行做动量更新：accum[i] = accum[i] * momentum + grad；var[i] -= lr * accum[i]（或 Nesterov 形式）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: RMSProp update of the rows named by indices: ms tracks the mean square of grad, mom the momentum of the scaled step.</source>
+        <translation>作用于资源变量：对 indices 指定的行做 RMSProp 更新：ms 跟踪 grad 的均方，mom 为缩放后步长的动量。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: ref[indices, ...] *= updates[...] (repeated indices multiply).</source>
+        <translation>作用于资源变量：ref[indices, ...] *= updates[...]（重复的索引依次相乘）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: ref[indices, ...] += updates[...] (repeated indices add up).</source>
+        <translation>作用于资源变量：ref[indices, ...] += updates[...]（重复的索引累加）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: ref[indices, ...] -= updates[...] (repeated indices add up).</source>
+        <translation>作用于资源变量：ref[indices, ...] -= updates[...]（重复的索引累加）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: ref[indices, ...] /= updates[...] (repeated indices divide in turn).</source>
+        <translation>作用于资源变量：ref[indices, ...] /= updates[...]（重复的索引依次相除）。</translation>
+    </message>
+    <message>
+        <source>On a resource variable: ref[indices, ...] = updates[...] (with repeated indices, the last update wins).</source>
+        <translation>作用于资源变量：ref[indices, ...] = updates[...]（索引重复时以最后一次更新为准）。</translation>
+    </message>
+    <message>
+        <source>RMSProp update of the rows named by indices: ms tracks the mean square of grad, mom the momentum of the scaled step.</source>
+        <translation>对 indices 指定的行做 RMSProp 更新：ms 跟踪 grad 的均方，mom 为缩放后步长的动量。</translation>
+    </message>
+    <message>
+        <source>Reads the element at index of the TensorArray.</source>
+        <translation>读取 TensorArray 中 index 处的元素。</translation>
+    </message>
+    <message>
+        <source>The current size of the TensorArray.</source>
+        <translation>TensorArray 当前的大小。</translation>
+    </message>
+    <message>
+        <source>The elements at indices, stacked along a new dimension 0.</source>
+        <translation>indices 所指的各元素，沿新的第 0 维堆叠。</translation>
+    </message>
+    <message>
+        <source>The gradient array of a TensorArray for one gradient computation (source), made on first use: same size and element shapes, and writes to one index add up.</source>
+        <translation>某个 TensorArray 在一次梯度计算（source）中的梯度数组，首次使用时创建：大小和元素形状与原数组相同，对同一索引的多次写入会累加。</translation>
+    </message>
+    <message>
+        <source>Writes the slices of value along dimension 0 at indices.</source>
+        <translation>把 value 沿第 0 维的各切片写到 indices 所指的位置。</translation>
+    </message>
+    <message>
+        <source>Writes value at index of the TensorArray.</source>
+        <translation>把 value 写到 TensorArray 的 index 处。</translation>
+    </message>
+    <message>
+        <source>grad holds one row per entry of the vector indices; the rows are processed in the order of indices, so a repeated index is updated once per occurrence. An index outside [0, rows) is an error.</source>
+        <translation>grad 为向量 indices 的每个元素各存一行；各行按 indices 的顺序处理，因此重复的索引每出现一次就更新一次。超出 [0, rows) 的索引会报错。</translation>
+    </message>
+    <message>
+        <source>indices (any shape, int32 or int64) name rows of the variable&apos;s first dimension; updates has shape indices.shape + var.shape[1:], or is a scalar applied to every named row. An index outside [0, rows) is an error.</source>
+        <translation>indices（任意形状，int32 或 int64）指定变量第一维中的行；updates 的形状为 indices.shape + var.shape[1:]，或为标量，作用于每个指定的行。超出 [0, rows) 的索引会报错。</translation>
+    </message>
+    <message>
+        <source>ref[indices, ...] *= updates[...] (repeated indices multiply).</source>
+        <translation>ref[indices, ...] *= updates[...]（重复的索引依次相乘）。</translation>
+    </message>
+    <message>
+        <source>ref[indices, ...] += updates[...] (repeated indices add up).</source>
+        <translation>ref[indices, ...] += updates[...]（重复的索引累加）。</translation>
+    </message>
+    <message>
+        <source>ref[indices, ...] -= updates[...] (repeated indices add up).</source>
+        <translation>ref[indices, ...] -= updates[...]（重复的索引累加）。</translation>
+    </message>
+    <message>
+        <source>ref[indices, ...] /= updates[...] (repeated indices divide in turn).</source>
+        <translation>ref[indices, ...] /= updates[...]（重复的索引依次相除）。</translation>
+    </message>
+    <message>
+        <source>ref[indices, ...] = updates[...] (with repeated indices, the last update wins).</source>
+        <translation>ref[indices, ...] = updates[...]（索引重复时以最后一次更新为准）。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::ProfilerView</name>

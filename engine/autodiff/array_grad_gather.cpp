@@ -1,11 +1,9 @@
 // The array family's gradients of gathers and stitches, as TensorFlow 1.15's array_grad.py,
 // data_flow_grad.py and math_grad.py (UnsortedSegmentSum) build them.
 //
-// Gather and GatherV2 return an IndexedSlices in TensorFlow; TensorStudio has no IndexedSlices, so
-// the gradient is made dense right away with the op TensorFlow's _IndexedSlicesToTensor uses where
-// a consumer needs a tensor: UnsortedSegmentSum(values, indices, dense_shape[0]). The values are the
-// same; the difference is where the conversion sits (here, in the Gather's gradient scope) and that
-// an optimizer receives a dense gradient, never a sparse update.
+// Gather and GatherV2 along axis 0 return IndexedSlices(values, indices, params_shape) as in
+// TensorFlow; the gradients driver (gradients.cpp) converts them with UnsortedSegmentSum where a
+// consumer needs a tensor, and optimizers apply them as sparse updates.
 #include "autodiff/array_grad_internal.h"
 #include "builder/ops_sugar.h"
 #include "framework/node_attrs.h"
@@ -25,8 +23,8 @@ Expected<Output> paramsShape(GraphBuilder& b, const Output& params)
 }
 
 /// The gradient of an axis-0 gather: IndexedSlices(reshape(grad, [size(indices)] + params_shape[1:]),
-/// reshape(indices, [size(indices)]), params_shape), made dense (see the file comment).
-Expected<Output> axisZeroGrad(GraphBuilder& b, const Output& grad, const Output& params, const Output& indices)
+/// reshape(indices, [size(indices)]), params_shape).
+Expected<IndexedSlices> axisZeroGrad(GraphBuilder& b, const Output& grad, const Output& params, const Output& indices)
 {
     TSTUDIO_AD_TRY(shape, paramsShape(b, params));
     TSTUDIO_AD_TRY(n, py::size(b, indices));
@@ -35,8 +33,7 @@ Expected<Output> axisZeroGrad(GraphBuilder& b, const Output& grad, const Output&
     TSTUDIO_AD_TRY(valuesShape, array_grad::concat(b, {size, tail}, std::int64_t{0}));
     TSTUDIO_AD_TRY(values, py::reshape(b, grad, valuesShape));
     TSTUDIO_AD_TRY(flatIndices, py::reshape(b, indices, size));
-    TSTUDIO_AD_TRY(rows, array_grad::stridedSlice1d(b, shape, ListElement{std::int64_t{0}}, std::nullopt, true));
-    return py::genOp(b, "UnsortedSegmentSum", {values, flatIndices, rows});
+    return IndexedSlices{values, flatIndices, shape};
 }
 
 Status gatherGrad(GradientContext& ctx)
@@ -124,6 +121,35 @@ Status dynamicStitchGrad(GradientContext& ctx)
     return Status::ok();
 }
 
+/// data_flow_grad._DynamicPartitionGrads: the positions of the partitions' prefix shape
+/// (range(reduce_prod(shape(partitions))) reshaped to it) partitioned like the data, the output
+/// gradients stitched back to those positions (ParallelDynamicStitch) and reshaped to data's shape;
+/// partitions get none.
+Status dynamicPartitionGrad(GradientContext& ctx)
+{
+    GraphBuilder& b = ctx.builder();
+    const Output& data = ctx.input(0);
+    const Output& partitions = ctx.input(1);
+    TSTUDIO_AD_TRY(numPartitions, attrInt(ctx.node(), "num_partitions"));
+    TSTUDIO_AD_TRY(prefixShape, py::shape(b, partitions));
+    TSTUDIO_AD_TRY(count, py::reduceProdAll(b, prefixShape));
+    TSTUDIO_AD_TRY(positions, array_grad::range(b, std::int64_t{0}, count));
+    TSTUDIO_AD_TRY(originalIndices, py::reshape(b, positions, prefixShape));
+    TSTUDIO_AD_TRY(partitioned, b.op("DynamicPartition", {originalIndices, partitions},
+                                     {{"num_partitions", attr::i(numPartitions)}}));
+    std::vector<Output> indices;
+    std::vector<Output> grads;
+    for (int i = 0; i < ctx.numOutputs(); ++i) {
+        indices.push_back(partitioned.output(i));
+        TSTUDIO_AD_TRY(g, ctx.grad(i));
+        grads.push_back(g);
+    }
+    TSTUDIO_AD_TRY(stitched, py::genOp(b, "ParallelDynamicStitch", {indices, grads}));
+    TSTUDIO_AD_TRY(dataShape, py::shape(b, data));
+    TSTUDIO_AD_TRY(g, py::reshape(b, stitched, dataShape));
+    return ctx.setInputGradient(0, g);
+}
+
 /// _GatherDropNegatives(grad, segment_ids): grad's rows gathered by id, zero where the id is negative.
 Status unsortedSegmentSumGrad(GradientContext& ctx)
 {
@@ -171,6 +197,7 @@ GradientTable gatherGradients()
         {"GatherV2", gatherV2Grad},
         {"DynamicStitch", dynamicStitchGrad},
         {"ParallelDynamicStitch", dynamicStitchGrad},
+        {"DynamicPartition", dynamicPartitionGrad},
         {"UnsortedSegmentSum", unsortedSegmentSumGrad},
     };
 }

@@ -1,6 +1,7 @@
 // The gradients the autodiff core relies on: Identity passes the gradient through (so the gradient
 // of a variable's read reaches the variable), StopGradient stops it, PreventGradient refuses it.
 // Snapshot (an Identity that copies) passes it through too, where TensorFlow 1.15 has no gradient.
+// Both pass IndexedSlices through unchanged.
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
 #include "framework/node_attrs.h"
@@ -11,6 +12,8 @@ namespace {
 
 Status identityGrad(GradientContext& ctx)
 {
+    if (const auto& slices = ctx.outputIndexedSlices(0))
+        return ctx.setInputGradient(0, *slices); // _IdGrad returns an IndexedSlices as it is
     auto grad = ctx.grad();
     if (!grad)
         return grad.error();

@@ -2,6 +2,7 @@
 // gradients of the op's inputs.
 #pragma once
 
+#include "autodiff/indexed_slices.h"
 #include "builder/output.h"
 #include "core/expected.h"
 #include "proto/node_def.pb.h"
@@ -74,6 +75,20 @@ public:
     /// One entry per input, in input order.
     const std::vector<std::optional<Output>>& inputGradients() const { return m_inputGradients; }
 
+    /// The IndexedSlices arriving at output `i`, given only to the gradient functions that take them
+    /// (gradientTakesIndexedSlices); their outputGradient(i) is then nullopt. Others see the dense form.
+    const std::optional<IndexedSlices>& outputIndexedSlices(int i) const
+    {
+        return m_outputSlices.at(static_cast<std::size_t>(i));
+    }
+    /// Sets the sparse incoming gradient of output `i` (the driver's call). Precondition: valid `i`.
+    void setOutputIndexedSlices(int i, IndexedSlices slices);
+    /// Sets the gradient of input `i` to IndexedSlices (Gather's and ResourceGather's gradients).
+    /// InvalidArgument for a bad index or invalid values / indices.
+    Status setInputGradient(int i, IndexedSlices gradient);
+    /// One entry per input: the dense gradient, the IndexedSlices, or nullopt.
+    std::vector<std::optional<Gradient>> inputGradientsWithSlices() const;
+
 private:
     GraphBuilder& m_builder;
     GradientCallState& m_state;
@@ -82,6 +97,8 @@ private:
     std::vector<Output> m_inputs;
     std::vector<std::optional<Output>> m_outputGradients;
     std::vector<std::optional<Output>> m_inputGradients;
+    std::vector<std::optional<IndexedSlices>> m_outputSlices;
+    std::vector<std::optional<IndexedSlices>> m_inputSlices;
 };
 
 } // namespace tstudio

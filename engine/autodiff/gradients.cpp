@@ -5,6 +5,7 @@
 #include "autodiff/control_flow_state.h"
 #include "autodiff/function_grad.h"
 #include "autodiff/gradient_context.h"
+#include "autodiff/indexed_slices.h"
 #include "autodiff/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/while_loop.h"
@@ -112,21 +113,47 @@ Expected<std::vector<std::optional<Output>>> gate(GraphBuilder& b, CreationOrder
     return out;
 }
 
+/// Gates gradients some of which may be IndexedSlices: control_flow_ops.tuple gates a slices'
+/// values (with_dependencies keeps its indices and dense_shape).
+Expected<std::vector<std::optional<Gradient>>> gateWithSlices(GraphBuilder& b, CreationOrder& order,
+                                                              const std::vector<std::optional<Gradient>>& grads)
+{
+    std::vector<std::optional<Output>> tensors(grads.size());
+    for (std::size_t i = 0; i < grads.size(); ++i) {
+        if (grads[i])
+            tensors[i] = grads[i]->isSparse() ? grads[i]->sparse().values : grads[i]->dense();
+    }
+    TSTUDIO_AD_TRY(gated, gate(b, order, tensors));
+    std::vector<std::optional<Gradient>> out(grads.size());
+    for (std::size_t i = 0; i < grads.size(); ++i) {
+        if (!grads[i])
+            continue;
+        if (grads[i]->isSparse()) {
+            IndexedSlices slices = grads[i]->sparse();
+            slices.values = *gated[i];
+            out[i] = Gradient(std::move(slices));
+        } else {
+            out[i] = Gradient(*gated[i]);
+        }
+    }
+    return out;
+}
+
 /// One call of addSymbolicGradients.
 class GradientsBuilder {
 public:
     GradientsBuilder(GraphBuilder& b, const GradientsOptions& options) : m_b(b), m_options(options), m_order(b) {}
 
-    Expected<std::vector<std::optional<Output>>> run(std::vector<Output> ys, std::vector<Output> xs,
-                                                     std::vector<std::optional<Output>> gradYs);
+    Expected<std::vector<std::optional<Gradient>>> run(std::vector<Output> ys, std::vector<Output> xs,
+                                                       std::vector<std::optional<Output>> gradYs);
 
 private:
     /// Per output: the gradients received until the op is differentiated, then their sum. A loop
     /// Switch is differentiated twice (exit branch first, then the body branch): an output summed
     /// at the first visit keeps its sum, a later gradient replaces it (TensorFlow's _SetGrad).
     struct OpGrads {
-        std::vector<std::vector<Output>> received;
-        std::vector<std::optional<Output>> aggregated;
+        std::vector<std::vector<Gradient>> received;
+        std::vector<std::optional<Gradient>> aggregated;
         std::vector<bool> isAggregated;
     };
 
@@ -136,8 +163,8 @@ private:
     Status checkNoWhileLoops() const;
     const std::vector<DataType>& outputTypes(NodeId id);
     std::vector<NodeId> dataInputs(NodeId id) const;
-    void setGrad(const Output& t, const Output& grad);
-    Expected<std::vector<std::optional<Output>>> aggregate(NodeId id);
+    void setGrad(const Output& t, const Gradient& grad);
+    Expected<std::vector<std::optional<Gradient>>> aggregate(NodeId id);
     Expected<Output> multiDeviceAddN(const std::vector<Output>& grads);
     Status differentiate(NodeId id);
     Status updatePendingAndEnqueueReady(NodeId id, std::deque<NodeId>& queue);
@@ -403,7 +430,7 @@ Status GradientsBuilder::checkNoWhileLoops() const
     return Status::ok();
 }
 
-void GradientsBuilder::setGrad(const Output& t, const Output& grad)
+void GradientsBuilder::setGrad(const Output& t, const Gradient& grad)
 {
     auto id = m_graph->findNode(t.node());
     if (!id)
@@ -447,12 +474,12 @@ Expected<Output> GradientsBuilder::multiDeviceAddN(const std::vector<Output>& gr
     return py::genOp(m_b, "AddN", {summands});
 }
 
-Expected<std::vector<std::optional<Output>>> GradientsBuilder::aggregate(NodeId id)
+Expected<std::vector<std::optional<Gradient>>> GradientsBuilder::aggregate(NodeId id)
 {
     const std::size_t outputs = outputTypes(id).size();
     auto it = m_grads.find(id);
     if (it == m_grads.end())
-        return std::vector<std::optional<Output>>(outputs);
+        return std::vector<std::optional<Gradient>>(outputs);
     OpGrads& entry = it->second;
     entry.received.resize(outputs);
     entry.aggregated.resize(outputs);
@@ -461,7 +488,7 @@ Expected<std::vector<std::optional<Output>>> GradientsBuilder::aggregate(NodeId 
         if (entry.isAggregated[i])
             continue;
         entry.isAggregated[i] = true;
-        std::vector<Output> received = std::move(entry.received[i]);
+        std::vector<Gradient> received = std::move(entry.received[i]);
         entry.received[i].clear();
         if (received.empty())
             continue;
@@ -469,7 +496,15 @@ Expected<std::vector<std::optional<Output>>> GradientsBuilder::aggregate(NodeId 
             entry.aggregated[i] = received.front();
             continue;
         }
-        TSTUDIO_AD_TRY(sum, multiDeviceAddN(received));
+        if (std::any_of(received.begin(), received.end(), [](const Gradient& g) { return g.isSparse(); })) {
+            TSTUDIO_AD_TRY(concatenated, aggregateIndexedSlicesGradients(m_b, received));
+            entry.aggregated[i] = concatenated;
+            continue;
+        }
+        std::vector<Output> dense;
+        for (const Gradient& g : received)
+            dense.push_back(g.dense());
+        TSTUDIO_AD_TRY(sum, multiDeviceAddN(dense));
         entry.aggregated[i] = sum;
     }
     return entry.aggregated;
@@ -514,7 +549,7 @@ Status GradientsBuilder::differentiate(NodeId id)
         TSTUDIO_AD_TRY(t, m_b.tensor(in));
         inputs.push_back(t);
     }
-    std::vector<std::optional<Output>> inGrads(inputs.size());
+    std::vector<std::optional<Gradient>> inGrads(inputs.size());
     if (function != nullptr) {
         // An output without a gradient is zero for the gradient function, if it is trainable.
         for (int i = 0; i < op.numOutputs(); ++i) {
@@ -533,23 +568,48 @@ Status GradientsBuilder::differentiate(NodeId id)
             }
         }
         TSTUDIO_AD_TRY(scope, m_b.nameScope(node.name() + "_grad"));
-        GradientContext context(m_b, m_state, op, node, inputs, outGrads);
+        // IndexedSlices reach only the gradient functions that take them; the others get the
+        // dense conversion, made in their scope (where TensorFlow converts it, on first use).
+        const bool takesSlices = gradientTakesIndexedSlices(node.op());
+        std::vector<std::optional<Output>> denseGrads(outGrads.size());
+        std::vector<std::optional<IndexedSlices>> sparseGrads(outGrads.size());
+        for (std::size_t i = 0; i < outGrads.size(); ++i) {
+            if (!outGrads[i])
+                continue;
+            if (!outGrads[i]->isSparse()) {
+                denseGrads[i] = outGrads[i]->dense();
+            } else if (takesSlices) {
+                sparseGrads[i] = outGrads[i]->sparse();
+            } else {
+                TSTUDIO_AD_TRY(dense, indexedSlicesToTensor(m_b, outGrads[i]->sparse()));
+                denseGrads[i] = dense;
+            }
+        }
+        GradientContext context(m_b, m_state, op, node, inputs, denseGrads);
+        for (std::size_t i = 0; i < sparseGrads.size(); ++i) {
+            if (sparseGrads[i])
+                context.setOutputIndexedSlices(static_cast<int>(i), *sparseGrads[i]);
+        }
         if (Status s = (*function)(context); !s.isOk())
             return s.withContext("gradient of operation '" + node.name() + "' (op type: " + node.op() + ")");
-        inGrads = context.inputGradients();
+        inGrads = context.inputGradientsWithSlices();
         const auto present = std::count_if(inGrads.begin(), inGrads.end(), [](const auto& g) { return g.has_value(); });
         if (m_options.gateGradients && present > 1) {
             // TensorFlow gates with no device and no colocation (ops.device(None), colocate_with(None)).
             colocation.reset();
             auto noDevice = m_b.clearDevice();
-            TSTUDIO_AD_TRY(gated, gate(m_b, m_order, inGrads));
+            TSTUDIO_AD_TRY(gated, gateWithSlices(m_b, m_order, inGrads));
             inGrads = std::move(gated);
         }
     }
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         if (!inGrads[i])
             continue;
-        Output g = *inGrads[i];
+        if (inGrads[i]->isSparse()) {
+            setGrad(inputs[i], *inGrads[i]); // TensorFlow sets static shapes on dense gradients only
+            continue;
+        }
+        Output g = inGrads[i]->dense();
         const Output& in = inputs[i];
         if (in.baseDtype() != tensorflow::DT_RESOURCE) {
             auto merged = g.shape().merge(in.shape());
@@ -566,8 +626,8 @@ Status GradientsBuilder::differentiate(NodeId id)
     return Status::ok();
 }
 
-Expected<std::vector<std::optional<Output>>> GradientsBuilder::run(std::vector<Output> ys, std::vector<Output> xs,
-                                                                   std::vector<std::optional<Output>> gradYs)
+Expected<std::vector<std::optional<Gradient>>> GradientsBuilder::run(std::vector<Output> ys, std::vector<Output> xs,
+                                                                     std::vector<std::optional<Output>> gradYs)
 {
     for (auto* list : {&ys, &xs}) {
         for (Output& t : *list) {
@@ -660,7 +720,7 @@ Expected<std::vector<std::optional<Output>>> GradientsBuilder::run(std::vector<O
         TSTUDIO_AD_CHECK(updatePendingAndEnqueueReady(id, queue));
     }
 
-    std::vector<std::optional<Output>> result;
+    std::vector<std::optional<Gradient>> result;
     for (const Output& x : xs) {
         TSTUDIO_AD_TRY(id, nodeIdOf(x));
         if (m_grads.find(id) == m_grads.end()) {
@@ -675,13 +735,43 @@ Expected<std::vector<std::optional<Output>>> GradientsBuilder::run(std::vector<O
 
 } // namespace
 
+Expected<std::vector<std::optional<Gradient>>>
+addSymbolicGradientsSparse(GraphBuilder& b, const std::vector<Output>& ys, const std::vector<Output>& xs,
+                           const std::vector<std::optional<Output>>& gradYs, const GradientsOptions& options)
+{
+    GradientsBuilder builder(b, options);
+    return builder.run(ys, xs, gradYs);
+}
+
 Expected<std::vector<std::optional<Output>>> addSymbolicGradients(GraphBuilder& b, const std::vector<Output>& ys,
                                                                   const std::vector<Output>& xs,
                                                                   const std::vector<std::optional<Output>>& gradYs,
                                                                   const GradientsOptions& options)
 {
-    GradientsBuilder builder(b, options);
-    return builder.run(ys, xs, gradYs);
+    TSTUDIO_AD_TRY(grads, addSymbolicGradientsSparse(b, ys, xs, gradYs, options));
+    std::vector<std::optional<Output>> out;
+    for (const auto& g : grads) {
+        if (!g) {
+            out.emplace_back();
+            continue;
+        }
+        if (!g->isSparse()) {
+            out.emplace_back(g->dense());
+            continue;
+        }
+        // The dense conversion sits in the scope of the op that made the slices' values (the
+        // gather's "<op>_grad"), where TensorStudio always put it.
+        const std::string& producer = g->sparse().values.node();
+        const auto slash = producer.rfind('/');
+        std::optional<ScopeGuard> scope;
+        if (slash != std::string::npos) {
+            TSTUDIO_AD_TRY(s, b.nameScope(producer.substr(0, slash + 1)));
+            scope.emplace(std::move(s));
+        }
+        TSTUDIO_AD_TRY(dense, indexedSlicesToTensor(b, g->sparse()));
+        out.emplace_back(dense);
+    }
+    return out;
 }
 
 } // namespace tstudio

@@ -22,7 +22,12 @@ Status registerOpsWithoutGradients(OpRegistry& registry)
         "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam", "ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdagrad",
         "ApplyAdadelta", "ApplyFtrl", "ResourceApplyGradientDescent", "ResourceApplyMomentum", "ResourceApplyAdam",
         "ResourceApplyRMSProp", "ResourceApplyCenteredRMSProp", "ResourceApplyAdagrad", "ResourceApplyAdadelta",
-        "ResourceApplyFtrl",
+        "ResourceApplyFtrl", "SparseApplyMomentum", "SparseApplyAdagrad", "SparseApplyRMSProp",
+        "SparseApplyCenteredRMSProp", "ResourceSparseApplyMomentum", "ResourceSparseApplyAdagrad",
+        "ResourceSparseApplyRMSProp", "ResourceSparseApplyCenteredRMSProp",
+        // Sparse variable updates (TensorFlow's state_grad.py marks Scatter* not differentiable).
+        "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ResourceScatterUpdate",
+        "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
         // Integer, boolean and string outputs.
         "All", "Any", "IsFinite", "IsInf", "IsNan", "IsVariableInitialized", "Where", "BroadcastArgs",
         "RandomUniformInt", "RestoreV2", "ShardedFilename", "ShardedFilespec",

@@ -1,9 +1,8 @@
 // Gradients of the TensorFlow 2 resource ops: ResourceGather passes the gathered rows' gradient to
 // the variable's handle. TensorFlow returns IndexedSlices(reshape(grad, [size(indices)] +
 // shape[1:]), reshape(indices, [size(indices)]), shape) with shape = VariableShape(handle);
-// TensorStudio has no IndexedSlices and no VariableShape, so the shape is read from the value
-// (ReadVariableOp, then Shape) and the slices are made dense at once with UnsortedSegmentSum, as
-// the Gather gradients here do (array_grad_gather.cpp).
+// TensorStudio has no VariableShape, so the shape is read from the value (ReadVariableOp, then
+// Shape); the IndexedSlices are converted where a consumer needs a tensor (gradients.cpp).
 #include "autodiff/resource_gather_grad.h"
 
 #include "autodiff/array_grad_internal.h"
@@ -34,9 +33,7 @@ Status resourceGatherGrad(GradientContext& ctx)
     TSTUDIO_AD_TRY(valuesShape, array_grad::concat(b, {size, tail}, std::int64_t{0}));
     TSTUDIO_AD_TRY(values, py::reshape(b, grad, valuesShape));
     TSTUDIO_AD_TRY(flatIndices, py::reshape(b, indices, size));
-    TSTUDIO_AD_TRY(rows, array_grad::stridedSlice1d(b, shape, ListElement{std::int64_t{0}}, std::nullopt, true));
-    TSTUDIO_AD_TRY(dense, py::genOp(b, "UnsortedSegmentSum", {values, flatIndices, rows}));
-    return ctx.setInputGradient(0, dense);
+    return ctx.setInputGradient(0, IndexedSlices{values, flatIndices, shape});
 }
 
 } // namespace

@@ -7,8 +7,8 @@ namespace tstudio {
 
 class OpRegistry;
 
-/// ResourceGather: the gradient of the gathered rows, made dense, goes to the variable's handle (as
-/// TensorFlow's _GatherGrad for ResourceGather, whose IndexedSlices we densify like Gather's);
+/// ResourceGather: the gradient of the gathered rows goes to the variable's handle as IndexedSlices
+/// (TensorFlow's _GatherGrad for ResourceGather);
 /// DisableCopyOnRead: not differentiable.
 Status registerResourceGatherGradients(OpRegistry& registry);
 

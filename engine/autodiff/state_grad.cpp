@@ -10,9 +10,11 @@
 namespace tstudio {
 namespace {
 
-/// _ReadGrad: the gradient of the value read is the gradient of the handle.
+/// _ReadGrad: the gradient of the value read (dense or IndexedSlices) is the gradient of the handle.
 Status readVariableGrad(GradientContext& ctx)
 {
+    if (const auto& slices = ctx.outputIndexedSlices(0))
+        return ctx.setInputGradient(0, *slices);
     auto grad = ctx.grad();
     if (!grad)
         return grad.error();

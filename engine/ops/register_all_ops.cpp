@@ -4,6 +4,7 @@
 #include "framework/op_registry.h"
 #include "ops/ops.h"
 #include "ops/resource_gather_ops.h"
+#include "ops/sparse_training_ops.h"
 
 namespace tstudio {
 
@@ -15,7 +16,8 @@ Status registerAllOps(OpRegistry& registry)
                         registerSummaryOps, registerDataFlowOps, registerImageOps, registerImageCodecOps,
                         registerImageAdjustOps, registerSparseOps,
                         registerParsingOps, registerQueueOps, registerReaderOps, registerFunctionOps,
-                        registerDatasetOps, registerResourceGatherOps, registerTensorArrayOps}) {
+                        registerDatasetOps, registerResourceGatherOps, registerSparseTrainingOps,
+                        registerTensorArrayOps}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

@@ -55,4 +55,15 @@ Expected<Operation> AdagradOptimizer::applyDense(GraphBuilder& b, const Output& 
     return applyOp(b, "ApplyAdagrad", {var.ref(), accum->ref(), *lr, grad}, {{"update_slots", attr::b(true)}});
 }
 
+Expected<Operation> AdagradOptimizer::applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var)
+{
+    auto accum = slot(var, "accumulator");
+    if (!accum)
+        return unexpected(accum.error());
+    auto lr = cast(b, m_lrT, var.dtype());
+    if (!lr)
+        return unexpected(lr.error());
+    return applyOp(b, "SparseApplyAdagrad", {var.ref(), accum->ref(), *lr, grad.values, grad.indices});
+}
+
 } // namespace tstudio::training

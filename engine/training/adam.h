@@ -31,6 +31,7 @@ protected:
     Status createSlots(GraphBuilder& b, const std::vector<Variable>& vars) override;
     Status prepare(GraphBuilder& b) override;
     Expected<Operation> applyDense(GraphBuilder& b, const Output& grad, const Variable& var) override;
+    Expected<Operation> applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var) override;
     Expected<Operation> finish(GraphBuilder& b, const std::vector<Operation>& updateOps,
                                std::string_view nameScope) override;
 

@@ -172,4 +172,28 @@ clipByGlobalNorm(GraphBuilder& b, const std::vector<std::optional<Output>>& tens
     return std::make_pair(std::move(clipped), norm);
 }
 
+Expected<std::pair<std::vector<std::optional<Gradient>>, Output>>
+clipByGlobalNormWithSlices(GraphBuilder& b, const std::vector<std::optional<Gradient>>& tensors,
+                           const ClipValue& clipNorm, std::optional<Output> useNorm, std::string_view name)
+{
+    std::vector<std::optional<Output>> values;
+    for (const auto& t : tensors)
+        values.push_back(!t ? std::nullopt : std::optional<Output>(t->isSparse() ? t->sparse().values : t->dense()));
+    auto clipped = clipByGlobalNorm(b, values, clipNorm, std::move(useNorm), name);
+    if (!clipped)
+        return unexpected(clipped.error());
+    std::vector<std::optional<Gradient>> out;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (!tensors[i] || !clipped->first[i]) {
+            out.emplace_back();
+        } else if (tensors[i]->isSparse()) {
+            const IndexedSlices& s = tensors[i]->sparse();
+            out.emplace_back(Gradient(IndexedSlices{*clipped->first[i], s.indices, s.denseShape}));
+        } else {
+            out.emplace_back(Gradient(*clipped->first[i]));
+        }
+    }
+    return std::make_pair(std::move(out), clipped->second);
+}
+
 } // namespace tstudio::training

@@ -1,6 +1,7 @@
 // Gradient clipping as TensorFlow 1.x's clip_ops: clip_by_value, clip_by_norm, global_norm, clip_by_global_norm.
 #pragma once
 
+#include "autodiff/indexed_slices.h"
 #include "builder/graph_builder.h"
 #include "core/expected.h"
 
@@ -44,5 +45,13 @@ Expected<Output> globalNorm(GraphBuilder& b, const std::vector<std::optional<Out
 Expected<std::pair<std::vector<std::optional<Output>>, Output>>
 clipByGlobalNorm(GraphBuilder& b, const std::vector<std::optional<Output>>& tensors, const ClipValue& clipNorm,
                  std::optional<Output> useNorm = {}, std::string_view name = "clip_by_global_norm");
+
+/// clipByGlobalNorm for gradients that may be IndexedSlices, as TensorFlow 1.15 takes them: the
+/// norm and the clipping use the slices' values (repeated indices count once per occurrence), and
+/// a clipped IndexedSlices keeps its indices and dense_shape. Same nodes as clipByGlobalNorm.
+Expected<std::pair<std::vector<std::optional<Gradient>>, Output>>
+clipByGlobalNormWithSlices(GraphBuilder& b, const std::vector<std::optional<Gradient>>& tensors,
+                           const ClipValue& clipNorm, std::optional<Output> useNorm = {},
+                           std::string_view name = "clip_by_global_norm");
 
 } // namespace tstudio::training

@@ -1,6 +1,8 @@
 // GradientDescentOptimizer as TensorFlow 1.15's gradient_descent.py builds it.
 #include "training/gradient_descent.h"
 
+#include "autodiff/python_ops.h"
+
 namespace tstudio::training {
 
 GradientDescentOptimizer::GradientDescentOptimizer(Hyper learningRate, bool useLocking, std::string name)
@@ -23,6 +25,18 @@ Expected<Operation> GradientDescentOptimizer::applyDense(GraphBuilder& b, const 
     if (!lr)
         return unexpected(lr.error());
     return applyOp(b, "ApplyGradientDescent", {var.ref(), *lr, grad});
+}
+
+Expected<Operation> GradientDescentOptimizer::applySparseDuplicateIndices(GraphBuilder& b, const IndexedSlices& grad,
+                                                                          const Variable& var)
+{
+    auto lr = cast(b, m_learningRateTensor, var.dtype());
+    if (!lr)
+        return unexpected(lr.error());
+    auto delta = py::binary(b, py::Operator::kMul, grad.values, *lr);
+    if (!delta)
+        return unexpected(delta.error());
+    return b.op("ScatterSub", {var.ref(), grad.indices, *delta}, {{"use_locking", attr::b(useLocking())}});
 }
 
 } // namespace tstudio::training

@@ -17,6 +17,10 @@ public:
 protected:
     Status prepare(GraphBuilder& b) override;
     Expected<Operation> applyDense(GraphBuilder& b, const Output& grad, const Variable& var) override;
+    /// _apply_sparse_duplicate_indices: ScatterSub(var, indices, values * lr) ("mul", then
+    /// "ScatterSub"), without summing repeated indices first (ScatterSub adds them up).
+    Expected<Operation> applySparseDuplicateIndices(GraphBuilder& b, const IndexedSlices& grad,
+                                                    const Variable& var) override;
 
 private:
     Hyper m_learningRate;

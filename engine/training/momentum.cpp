@@ -46,4 +46,19 @@ Expected<Operation> MomentumOptimizer::applyDense(GraphBuilder& b, const Output&
                    {{"use_nesterov", attr::b(m_useNesterov)}});
 }
 
+Expected<Operation> MomentumOptimizer::applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var)
+{
+    auto accum = slot(var, "momentum");
+    if (!accum)
+        return unexpected(accum.error());
+    auto lr = cast(b, m_learningRateTensor, var.dtype());
+    if (!lr)
+        return unexpected(lr.error());
+    auto momentum = cast(b, m_momentumTensor, var.dtype());
+    if (!momentum)
+        return unexpected(momentum.error());
+    return applyOp(b, "SparseApplyMomentum", {var.ref(), accum->ref(), *lr, grad.values, grad.indices, *momentum},
+                   {{"use_nesterov", attr::b(m_useNesterov)}});
+}
+
 } // namespace tstudio::training

@@ -1,6 +1,7 @@
 // The Optimizer base: compute_gradients, apply_gradients and minimize as TensorFlow 1.15's optimizer.py.
 #include "training/optimizer.h"
 
+#include "autodiff/array_grad_internal.h"
 #include "autodiff/gradients.h"
 #include "autodiff/python_ops.h"
 #include "builder/ops_sugar.h"
@@ -96,6 +97,28 @@ Expected<std::vector<GradAndVar>> Optimizer::computeGradients(GraphBuilder& b, c
                                                               GateGradients gate, bool colocateGradientsWithOps,
                                                               std::optional<Output> gradLoss)
 {
+    auto sparse = computeGradientsWithSlices(b, loss, std::move(varList), gate, colocateGradientsWithOps,
+                                             std::move(gradLoss));
+    if (!sparse)
+        return unexpected(sparse.error());
+    std::vector<GradAndVar> out;
+    for (const auto& [grad, var] : *sparse) {
+        if (!grad) {
+            out.emplace_back(std::nullopt, var);
+            continue;
+        }
+        auto dense = toDenseGradient(b, *grad);
+        if (!dense)
+            return unexpected(dense.error());
+        out.emplace_back(*dense, var);
+    }
+    return out;
+}
+
+Expected<std::vector<SparseGradAndVar>>
+Optimizer::computeGradientsWithSlices(GraphBuilder& b, const Output& loss, std::optional<std::vector<Variable>> varList,
+                                      GateGradients gate, bool colocateGradientsWithOps, std::optional<Output> gradLoss)
+{
     if (Status s = checkValidDtype(loss); !s.isOk())
         return unexpected(s);
     std::vector<Variable> vars = varList ? std::move(*varList) : trainableVariables(b);
@@ -110,15 +133,31 @@ Expected<std::vector<GradAndVar>> Optimizer::computeGradients(GraphBuilder& b, c
     std::vector<std::optional<Output>> gradYs;
     if (gradLoss)
         gradYs.push_back(*gradLoss);
-    auto grads = addSymbolicGradients(b, {loss}, xs, gradYs, options);
+    auto grads = addSymbolicGradientsSparse(b, {loss}, xs, gradYs, options);
     if (!grads)
         return unexpected(grads.error());
     if (gate == GateGradients::kGraph) {
-        grads = gateTuple(b, *grads);
-        if (!grads)
-            return unexpected(grads.error());
+        // tuple() gates an IndexedSlices through its values.
+        std::vector<std::optional<Output>> tensors;
+        for (const auto& g : *grads)
+            tensors.push_back(!g ? std::nullopt : std::optional<Output>(g->isSparse() ? g->sparse().values : g->dense()));
+        auto gated = gateTuple(b, tensors);
+        if (!gated)
+            return unexpected(gated.error());
+        for (std::size_t i = 0; i < grads->size(); ++i) {
+            auto& g = (*grads)[i];
+            if (!g)
+                continue;
+            if (g->isSparse()) {
+                IndexedSlices slices = g->sparse();
+                slices.values = *(*gated)[i];
+                g = Gradient(std::move(slices));
+            } else {
+                g = Gradient(*(*gated)[i]);
+            }
+        }
     }
-    std::vector<GradAndVar> out;
+    std::vector<SparseGradAndVar> out;
     for (std::size_t i = 0; i < vars.size(); ++i) {
         if ((*grads)[i]) {
             if (Status s = checkValidDtype(vars[i].ref()); !s.isOk())
@@ -131,6 +170,17 @@ Expected<std::vector<GradAndVar>> Optimizer::computeGradients(GraphBuilder& b, c
 
 Expected<Operation> Optimizer::applyGradients(GraphBuilder& b, const std::vector<GradAndVar>& gradsAndVars,
                                               const std::optional<Variable>& globalStep, std::string_view name)
+{
+    std::vector<SparseGradAndVar> general;
+    for (const auto& [grad, var] : gradsAndVars)
+        general.emplace_back(grad ? std::optional<Gradient>(*grad) : std::nullopt, var);
+    return applyGradientsWithSlices(b, general, globalStep, name);
+}
+
+Expected<Operation> Optimizer::applyGradientsWithSlices(GraphBuilder& b,
+                                                        const std::vector<SparseGradAndVar>& gradsAndVars,
+                                                        const std::optional<Variable>& globalStep,
+                                                        std::string_view name)
 {
     if (gradsAndVars.empty())
         return unexpected(invalidArgumentError("No variables provided."));
@@ -172,7 +222,8 @@ Expected<Operation> Optimizer::applyGradients(GraphBuilder& b, const std::vector
         if (!update)
             return unexpected(update.error());
         auto colocated = b.colocateWith(*varOp);
-        auto op = applyDense(b, *grad, var);
+        auto op = grad->isSparse() ? applySparseDuplicateIndices(b, grad->sparse(), var)
+                                   : applyDense(b, grad->dense(), var);
         if (!op)
             return unexpected(op.error());
         updates.push_back(*op);
@@ -211,7 +262,7 @@ Expected<Operation> Optimizer::minimize(GraphBuilder& b, const Output& loss, con
                                         std::optional<std::vector<Variable>> varList, GateGradients gate,
                                         std::string_view name)
 {
-    auto grads = computeGradients(b, loss, std::move(varList), gate);
+    auto grads = computeGradientsWithSlices(b, loss, std::move(varList), gate);
     if (!grads)
         return unexpected(grads.error());
     std::vector<std::string> names;
@@ -225,7 +276,7 @@ Expected<Operation> Optimizer::minimize(GraphBuilder& b, const Output& loss, con
             "No gradients provided for any variable, check your graph for ops that do not support gradients, "
             "between variables " +
             pythonStringList(names) + " and loss " + pythonTensorString(loss) + "."));
-    return applyGradients(b, *grads, globalStep, name);
+    return applyGradientsWithSlices(b, *grads, globalStep, name);
 }
 
 std::optional<Variable> Optimizer::getSlot(const Variable& var, std::string_view slotName) const
@@ -267,6 +318,32 @@ Status Optimizer::createSlots(GraphBuilder&, const std::vector<Variable>&)
 Status Optimizer::prepare(GraphBuilder&)
 {
     return Status::ok();
+}
+
+Expected<Operation> Optimizer::applySparseDuplicateIndices(GraphBuilder& b, const IndexedSlices& grad,
+                                                           const Variable& var)
+{
+    // _deduplicate_indexed_slices: Unique(indices), then the values summed by their new position.
+    auto unique = b.op("Unique", {grad.indices}, {{"out_idx", attr::type(tensorflow::DT_INT32)}});
+    if (!unique)
+        return unexpected(unique.error());
+    auto uniqueShape = py::shape(b, unique->output(0));
+    if (!uniqueShape)
+        return unexpected(uniqueShape.error());
+    auto count = array_grad::stridedSlice1d(b, *uniqueShape, array_grad::ListElement{std::int64_t{0}}, std::nullopt,
+                                            /*shrink=*/true);
+    if (!count)
+        return unexpected(count.error());
+    auto summed = py::genOp(b, "UnsortedSegmentSum", {grad.values, unique->output(1), *count});
+    if (!summed)
+        return unexpected(summed.error());
+    return applySparse(b, IndexedSlices{*summed, unique->output(0), grad.denseShape}, var);
+}
+
+Expected<Operation> Optimizer::applySparse(GraphBuilder&, const IndexedSlices&, const Variable& var)
+{
+    return unexpected(unimplementedError("optimizer " + m_name + " has no sparse update (_apply_sparse) for the "
+                                         "IndexedSlices gradient of " + var.name()));
 }
 
 Expected<Operation> Optimizer::finish(GraphBuilder& b, const std::vector<Operation>& updateOps,

@@ -1,6 +1,7 @@
 // Optimizer: the base of TensorFlow 1.x's optimizers (tf.train.Optimizer): gradients, slots, Apply* updates.
 #pragma once
 
+#include "autodiff/indexed_slices.h"
 #include "builder/graph_builder.h"
 #include "builder/initializers.h"
 #include "builder/variable.h"
@@ -22,6 +23,9 @@ using Hyper = std::variant<double, Output>;
 
 /// One gradient and its variable; the gradient is nullopt when the loss does not depend on it.
 using GradAndVar = std::pair<std::optional<Output>, Variable>;
+
+/// One gradient as tf.gradients returns it (a tensor or IndexedSlices) and its variable.
+using SparseGradAndVar = std::pair<std::optional<Gradient>, Variable>;
 
 /// Optimizer.GATE_NONE / GATE_OP / GATE_GRAPH.
 enum class GateGradients { kNone = 0, kOp = 1, kGraph = 2 };
@@ -58,13 +62,29 @@ public:
                                                        bool colocateGradientsWithOps = false,
                                                        std::optional<Output> gradLoss = {});
 
+    /// computeGradients keeping TensorFlow's gradient forms: a variable read through a Gather
+    /// (embedding_lookup) gets IndexedSlices, which applyGradientsWithSlices applies sparsely.
+    Expected<std::vector<SparseGradAndVar>> computeGradientsWithSlices(GraphBuilder& b, const Output& loss,
+                                                                       std::optional<std::vector<Variable>> varList = {},
+                                                                       GateGradients gate = GateGradients::kOp,
+                                                                       bool colocateGradientsWithOps = false,
+                                                                       std::optional<Output> gradLoss = {});
+
+    /// applyGradients for gradients that may be IndexedSlices: those go through
+    /// applySparseDuplicateIndices (TensorFlow's _RefVariableProcessor.update_op), the others
+    /// through applyDense. Same names, errors and train op as applyGradients.
+    Expected<Operation> applyGradientsWithSlices(GraphBuilder& b, const std::vector<SparseGradAndVar>& gradsAndVars,
+                                                 const std::optional<Variable>& globalStep = {},
+                                                 std::string_view name = {});
+
     /// Optimizer.apply_gradients(grads_and_vars, global_step, name). `name` empty: name(). Errors:
     /// "No variables provided."; "No gradients provided for any variable: ['x', ...]." when every
     /// gradient is nullopt; a gradient whose dtype differs from its variable's; the subclass's.
     Expected<Operation> applyGradients(GraphBuilder& b, const std::vector<GradAndVar>& gradsAndVars,
                                        const std::optional<Variable>& globalStep = {}, std::string_view name = {});
 
-    /// Optimizer.minimize: computeGradients then applyGradients. "No gradients provided for any
+    /// Optimizer.minimize: computeGradientsWithSlices then applyGradientsWithSlices (so gathered
+    /// variables get sparse updates, as in TensorFlow). "No gradients provided for any
     /// variable, check your graph for ops that do not support gradients, between variables ['w',
     /// ...] and loss Tensor("loss:0", shape=(), dtype=float32)." when none of the variables has one.
     Expected<Operation> minimize(GraphBuilder& b, const Output& loss, const std::optional<Variable>& globalStep = {},
@@ -89,6 +109,14 @@ protected:
     virtual Status prepare(GraphBuilder& b);
     /// _apply_dense(grad, var): the update of one variable, inside "update_<var>".
     virtual Expected<Operation> applyDense(GraphBuilder& b, const Output& grad, const Variable& var) = 0;
+    /// _apply_sparse_duplicate_indices(grad, var): by default sums the values of repeated indices
+    /// (Unique, then UnsortedSegmentSum by the Unique's idx over Shape(unique)[0], as
+    /// _deduplicate_indexed_slices) and calls applySparse; GradientDescent overrides it.
+    virtual Expected<Operation> applySparseDuplicateIndices(GraphBuilder& b, const IndexedSlices& grad,
+                                                            const Variable& var);
+    /// _apply_sparse(grad, var) with unique indices: by default Unimplemented naming the optimizer
+    /// (TensorFlow's NotImplementedError).
+    virtual Expected<Operation> applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var);
     /// _finish(update_ops, name): by default tf.group(update_ops, name=name).
     virtual Expected<Operation> finish(GraphBuilder& b, const std::vector<Operation>& updateOps,
                                        std::string_view nameScope);

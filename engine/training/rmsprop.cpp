@@ -70,4 +70,32 @@ Expected<Operation> RMSPropOptimizer::applyDense(GraphBuilder& b, const Output& 
                    {var.ref(), rms->ref(), mom->ref(), scalars[0], scalars[1], scalars[2], scalars[3], grad});
 }
 
+Expected<Operation> RMSPropOptimizer::applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var)
+{
+    auto rms = slot(var, "rms");
+    if (!rms)
+        return unexpected(rms.error());
+    auto mom = slot(var, "momentum");
+    if (!mom)
+        return unexpected(mom.error());
+    std::vector<Output> scalars;
+    for (const Output* h : {&m_lrT, &m_decayT, &m_momentumT, &m_epsilonT}) {
+        auto c = cast(b, *h, var.dtype());
+        if (!c)
+            return unexpected(c.error());
+        scalars.push_back(*c);
+    }
+    if (m_centered) {
+        auto mg = slot(var, "mg");
+        if (!mg)
+            return unexpected(mg.error());
+        return applyOp(b, "SparseApplyCenteredRMSProp",
+                       {var.ref(), mg->ref(), rms->ref(), mom->ref(), scalars[0], scalars[1], scalars[2], scalars[3],
+                        grad.values, grad.indices});
+    }
+    return applyOp(b, "SparseApplyRMSProp",
+                   {var.ref(), rms->ref(), mom->ref(), scalars[0], scalars[1], scalars[2], scalars[3], grad.values,
+                    grad.indices});
+}
+
 } // namespace tstudio::training

@@ -23,6 +23,7 @@ protected:
     Status createSlots(GraphBuilder& b, const std::vector<Variable>& vars) override;
     Status prepare(GraphBuilder& b) override;
     Expected<Operation> applyDense(GraphBuilder& b, const Output& grad, const Variable& var) override;
+    Expected<Operation> applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var) override;
 
 private:
     Hyper m_lr, m_decay, m_momentum, m_epsilon;

@@ -1,8 +1,8 @@
-// registerTrainingCpuKernels: the dense Apply* optimizer updates on ref and resource variables, on the CPU.
-//
-// Not registered: the Sparse* forms, which have no op definitions yet.
+// registerTrainingCpuKernels: the Apply* and SparseApply* optimizer updates on ref and resource
+// variables, on the CPU.
 #include "kernels/kernels.h"
 #include "kernels/training/resource_apply_kernels.h"
+#include "kernels/training/sparse_apply_kernels.h"
 #include "kernels/training/training_kernels.h"
 
 #include "framework/kernel_registry.h"
@@ -13,7 +13,9 @@ Status registerTrainingCpuKernels(KernelRegistry& registry)
 {
     if (Status s = registerApplyKernels(registry); !s.isOk())
         return s;
-    return registerResourceApplyKernels(registry);
+    if (Status s = registerResourceApplyKernels(registry); !s.isOk())
+        return s;
+    return registerSparseApplyKernels(registry);
 }
 
 } // namespace tstudio

@@ -1,0 +1,49 @@
+// The embedding training benchmark behind `tstudio bench embedding`: an embedding table trained with
+// sparse updates (IndexedSlices through SparseApply* / Scatter*) against the same model forced dense
+// (the gradient converted with UnsortedSegmentSum before a dense Apply*), in steps per second.
+#pragma once
+
+#include "core/expected.h"
+
+#include <string>
+#include <vector>
+
+namespace tstudio {
+class KernelRegistry;
+class OpRegistry;
+} // namespace tstudio
+
+namespace tstudio::training {
+
+struct EmbeddingBenchOptions {
+    int vocabulary = 10000; ///< table rows
+    int dimension = 200;    ///< table columns
+    int batch = 20;         ///< ids are batch x length
+    int length = 20;
+    int steps = 200;        ///< timed steps per run
+    int warmup = 10;        ///< untimed steps first
+    int repeat = 3;         ///< runs per configuration; the fastest counts
+    int threads = 0;        ///< intra-op threads (0: the engine's default)
+};
+
+struct EmbeddingBenchResult {
+    std::string optimizer; ///< "sgd", "adam"
+    bool sparse = true;
+    double stepsPerSecond = 0.0;
+    double finalLoss = 0.0;
+};
+
+/// For GradientDescent(0.1) and Adam(0.001), sparse and dense: builds ids (an int32 placeholder
+/// [batch, length]) -> embedding_lookup(table) -> loss = mean(square(lookup)) and a train op with
+/// minimize (sparse) or computeGradients + applyGradients (the same gradients made dense), then
+/// times `steps` steps fed with fixed pseudo-random ids (new ids every step, from a pool made
+/// once). Errors: the builder's and the session's.
+Expected<std::vector<EmbeddingBenchResult>> runEmbeddingBench(const OpRegistry& ops, const KernelRegistry& kernels,
+                                                              const EmbeddingBenchOptions& options);
+
+/// The report: one line per configuration "sgd sparse: 1234.5 steps/s" and per optimizer the ratio
+/// "sgd sparse / dense: 12.3x".
+std::string formatEmbeddingBenchResults(const std::vector<EmbeddingBenchResult>& results,
+                                        const EmbeddingBenchOptions& options);
+
+} // namespace tstudio::training
