@@ -95,11 +95,6 @@ Expected<GpuMemoryBudget> gpuMemoryBudget(const tensorflow::GPUOptions& options,
         return unexpected(invalidArgumentError("GPUOptions.experimental.use_unified_memory is set, but TensorStudio "
                                                "does not use unified (managed) memory"));
     }
-    if (options.experimental().virtual_devices_size() > 0) {
-        return unexpected(unimplementedError("GPUOptions.experimental.virtual_devices (several virtual GPUs on one "
-                                             "physical GPU) is not supported"));
-    }
-
     GpuMemoryBudget budget;
     budget.allowGrowth = options.allow_growth();
     if (fraction > 0) {
@@ -151,6 +146,60 @@ Expected<std::vector<int>> visibleGpuOrdinals(const std::string& visibleDeviceLi
         return unexpected(
             invalidArgumentError("visible_device_list contained a duplicate entry: " + visibleDeviceList));
     return order;
+}
+
+Expected<std::vector<GpuDevicePlan>> planGpuDevices(const tensorflow::GPUOptions& options,
+                                                    const std::vector<int>& visibleOrdinals, int maxCount)
+{
+    const int visible = static_cast<int>(visibleOrdinals.size());
+    const int gpusToUse = maxCount < 0 ? visible : std::min(maxCount, visible);
+    std::vector<GpuDevicePlan> plans;
+    const auto& virtualDevices = options.experimental().virtual_devices();
+    if (virtualDevices.empty()) {
+        for (int i = 0; i < gpusToUse; ++i)
+            plans.push_back({visibleOrdinals[static_cast<std::size_t>(i)], std::nullopt});
+        return plans;
+    }
+    const int entries = virtualDevices.size();
+    if (options.per_process_gpu_memory_fraction() > 0) {
+        return unexpected(
+            invalidArgumentError("It's invalid to set per_process_gpu_memory_fraction when virtual_devices is set."));
+    }
+    if (gpusToUse < entries) {
+        return unexpected(Status(StatusCode::kUnknown, "Not enough GPUs to create virtual devices. num_gpus_to_use: " +
+                                                           std::to_string(gpusToUse) +
+                                                           " #virtual_devices: " + std::to_string(entries)));
+    }
+    if (!options.visible_device_list().empty() && visible != entries) {
+        return unexpected(invalidArgumentError(
+            "The number of GPUs in visible_device_list doesn't match the number of elements in the virtual_devices "
+            "list. #GPUs in visible_device_list: " +
+            std::to_string(visible) + " virtual_devices.size(): " + std::to_string(entries)));
+    }
+    if (gpusToUse != entries) {
+        return unexpected(Status(StatusCode::kUnknown,
+                                 "The number of valid GPUs doesn't match the number of elements in the "
+                                 "virtual_devices list. #valid GPUs: " +
+                                     std::to_string(gpusToUse) + " virtual_devices.size(): " + std::to_string(entries)));
+    }
+    for (int i = 0; i < entries; ++i) {
+        const int ordinal = visibleOrdinals[static_cast<std::size_t>(i)];
+        const auto& limits = virtualDevices.Get(i).memory_limit_mb();
+        if (limits.empty()) {
+            plans.push_back({ordinal, std::nullopt});
+            continue;
+        }
+        for (int k = 0; k < limits.size(); ++k) {
+            const double mb = limits.Get(k);
+            if (!std::isfinite(mb) || mb <= 0) {
+                return unexpected(invalidArgumentError(
+                    "GPUOptions.experimental.virtual_devices[" + std::to_string(i) + "].memory_limit_mb[" +
+                    std::to_string(k) + "] must be a positive number of MiB, got " + fractionText(mb)));
+            }
+            plans.push_back({ordinal, static_cast<std::uint64_t>(mb * static_cast<double>(kMiB))});
+        }
+    }
+    return plans;
 }
 
 } // namespace tstudio

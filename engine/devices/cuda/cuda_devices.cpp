@@ -1,4 +1,5 @@
-// createGpuDevices for CUDA builds: one CudaDevice per visible GPU, sized by gpuMemoryBudget.
+// createGpuDevices for CUDA builds: one CudaDevice per visible GPU (or per virtual device of one, as
+// planGpuDevices lays them out), sized by gpuMemoryBudget or the virtual device's memory limit.
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_error.h"
 #include "devices/gpu_devices.h"
@@ -20,9 +21,11 @@ Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow
     auto ordinals = visibleGpuOrdinals(options.visible_device_list(), static_cast<int>(report.devices.size()));
     if (!ordinals)
         return unexpected(ordinals.error());
-    for (const int ordinal : *ordinals) {
-        if (maxCount >= 0 && static_cast<int>(devices.size()) >= maxCount)
-            break;
+    auto plans = planGpuDevices(options, *ordinals, maxCount);
+    if (!plans)
+        return unexpected(plans.error());
+    for (const GpuDevicePlan& plan : *plans) {
+        const int ordinal = plan.ordinal;
         const int id = static_cast<int>(devices.size());
         const std::string gpu = "GPU:" + std::to_string(id) + " (CUDA device " + std::to_string(ordinal) + ", " +
                                 report.devices[static_cast<std::size_t>(ordinal)].name + ")";
@@ -34,6 +37,10 @@ Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow
         auto budget = gpuMemoryBudget(options, totalBytes, freeBytes);
         if (!budget)
             return unexpected(budget.error().withContext(gpu));
+        // A virtual device takes its own slice. TensorFlow checks no sum of slices against the free
+        // memory either: an allocator that cannot reserve its slice fails at its first allocation.
+        if (plan.memoryLimitBytes)
+            budget->limitBytes = *plan.memoryLimitBytes;
         CudaDeviceOptions deviceOptions;
         deviceOptions.id = id;
         deviceOptions.ordinal = ordinal;

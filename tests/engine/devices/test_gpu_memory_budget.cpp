@@ -112,12 +112,104 @@ private slots:
         QCOMPARE(managed.error().code(), StatusCode::kInvalidArgument);
         QVERIFY(contains(managed.error().message(), "use_unified_memory"));
 
+        // Virtual devices are laid out by planGpuDevices; the budget of the GPU itself is unchanged.
         tensorflow::GPUOptions virtualGpus;
         virtualGpus.mutable_experimental()->add_virtual_devices()->add_memory_limit_mb(1024);
-        auto split = gpuMemoryBudget(virtualGpus, 8 * kGiB, 8 * kGiB);
-        QVERIFY(!split);
-        QCOMPARE(split.error().code(), StatusCode::kUnimplemented);
-        QVERIFY(contains(split.error().message(), "virtual_devices"));
+        QCOMPARE(limitOf(virtualGpus, 8 * kGiB, 8 * kGiB), limitOf(tensorflow::GPUOptions(), 8 * kGiB, 8 * kGiB));
+    }
+
+    /// TF 1.15's virtual_device_configuration: several TF GPUs on one physical GPU, numbered in
+    /// order, each with memory_limit_mb MiB; an entry without limits uses its GPU whole.
+    void virtualDevicesSplitOneGpu()
+    {
+        const auto plan = [](const tensorflow::GPUOptions& options, std::vector<int> ordinals, int maxCount) {
+            return planGpuDevices(options, ordinals, maxCount);
+        };
+        // Without virtual devices: one device per visible GPU, capped by device_count.
+        auto plain = plan(tensorflow::GPUOptions(), {1, 0, 2}, 2);
+        QVERIFY(plain);
+        QCOMPARE(plain->size(), std::size_t(2));
+        QCOMPARE((*plain)[0].ordinal, 1);
+        QCOMPARE((*plain)[1].ordinal, 0);
+        QVERIFY(!(*plain)[0].memoryLimitBytes && !(*plain)[1].memoryLimitBytes);
+        QCOMPARE(plan(tensorflow::GPUOptions(), {0, 1}, -1)->size(), std::size_t(2));
+        QCOMPARE(plan(tensorflow::GPUOptions(), {}, -1)->size(), std::size_t(0));
+
+        // Two virtual devices on one GPU: GPU:0 and GPU:1 share CUDA device 0.
+        tensorflow::GPUOptions two;
+        auto* first = two.mutable_experimental()->add_virtual_devices();
+        first->add_memory_limit_mb(1024);
+        first->add_memory_limit_mb(512.5f);
+        auto split = plan(two, {0}, -1);
+        QVERIFY2(split, split ? "" : split.error().toString().c_str());
+        QCOMPARE(split->size(), std::size_t(2));
+        QCOMPARE((*split)[0].ordinal, 0);
+        QCOMPARE((*split)[1].ordinal, 0);
+        QCOMPARE(*(*split)[0].memoryLimitBytes, 1024 * kMiB);
+        QCOMPARE(*(*split)[1].memoryLimitBytes, 512 * kMiB + kMiB / 2);
+
+        // visible_device_list "1,0" with entries {1 GiB, 2 GiB} and {}: GPU:0 and GPU:1 on CUDA
+        // device 1, GPU:2 on CUDA device 0 using it whole (TensorFlow's documented example).
+        tensorflow::GPUOptions listed;
+        listed.set_visible_device_list("1,0");
+        auto* onOne = listed.mutable_experimental()->add_virtual_devices();
+        onOne->add_memory_limit_mb(1024);
+        onOne->add_memory_limit_mb(2048);
+        listed.mutable_experimental()->add_virtual_devices();
+        auto three = plan(listed, {1, 0}, -1);
+        QVERIFY(three);
+        QCOMPARE(three->size(), std::size_t(3));
+        QCOMPARE((*three)[0].ordinal, 1);
+        QCOMPARE((*three)[1].ordinal, 1);
+        QCOMPARE((*three)[2].ordinal, 0);
+        QCOMPARE(*(*three)[1].memoryLimitBytes, 2048 * kMiB);
+        QVERIFY(!(*three)[2].memoryLimitBytes);
+    }
+
+    void badVirtualDevicesAreRefused()
+    {
+        tensorflow::GPUOptions withFractionToo;
+        withFractionToo.set_per_process_gpu_memory_fraction(0.5);
+        withFractionToo.mutable_experimental()->add_virtual_devices()->add_memory_limit_mb(100);
+        auto both = planGpuDevices(withFractionToo, {0}, -1);
+        QVERIFY(!both);
+        QCOMPARE(both.error().code(), StatusCode::kInvalidArgument);
+        QCOMPARE(both.error().message(),
+                 std::string("It's invalid to set per_process_gpu_memory_fraction when virtual_devices is set."));
+
+        tensorflow::GPUOptions twoEntries;
+        twoEntries.mutable_experimental()->add_virtual_devices()->add_memory_limit_mb(100);
+        twoEntries.mutable_experimental()->add_virtual_devices()->add_memory_limit_mb(100);
+        auto tooFew = planGpuDevices(twoEntries, {0}, -1);
+        QVERIFY(!tooFew);
+        QCOMPARE(tooFew.error().code(), StatusCode::kUnknown);
+        QCOMPARE(tooFew.error().message(),
+                 std::string("Not enough GPUs to create virtual devices. num_gpus_to_use: 1 #virtual_devices: 2"));
+        // device_count["GPU"] caps the physical GPUs the entries describe.
+        QVERIFY(!planGpuDevices(twoEntries, {0, 1}, 1));
+        QVERIFY(planGpuDevices(twoEntries, {0, 1}, -1));
+
+        tensorflow::GPUOptions oneEntry;
+        oneEntry.mutable_experimental()->add_virtual_devices()->add_memory_limit_mb(100);
+        auto unlisted = planGpuDevices(oneEntry, {0, 1}, -1);
+        QVERIFY(!unlisted);
+        QVERIFY2(contains(unlisted.error().message(), "#valid GPUs: 2 virtual_devices.size(): 1"),
+                 unlisted.error().message().c_str());
+        oneEntry.set_visible_device_list("0,1");
+        auto listed = planGpuDevices(oneEntry, {0, 1}, -1);
+        QVERIFY(!listed);
+        QCOMPARE(listed.error().code(), StatusCode::kInvalidArgument);
+        QVERIFY2(contains(listed.error().message(), "#GPUs in visible_device_list: 2 virtual_devices.size(): 1"),
+                 listed.error().message().c_str());
+
+        tensorflow::GPUOptions negative;
+        auto* entry = negative.mutable_experimental()->add_virtual_devices();
+        entry->add_memory_limit_mb(100);
+        entry->add_memory_limit_mb(-5);
+        auto bad = planGpuDevices(negative, {0}, -1);
+        QVERIFY(!bad);
+        QCOMPARE(bad.error().message(), std::string("GPUOptions.experimental.virtual_devices[0].memory_limit_mb[1] must "
+                                                    "be a positive number of MiB, got -5"));
     }
 
     void nothingToAllocate()

@@ -244,6 +244,47 @@ private slots:
         }
     }
 
+    /// GPUOptions.experimental.virtual_devices: two TF GPUs sharing one physical GPU, each with its
+    /// own memory limit; a graph split across them gives the CPU's numbers.
+    void virtualDevicesShareOneGpu()
+    {
+        REQUIRE_GPU();
+        AllKernelsFixture f;
+        tensorflow::ConfigProto config = withGpus(-1);
+        config.mutable_device_count()->erase("GPU");
+        config.mutable_gpu_options()->set_visible_device_list("0");
+        auto* split = config.mutable_gpu_options()->mutable_experimental()->add_virtual_devices();
+        split->add_memory_limit_mb(256);
+        split->add_memory_limit_mb(128);
+        std::string graph = denseGraph("/device:GPU:0");
+        const std::string relu = "node { name: 'relu' op: 'Relu' input: 'biased'";
+        graph.replace(graph.find(relu), relu.size(), relu + " device: '/device:GPU:1'");
+        std::string error;
+        auto session = f.session(graph, config, &error);
+        QVERIFY2(session, error.c_str());
+        const auto devices = session->devices();
+        QCOMPARE(devices.size(), std::size_t(3));
+        const std::string gpu0 = "/job:localhost/replica:0/task:0/device:GPU:0";
+        const std::string gpu1 = "/job:localhost/replica:0/task:0/device:GPU:1";
+        QCOMPARE(devices[1]->name(), gpu0);
+        QCOMPARE(devices[2]->name(), gpu1);
+        QCOMPARE(devices[1]->driverOrdinal(), 0);
+        QCOMPARE(devices[2]->driverOrdinal(), 0);
+        QCOMPARE(*session->assignedDevice("mm"), gpu0);
+        QCOMPARE(*session->assignedDevice("relu"), gpu1);
+        auto cpu = f.session(denseGraph(), withGpus(0), &error);
+        QVERIFY2(cpu, error.c_str());
+        std::vector<Tensor> onGpus, onCpu;
+        Status s = session->run({{"x", input()}}, {"y", "relu"}, {}, &onGpus);
+        QVERIFY2(s.isOk(), s.toString().c_str());
+        s = cpu->run({{"x", input()}}, {"y", "relu"}, {}, &onCpu);
+        QVERIFY2(s.isOk(), s.toString().c_str());
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::string difference = compareTensors(onGpus[i], onCpu[i], 1e-5, 1e-6);
+            QVERIFY2(difference.empty(), difference.c_str());
+        }
+    }
+
     void explicitCpuDeviceIsHonoured()
     {
         REQUIRE_GPU();

@@ -212,7 +212,18 @@ private slots:
         const std::string third = constNode("c", 2, device("/cpu:2"));
         QVERIFY(!f.session(third, cpus(2), &error));
         QVERIFY2(error.find("[ " + kCpu0 + ", " + kCpu1 + " ]") != std::string::npos, error.c_str());
-        QVERIFY(f.session(third, cpus(2, true), &error));
+        auto soft = f.session(third, cpus(2, true), &error);
+        QVERIFY2(soft, error.c_str());
+        QCOMPARE(soft->assignedDevice("c"), std::optional<std::string>(kCpu0));
+        // Fewer CPU devices than the graph asks for: /cpu:1 with one CPU device.
+        const std::string second = constNode("d", 3, device("/cpu:1")) + unaryNode("e", "Identity", "d");
+        QVERIFY(!f.session(second, cpus(1), &error));
+        QVERIFY2(error.find("explicitly assigned to /cpu:1") != std::string::npos, error.c_str());
+        auto one = f.session(second, cpus(1, true), &error);
+        QVERIFY2(one, error.c_str());
+        QCOMPARE(one->assignedDevice("d"), std::optional<std::string>(kCpu0));
+        QVERIFY(one->run({}, {"e"}, {}, &out).isOk());
+        QCOMPARE(out[0].scalar<float>(), 3.0f);
     }
 
     void noKernelForTheRequestedDeviceType()
