@@ -6434,6 +6434,14 @@ max %4</source>
         <source>ref[indices, ...] = updates[...] (with repeated indices, the last update wins).</source>
         <translation>ref[indices, ...] = updates[...]（索引重复时以最后一次更新为准）。</translation>
     </message>
+    <message>
+        <source>Reverses the first `seq_lengths[i]` elements along `seq_dim` of each slice `i` along `batch_dim`; the elements past the length stay in place.</source>
+        <translation>沿 `batch_dim` 取每个切片 `i`，将其沿 `seq_dim` 的前 `seq_lengths[i]` 个元素反转；超出该长度的元素保持原位。</translation>
+    </message>
+    <message>
+        <source>Splits `data` into `num_partitions` tensors by `partitions`: the slice data[js, ...] goes to outputs[partitions[js]], in the order of js.</source>
+        <translation>按 `partitions` 将 `data` 拆分为 `num_partitions` 个张量：切片 data[js, ...] 进入 outputs[partitions[js]]，按 js 的顺序排列。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::ProfilerView</name>

@@ -87,6 +87,18 @@ Status reverseV2Grad(GradientContext& ctx)
     return ctx.setInputGradient(0, g);
 }
 
+/// reverse_sequence(grad, seq_lengths, seq_axis=seq_dim, batch_axis=batch_dim): the op reversing the
+/// same leading elements again; seq_lengths gets none.
+Status reverseSequenceGrad(GradientContext& ctx)
+{
+    TSTUDIO_AD_TRY(grad, ctx.grad());
+    TSTUDIO_AD_TRY(seqDim, attrInt(ctx.node(), "seq_dim"));
+    TSTUDIO_AD_TRY(batchDim, attrInt(ctx.node(), "batch_dim"));
+    TSTUDIO_AD_TRY(g, py::genOp(ctx.builder(), "ReverseSequence", {grad, ctx.input(1)},
+                                {{"seq_dim", attr::i(seqDim)}, {"batch_dim", attr::i(batchDim)}}));
+    return ctx.setInputGradient(0, g);
+}
+
 /// IdentityN passes each gradient through (outputs with none give none).
 Status identityNGrad(GradientContext& ctx)
 {
@@ -238,6 +250,7 @@ GradientTable shapeAndValueGradients()
         {"Split", [](GradientContext& c) { return splitGrad(c, 1, 0); }},
         {"SplitV", [](GradientContext& c) { return splitGrad(c, 0, 2); }},
         {"ReverseV2", reverseV2Grad},
+        {"ReverseSequence", reverseSequenceGrad},
         {"IdentityN", identityNGrad},
         {"PlaceholderWithDefault", passThroughGrad},
         {"Fill", fillGrad},

@@ -21,7 +21,8 @@ GradientTable shapeAndValueGradients();
 /// Concat, ConcatV2, Slice, StridedSlice, StridedSliceGrad, Pad, PadV2, MirrorPad, MirrorPadGrad,
 /// Tile, BroadcastTo (array_grad_slicing.cpp).
 GradientTable slicingGradients();
-/// Gather, GatherV2, DynamicStitch, ParallelDynamicStitch, UnsortedSegmentSum (array_grad_gather.cpp).
+/// Gather, GatherV2, DynamicStitch, ParallelDynamicStitch, DynamicPartition, UnsortedSegmentSum
+/// (array_grad_gather.cpp).
 GradientTable gatherGradients();
 
 /// An element of a Python list that array_ops packs into a tensor: a tensor or a Python int.

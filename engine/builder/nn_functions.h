@@ -1,6 +1,6 @@
 // tf.nn functions of TensorFlow 1.15 built from other ops, with their node names: crelu,
-// relu_layer, xw_plus_b and embedding_lookup for a single params tensor. (The tf.nn losses are in
-// losses/nn_losses.h.)
+// relu_layer, xw_plus_b and embedding_lookup (one params tensor, or a table split into shards). (The
+// tf.nn losses are in losses/nn_losses.h.)
 #pragma once
 
 #include "builder/graph_builder.h"
@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace tstudio::nn {
 
@@ -38,5 +39,25 @@ Expected<Output> reluLayer(GraphBuilder& b, const Output& x, const Output& weigh
 /// time).
 Expected<Output> embeddingLookup(GraphBuilder& b, const Output& params, const Output& ids, std::string_view name = {},
                                  std::optional<double> maxNorm = std::nullopt);
+
+/// The partition_strategy of embedding_lookup over several shards: "mod" (TensorFlow's default) puts id
+/// i in shard i % n at row i / n; "div" gives each shard a contiguous range of ids (the first
+/// total % n shards one id more).
+enum class PartitionStrategy { kMod, kDiv };
+
+/// tf.nn.embedding_lookup(params, ids, partition_strategy, name) for a table split over `params` (the
+/// shards' values, e.g. the "part_<i>/read" of a partitioned variable; rows concatenated in order
+/// form the whole table), without max_norm. One shard: the single-params form above. Several, as
+/// TensorFlow 1.15's _embedding_lookup_and_transform builds them in the scope `name` (default
+/// "embedding_lookup"): the ids flattened ("Reshape"), their positions ("range"), each id's shard
+/// and row in it (kMod: "mod", "floordiv"; kDiv: from the static total of the shards' first dims,
+/// "floordiv", "mod", "Maximum", "Select", ...), the shard cast to int32 ("Cast"), "DynamicPartition"
+/// of the rows and "DynamicPartition_1" of the positions by shard, one GatherV2 per shard colocated
+/// with it, the ParallelDynamicStitch named after the scope, and the reshape to ids.shape +
+/// params.shape[1:] ("Reshape_1"). The gradient reaches every shard as IndexedSlices (Gather's).
+/// Errors: InvalidArgument for no params, shards whose dims after the first disagree, or (kDiv) a
+/// shard whose first dim is unknown while building; the ops' errors (ids must be int32 or int64).
+Expected<Output> embeddingLookup(GraphBuilder& b, const std::vector<Output>& params, const Output& ids,
+                                 PartitionStrategy strategy = PartitionStrategy::kMod, std::string_view name = {});
 
 } // namespace tstudio::nn

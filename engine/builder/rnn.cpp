@@ -1,4 +1,4 @@
-// static_rnn and dynamic_rnn as TensorFlow 1.15's rnn.py builds them.
+// static_rnn, dynamic_rnn and bidirectional_dynamic_rnn as TensorFlow 1.15's rnn.py builds them.
 #include "builder/rnn.h"
 
 #include "autodiff/python_ops.h"
@@ -12,6 +12,7 @@
 #include "builder/while_loop.h"
 #include "core/try.h"
 
+#include <functional>
 #include <string>
 
 namespace tstudio::nn {
@@ -266,8 +267,29 @@ Expected<Output> transposeBatchTime(GraphBuilder& b, const Output& x)
 
 } // namespace
 
+namespace {
+
+/// Enters the scope dynamic_rnn builds in: variable scope "rnn" (or options.scope) for dynamic_rnn,
+/// the name scope of a re-entered variable scope for bidirectional_dynamic_rnn.
+using RnnScopeEntry = std::function<Expected<ScopeGuard>(GraphBuilder&)>;
+
+/// dynamic_rnn after the argument checks, entering its scope with `enterScope`.
+Expected<DynamicRnnResult> dynamicRnnIn(GraphBuilder& b, RnnCell& cell, const Output& inputs,
+                                        const DynamicRnnOptions& options, const RnnScopeEntry& enterScope);
+
+} // namespace
+
 Expected<DynamicRnnResult> dynamicRnn(GraphBuilder& b, RnnCell& cell, const Output& inputs,
                                       const DynamicRnnOptions& options)
+{
+    const std::string scope = options.scope.empty() ? std::string("rnn") : options.scope;
+    return dynamicRnnIn(b, cell, inputs, options, [&scope](GraphBuilder& g) { return variableScope(g, scope); });
+}
+
+namespace {
+
+Expected<DynamicRnnResult> dynamicRnnIn(GraphBuilder& b, RnnCell& cell, const Output& inputs,
+                                        const DynamicRnnOptions& options, const RnnScopeEntry& enterScope)
 {
     const TensorShape& inShape = inputs.shape();
     if (inShape.rank() >= 0 && inShape.rank() < 3)
@@ -290,7 +312,7 @@ Expected<DynamicRnnResult> dynamicRnn(GraphBuilder& b, RnnCell& cell, const Outp
         return unexpected(invalidArgumentError("dynamic_rnn: parallel_iterations must be positive, got " +
                                                std::to_string(options.parallelIterations)));
 
-    TSTUDIO_TRY(varScope, variableScope(b, options.scope.empty() ? std::string("rnn") : options.scope));
+    TSTUDIO_TRY(varScope, enterScope(b));
     Output input = inputs;
     if (!options.timeMajor) {
         TSTUDIO_TRY(t, transposeBatchTime(b, inputs));
@@ -431,6 +453,73 @@ Expected<DynamicRnnResult> dynamicRnn(GraphBuilder& b, RnnCell& cell, const Outp
         TSTUDIO_TRY(t, transposeBatchTime(b, stacked));
         result.outputs = t;
     }
+    return result;
+}
+
+/// bidirectional_dynamic_rnn's _reverse: ReverseSequence(x, sequence_length) along the time axis, or
+/// ReverseV2 of the whole time axis ("ReverseV2/axis", "ReverseV2") without lengths.
+Expected<Output> reverseTime(GraphBuilder& b, const Output& x, const Output& sequenceLength, bool timeMajor)
+{
+    const std::int64_t timeAxis = timeMajor ? 0 : 1;
+    const std::int64_t batchAxis = timeMajor ? 1 : 0;
+    if (sequenceLength.isValid())
+        return py::genOp(b, "ReverseSequence", {x, sequenceLength},
+                         {{"seq_dim", attr::i(timeAxis)}, {"batch_dim", attr::i(batchAxis)}});
+    TSTUDIO_TRY(scope, b.nameScope("ReverseV2"));
+    TSTUDIO_TRY(axis, py::intVector(b, {timeAxis}, "axis"));
+    return py::genOp(b, "ReverseV2", {x, axis}, {}, scope.name());
+}
+
+} // namespace
+
+// --- bidirectional_dynamic_rnn -----------------------------------------------------------------------------------
+
+Expected<BidirectionalRnnResult> bidirectionalDynamicRnn(GraphBuilder& b, RnnCell& cellFw, RnnCell& cellBw,
+                                                         const Output& inputs, const BidirectionalRnnOptions& options)
+{
+    if (&cellFw == &cellBw)
+        return unexpected(invalidArgumentError("bidirectional_dynamic_rnn: cell_fw and cell_bw must be different cell "
+                                               "objects (each direction owns its variables)"));
+    if (options.sequenceLength.isValid()) {
+        const DataType dt = options.sequenceLength.baseDtype();
+        if (dt != tensorflow::DT_INT32 && dt != tensorflow::DT_INT64)
+            return unexpected(invalidArgumentError("sequence_length must be an int32 or int64 vector, got " +
+                                                   options.sequenceLength.name() + " of dtype " + dataTypeName(dt)));
+    }
+    DynamicRnnOptions common;
+    common.sequenceLength = options.sequenceLength;
+    common.dtype = options.dtype;
+    common.timeMajor = options.timeMajor;
+    common.parallelIterations = options.parallelIterations;
+
+    BidirectionalRnnResult result;
+    Output reversedBw;
+    {
+        TSTUDIO_TRY(outer, variableScope(b, options.scope.empty() ? std::string("bidirectional_rnn") : options.scope));
+        {
+            // dynamic_rnn(scope=fw_scope) re-enters the variable scope "fw": the variables stay in
+            // ".../fw", its ops go to the name scope ".../fw/fw/".
+            TSTUDIO_TRY(fwScope, variableScope(b, "fw"));
+            DynamicRnnOptions fw = common;
+            fw.initialState = options.initialStateFw;
+            TSTUDIO_TRY(out, dynamicRnnIn(b, cellFw, inputs, fw, [](GraphBuilder& g) { return g.nameScope("fw"); }));
+            result.outputsFw = out.outputs;
+            result.stateFw = out.state;
+        }
+        {
+            TSTUDIO_TRY(bwScope, variableScope(b, "bw"));
+            TSTUDIO_TRY(reversedInputs, reverseTime(b, inputs, options.sequenceLength, options.timeMajor));
+            DynamicRnnOptions bw = common;
+            bw.initialState = options.initialStateBw;
+            TSTUDIO_TRY(out,
+                        dynamicRnnIn(b, cellBw, reversedInputs, bw, [](GraphBuilder& g) { return g.nameScope("bw"); }));
+            reversedBw = out.outputs;
+            result.stateBw = out.state;
+        }
+    }
+    // The backward outputs are reversed back outside the "bidirectional_rnn" scope, as in TensorFlow.
+    TSTUDIO_TRY(outputsBw, reverseTime(b, reversedBw, options.sequenceLength, options.timeMajor));
+    result.outputsBw = outputsBw;
     return result;
 }
 

@@ -1,6 +1,6 @@
-// The RNN drivers of TensorFlow 1.15 (tf.compat.v1.nn): static_rnn (unrolled over a list of inputs)
-// and dynamic_rnn (a tf.while_loop over TensorArrays), for the cells of rnn_cell.h, lstm_cell.h and
-// rnn_cell_wrappers.h.
+// The RNN drivers of TensorFlow 1.15 (tf.compat.v1.nn): static_rnn (unrolled over a list of inputs),
+// dynamic_rnn (a tf.while_loop over TensorArrays) and bidirectional_dynamic_rnn (two dynamic_rnns, the
+// second on the time-reversed inputs), for the cells of rnn_cell.h, lstm_cell.h and rnn_cell_wrappers.h.
 #pragma once
 
 #include "builder/rnn_cell.h"
@@ -79,5 +79,45 @@ struct DynamicRnnResult {
 /// Run-time errors: the Assert's, naming the Assert node.
 Expected<DynamicRnnResult> dynamicRnn(GraphBuilder& b, RnnCell& cell, const Output& inputs,
                                       const DynamicRnnOptions& options = {});
+
+/// The arguments of bidirectional_dynamic_rnn.
+struct BidirectionalRnnOptions {
+    /// An int32/int64 vector [batch] (optional): each direction stops at an example's length, and the
+    /// backward direction reads each example's first `length` steps reversed (ReverseSequence).
+    Output sequenceLength;
+    /// Initial states of the two directions; absent: the cell's zero_state (then dtype is required).
+    std::optional<RnnState> initialStateFw;
+    std::optional<RnnState> initialStateBw;
+    DataType dtype = tensorflow::DT_INVALID;
+    bool timeMajor = false;      ///< inputs [time, batch, depth] (true) or [batch, time, depth]
+    int parallelIterations = 32; ///< each direction's tf.while_loop
+    /// The variable scope (default "bidirectional_rnn").
+    std::string scope;
+};
+
+/// What bidirectional_dynamic_rnn returns: (output_fw, output_bw) in the inputs' layout, the backward
+/// outputs already reversed back to input order, and (output_state_fw, output_state_bw).
+struct BidirectionalRnnResult {
+    Output outputsFw;
+    Output outputsBw;
+    RnnState stateFw;
+    RnnState stateBw;
+};
+
+/// tf.nn.bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length, initial_state_fw,
+/// initial_state_bw, dtype, parallel_iterations, time_major, scope) as TensorFlow 1.15 builds it: in
+/// variable scope "bidirectional_rnn", the forward dynamic_rnn in the re-entered variable scope "fw"
+/// (variables "bidirectional_rnn/fw/basic_lstm_cell/kernel", ops under "bidirectional_rnn/fw/fw/");
+/// in "bw" the inputs reversed along time ("bidirectional_rnn/bw/ReverseSequence" with the given
+/// sequence_length, seq_dim/batch_dim 0/1 time-major or 1/0 batch-major; "bidirectional_rnn/bw/ReverseV2"
+/// of the whole time axis without lengths), the backward dynamic_rnn on them (ops under
+/// "bidirectional_rnn/bw/bw/"), and its outputs reversed back the same way outside the scope
+/// ("ReverseSequence"). Steps past an example's length output zeros in both directions.
+/// Errors: dynamic_rnn's for either direction; InvalidArgument for a sequence_length that is not
+/// int32/int64 and when cellFw and cellBw are the same object (TensorFlow would share the variables
+/// of the first scope; here each direction owns its cell).
+Expected<BidirectionalRnnResult> bidirectionalDynamicRnn(GraphBuilder& b, RnnCell& cellFw, RnnCell& cellBw,
+                                                         const Output& inputs,
+                                                         const BidirectionalRnnOptions& options = {});
 
 } // namespace tstudio::nn

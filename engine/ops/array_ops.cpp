@@ -19,6 +19,46 @@ OpDefBuilder op(std::string name, std::string summary)
     return builder;
 }
 
+/// ReverseSequence: the input's shape with the batch dimension merged with seq_lengths' length;
+/// "batch_dim must be < input rank: 4 vs. 3", "seq_dim must be < input rank: 4 vs. 3". Negative dims
+/// count from the end, as TensorFlow's InferenceContext::Dim does (the kernel rejects them).
+Status reverseSequenceShape(ShapeInferenceContext& c)
+{
+    auto lengths = c.withRank(1, 1);
+    if (!lengths)
+        return lengths.error();
+    auto seqDim = c.attrInt("seq_dim");
+    if (!seqDim)
+        return seqDim.error();
+    auto batchDim = c.attrInt("batch_dim");
+    if (!batchDim)
+        return batchDim.error();
+    const TensorShape& input = c.input(0);
+    if (input.isUnknownRank()) {
+        c.setOutput(0, TensorShape::unknown());
+        return Status::ok();
+    }
+    const std::int64_t rank = input.rank();
+    if (*batchDim >= rank)
+        return invalidArgumentError("batch_dim must be < input rank: " + std::to_string(*batchDim) + " vs. " +
+                                    std::to_string(rank));
+    if (*seqDim >= rank)
+        return invalidArgumentError("seq_dim must be < input rank: " + std::to_string(*seqDim) + " vs. " +
+                                    std::to_string(rank));
+    const std::int64_t batch = *batchDim < 0 ? *batchDim + rank : *batchDim;
+    if (batch < 0)
+        return invalidArgumentError("batch_dim must be >= -input rank: " + std::to_string(*batchDim) + " vs. " +
+                                    std::to_string(rank));
+    auto merged = ShapeInferenceContext::mergeDim(input.dim(static_cast<int>(batch)), lengths->dim(0));
+    if (!merged)
+        return merged.error();
+    auto output = ShapeInferenceContext::replaceDim(input, batch, *merged);
+    if (!output)
+        return output.error();
+    c.setOutput(0, std::move(*output));
+    return Status::ok();
+}
+
 /// The op definitions, in the order of TensorFlow's array_ops.cc where the ops live there.
 std::vector<OpDefBuilder> arrayOpDefinitions()
 {
@@ -191,6 +231,15 @@ std::vector<OpDefBuilder> arrayOpDefinitions()
                       .attr("Tidx: " + kIndexTypes)
                       .attr("T: {uint8, int8, uint16, int16, int32, int64, bool, bfloat16, half, float, double, "
                             "complex64, complex128, string}"));
+    ops.push_back(op("ReverseSequence", "Reverses the first `seq_lengths[i]` elements along `seq_dim` of each slice "
+                                        "`i` along `batch_dim`; the elements past the length stay in place.")
+                      .input("input: T")
+                      .input("seq_lengths: Tlen")
+                      .output("output: T")
+                      .attr("seq_dim: int")
+                      .attr("batch_dim: int = 0")
+                      .attr("T: type")
+                      .attr("Tlen: {int32, int64} = DT_INT64"));
 
     // --- Slicing and gathering ----------------------------------------------------------------------
     ops.push_back(op("Slice", "Extracts a block of `size` elements starting at `begin`.")
@@ -371,6 +420,7 @@ std::vector<std::pair<const char*, ShapeFunction>> arrayShapeFunctions()
         {"PadV2", padShape},
         {"MirrorPad", padShape},
         {"ReverseV2", reverseV2Shape},
+        {"ReverseSequence", reverseSequenceShape},
         {"Slice", sliceShape},
         {"StridedSlice", stridedSliceShape},
         {"StridedSliceGrad", stridedSliceGradShape},

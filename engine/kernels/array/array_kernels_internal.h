@@ -22,11 +22,13 @@ Status registerSplitKernels(KernelRegistry& registry);     ///< Split, SplitV, U
 Status registerTileKernels(KernelRegistry& registry);      ///< Tile, BroadcastTo
 Status registerPadKernels(KernelRegistry& registry);       ///< Pad, PadV2, MirrorPad
 Status registerReverseKernels(KernelRegistry& registry);   ///< ReverseV2
+Status registerReverseSequenceKernels(KernelRegistry& registry); ///< ReverseSequence
 Status registerSliceKernels(KernelRegistry& registry);     ///< Slice, StridedSlice, StridedSliceGrad
 Status registerGatherKernels(KernelRegistry& registry);    ///< Gather, GatherV2, OneHot
 Status registerFillKernels(KernelRegistry& registry);      ///< Fill, ZerosLike, OnesLike
 Status registerBroadcastArgsKernels(KernelRegistry& registry); ///< BroadcastArgs, BroadcastGradientArgs
 Status registerStitchKernels(KernelRegistry& registry);        ///< DynamicStitch, ParallelDynamicStitch
+Status registerDynamicPartitionKernels(KernelRegistry& registry); ///< DynamicPartition
 /// int32 DynamicStitch and ParallelDynamicStitch on GPU devices as TensorFlow 1.15 registers them:
 /// the CPU kernel with indices, data and merged in host memory (reduced_shape in gradients).
 Status registerInt32StitchHostKernelsOnGpu(KernelRegistry& registry);

@@ -12,10 +12,11 @@ Status registerArrayCpuKernels(KernelRegistry& registry)
 {
     for (auto group : {array::registerSourceKernels, array::registerShapeKernels, array::registerTransposeKernels,
                        array::registerConcatKernels, array::registerSplitKernels, array::registerTileKernels,
-                       array::registerPadKernels, array::registerReverseKernels, array::registerSliceKernels, array::registerGatherKernels,
-                       array::registerFillKernels, array::registerBroadcastArgsKernels, array::registerStitchKernels,
-                       array::registerWhereUniqueKernels, array::registerScanKernels, array::registerDiagKernels,
-                       array::registerMirrorPadGradKernels}) {
+                       array::registerPadKernels, array::registerReverseKernels, array::registerReverseSequenceKernels,
+                       array::registerSliceKernels, array::registerGatherKernels, array::registerFillKernels,
+                       array::registerBroadcastArgsKernels, array::registerStitchKernels,
+                       array::registerDynamicPartitionKernels, array::registerWhereUniqueKernels,
+                       array::registerScanKernels, array::registerDiagKernels, array::registerMirrorPadGradKernels}) {
         if (Status s = group(registry); !s.isOk())
             return s;
     }

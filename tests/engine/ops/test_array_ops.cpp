@@ -360,8 +360,8 @@ private slots:
                                           "GatherV2 Identity IdentityN InvertPermutation ListDiff MirrorPad OneHot "
                                           "OnesLike "
                                           "Pack Pad PadV2 ParallelDynamicStitch Placeholder "
-                                          "PlaceholderV2 PlaceholderWithDefault PreventGradient Rank Reshape ReverseV2 "
-                                          "Shape ShapeN Size Slice Snapshot Split "
+                                          "PlaceholderV2 PlaceholderWithDefault PreventGradient Rank Reshape "
+                                          "ReverseSequence ReverseV2 Shape ShapeN Size Slice Snapshot Split "
                                           "SplitV Squeeze StopGradient StridedSlice StridedSliceGrad Tile Transpose "
                                           "Unique Unpack Where ZerosLike")
                                       .split(' ');
