@@ -254,10 +254,14 @@ Expected<SourcePipeline> buildSourcePipeline(const Project& project, std::size_t
 Expected<SourcePipeline> buildSourcePipeline(const Project& project, const DataSource& source, const std::string& path,
                                              std::int64_t batchSize, PipelineMode mode, Allocator& allocator)
 {
-    auto examples = loadSourceExamples(project, source, path, allocator);
+    const std::string where = projectLabel(project) + path + " (" + source.type() + ")";
+    // A word_text source's examples depend on the batch size (ptb_producer's rows), and its steps
+    // must come in order: never shuffled.
+    const auto* wordText = std::get_if<WordTextParams>(&source.params);
+    auto examples = wordText ? wordTextExamples(project, *wordText, where, batchSize, allocator)
+                             : loadSourceExamples(project, source, path, allocator);
     if (!examples)
         return unexpected(examples.error());
-    const std::string where = projectLabel(project) + path + " (" + source.type() + ")";
 
     // Which batch component each feed takes (or which scalar ones it stacks), and what it gives.
     const std::vector<BatchComponent> components = batchComponents(*examples);
@@ -322,8 +326,10 @@ Expected<SourcePipeline> buildSourcePipeline(const Project& project, const DataS
     for (const FeedSpec& f : feedSpecs)
         dtypes.push_back(f.dtype);
     const bool training = mode == PipelineMode::kTraining;
+    if (training && !wordText)
+        dataset = dataset.shuffle(buffer, static_cast<std::uint64_t>(source.shuffleSeed));
     if (training)
-        dataset = dataset.shuffle(buffer, static_cast<std::uint64_t>(source.shuffleSeed)).repeat();
+        dataset = dataset.repeat();
     dataset = dataset.map([picks, dtypes, alloc](data::Element element) -> Expected<data::Element> {
         data::Element feeds;
         for (std::size_t f = 0; f < picks.size(); ++f) {

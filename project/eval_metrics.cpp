@@ -4,6 +4,7 @@
 #include "autodiff/python_ops.h"
 #include "core/try.h"
 #include "builder/attr_values.h"
+#include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "data_sources.h"
 #include "framework/data_type.h"
@@ -31,6 +32,7 @@ const std::map<std::string, KindInfo, std::less<>>& kinds()
     static const std::map<std::string, KindInfo, std::less<>> table = {
         {"loss", {{"tensor"}, "min"}},
         {"mean", {{"tensor", "weights"}, ""}},
+        {"perplexity", {{"tensor"}, "min"}},
         {"accuracy", {classKeys, "max"}},
         {"precision", {classKeys, "max"}},
         {"recall", {classKeys, "max"}},
@@ -75,8 +77,9 @@ bool isNumber(DataType t)
 /// One metric's tensors looked up and the metric built.
 class MetricBuilder {
 public:
-    MetricBuilder(GraphBuilder& b, const EvalMetricSpec& spec, std::string path, std::string loss)
-        : m_b(b), m_spec(spec), m_path(std::move(path)), m_loss(std::move(loss))
+    MetricBuilder(GraphBuilder& b, const EvalMetricSpec& spec, std::string path, std::string loss,
+                  std::string perplexity)
+        : m_b(b), m_spec(spec), m_path(std::move(path)), m_loss(std::move(loss)), m_perplexity(std::move(perplexity))
     {
     }
 
@@ -148,6 +151,7 @@ private:
     const EvalMetricSpec& m_spec;
     std::string m_path;
     std::string m_loss;
+    std::string m_perplexity; ///< the project's "perplexity" tensor ("" when none)
 };
 
 Expected<metrics::MetricResult> MetricBuilder::topK()
@@ -197,6 +201,21 @@ Expected<metrics::MetricResult> MetricBuilder::build()
             return unexpected(error("", describe(a) + " and " + describe(b) + ": " + r.error().message()));
         return r;
     };
+    if (kind == "perplexity") {
+        // exp(tf.metrics.mean(per-word loss)): the PTB tutorial's exp(costs / iters).
+        std::string name = !m_spec.tensor.empty() ? m_spec.tensor : m_perplexity;
+        if (name.empty())
+            return unexpected(error("tensor", "the project names no perplexity tensor; name the per-word loss"));
+        TSTUDIO_TRY(values, tensor("tensor", name));
+        if (!isFloating(values.baseDtype())) {
+            TSTUDIO_TRY(cast, py::cast(m_b, values, tensorflow::DT_FLOAT));
+            values = cast;
+        }
+        TSTUDIO_TRY(mean, metrics::mean(m_b, values, options));
+        TSTUDIO_TRY(exp, ops::firstOutput(m_b.op("Exp", {mean.value}, {}, "perplexity")));
+        mean.value = exp;
+        return mean;
+    }
     if (kind == "loss" || kind == "mean" || kind == "percentage_below") {
         std::string name = m_spec.tensor;
         if (kind == "loss" && name.empty()) {
@@ -329,7 +348,7 @@ Expected<EvalGraph> addEvalMetrics(GraphBuilder& b, const Project& project, cons
         TSTUDIO_TRY(scope, b.nameScope("eval_metrics"));
         for (std::size_t i = 0; i < specs.size(); ++i) {
             const std::string path = label + "eval.metrics[" + std::to_string(i) + "]";
-            MetricBuilder builder(b, specs[i], path, loss);
+            MetricBuilder builder(b, specs[i], path, loss, project.perplexity);
             auto metric = builder.build();
             if (!metric)
                 return unexpected(metric.error().message().starts_with(path)

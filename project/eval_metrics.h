@@ -13,10 +13,11 @@
 
 namespace tstudio::project {
 
-/// The kinds "eval.metrics[i].kind" may name: loss, mean, accuracy, precision, recall, auc,
-/// top_k_accuracy, mean_iou, mean_absolute_error, mean_squared_error, root_mean_squared_error,
-/// mean_relative_error, mean_cosine_distance, percentage_below, sensitivity_at_specificity,
-/// specificity_at_sensitivity, true_positives, false_positives, true_negatives, false_negatives.
+/// The kinds "eval.metrics[i].kind" may name: loss, mean, perplexity (exp of the mean of a per-word
+/// loss: "tensor", else the project's "perplexity"), accuracy, precision, recall, auc, top_k_accuracy,
+/// mean_iou, mean_absolute_error, mean_squared_error, root_mean_squared_error, mean_relative_error,
+/// mean_cosine_distance, percentage_below, sensitivity_at_specificity, specificity_at_sensitivity,
+/// true_positives, false_positives, true_negatives, false_negatives.
 const std::vector<std::string>& evalMetricKinds();
 
 /// The keys a kind reads besides "kind" and "name" (e.g. accuracy: labels, predictions, logits,

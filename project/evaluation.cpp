@@ -2,6 +2,7 @@
 #include "evaluation.h"
 
 #include "builder/learning_phase.h"
+#include "carried_state.h"
 #include "core/try.h"
 #include "data_sources.h"
 #include "framework/allocator.h"
@@ -37,6 +38,8 @@ struct ProjectEvaluation::State {
     std::vector<std::pair<std::string, Tensor>> phase;   ///< the learning phase fed false (or nothing)
     std::optional<std::int64_t> steps;
     std::string label;
+    /// "carry_state": the state carried from batch to batch, zeros at each evaluation's start.
+    std::unique_ptr<CarriedState> carried;
 };
 
 ProjectEvaluation::ProjectEvaluation(std::unique_ptr<State> state) : m_state(std::move(state)) {}
@@ -107,6 +110,10 @@ Expected<std::unique_ptr<ProjectEvaluation>> ProjectEvaluation::prepare(GraphBui
     state->graph = std::move(graph);
     TSTUDIO_TRY(phase, learningPhaseFeeds(b.toGraphDef(), false, *state->allocator));
     state->phase = std::move(phase);
+    if (!project.carryState.empty()) {
+        TSTUDIO_TRY(carried, CarriedState::prepare(b, project, batchSize, 0));
+        state->carried = std::move(carried);
+    }
     return std::unique_ptr<ProjectEvaluation>(new ProjectEvaluation(std::move(state)));
 }
 
@@ -120,6 +127,17 @@ Expected<EvalResult> ProjectEvaluation::run(Session& session, std::int64_t step,
     std::vector<Tensor> ignored;
     if (Status st = session.run({}, {}, {s.graph.resetOp}, &ignored); !st.isOk())
         return unexpected(st.withContext("resetting the eval metrics"));
+    // The carried values hold the session's buffers, which may go first: dropped however this ends.
+    struct ReleaseCarried {
+        CarriedState* carried;
+        ~ReleaseCarried()
+        {
+            if (carried)
+                carried->reset();
+        }
+    } release{s.carried.get()};
+    if (s.carried)
+        s.carried->reset();
     std::vector<std::unique_ptr<data::DatasetIterator>> iterators;
     for (const data::Dataset& d : s.batches)
         iterators.push_back(d.makeIterator());
@@ -144,8 +162,17 @@ Expected<EvalResult> ProjectEvaluation::run(Session& session, std::int64_t step,
                 return unexpected(invalidArgumentError(s.label + "eval.sources: yielded no batch"));
             break;
         }
-        if (Status st = session.run(feeds, {}, s.graph.updateOps, &ignored); !st.isOk())
+        if (s.carried)
+            s.carried->addFeeds(feeds);
+        const std::vector<std::string> carriedFetches = s.carried ? s.carried->fetches() : std::vector<std::string>();
+        std::vector<Tensor> fetched;
+        if (Status st = session.run(feeds, carriedFetches, s.graph.updateOps, &fetched); !st.isOk())
             return unexpected(st.withContext("evaluating batch " + std::to_string(result.batches + 1)));
+        if (s.carried) {
+            auto kept = s.carried->afterStep(fetched);
+            if (!kept)
+                return unexpected(kept.error());
+        }
         ++result.batches;
     }
     std::vector<Tensor> values;

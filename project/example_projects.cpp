@@ -7,6 +7,7 @@
 #include "graph_dependencies.h"
 #include "layer_networks.h"
 #include "notes_mnist.h"
+#include "ptb_model.h"
 
 #include <map>
 #include <set>
@@ -97,6 +98,10 @@ Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops)
     if (!notes)
         return unexpected(notes.error());
     if (Status s = addTextFile(files, "mnist_notes.pbtxt", *notes); !s.isOk())
+        return unexpected(s);
+
+    // The PTB tutorial's SmallConfig (seed 1).
+    if (Status s = addTextFile(files, "ptb_small.pbtxt", examples::buildPtbModel(ops)); !s.isOk())
         return unexpected(s);
     return files;
 }

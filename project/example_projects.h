@@ -29,7 +29,8 @@ struct ExampleGraphFile {
 ///  - spirals_forward.pbtxt: buildSpiralsNetwork (2-64-64-2 ReLU, seed 1) without its optimizer;
 ///  - book_mnist.pbtxt: buildBookMnist (seed 1, 8000 training examples), train op included;
 ///  - lenet.pbtxt: buildLeNet5 (Adam 0.001, seed 1), train op included;
-///  - mnist_notes.pbtxt: buildNotesMnist (seed 1), the forward graph with its summaries.
+///  - mnist_notes.pbtxt: buildNotesMnist (seed 1), the forward graph with its summaries;
+///  - ptb_small.pbtxt: buildPtbModel (the PTB tutorial's SmallConfig, seed 1), the forward graph.
 Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops);
 
 } // namespace tstudio::project

@@ -34,7 +34,7 @@ Expected<EvalResult> evaluateProject(const Project& project, const Registries& r
     }
 
     TSTUDIO_TRY(prepared, prepareTraining(project, registries.ops));
-    TSTUDIO_TRY(evaluation, ProjectEvaluation::prepare(*prepared.builder, project, prepared.loss));
+    TSTUDIO_TRY(evaluation, ProjectEvaluation::prepare(*prepared.builder, project, prepared.modelLoss));
     SessionOptions sessionOptions;
     sessionOptions.ops = &registries.ops;
     sessionOptions.kernels = &registries.kernels;

@@ -302,14 +302,47 @@ Expected<DebuggerSettings> readDebugger(const JsonReader& r, const json& doc, co
     return settings;
 }
 
+/// "carry_state": [{"fetch": "final_state_c0", "feed": "initial_state_c0"}, ...]; a state is carried
+/// within the epochs of a word_text source, so the project needs exactly one.
+Expected<std::vector<CarryState>> readCarryState(const JsonReader& r, const json& list, const std::string& path,
+                                                 const std::vector<DataSource>& sources)
+{
+    if (!list.is_array())
+        return unexpected(r.error(path, "expected an array of {\"fetch\": tensor, \"feed\": placeholder}, got " +
+                                            describeJson(list)));
+    std::vector<CarryState> out;
+    std::set<std::string> feeds;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string at = path + "[" + std::to_string(i) + "]";
+        if (!list[i].is_object())
+            return unexpected(r.error(at, "expected an object {\"fetch\", \"feed\"}, got " + describeJson(list[i])));
+        if (Status s = r.checkKeys(list[i], at, {"fetch", "feed"}); !s.isOk())
+            return unexpected(s);
+        TSTUDIO_TRY(fetch, r.stringKey(list[i], at, "fetch", std::nullopt));
+        TSTUDIO_TRY(feed, r.stringKey(list[i], at, "feed", std::nullopt));
+        if (fetch.empty() || feed.empty())
+            return unexpected(r.error(at + (fetch.empty() ? ".fetch" : ".feed"), "expected a tensor name, got ''"));
+        if (!feeds.insert(feed).second)
+            return unexpected(r.error(at + ".feed", "'" + feed + "' is fed by another carry_state entry too"));
+        out.push_back(CarryState{fetch, feed});
+    }
+    const auto texts = std::count_if(sources.begin(), sources.end(), [](const DataSource& s) {
+        return std::holds_alternative<WordTextParams>(s.params);
+    });
+    if (!out.empty() && texts != 1)
+        return unexpected(r.error(path, "a state is carried through the epochs of a word_text source; the project "
+                                        "has " + std::to_string(texts) + " word_text sources, 1 expected"));
+    return out;
+}
+
 Expected<Project> readProject(const JsonReader& r, const json& doc)
 {
     if (!doc.is_object())
         return unexpected(r.error("", "expected a JSON object, got " + describeJson(doc)));
     if (Status s = r.checkKeys(doc, "",
                                {"format", "version", "name", "graph", "data", "training", "batch_size", "steps", "export",
-                                "hooks", "device", "cuda_graphs", "logdir", "debugger", "summaries", "eval",
-                                "settings"});
+                                "hooks", "device", "replicas", "cuda_graphs", "logdir", "debugger", "summaries", "eval",
+                                "carry_state", "perplexity", "settings"});
         !s.isOk())
         return unexpected(s);
     TSTUDIO_TRY(format, r.stringKey(doc, "", "format", std::nullopt));
@@ -357,6 +390,15 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     p.hooks = hooks;
     TSTUDIO_TRY(device, r.oneOf(doc, "", "device", {"cpu", "gpu"}, std::string("cpu")));
     p.device = device;
+    TSTUDIO_TRY(replicas, r.intKey(doc, "", "replicas", 1));
+    if (replicas < 1)
+        return unexpected(r.error("replicas", "must be at least 1 (one tower per device), got " +
+                                                  std::to_string(replicas)));
+    if (p.batchSize % replicas != 0)
+        return unexpected(r.error("replicas", "batch_size " + std::to_string(p.batchSize) +
+                                                  " does not split evenly into " + std::to_string(replicas) +
+                                                  " towers; choose a batch_size divisible by replicas"));
+    p.replicas = replicas;
     TSTUDIO_TRY(cudaGraphs, r.boolKey(doc, "", "cuda_graphs", true));
     p.cudaGraphs = cudaGraphs;
     TSTUDIO_TRY(logdir, r.stringKey(doc, "", "logdir", std::string("logs")));
@@ -385,6 +427,16 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
     if (doc.contains("eval") && !doc.at("eval").is_null()) {
         TSTUDIO_TRY(eval, readEvalSettings(r, doc.at("eval"), "eval", p.sources));
         p.eval = std::move(eval);
+    }
+    if (doc.contains("carry_state") && !doc.at("carry_state").is_null()) {
+        TSTUDIO_TRY(carry, readCarryState(r, doc.at("carry_state"), "carry_state", p.sources));
+        p.carryState = std::move(carry);
+    }
+    if (doc.contains("perplexity") && !doc.at("perplexity").is_null()) {
+        TSTUDIO_TRY(perplexity, r.stringKey(doc, "", "perplexity", std::nullopt));
+        if (perplexity.empty())
+            return unexpected(r.error("perplexity", "expected the per-word loss tensor, got ''"));
+        p.perplexity = perplexity;
     }
     if (doc.contains("settings") && !doc.at("settings").is_null()) {
         if (!doc.at("settings").is_object())
@@ -525,7 +577,8 @@ Status applyOne(json& doc, const Override& o)
 
 std::string DataSource::type() const
 {
-    static const char* const names[] = {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder"};
+    static const char* const names[] = {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder",
+                                        "word_text"};
     return names[params.index()];
 }
 
@@ -636,6 +689,8 @@ std::string projectToJson(const Project& p)
     hooks["stop_at_step"] = optionalInt(p.hooks.stopAtStep);
     o["hooks"] = std::move(hooks);
     o["device"] = p.device;
+    if (p.replicas != 1)
+        o["replicas"] = p.replicas;
     o["cuda_graphs"] = p.cudaGraphs;
     o["logdir"] = p.logdir;
     if (!p.debugger.empty()) {
@@ -659,6 +714,13 @@ std::string projectToJson(const Project& p)
     }
     if (p.eval)
         o["eval"] = evalSettingsJson(*p.eval);
+    if (!p.carryState.empty()) {
+        o["carry_state"] = ordered::array();
+        for (const CarryState& c : p.carryState)
+            o["carry_state"].push_back(ordered{{"fetch", c.fetch}, {"feed", c.feed}});
+    }
+    if (!p.perplexity.empty())
+        o["perplexity"] = p.perplexity;
     o["settings"] = ordered::parse(p.settings.dump()); // std::map order: sorted keys
     return o.dump(2) + "\n";
 }

@@ -131,8 +131,25 @@ struct ImageFolderParams {
     std::optional<std::int64_t> classes;
 };
 
-using SourceParams =
-    std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams, NumpyParams, ImageFolderParams>;
+/// "word_text": a tokenised text file read as TensorFlow's PTB tutorial reader reads it (words
+/// separated by white space, each line end a "<eos>" word), its words turned into ids by a
+/// vocabulary (built from `vocabFrom`, by default the file itself: words by falling count, then by
+/// word, ids 0..n-1; or read from `vocabFile`, one word per line, the line number its id); a word
+/// not in the vocabulary becomes "<unk>" (which the vocabulary must then hold). The ids are cut
+/// into batches as ptb_producer cuts them: reshaped to [batch_size, batch_len], step i of an epoch
+/// takes x = data[:, i*num_steps:(i+1)*num_steps] and y the same shifted by one; an epoch is
+/// (batch_len - 1) / num_steps steps, in order (never shuffled). Components "x" and "y", int32
+/// [num_steps] per example (a batch is [batch_size, num_steps]).
+struct WordTextParams {
+    std::string file;              ///< relative to data.dir when set, else to the .tsproj
+    std::string vocabFrom;         ///< the file whose words make the vocabulary ("": `file`)
+    std::string vocabFile;         ///< a vocabulary file instead ("": none)
+    std::int64_t numSteps = 20;    ///< >= 1
+    std::optional<std::int64_t> vocabSize; ///< set: the vocabulary must have exactly this many words
+};
+
+using SourceParams = std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams, NumpyParams,
+                                  ImageFolderParams, WordTextParams>;
 
 /// One data source: its examples shuffled (seeded), repeated forever and batched by the project's
 /// batch size; each feed maps a placeholder (a tensor name, "x" meaning "x:0") to one component
@@ -143,7 +160,7 @@ struct DataSource {
     std::int64_t shuffleSeed = 1;
     std::map<std::string, std::vector<std::string>> feeds;
 
-    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy" or "image_folder".
+    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder" or "word_text".
     std::string type() const;
 };
 
@@ -310,6 +327,16 @@ struct EvalSettings {
     std::optional<EarlyStoppingSpec> earlyStopping;
 };
 
+/// One entry of "carry_state": a recurrent network's state carried from one training step to the
+/// next, as TensorFlow's PTB tutorial feeds `final_state` back as `initial_state`: each step feeds
+/// the value `fetch` had after the previous step to `feed` (a Placeholder or PlaceholderWithDefault
+/// whose shape is known but for its first, batch, dimension); the first step of every epoch of the
+/// word_text source feeds zeros instead. Tensor names as elsewhere ("x" meaning "x:0").
+struct CarryState {
+    std::string fetch;
+    std::string feed;
+};
+
 struct Project {
     int version = kProjectVersion;
     std::string name;
@@ -322,11 +349,21 @@ struct Project {
     Hooks hooks;
     std::optional<ExportSettings> exportSettings; ///< "export"; written only when set
     std::string device = "cpu"; ///< "cpu" or "gpu"
+    /// "replicas": the model trained as this many data-parallel towers, tower i on CPU:i ("cpu";
+    /// the session then has that many CPU devices) or GPU:i ("gpu"), each on batchSize / replicas
+    /// examples of every batch, their gradients averaged (replicas.h). >= 1 and dividing batchSize;
+    /// written only when not 1.
+    std::int64_t replicas = 1;
     /// On the GPU, capture the training step once as a CUDA graph and replay it ("cuda_graphs").
     bool cudaGraphs = true;
     std::string logdir = "logs";
     DebuggerSettings debugger;
     std::vector<SummarySpec> summaries;                 ///< "summaries"; written only when not empty
+    std::vector<CarryState> carryState;                 ///< "carry_state"; written only when not empty
+    /// "perplexity": the per-word loss tensor ("" = none; written only when set): the training log
+    /// and event file get scalar "perplexity" = exp(mean of it over each epoch of the word_text
+    /// source), as the PTB tutorial reports it.
+    std::string perplexity;
     std::optional<EvalSettings> eval;                   ///< "eval"; written only when set
     nlohmann::json settings = nlohmann::json::object(); ///< free-form, kept as is
 

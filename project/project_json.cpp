@@ -293,9 +293,36 @@ Expected<FeatureSpec> readFeature(const JsonReader& r, const json& spec, const s
     return f;
 }
 
+Expected<SourceParams> readWordText(const JsonReader& r, const json& v, const std::string& path,
+                                    std::vector<std::string>& keys)
+{
+    keys.insert(keys.end(), {"file", "vocab_from", "vocab_file", "num_steps", "vocab_size"});
+    WordTextParams p;
+    TSTUDIO_TRY(file, r.stringKey(v, path, "file", std::nullopt));
+    if (file.empty())
+        return unexpected(r.error(jsonChild(path, "file"), "expected a text file (ptb.train.txt), got ''"));
+    TSTUDIO_TRY(vocabFrom, r.optionalStringKey(v, path, "vocab_from"));
+    TSTUDIO_TRY(vocabFile, r.optionalStringKey(v, path, "vocab_file"));
+    if (vocabFrom && vocabFile)
+        return unexpected(r.error(jsonChild(path, "vocab_file"),
+                                  "give either vocab_from (a text file to count) or vocab_file, not both"));
+    TSTUDIO_TRY(numSteps, r.positiveIntKey(v, path, "num_steps", p.numSteps));
+    if (find(v, "vocab_size")) {
+        TSTUDIO_TRY(size, r.positiveIntKey(v, path, "vocab_size", std::nullopt));
+        p.vocabSize = size;
+    }
+    p.file = file;
+    p.vocabFrom = vocabFrom.value_or("");
+    p.vocabFile = vocabFile.value_or("");
+    p.numSteps = numSteps;
+    return p;
+}
+
 Expected<SourceParams> readParams(const JsonReader& r, const json& v, const std::string& path, const std::string& type,
                                   std::vector<std::string>& keys)
 {
+    if (type == "word_text")
+        return readWordText(r, v, path, keys);
     if (type == "two_spirals") {
         keys.insert(keys.end(), {"points_per_class", "turns", "noise", "seed", "labels"});
         TwoSpiralsParams p;
@@ -552,6 +579,8 @@ std::vector<std::string> sourceComponents(const DataSource& source)
         return {"points", "labels"};
     if (std::holds_alternative<MnistParams>(source.params) || std::holds_alternative<ImageFolderParams>(source.params))
         return {"images", "labels"};
+    if (std::holds_alternative<WordTextParams>(source.params))
+        return {"x", "y"};
     if (const auto* n = std::get_if<NumpyParams>(&source.params)) {
         if (!n->keys.empty())
             return n->keys;
@@ -575,7 +604,8 @@ Expected<DataSource> readDataSource(const JsonReader& r, const json& v, const st
 {
     if (!v.is_object())
         return unexpected(r.error(path, "expected an object, got " + describeJson(v)));
-    TSTUDIO_TRY(type, r.oneOf(v, path, "type", {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder"},
+    TSTUDIO_TRY(type, r.oneOf(v, path, "type",
+                              {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text"},
                               std::nullopt));
     std::vector<std::string> keys = {"type", "shuffle_buffer", "shuffle_seed", "feeds"};
     TSTUDIO_TRY(params, readParams(r, v, path, type, keys));
@@ -859,6 +889,14 @@ ordered dataSourceJson(const DataSource& s)
         o["channels"] = f->channels;
         o["labels"] = f->labels;
         o["classes"] = f->classes ? ordered(*f->classes) : ordered(nullptr);
+    } else if (const auto* w = std::get_if<WordTextParams>(&s.params)) {
+        o["file"] = w->file;
+        if (!w->vocabFrom.empty())
+            o["vocab_from"] = w->vocabFrom;
+        if (!w->vocabFile.empty())
+            o["vocab_file"] = w->vocabFile;
+        o["num_steps"] = w->numSteps;
+        o["vocab_size"] = w->vocabSize ? ordered(*w->vocabSize) : ordered(nullptr);
     }
     o["shuffle_buffer"] = s.shuffleBuffer ? ordered(*s.shuffleBuffer) : ordered(nullptr);
     o["shuffle_seed"] = s.shuffleSeed;

@@ -2,6 +2,7 @@
 #include "project_runner.h"
 
 #include "builder/collections.h"
+#include "carried_state.h"
 #include "core/log.h"
 #include "core/try.h"
 #include "devices/gpu_probe.h"
@@ -11,6 +12,7 @@
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "project_summaries.h"
+#include "proto/summary.pb.h"
 #include "runtime/arena_run_metadata.h"
 #include "runtime/execution_observer.h"
 #include "runtime/default_registries.h"
@@ -23,8 +25,10 @@
 #include "training/stop_at_step_hook.h"
 #include "training/summary_writer_cache.h"
 #include "training_setup.h"
+#include "word_text_source.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -43,7 +47,7 @@ double secondsBetween(Clock::time_point a, Clock::time_point b)
     return std::chrono::duration<double>(b - a).count();
 }
 
-Status checkDevice(const std::string& device)
+Status checkDevice(const std::string& device, std::int64_t replicas)
 {
     if (device == "cpu")
         return Status::ok();
@@ -51,7 +55,23 @@ Status checkDevice(const std::string& device)
     if (gpus.devices.empty())
         return failedPreconditionError("device '" + device + "': no usable GPU (" + gpus.unavailableReason +
                                        "); use --device cpu");
+    if (static_cast<std::int64_t>(gpus.devices.size()) < replicas)
+        return failedPreconditionError("replicas: " + std::to_string(replicas) + " towers on device 'gpu' need " +
+                                       std::to_string(replicas) + " GPUs, this machine has " +
+                                       std::to_string(gpus.devices.size()) + "; lower replicas or use device 'cpu'");
     return Status::ok();
+}
+
+/// "replicas: 2 towers, batch 64 split 32 per tower: tower_0 on /device:CPU:0, tower_1 on
+/// /device:CPU:1; variables and averaged gradients on /device:CPU:0".
+std::string towerMapping(const Project& project, const std::vector<std::string>& devices)
+{
+    std::string text = "replicas: " + std::to_string(devices.size()) + " towers, batch " +
+                       std::to_string(project.batchSize) + " split " +
+                       std::to_string(project.batchSize / static_cast<std::int64_t>(devices.size())) + " per tower: ";
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        text += (i ? ", tower_" : "tower_") + std::to_string(i) + " on " + devices[i];
+    return text + "; variables and averaged gradients on /device:CPU:0";
 }
 
 /// The log directory of the run: the option (relative to the current directory) or the project's
@@ -243,6 +263,30 @@ Expected<std::string> checkpointAt(training::CheckpointSaverHook* hook, Session&
     return saveCheckpointNow(hook, session);
 }
 
+/// Writes the scalar "perplexity" at `step` to the training event file of `logdir` (the writer the
+/// summary hook uses) and flushes it.
+Status writePerplexity(const std::filesystem::path& logdir, double perplexity, std::int64_t step)
+{
+    auto writer = training::SummaryWriterCache::global().get(logdir.string());
+    if (!writer)
+        return writer.error();
+    tensorflow::Summary summary;
+    tensorflow::Summary::Value* v = summary.add_value();
+    v->set_tag("perplexity");
+    v->set_simple_value(static_cast<float>(perplexity));
+    if (Status s = (*writer)->addSummary(summary, step); !s.isOk())
+        return s;
+    return (*writer)->flush();
+}
+
+/// A number as the log prints it (4 significant digits, "123.4").
+std::string formatNumber(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", value);
+    return text;
+}
+
 /// A thread that calls `onStop` once when `flag` turns true, until stop() (joined then).
 class StopWatcher {
 public:
@@ -283,7 +327,7 @@ private:
 Expected<TrainRunResult> trainProject(const Project& project, const Registries& registries,
                                       const TrainRunOptions& options)
 {
-    if (Status s = checkDevice(project.device); !s.isOk())
+    if (Status s = checkDevice(project.device, project.replicas); !s.isOk())
         return unexpected(s);
     TrainRunResult result;
     result.logdir = logDirectory(project, options);
@@ -303,10 +347,22 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     auto stepRead = training::globalStepReadTensor(b, "the training loop");
     if (!stepRead)
         return unexpected(stepRead.error());
+    // "carry_state" / "perplexity": checked before the session writes anything.
+    std::unique_ptr<CarriedState> carried;
+    if (!project.carryState.empty() || !project.perplexity.empty()) {
+        auto epochSteps = wordTextEpochSteps(project);
+        if (!epochSteps)
+            return unexpected(
+                epochSteps.error().withContext(!project.perplexity.empty() ? "perplexity" : "carry_state"));
+        auto made = CarriedState::prepare(b, project, project.batchSize, *epochSteps);
+        if (!made)
+            return unexpected(made.error());
+        carried = std::move(*made);
+    }
 
     std::unique_ptr<RunEvaluations> evaluations;
     if (project.eval) {
-        auto made = RunEvaluations::prepare(b, project, prepared->loss, result.logdir);
+        auto made = RunEvaluations::prepare(b, project, prepared->modelLoss, result.logdir);
         if (!made)
             return unexpected(made.error());
         evaluations = std::move(*made);
@@ -323,7 +379,13 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     mts.session.config.set_inter_op_parallelism_threads(1);
     // "gpu": ops with GPU kernels on GPU:0 (TensorFlow's default placement), the rest (summaries,
     // save and restore) on the CPU; "cpu": no GPU device at all.
-    (*mts.session.config.mutable_device_count())["GPU"] = project.device == "gpu" ? 1 : 0;
+    // With replicas the towers' devices: CPU:0..N-1 or GPU:0..N-1.
+    const int towers = static_cast<int>(project.replicas);
+    (*mts.session.config.mutable_device_count())["GPU"] = project.device == "gpu" ? towers : 0;
+    if (project.device == "cpu" && towers > 1)
+        (*mts.session.config.mutable_device_count())["CPU"] = towers;
+    if (!prepared->towerDevices.empty())
+        logInfo("training", towerMapping(project, prepared->towerDevices));
     mts.session.config.set_allow_soft_placement(true);
     mts.session.captureGraphs = project.cudaGraphs && options.cudaGraphs;
     mts.checkpointDir = result.logdir.string();
@@ -382,6 +444,9 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     std::vector<std::string> fetches = {*stepRead};
     if (!prepared->loss.empty())
         fetches.push_back(prepared->loss);
+    const std::size_t carriedAt = fetches.size(); // the carried state's fetches follow
+    if (carried)
+        fetches.insert(fetches.end(), carried->fetches().begin(), carried->fetches().end());
     Clock::time_point start = Clock::now();
     Clock::time_point lastReport = start;
     Clock::time_point lastFlush = start;
@@ -462,6 +527,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             failure = feeds.error();
             break;
         }
+        if (carried)
+            carried->addFeeds(*feeds);
         const bool traceAt = options.traceAtStep && !tracedAtStep && result.lastStep >= *options.traceAtStep;
         const bool trace = traceAt || (options.traceStepsRequested && options.traceStepsRequested->load() > 0);
         tensorflow::RunOptions runOptions;
@@ -504,8 +571,26 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             if (options.onTrace)
                 options.onTrace(*step, **runMetadata);
         }
-        if (fetches.size() > 1)
+        if (!prepared->loss.empty())
             result.finalLoss = scalarAsDouble((*values)[1]);
+        if (carried) {
+            const auto tail = values->begin() + static_cast<std::ptrdiff_t>(carriedAt);
+            auto perplexity = carried->afterStep(std::vector<Tensor>(tail, values->end()));
+            if (!perplexity) {
+                failure = perplexity.error();
+                break;
+            }
+            if (*perplexity) {
+                const std::int64_t epoch = carried->steps() / carried->epochSteps();
+                if (Status s = writePerplexity(result.logdir, **perplexity, result.lastStep); !s.isOk()) {
+                    failure = s;
+                    break;
+                }
+                logInfo("training", "Epoch " + std::to_string(epoch) + ": perplexity " + formatNumber(**perplexity) +
+                                        " (global step " + std::to_string(result.lastStep) + ")");
+                result.perplexities.push_back(**perplexity);
+            }
+        }
         const Clock::time_point now = Clock::now();
         if (options.flushSecs > 0 && secondsBetween(lastFlush, now) >= options.flushSecs) {
             if (Status s = training::SummaryWriterCache::global().flush(result.logdir.string()); !s.isOk()) {
@@ -537,6 +622,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     }
     result.seconds = secondsBetween(start, Clock::now());
     watcher.stop();
+    if (carried)
+        carried->reset(); // the carried values hold the session's buffers
     if (options.observer)
         options.observer->sessionClosing();
     Status closed = (*session)->close();

@@ -105,6 +105,9 @@ struct TrainRunResult {
     bool restored = false;             ///< true when the run continued from a checkpoint
     bool stoppedMidStep = false;       ///< the observer cancelled a step (see TrainRunOptions::observer)
     std::vector<EvalResult> evaluations;    ///< every evaluation of this run, in order
+    /// With "perplexity": exp(mean per-word loss) of each epoch of this run's word_text source, in
+    /// order (also the scalar "perplexity" of the event file at the epoch's last global step).
+    std::vector<double> perplexities;
     double evalSeconds = 0;                 ///< spent evaluating (included in `seconds`)
     std::optional<BestCheckpointRecord> best; ///< eval.best: the best kept so far (this run or earlier)
     /// eval.early_stopping stopped the run: why ("loss has not improved on 0.06 (step 400) for 5
@@ -134,6 +137,9 @@ struct TrainRunResult {
 ///    checkpointed (unless the latest checkpoint is of this step), evaluated in the live session in
 ///    evaluation mode, written to <logdir>/eval, kept as <logdir>/best when they are the best
 ///    (eval.best), and counted by eval.early_stopping, which ends the run like stop_at_step;
+///  - "carry_state" (carried_state.h): each step feeds the state fetched at the step before, zeros at
+///    each epoch start of the word_text source; "perplexity": exp(mean per-word loss) of each epoch,
+///    logged and written as the scalar "perplexity" (result.perplexities);
 ///  - a MetaGraphDef's queue runners ("queue_runners" collection) start with the session and feed
 ///    the graph (a project may then have no data sources); a step that fails with OutOfRange (the
 ///    end of their last epoch) ends the run cleanly (result.inputExhaustedAfter, logged "Input

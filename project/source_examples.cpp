@@ -16,6 +16,7 @@
 #include "numpy_source.h"
 #include "project_json.h"
 #include "two_spirals_data.h"
+#include "word_text_source.h"
 
 #include <algorithm>
 #include <cstring>
@@ -539,6 +540,18 @@ Expected<Examples> imageFolder(const Project& project, const ImageFolderParams& 
 
 } // namespace
 
+Expected<SourceExamples> wordTextExamples(const Project& project, const WordTextParams& params,
+                                          const std::string& where, std::int64_t batchSize, Allocator& allocator)
+{
+    TSTUDIO_TRY(data, loadWordText(project, params, batchSize, where, allocator));
+    Examples e;
+    e.names = {"x", "y"};
+    e.dtypes = {tensorflow::DT_INT32, tensorflow::DT_INT32};
+    e.shapes = {TensorShape({params.numSteps}), TensorShape({params.numSteps})};
+    e.tensors = {std::move(data.batches.x), std::move(data.batches.y)};
+    return e;
+}
+
 Expected<SourceExamples> loadSourceExamples(const Project& project, std::size_t index, Allocator& allocator,
                                             std::int64_t maxExamples)
 {
@@ -563,6 +576,8 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSo
         examples = csv(project, *c, where, projectLabel(project) + path, allocator);
     else if (const auto* n = std::get_if<NumpyParams>(&source.params))
         examples = numpy(project, *n, where, source, allocator);
+    else if (const auto* w = std::get_if<WordTextParams>(&source.params))
+        examples = wordTextExamples(project, *w, where, project.batchSize, allocator);
     else
         examples = imageFolder(project, std::get<ImageFolderParams>(source.params), where, maxExamples, allocator);
     if (!examples)

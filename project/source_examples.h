@@ -53,4 +53,10 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, std::size_t 
 Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSource& source, const std::string& path,
                                             Allocator& allocator, std::int64_t maxExamples = -1);
 
+/// A word_text source's examples for batches of `batchSize` (loadSourceExamples takes the project's
+/// batch size): components "x" and "y", int32 [num_steps], ptb_producer's rows step-major, so that
+/// batches of `batchSize` taken in order are its steps (word_text_source.h). `where` prefixes errors.
+Expected<SourceExamples> wordTextExamples(const Project& project, const WordTextParams& params,
+                                          const std::string& where, std::int64_t batchSize, Allocator& allocator);
+
 } // namespace tstudio::project

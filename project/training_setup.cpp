@@ -15,6 +15,7 @@
 #include "io/formats/open_graph.h"
 #include "model/meta_graph.h"
 #include "project_json.h"
+#include "replicas.h"
 #include "training/adadelta.h"
 #include "training/adagrad.h"
 #include "training/adam.h"
@@ -266,6 +267,8 @@ Status checkPlaceholdersFed(const GraphBuilder& b, const std::string& trainOp,
         bool fed = false;
         for (const auto& [tensor, source] : fedBy)
             fed = fed || tensor.rfind(node.name() + ":", 0) == 0;
+        for (const CarryState& c : project.carryState) // fed by the training loop (carried_state.h)
+            fed = fed || c.feed == node.name() || c.feed.rfind(node.name() + ":", 0) == 0;
         if (fed)
             continue;
         if (project.sources.empty() && !hasQueueRunners)
@@ -325,6 +328,18 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
     const std::string label = projectLabel(project);
     const TrainingSetup& setup = project.training;
     TSTUDIO_TRY(loaded, loadGraph(project, ops, label));
+    if (project.replicas > 1) {
+        if (setup.trainOp)
+            return unexpected(invalidArgumentError(
+                label + "replicas: " + std::to_string(project.replicas) +
+                " towers need training.optimizer (the towers' gradients are averaged before one update); the "
+                "graph's own training.train_op cannot be split into towers"));
+        // _variable_on_cpu: the towers share one copy of each variable, on the host.
+        for (tensorflow::NodeDef& node : *loaded.graph.mutable_node())
+            if ((node.op() == "VariableV2" || node.op() == "Variable" || node.op() == "VarHandleOp") &&
+                node.device().empty())
+                node.set_device("/device:CPU:0");
+    }
     auto builder = std::make_shared<GraphBuilder>(ops);
     GraphBuilder& b = *builder;
     if (Status s = b.importGraphDef(loaded.graph); !s.isOk())
@@ -345,6 +360,7 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
                                                    dataTypeString(t.baseDtype()) + "; a loss must be floating-point"));
         loss = t;
         out.loss = t.name();
+        out.modelLoss = t.name();
     }
     if (setup.globalStep) {
         TSTUDIO_TRY(t, findTensor(b, *setup.globalStep, label + "training.global_step"));
@@ -371,6 +387,10 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
             const std::string where = label + path + ".feeds." + feed.placeholder;
             if (Status s = checkFeed(b, feed, project.batchSize, where); !s.isOk())
                 return unexpected(s);
+            if (project.replicas > 1 && feed.batchShape)
+                return unexpected(invalidArgumentError(label + "replicas: " + path + ".feeds." + feed.placeholder +
+                                                       " is a part of a sparse feature, which cannot be split "
+                                                       "across towers"));
             const std::string name = tensorName(feed.placeholder);
             if (auto [it, fresh] = fedBy.emplace(name, path); !fresh)
                 return unexpected(invalidArgumentError(where + ": '" + name + "' is fed by " + it->second + " too"));
@@ -436,21 +456,43 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
             return unexpected(updates.error().withContext(label + "graph"));
         out.updateOps = updates->size();
         auto afterUpdates = training::afterUpdateOps(b);
-        auto grads = (*optimizer)->computeGradients(b, *loss, varList);
-        if (!grads)
-            return unexpected(grads.error().withContext(label + "training.optimizer"));
-        std::vector<training::GradAndVar> gradsAndVars = *grads;
+        std::vector<training::GradAndVar> gradsAndVars;
+        if (project.replicas > 1) {
+            std::vector<std::string> splitFeeds;
+            for (const auto& [tensor, source] : fedBy)
+                splitFeeds.push_back(tensor);
+            auto towers = buildReplicas(b, *loss, static_cast<int>(project.replicas),
+                                        project.device == "gpu" ? "GPU" : "CPU", splitFeeds, **optimizer, varList,
+                                        label + "replicas");
+            if (!towers)
+                return unexpected(towers.error());
+            gradsAndVars = std::move(towers->gradients);
+            out.loss = towers->loss.name();
+            out.towerDevices = std::move(towers->devices);
+        }
+        // As Optimizer.minimize: a variable read through a Gather (embedding_lookup) gets its
+        // gradient as IndexedSlices, clipped and applied sparsely; the others stay dense.
+        std::vector<training::SparseGradAndVar> sparseGradsAndVars;
+        if (project.replicas > 1) {
+            for (auto& [g, v] : gradsAndVars)
+                sparseGradsAndVars.emplace_back(g ? std::optional<Gradient>(Gradient(*g)) : std::nullopt, v);
+        } else {
+            auto grads = (*optimizer)->computeGradientsWithSlices(b, *loss, varList);
+            if (!grads)
+                return unexpected(grads.error().withContext(label + "training.optimizer"));
+            sparseGradsAndVars = std::move(*grads);
+        }
         if (setup.clipByGlobalNorm) {
-            std::vector<std::optional<Output>> list;
-            for (const auto& [g, v] : gradsAndVars)
+            std::vector<std::optional<Gradient>> list;
+            for (const auto& [g, v] : sparseGradsAndVars)
                 list.push_back(g);
-            auto clipped = training::clipByGlobalNorm(b, list, *setup.clipByGlobalNorm);
+            auto clipped = training::clipByGlobalNormWithSlices(b, list, *setup.clipByGlobalNorm);
             if (!clipped)
                 return unexpected(clipped.error().withContext(label + "training.clip_by_global_norm"));
-            for (std::size_t i = 0; i < gradsAndVars.size(); ++i)
-                gradsAndVars[i].first = clipped->first[i];
+            for (std::size_t i = 0; i < sparseGradsAndVars.size(); ++i)
+                sparseGradsAndVars[i].first = clipped->first[i];
         }
-        auto train = (*optimizer)->applyGradients(b, gradsAndVars, step);
+        auto train = (*optimizer)->applyGradientsWithSlices(b, sparseGradsAndVars, step);
         if (!train)
             return unexpected(train.error().withContext(label + "training.optimizer"));
         out.trainOp = train->name();

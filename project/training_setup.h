@@ -40,6 +40,11 @@ struct PreparedTraining {
     std::map<std::string, tensorflow::CollectionDef> collections;
     std::string trainOp;    ///< an op name
     std::string loss;       ///< a tensor name "node:i"; empty when the project names none
+    /// The graph's own loss (training.loss), which evaluation runs: `loss` itself, except with
+    /// replicas > 1, where `loss` is the towers' mean ("tower_loss:0") that the train op minimises.
+    std::string modelLoss;
+    /// With replicas > 1: tower i's device ("/device:CPU:1"); empty otherwise.
+    std::vector<std::string> towerDevices;
     std::string globalStep; ///< the global step's value tensor, e.g. "global_step/read:0"
     std::string initOp;     ///< initializes every variable (run once before training)
     /// How many UPDATE_OPS (batch-norm moving averages) the train op built from `optimizer` runs first.
@@ -66,7 +71,11 @@ struct PreparedTraining {
 ///    GraphDef every float variable the loss depends on); clip_by_global_norm when asked;
 ///    apply_gradients, both after the UPDATE_OPS (recoverUpdateOps: a MetaGraphDef's collection, else
 ///    TensorFlow's batch-norm "AssignMovingAvg" updates by name); then the init op over every global
-///    variable (slots included).
+///    variable (slots included);
+///  - replicas > 1 (optimizer only): the gradients come from that many towers of the loss
+///    (buildReplicas, replicas.h) on CPU:i ("cpu") or GPU:i ("gpu"), the graph's variables pinned to
+///    /device:CPU:0, each fed placeholder split evenly across the towers, and averaged before
+///    clipping and apply_gradients.
 /// Errors (InvalidArgument unless the readers say otherwise), prefixed "<file>: ":
 ///   "training.loss: 'loss:0' is not in the graph"
 ///   "training.train_op: 'train' is not in the graph"
@@ -80,6 +89,8 @@ struct PreparedTraining {
 ///   "data.sources: the project has no data sources and its graph no queue runners (a MetaGraphDef's
 ///    \"queue_runners\" collection), but the train op needs placeholder 'x'"
 ///   "data.sources: the train op needs placeholder 'x', which no data source feeds"
+///   "replicas: 2 towers need training.optimizer: ..." (with train_op), "replicas: ... feeds.x is a
+///    part of a sparse feature, which cannot be split across towers", and buildReplicas' errors
 /// A graph whose queue runners feed it needs no data sources; with both, the sources feed the
 /// placeholders and the queues the rest.
 /// and the graph file's, the builder's and the data sources' errors.

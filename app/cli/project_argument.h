@@ -11,7 +11,7 @@
 namespace tstudio::cli {
 
 /// The example projects shipped in examples/projects/, by name.
-inline constexpr const char* kExampleProjectNames[] = {"spirals", "book-mnist", "lenet", "mnist-notes"};
+inline constexpr const char* kExampleProjectNames[] = {"spirals", "book-mnist", "lenet", "mnist-notes", "ptb-small"};
 
 /// `argument` as given when it exists, else the shipped example of that name: looked up in
 /// $TSTUDIO_EXAMPLES_DIR, then in the source tree this program was built from.
