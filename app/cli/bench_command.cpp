@@ -8,6 +8,7 @@
 #include "bench_functions.h"
 #include "bench_support.h"
 #include "bench_queues.h"
+#include "bench_ptb.h"
 #include "bench_training.h"
 
 #include "framework/node_attrs.h"
@@ -397,15 +398,17 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                                             "name and through (Stateful)PartitionedCall, against inline nodes), 'datasets' (a tf.data "
                                             "pipeline's elements/s, sequential map against parallel map + prefetch), 'embedding' (a 10,000 x 200 "
                                             "embedding trained with sparse updates against the same model forced dense, "
-                                            "SGD and Adam, steps/s)");
+                                            "SGD and Adam, steps/s), 'ptb' (PTB-small language-model training steps/s, "
+                                            "2 x 200 LSTM, 20 steps, batch 20, vocabulary 10,000; compare with "
+                                            "tools/bench/pytorch_ptb.py)");
     auto args = std::make_shared<BenchArgs>();
     cmd->add_option("WHAT", args->what,
-                    "matmul, overhead, checkpoint, mlp, lenet, resnet, events, eval, images, queues, functions, datasets or "
-                    "embedding")
+                    "matmul, overhead, checkpoint, mlp, lenet, resnet, events, eval, images, queues, functions, datasets, "
+                    "embedding or ptb")
         ->required()
         ->check(CLI::IsMember(
             {"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "events", "eval", "images", "queues",
-             "functions", "datasets", "embedding"}));
+             "functions", "datasets", "embedding", "ptb"}));
     cmd->add_option("--project", args->project, "eval: a .tsproj with an eval section, or a shipped example's name")
         ->capture_default_str();
     cmd->add_option("--set", args->sets, "eval: KEY=VALUE overrides of the project, e.g. --set data.dir=MNIST_DIR");
@@ -419,7 +422,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
     cmd->add_option("--size", args->size, "matmul: N for an NxN by NxN product")->capture_default_str()->check(CLI::Range(1, 16384));
-    cmd->add_option("--threads", args->threads, "matmul, mlp, lenet: intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    cmd->add_option("--threads", args->threads, "matmul, mlp, lenet, ptb: intra-op threads (0 = one per hardware thread)")->capture_default_str();
     auto* repeat =
         cmd->add_option("--repeat", args->repeat, "timed runs (after one warm-up run; checkpoint: 3 runs, no warm-up)")
             ->capture_default_str()
@@ -429,11 +432,11 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                       ->capture_default_str()
                       ->check(CLI::Range(1, 10000000));
     cmd->add_option("--steps", args->steps,
-                    "mlp, lenet, queues: timed training steps (0 = 300 for mlp, 30 for lenet, 2000 for queues)")
+                    "mlp, lenet, queues, ptb: timed training steps (0 = 300 for mlp, 30 for lenet, 2000 for queues, 50 for ptb)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
     cmd->add_option("--warmup", args->warmup,
-                    "mlp, lenet, queues: untimed steps first (0 = 20 for mlp, 3 for lenet, 100 for queues)")
+                    "mlp, lenet, queues, ptb: untimed steps first (0 = 20 for mlp, 3 for lenet, 100 for queues, 5 for ptb)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
     cmd->add_flag("--trace", args->trace,
@@ -542,6 +545,14 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             queues.readerThreads = args->readerThreads;
             queues.repeat = args->repeatGiven ? args->repeat : 3;
             exitCode = benchQueues(**registries, queues);
+            return;
+        }
+        if (args->what == "ptb") {
+            PtbBenchArgs ptb;
+            ptb.threads = args->threads;
+            ptb.steps = args->steps;
+            ptb.warmup = args->warmup;
+            exitCode = benchPtb(**registries, ptb);
             return;
         }
         if (args->what == "mlp" || args->what == "lenet" || args->what == "resnet") {

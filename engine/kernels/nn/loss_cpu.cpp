@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace tstudio::nn {
@@ -18,20 +19,23 @@ namespace {
 using Device = Eigen::ThreadPoolDevice;
 using Index = Eigen::Index;
 
-/// One row: shifted logits into z (Acc), returns log(sum(exp(z))).
+/// One row as TensorFlow's XentEigenImpl / SparseXentEigenImpl compute it, in Acc: z = logit - max,
+/// e = exp(z) (Eigen's vectorised exp, as TensorFlow's Eigen expressions use), returns sum(e).
 template <typename T, typename Load>
-AccumulatorT<T> shiftedRow(Index classes, Load logit, std::vector<AccumulatorT<T>>& z)
+AccumulatorT<T> shiftedRow(Index classes, Load logit, std::vector<AccumulatorT<T>>& z, std::vector<AccumulatorT<T>>& e)
 {
     using Acc = AccumulatorT<T>;
+    using Row = Eigen::Array<Acc, Eigen::Dynamic, 1>;
     Acc max = -std::numeric_limits<Acc>::infinity();
-    for (Index j = 0; j < classes; ++j)
-        max = std::max(max, static_cast<Acc>(logit(j)));
-    Acc sum = 0;
     for (Index j = 0; j < classes; ++j) {
-        z[static_cast<std::size_t>(j)] = static_cast<Acc>(logit(j)) - max;
-        sum += std::exp(z[static_cast<std::size_t>(j)]);
+        z[static_cast<std::size_t>(j)] = static_cast<Acc>(logit(j));
+        max = std::max(max, z[static_cast<std::size_t>(j)]);
     }
-    return std::log(sum);
+    Eigen::Map<Row> zs(z.data(), classes);
+    Eigen::Map<Row> es(e.data(), classes);
+    zs -= max;
+    es = zs.exp();
+    return es.sum();
 }
 
 } // namespace
@@ -44,15 +48,17 @@ void XentCpu<T>::dense(const Device& d, std::int64_t rows, std::int64_t classes,
     const Eigen::TensorOpCost cost(double(2 * classes * sizeof(T)), double(classes * sizeof(T)), double(classes * 30));
     d.parallelFor(rows, cost, [&](Index begin, Index end) {
         std::vector<Acc> z(static_cast<std::size_t>(classes));
+        std::vector<Acc> e(static_cast<std::size_t>(classes));
         for (Index i = begin; i < end; ++i) {
-            const Acc logSum = shiftedRow<T>(
-                classes, [&](Index j) { return logits.at(i, j); }, z);
+            const Acc sum = shiftedRow<T>(
+                classes, [&](Index j) { return logits.at(i, j); }, z, e);
+            const Acc logSum = std::log(sum);
             Acc rowLoss = 0;
             for (Index j = 0; j < classes; ++j) {
                 const Acc label = static_cast<Acc>(labels.at(i, j));
-                const Acc zj = z[static_cast<std::size_t>(j)];
-                rowLoss += label * (logSum - zj);
-                backprop[i * classes + j] = static_cast<T>(std::exp(zj - logSum) - label);
+                const auto u = static_cast<std::size_t>(j);
+                rowLoss += label * (logSum - z[u]);
+                backprop[i * classes + j] = static_cast<T>(e[u] / sum - label);
             }
             loss[i] = static_cast<T>(rowLoss);
         }
@@ -68,16 +74,23 @@ void XentCpu<T>::sparse(const Device& d, std::int64_t rows, std::int64_t classes
     const Eigen::TensorOpCost cost(double(classes * sizeof(T)), double(classes * sizeof(T)), double(classes * 30));
     d.parallelFor(rows, cost, [&](Index begin, Index end) {
         std::vector<Acc> z(static_cast<std::size_t>(classes));
+        std::vector<Acc> e(static_cast<std::size_t>(classes));
         for (Index i = begin; i < end; ++i) {
             const T* row = logits + i * classes;
-            const Acc logSum = shiftedRow<T>(
-                classes, [&](Index j) { return row[j]; }, z);
+            const Acc sum = shiftedRow<T>(
+                classes, [&](Index j) { return row[j]; }, z, e);
             const Index label = static_cast<Index>(labels[i]);
-            for (Index j = 0; j < classes; ++j) {
-                const Acc zj = z[static_cast<std::size_t>(j)];
-                backprop[i * classes + j] = static_cast<T>(std::exp(zj - logSum) - (j == label ? Acc(1) : Acc(0)));
+            T* out = backprop + i * classes;
+            if constexpr (std::is_same_v<T, Acc>) {
+                // exp(z) / sum as TensorFlow's SparseXentGradGenerator; the label's entry less 1.
+                Eigen::Map<Eigen::Array<Acc, Eigen::Dynamic, 1>>(out, classes) =
+                    Eigen::Map<const Eigen::Array<Acc, Eigen::Dynamic, 1>>(e.data(), classes) / sum;
+            } else {
+                for (Index j = 0; j < classes; ++j)
+                    out[j] = static_cast<T>(e[static_cast<std::size_t>(j)] / sum);
             }
-            loss[i] = static_cast<T>(logSum - z[static_cast<std::size_t>(label)]);
+            out[label] = static_cast<T>(e[static_cast<std::size_t>(label)] / sum - Acc(1));
+            loss[i] = static_cast<T>(std::log(sum) - z[static_cast<std::size_t>(label)]);
         }
     });
 }
