@@ -1,6 +1,12 @@
-// The gradients of tf.cond's control-flow ops, as TensorFlow 1.15's control_flow_grad.py builds them
-// for a cond context (and for a Switch or Merge outside any context), with the cond context read
-// from the graph because TensorStudio's graphs carry no control-flow context objects:
+// The gradients of tf.cond's control-flow ops, as TensorFlow 1.15's control_flow_grad.py builds them.
+// When the builder knows the cond's CondContext (conds built with cond(), or imported with their
+// "cond_context" collection: builder/control_flow_contexts.h), TensorFlow's rules apply as they are:
+//  - a Switch made in a branch: Merge([false grad, true grad]) "cond_grad" (the dead side's zeros
+//    come from the driver, or in a gradient loop from ControlFlowState::zerosLike);
+//  - a Merge whose first input was made in a branch: Switch(grad, pred) "cond_grad", with pred the
+//    branch's pred_id, or in a gradient loop its value for the matching forward iteration (popped
+//    from a history stack), so that a tf.cond in a tf.while_loop body is differentiated too.
+// Without a context (a GraphDef imported without collections) the cond is read from the graph:
 //  - a Switch is a cond branch switch when the driver had to give one of its outputs zeros (the
 //    zeros_like of an output nothing consumes: tf.cond uses only the branch output of the Switch it
 //    makes for an outer tensor); its gradient is Merge([false grad, true grad]) "cond_grad";
@@ -8,7 +14,7 @@
 //    nesting depth (inner Merge/Switch pairs are skipped); that Switch's predicate (cond/pred_id in a
 //    tf.cond, or the predicate itself for the pivot Switch that guards constants) is the cond's, and
 //    the gradient is Switch(grad, predicate) "cond_grad", colocated with the gradient.
-// A cond inside a while loop has no gradient there yet (Unimplemented, see refuseCondInGradientLoop).
+//    Such a cond inside a while loop has no gradient (Unimplemented, see refuseCondInGradientLoop).
 // In a while loop (the op's context is a WhileContext, see builder/while_loop.h), the gradients are
 // those of TensorFlow's v1 loops, built in the gradient loop of autodiff/control_flow_state.h:
 //  - Exit: the gradient enters the gradient loop ("b_exit"); nothing when back_prop is false;
@@ -23,6 +29,7 @@
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
 #include "autodiff/python_ops.h"
+#include "builder/cond.h"
 #include "builder/ops_sugar.h"
 #include "framework/op_registry.h"
 
@@ -90,6 +97,16 @@ Status refuseCondInGradientLoop(const GraphBuilder& b, const Operation& op)
                               "'): the branch values would need per-iteration histories inside the branches");
 }
 
+/// util.GetOutputContext(t.op) as a cond branch: the CondContext `t` was made in (for a loop Exit,
+/// the one the loop is in), or nullptr.
+CondContext* outputCondContext(const GraphBuilder& b, const Output& t)
+{
+    ControlFlowContext* context = b.contextOf(t.node());
+    if (context != nullptr && isLoopExit(b, t.node()))
+        context = context->outerContext();
+    return context != nullptr ? context->condContext() : nullptr;
+}
+
 /// control_flow_ops.merge(inputs, name).
 Expected<Output> merge(GraphBuilder& b, const std::vector<Output>& inputs, std::string_view name = "Merge")
 {
@@ -136,6 +153,20 @@ Status switchGrad(GradientContext& ctx)
         return loopSwitchGrad(ctx);
     const auto& falseGrad = ctx.outputGradient(0);
     const auto& trueGrad = ctx.outputGradient(1);
+    if (ControlFlowContext* own = b.contextOf(ctx.op().name()); own != nullptr && own->condContext() != nullptr) {
+        const int branch = own->condContext()->branch();
+        const auto& zeroGrad = branch == 1 ? falseGrad : trueGrad;
+        const auto& liveGrad = branch == 1 ? trueGrad : falseGrad;
+        if (!zeroGrad || !liveGrad) {
+            // Not trainable (TensorFlow's None zero_grad); a resource gets the live branch twice.
+            if (!liveGrad || ctx.input(0).baseDtype() != tensorflow::DT_RESOURCE)
+                return Status::ok();
+            TSTUDIO_AD_TRY(merged, merge(b, {*liveGrad, *liveGrad}, "cond_resource_grad"));
+            return ctx.setInputGradient(0, merged);
+        }
+        TSTUDIO_AD_TRY(merged, merge(b, {*falseGrad, *trueGrad}, "cond_grad"));
+        return ctx.setInputGradient(0, merged);
+    }
     const bool falseIsZeros = isDriverZeros(b, falseGrad, ctx.op(), 0);
     const bool trueIsZeros = isDriverZeros(b, trueGrad, ctx.op(), 1);
     if (falseIsZeros != trueIsZeros) {
@@ -171,6 +202,20 @@ Status mergeGrad(GradientContext& ctx)
             return internalError("the loop Merge '" + ctx.op().name() +
                                  "' is differentiated outside its gradient loop");
         TSTUDIO_AD_TRY(sw, switchColocated(b, grad, gradLoop->pivot()));
+        TSTUDIO_AD_CHECK(ctx.setInputGradient(0, sw.output(0)));
+        return ctx.setInputGradient(1, sw.output(1));
+    }
+    if (CondContext* branch = outputCondContext(b, ctx.input(0))) {
+        if (ctx.numInputs() != 2)
+            return invalidArgumentError("the cond Merge '" + ctx.op().name() + "' has " +
+                                        std::to_string(ctx.numInputs()) + " inputs; a cond merges 2");
+        Output pred = branch->pred();
+        if (GradLoopState* state = currentGradLoopState(b)) {
+            // A cond in a loop body: the predicate of the matching forward iteration.
+            TSTUDIO_AD_TRY(real, state->realValue(b, pred));
+            pred = real;
+        }
+        TSTUDIO_AD_TRY(sw, switchColocated(b, grad, pred, "cond_grad"));
         TSTUDIO_AD_CHECK(ctx.setInputGradient(0, sw.output(0)));
         return ctx.setInputGradient(1, sw.output(1));
     }

@@ -4,6 +4,7 @@
 
 #include "autodiff/python_ops.h"
 #include "builder/attr_values.h"
+#include "builder/cond.h"
 #include "builder/ops_sugar.h"
 
 #include <algorithm>
@@ -39,6 +40,15 @@ std::string loopConstantEnter(const GraphBuilder& b, const Output& t)
         node = in ? b.findNode(in->node()) : nullptr;
     }
     return node != nullptr && isLoopConstantEnter(b, node->name()) ? node->name() : std::string();
+}
+
+/// util.GetOutputContext: the context of `t`'s producer (the outer one for a loop Exit).
+ControlFlowContext* outputContext(const GraphBuilder& b, const Output& t)
+{
+    ControlFlowContext* context = b.contextOf(t.node());
+    if (context != nullptr && isLoopExit(b, t.node()))
+        context = context->outerContext();
+    return context;
 }
 
 } // namespace
@@ -150,6 +160,23 @@ Expected<Operation> GradLoopState::gradSync(GraphBuilder& b)
     return sync;
 }
 
+Expected<Operation> GradLoopState::forwardSync(GraphBuilder& b)
+{
+    if (m_forwardSync)
+        return *m_forwardSync;
+    auto noControls = b.clearControlDependencies();
+    Operation sync;
+    {
+        auto outside = b.controlFlowContextScope(nullptr);
+        TSTUDIO_AD_TRY(made, b.op("ControlTrigger", {}, {}, "f_sync"));
+        sync = made;
+    }
+    TSTUDIO_AD_CHECK(b.setContextOf(sync.name(), m_forward));
+    TSTUDIO_AD_CHECK(b.addControlInput(m_forwardIndex.node(), sync.name()));
+    m_forwardSync = sync;
+    return sync;
+}
+
 Expected<Output> GradLoopState::addForwardAccumulator(GraphBuilder& b, const Output& value)
 {
     auto noControls = b.clearControlDependencies();
@@ -168,21 +195,55 @@ Expected<Output> GradLoopState::addForwardAccumulator(GraphBuilder& b, const Out
         auto outside = b.controlFlowContextScope(m_callContext);
         return m_forward->addValue(b, acc);
     }());
-    auto inForward = b.controlFlowContextScope(m_forward);
-    TSTUDIO_AD_TRY(push, py::genOp(b, "StackPushV2", {enterAcc, value}, {{"swap_memory", attr::b(false)}}));
-    // The push of an iteration happens before the counter moves on, and after it moved to this one.
-    TSTUDIO_AD_CHECK(b.addControlInput(m_forwardIndex.node(), push.node()));
+    ControlFlowContext* valueContext = outputContext(b, value);
+    if (valueContext == m_forward || valueContext == nullptr || valueContext->condContext() == nullptr) {
+        auto inForward = b.controlFlowContextScope(m_forward);
+        TSTUDIO_AD_TRY(push, py::genOp(b, "StackPushV2", {enterAcc, value}, {{"swap_memory", attr::b(false)}}));
+        // The push of an iteration happens before the counter moves on, and after it moved to this one.
+        TSTUDIO_AD_CHECK(b.addControlInput(m_forwardIndex.node(), push.node()));
+        TSTUDIO_AD_CHECK(b.addControlInput(push.node(), m_forwardAdd.node()));
+        return acc;
+    }
+    // `value` was made in a cond branch inside the loop: the push runs in that branch (the stack
+    // enters it through the branch's Switch), so only when the branch is taken.
+    Output push;
+    {
+        auto inBranch = b.controlFlowContextScope(valueContext);
+        TSTUDIO_AD_TRY(made, py::genOp(b, "StackPushV2", {enterAcc, value}, {{"swap_memory", attr::b(false)}}));
+        push = made;
+    }
+    TSTUDIO_AD_TRY(sync, forwardSync(b));
+    TSTUDIO_AD_CHECK(b.addControlInput(sync.name(), push.node()));
     TSTUDIO_AD_CHECK(b.addControlInput(push.node(), m_forwardAdd.node()));
     return acc;
 }
 
 Expected<Output> GradLoopState::addBackpropAccumulatedValue(GraphBuilder& b, const Output& history, const Output& value)
 {
+    // The cond branch of the forward loop that made `value`, if any: its pushes happened only when
+    // the branch was taken, so the pop is guarded by a Switch on the predicate of that iteration.
+    CondContext* branch = nullptr;
+    for (ControlFlowContext* c = b.contextOf(value.node()); c != nullptr && c != m_forward; c = c->outerContext()) {
+        if (CondContext* cond = c->condContext()) {
+            branch = cond;
+            break;
+        }
+    }
+    Output guardPred;
+    if (branch != nullptr) {
+        TSTUDIO_AD_TRY(realPred, realValue(b, branch->pred()));
+        guardPred = realPred;
+    }
     Output pop;
     {
         auto noControls = b.clearControlDependencies();
         auto inGrad = b.controlFlowContextScope(m_grad);
-        TSTUDIO_AD_TRY(p, py::genOp(b, "StackPopV2", {history}, {{"elem_type", attr::type(value.baseDtype())}}));
+        Output stack = history;
+        if (branch != nullptr) {
+            TSTUDIO_AD_TRY(guard, switchOn(b, history, guardPred));
+            stack = guard.output(branch->branch());
+        }
+        TSTUDIO_AD_TRY(p, py::genOp(b, "StackPopV2", {stack}, {{"elem_type", attr::type(value.baseDtype())}}));
         TSTUDIO_AD_CHECK(b.setShape(p, value.shape()));
         TSTUDIO_AD_TRY(fresh, b.tensor(p.name()));
         pop = fresh;
@@ -304,6 +365,11 @@ Expected<std::vector<Output>> ControlFlowState::addLoop(WhileContext& forward)
     std::vector<Output> exits;
     if (m_states.count(&forward) > 0)
         return exits;
+    // _ExitGrad: a gradient loop is not differentiated again.
+    if (forward.gradState() != nullptr && forward.backProp())
+        return unexpected(invalidArgumentError("Second-order gradient for while loops not supported (the gradient "
+                                               "loop '" +
+                                               forward.name() + "')."));
     GradLoopState* outer = nullptr;
     if (WhileContext* outerForward = whileContextOf(forward.outerContext())) {
         TSTUDIO_AD_TRY(outerExits, addLoop(*outerForward));
@@ -380,6 +446,31 @@ Expected<std::optional<Output>> ControlFlowState::zerosLike(const Operation& op,
         return std::optional<Output>(zeros);
     }
     GradLoopState& state = *it->second;
+    CondContext* branch = m_b.contextOf(op.name()) != nullptr ? m_b.contextOf(op.name())->condContext() : nullptr;
+    if (branch != nullptr && (op.type() == "Switch" || op.type() == "RefSwitch")) {
+        // The dead output of a cond branch's Switch: zeros that pass only in the iterations where the
+        // branch was not taken (the other Merge input of its gradient is live in the others).
+        Output zeros;
+        if (value.shape().isFullyDefined()) {
+            TSTUDIO_AD_TRY(z, ops::constant(m_b, std::vector<double>{0.0}, value.shape(), value.baseDtype()));
+            zeros = z;
+        } else {
+            // The shape of what the Switch forwards, kept per iteration (it is live either way).
+            TSTUDIO_AD_TRY(input, m_b.tensor(m_b.findNode(op.name())->input(0)));
+            Output inputShape;
+            {
+                auto inOuter = m_b.controlFlowContextScope(branch->outerContext());
+                TSTUDIO_AD_TRY(s, py::shape(m_b, input, false));
+                inputShape = s;
+            }
+            TSTUDIO_AD_TRY(shape, state.realValue(m_b, inputShape));
+            TSTUDIO_AD_TRY(z, py::zeros(m_b, shape, value.baseDtype()));
+            zeros = z;
+        }
+        TSTUDIO_AD_TRY(pred, state.realValue(m_b, branch->pred()));
+        TSTUDIO_AD_TRY(guard, switchOn(m_b, zeros, pred));
+        return std::optional<Output>(guard.output(1 - branch->branch()));
+    }
     if (value.shape().isFullyDefined()) {
         TSTUDIO_AD_TRY(zeros, ops::constant(m_b, std::vector<double>{0.0}, value.shape(), value.baseDtype()));
         return std::optional<Output>(zeros);

@@ -59,9 +59,17 @@ public:
 private:
     friend class ControlFlowState;
     GradLoopState() = default;
+    /// AddForwardAccumulator: a stack "f_acc" of `value`'s history, pushed in the forward loop (in
+    /// the cond branch of the forward loop that made `value`, when a branch did: the push then runs
+    /// only when the branch is taken, and the counter waits for it through "f_sync").
     Expected<Output> addForwardAccumulator(GraphBuilder& b, const Output& value);
+    /// AddBackpropAccumulatedValue: the pop of `history` in the gradient loop (guarded by a Switch on
+    /// the popped predicate when `value` was made in a cond branch of the forward loop).
     Expected<Output> addBackpropAccumulatedValue(GraphBuilder& b, const Output& history, const Output& value);
     Expected<Operation> gradSync(GraphBuilder& b);
+    /// forward_sync: a ControlTrigger "f_sync" in the forward loop that the counter's NextIteration
+    /// waits for; pushes made in cond branches are its control inputs (a dead push does not stop it).
+    Expected<Operation> forwardSync(GraphBuilder& b);
 
     WhileContext* m_forward = nullptr;
     GradLoopState* m_outer = nullptr;
@@ -72,6 +80,7 @@ private:
     Output m_forwardAdd;   ///< the Add of f_count (its input)
     Output m_gradIndex;    ///< NextIteration of b_count
     std::optional<Operation> m_gradSync;
+    std::optional<Operation> m_forwardSync;
     std::map<std::string, Output> m_historyMap;
 };
 
@@ -95,7 +104,9 @@ public:
                                                const std::vector<std::string>& toOps);
     /// ZerosLikeForExit: zeros for an exit that received no gradient.
     Expected<Output> zerosLikeForExit(const Output& exit);
-    /// ZerosLike(op, index) for an unused output of an op in a loop; nullopt for a loop Switch.
+    /// ZerosLike(op, index) for an unused output of an op in a loop; nullopt for a loop Switch. For
+    /// the dead output of a cond branch's Switch in the loop the zeros pass only when that branch was
+    /// not taken in the matching forward iteration (a Switch on the popped predicate).
     Expected<std::optional<Output>> zerosLike(const Operation& op, int index);
     bool empty() const { return m_states.empty(); }
     const std::map<WhileContext*, std::shared_ptr<GradLoopState>>& states() const { return m_states; }

@@ -51,6 +51,14 @@ public:
     /// ExitResult: the branch results become known to the outer context.
     void exitResult(const std::vector<Output>& results);
 
+    /// The tensor names known inside (ValuesDef.values).
+    const std::set<std::string>& values() const { return m_values; }
+    /// Outside tensor name -> the Switch output standing for it (ValuesDef.external_values).
+    const std::map<std::string, Output>& externalValues() const { return m_externalValues; }
+    /// Records that outside tensor `name` is `inside` in this branch (a context read from a
+    /// CondContextDef).
+    void addExternalValue(const std::string& name, const Output& inside) { m_externalValues[name] = inside; }
+
 private:
     /// `tensorName` is known here and in every outer context (_AddOpInternal's marking).
     void markKnown(const std::string& tensorName);
@@ -73,12 +81,13 @@ using CondBranchFunction = std::function<Expected<std::vector<Output>>(GraphBuil
 /// CondContext, then the false branch in another (see CondContext), and per result a
 /// Merge([false result, true result]) "Merge", "Merge_1", ... (RefMerge when both are refs), whose
 /// outputs 0 are returned. `pred` is a scalar bool tensor (a known value builds a cond all the same:
-/// see smartCond). Conds nest, and work inside while loop bodies (their gradients there are
-/// Unimplemented: autodiff/control_flow_grad.cpp).
+/// see smartCond). Conds nest, and work inside while loop bodies (with gradients there too:
+/// autodiff/control_flow_grad.cpp).
 /// Differences from TensorFlow: a Switch made for an outside tensor precedes its consumer in the
 /// GraphDef (TensorFlow adds it after); branches return tensors only (no nested structures, no
-/// operations: return an Identity made under controlDependencies instead); the COND_CONTEXT
-/// collection is not kept and fetching branch tensors is not prevented.
+/// operations: return an Identity made under controlDependencies instead); fetching branch tensors
+/// is not prevented. The COND_CONTEXT collection is written by exportMetaGraph from the builder's
+/// contexts (builder/control_flow_contexts.h).
 /// Errors (InvalidArgument): "true_fn must be callable." / "false_fn ..."; "true_fn must have a
 /// return value." (an empty result) / "false_fn ..."; "Incompatible return values of true_fn and
 /// false_fn: 2 and 1 tensors"; "Outputs of true_fn and false_fn must have the same type: float32,

@@ -2,6 +2,7 @@
 #include "builder/while_loop.h"
 
 #include "builder/attr_values.h"
+#include "builder/ops_sugar.h"
 #include "core/try.h"
 
 namespace tstudio {
@@ -10,6 +11,21 @@ namespace {
 bool isEnterOpType(const std::string& op)
 {
     return op == "Enter" || op == "RefEnter";
+}
+
+/// _ShapeLessThanOrEqual: `a` is at least as specific as `b` (b of unknown rank takes anything;
+/// else the same rank, and every dimension b knows is a's).
+bool shapeLessThanOrEqual(const TensorShape& a, const TensorShape& b)
+{
+    if (b.rank() < 0)
+        return true;
+    if (a.rank() != b.rank())
+        return false;
+    for (int i = 0; i < b.rank(); ++i) {
+        if (b.dim(i) >= 0 && a.dim(i) != b.dim(i))
+            return false;
+    }
+    return true;
 }
 
 /// The data inputs and whether there is a control input, of a node as built.
@@ -74,8 +90,11 @@ WhileContext* outputWhileContext(const GraphBuilder& b, const Output& t)
     return whileContextOf(context);
 }
 
-Expected<Output> enterFrame(GraphBuilder& b, WhileContext& context, const Output& data, bool isConstant,
-                            std::string_view name)
+namespace {
+
+/// _Enter: with `shape` the Enter's shape is that (a shape invariant); else that of what enters.
+Expected<Output> enterFrameWithShape(GraphBuilder& b, WhileContext& context, const Output& data, bool isConstant,
+                                     std::string_view name, const TensorShape* shape)
 {
     auto noControls = b.clearControlDependencies();
     auto noContext = b.controlFlowContextScope(nullptr);
@@ -86,12 +105,21 @@ Expected<Output> enterFrame(GraphBuilder& b, WhileContext& context, const Output
                     name));
     if (Status s = b.setContextOf(op.name(), &context); !s.isOk())
         return unexpected(s);
-    // _Enter(use_input_shape=True): the Enter has the shape of what enters.
-    if (Status s = b.setShape(op.output(0), data.shape()); !s.isOk())
+    // _Enter(use_input_shape=True): the Enter has the shape of what enters; a shape invariant
+    // replaces it (a non-constant Enter's own inferred shape is unknown).
+    if (Status s = b.setShape(op.output(0), shape != nullptr ? *shape : data.shape()); !s.isOk())
         return unexpected(s);
     context.addOpOutputs(op);
     TSTUDIO_TRY(entered, b.tensor(op.output(0).name()));
     return entered;
+}
+
+} // namespace
+
+Expected<Output> enterFrame(GraphBuilder& b, WhileContext& context, const Output& data, bool isConstant,
+                            std::string_view name)
+{
+    return enterFrameWithShape(b, context, data, isConstant, name, nullptr);
 }
 
 WhileContext::WhileContext(ControlFlowContext* outer, std::string frameName, int parallelIterations, bool backProp)
@@ -200,23 +228,65 @@ Expected<std::vector<Output>> whileLoop(GraphBuilder& b, const WhileCondFunction
         return unexpected(invalidArgumentError("No loop variables provided"));
     if (!cond || !body)
         return unexpected(invalidArgumentError("while_loop: cond and body must be callable"));
+    if (!options.shapeInvariants.empty() && options.shapeInvariants.size() != loopVars.size())
+        return unexpected(invalidArgumentError(
+            "shape_invariants must have the same structure as loop_vars: " + std::to_string(loopVars.size()) +
+            " loop vars but " + std::to_string(options.shapeInvariants.size()) + " shapes"));
+    if (options.maximumIterations && options.maximumIterationsValue)
+        return unexpected(
+            invalidArgumentError("while_loop: give maximum_iterations as a tensor or as a number, not both"));
     TSTUDIO_TRY(scope, b.nameScope(options.name.empty() ? "while" : options.name));
+
+    // maximum_iterations: a counter loop var in front of the others, and an extra conjunct.
+    std::vector<Output> allVars = loopVars;
+    std::vector<TensorShape> invariants = options.shapeInvariants;
+    Output maximum;
+    if (options.maximumIterations || options.maximumIterationsValue) {
+        if (options.maximumIterations) {
+            maximum = *options.maximumIterations;
+        } else {
+            TSTUDIO_TRY(made, ops::constantInts(b, {*options.maximumIterationsValue}, TensorShape::scalar(),
+                                                tensorflow::DT_INT32, "maximum_iterations"));
+            maximum = made;
+        }
+        if (!maximum.isValid())
+            return unexpected(invalidArgumentError("while_loop: maximum_iterations is not a tensor"));
+        if (maximum.shape().rank() != 0)
+            return unexpected(
+                invalidArgumentError("maximum_iterations must be a scalar, saw shape: " + maximum.shape().toString()));
+        TSTUDIO_TRY(counter, ops::constant(b, std::vector<double>{0.0}, TensorShape::scalar(), maximum.baseDtype(),
+                                           "iteration_counter"));
+        allVars.insert(allVars.begin(), counter);
+        if (!invariants.empty())
+            invariants.insert(invariants.begin(), TensorShape::scalar());
+    }
+
     ControlFlowContext* outer = b.controlFlowContext();
     const std::string frame = b.uniqueName("while_context");
     auto* context = static_cast<WhileContext*>(b.addControlFlowContext(
         std::make_unique<WhileContext>(outer, frame, options.parallelIterations, options.backProp)));
+    context->setMaximumIterations(maximum);
+    context->setSwapMemory(options.swapMemory);
     auto current = b.controlFlowContextScope(context);
 
     // The loop vars, as the outer loop sees them, enter the frame.
     std::vector<Output> enters;
-    context->initializeValues(loopVars);
-    for (const Output& x : loopVars) {
+    context->initializeValues(allVars);
+    for (std::size_t i = 0; i < allVars.size(); ++i) {
+        const Output& x = allVars[i];
         Output real = x;
         if (outer != nullptr) {
             TSTUDIO_TRY(v, outer->addValue(b, x));
             real = v;
         }
-        TSTUDIO_TRY(enter, enterFrame(b, *context, real, false));
+        // _SetShapeInvariants: the initial shape must be at least as specific as the invariant.
+        const TensorShape* invariant = invariants.empty() ? nullptr : &invariants[i];
+        if (invariant != nullptr && !shapeLessThanOrEqual(real.shape(), *invariant))
+            return unexpected(invalidArgumentError(
+                "The shape invariant specified for " + real.name() +
+                " is not compatible with the initial shape of the loop variable. It enters the loop with shape " +
+                real.shape().toString() + ", but the specified shape invariant is " + invariant->toString() + "."));
+        TSTUDIO_TRY(enter, enterFrameWithShape(b, *context, real, false, "Enter", invariant));
         enters.push_back(enter);
     }
     // Enters of outer loop invariants wait for the outer loop's pivot.
@@ -244,7 +314,22 @@ Expected<std::vector<Output>> whileLoop(GraphBuilder& b, const WhileCondFunction
     }
     context->setPivotForPred(merges.front());
 
-    TSTUDIO_TRY(predicate, cond(b, merges));
+    Output predicate;
+    if (maximum.isValid()) {
+        // logical_and(i < maximum_iterations, cond(loop vars)).
+        TSTUDIO_TRY(less, b.op("Less", {merges.front(), maximum}, {}, "Less"));
+        TSTUDIO_TRY(userPredicate, cond(b, std::vector<Output>(merges.begin() + 1, merges.end())));
+        TSTUDIO_TRY(both, b.op("LogicalAnd", {less.output(0), userPredicate}, {}, "LogicalAnd"));
+        predicate = both.output(0);
+    } else {
+        TSTUDIO_TRY(userPredicate, cond(b, merges));
+        predicate = userPredicate;
+    }
+    if (!predicate.isValid() || predicate.baseDtype() != tensorflow::DT_BOOL || predicate.shape().rank() > 0)
+        return unexpected(invalidArgumentError(
+            "while_loop: cond must return a scalar bool tensor, got " +
+            (predicate.isValid() ? dataTypeName(predicate.dtype()) + " " + predicate.shape().toString()
+                                 : std::string("an invalid tensor"))));
     TSTUDIO_TRY(loopCond, b.op("LoopCond", {predicate}, {}, "LoopCond"));
     context->setPivot(loopCond.output(0));
     std::vector<Operation> switches;
@@ -261,7 +346,20 @@ Expected<std::vector<Output>> whileLoop(GraphBuilder& b, const WhileCondFunction
     }
     context->setPivotForBody(identities.front());
 
-    TSTUDIO_TRY(results, body(b, identities));
+    std::vector<Output> results;
+    if (maximum.isValid()) {
+        // (i + 1, body(loop vars)).
+        TSTUDIO_TRY(addScope, b.nameScope("add"));
+        TSTUDIO_TRY(one, ops::constant(b, std::vector<double>{1.0}, TensorShape::scalar(), maximum.baseDtype(), "y"));
+        TSTUDIO_TRY(next, b.op("AddV2", {identities.front(), one}, {}, addScope.name()));
+        addScope.close();
+        TSTUDIO_TRY(userResults, body(b, std::vector<Output>(identities.begin() + 1, identities.end())));
+        results.push_back(next.output(0));
+        results.insert(results.end(), userResults.begin(), userResults.end());
+    } else {
+        TSTUDIO_TRY(userResults, body(b, identities));
+        results = std::move(userResults);
+    }
     if (results.size() != merges.size())
         return unexpected(invalidArgumentError("Number of inputs and outputs of body must match loop_vars: " +
                                                std::to_string(merges.size()) + ", " + std::to_string(results.size())));
@@ -272,11 +370,14 @@ Expected<std::vector<Output>> whileLoop(GraphBuilder& b, const WhileCondFunction
                                                    dataTypeName(v.baseDtype()) + " for loop var " + std::to_string(i) +
                                                    " of type " + dataTypeName(merges[i].baseDtype())));
         TSTUDIO_TRY(next, b.op(isRefType(v.dtype()) ? "RefNextIteration" : "NextIteration", {v}, {}, "NextIteration"));
-        // _EnforceShapeInvariant without shape_invariants: the shape may not change across iterations.
-        if (!merges[i].shape().isCompatibleWith(next.output(0).shape()))
+        // _EnforceShapeInvariant: the next value is at least as specific as the Merge (the loop
+        // var's shape, or its invariant).
+        if (!shapeLessThanOrEqual(next.output(0).shape(), merges[i].shape()))
             return unexpected(invalidArgumentError(
-                "Input tensor '" + loopVars[i].name() + "' enters the loop with shape " + merges[i].shape().toString() +
-                ", but has shape " + next.output(0).shape().toString() + " after one iteration."));
+                "Input tensor '" + allVars[i].name() + "' enters the loop with shape " + allVars[i].shape().toString() +
+                ", but has shape " + next.output(0).shape().toString() +
+                " after one iteration. To allow the shape to vary across iterations, use the `shape_invariants` "
+                "argument of tf.while_loop to specify a less-specific shape."));
         if (Status s = b.updateInput(merges[i].node(), 1, next.output(0)); !s.isOk())
             return unexpected(s);
     }
@@ -287,6 +388,8 @@ Expected<std::vector<Output>> whileLoop(GraphBuilder& b, const WhileCondFunction
     }
     context->mutableLoopExits() = exits;
     context->exitResult(exits);
+    if (maximum.isValid())
+        exits.erase(exits.begin());
     return exits;
 }
 

@@ -2,6 +2,7 @@
 // (checks, import scope, cleared devices, collections by TensorFlow's rules), and .meta files.
 #include "model/meta_graph.h"
 
+#include "builder/control_flow_contexts.h"
 #include "builder/graph_builder.h"
 #include "core/build_info.h"
 #include "core/log.h"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <functional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -394,6 +396,45 @@ Status checkGraphElement(const std::string& name, const std::unordered_set<std::
     return invalidArgumentError("The name '" + name + "' refers to an Operation not in the graph.");
 }
 
+/// The context_name of every loop in the "while_context" collection, nested ones included (items
+/// that do not parse are left to importControlFlowContexts to report).
+std::set<std::string> whileContextNames(const tensorflow::MetaGraphDef& meta)
+{
+    std::set<std::string> names;
+    auto it = meta.collection_def().find("while_context");
+    if (it == meta.collection_def().end())
+        return names;
+    std::function<void(const tensorflow::WhileContextDef&)> addLoop;
+    std::function<void(const tensorflow::ControlFlowContextDef&)> addNested =
+        [&](const tensorflow::ControlFlowContextDef& def) {
+            if (def.has_while_ctxt())
+                addLoop(def.while_ctxt());
+            else if (def.has_cond_ctxt())
+                for (const auto& inner : def.cond_ctxt().nested_contexts())
+                    addNested(inner);
+        };
+    addLoop = [&](const tensorflow::WhileContextDef& def) {
+        names.insert(def.context_name());
+        for (const auto& inner : def.nested_contexts())
+            addNested(inner);
+    };
+    for (const std::string& bytes : it->second.bytes_list().value()) {
+        tensorflow::WhileContextDef def;
+        if (def.ParseFromString(bytes))
+            addLoop(def);
+    }
+    // Loops nested in top-level conds.
+    if (auto conds = meta.collection_def().find("cond_context"); conds != meta.collection_def().end()) {
+        for (const std::string& bytes : conds->second.bytes_list().value()) {
+            tensorflow::CondContextDef def;
+            if (def.ParseFromString(bytes))
+                for (const auto& inner : def.nested_contexts())
+                    addNested(inner);
+        }
+    }
+    return names;
+}
+
 /// The collections TensorFlow reads through a registered proto type other than VariableDef;
 /// their contents are kept as stored.
 bool isOtherProtoCollection(std::string_view key)
@@ -519,6 +560,10 @@ Expected<tensorflow::MetaGraphDef> exportMetaGraph(const GraphBuilder& builder, 
         }
         collections.emplace(key, std::move(*def));
     }
+    // The loops' and conds' contexts, as TensorFlow keeps them (WHILE_CONTEXT, COND_CONTEXT), unless
+    // the builder's collections hold those keys themselves.
+    for (auto& [key, def] : controlFlowContextCollections(builder))
+        collections.emplace(key, std::move(def));
     return assembleMetaGraph(builder.toGraphDef(/*addShapes=*/true), std::move(collections), builder.registry(),
                              options);
 }
@@ -573,10 +618,16 @@ Expected<ImportedMetaGraph> importMetaGraph(tensorflow::MetaGraphDef meta, const
         adaptAttrsToRegistry(
             &graph, meta.meta_info_def().has_stripped_op_list() ? &meta.meta_info_def().stripped_op_list() : nullptr,
             *options.ops);
+    // WhileContext.from_proto with an import scope renames the loops, and their Enters' frame_name
+    // with them (so that frames made later for the loop, such as gradient counters, match).
+    const std::set<std::string> loopFrames = out.scope.empty() ? std::set<std::string>() : whileContextNames(meta);
     std::unordered_set<std::string> nodes;
     for (tensorflow::NodeDef& node : *graph.mutable_node()) {
         prefixNode(&node, out.scope);
         nodes.insert(node.name());
+        if ((node.op() == "Enter" || node.op() == "RefEnter") && node.attr().count("frame_name") &&
+            loopFrames.count(node.attr().at("frame_name").s()))
+            (*node.mutable_attr())["frame_name"].set_s(prependScope(node.attr().at("frame_name").s(), out.scope));
     }
 
     if (meta.has_saver_def()) {

@@ -119,7 +119,10 @@ struct MetaGraphImportOptions {
 /// checks it (unique node names, known inputs, control inputs last, known colocation groups),
 /// devices cleared and names prefixed as asked; the collections restored by TensorFlow's rules
 /// (VariableDefs decoded and, for files from TensorFlow before 1.9, `trainable` taken from the
-/// trainable_variables collection; every name they and the node lists refer to must exist).
+/// trainable_variables collection; every name they and the node lists refer to must exist). With an
+/// import scope, the frame_name of the Enters of every loop in the "while_context" collection gets
+/// the scope too, as WhileContext.from_proto renames them (the contexts themselves are rebuilt in a
+/// GraphBuilder by importControlFlowContexts, builder/control_flow_contexts.h).
 /// Errors, InvalidArgument unless said: "'a b' is not a valid scope name"; "Node 'x' is not
 /// unique"; "Node 'x': Unknown input node 'y'"; "Node 'x': Control dependencies must come after
 /// regular dependencies"; "Node 'x' expects to be colocated with unknown node 'y'"; "Graph contains
