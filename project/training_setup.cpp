@@ -2,6 +2,7 @@
 // name checked, and the feeds producer over the data sources' pipelines.
 #include "training_setup.h"
 
+#include "builder/control_flow_contexts.h"
 #include "builder/graph_builder.h"
 #include "builder/input_pipeline.h"
 #include "builder/variables.h"
@@ -37,6 +38,9 @@ namespace {
 struct LoadedGraph {
     tensorflow::GraphDef graph;
     std::optional<ImportedMetaGraph> meta;
+    /// A MetaGraphDef's "while_context" and "cond_context" collections, as stored.
+    std::optional<tensorflow::CollectionDef> whileContexts;
+    std::optional<tensorflow::CollectionDef> condContexts;
 };
 
 Expected<LoadedGraph> loadGraph(const Project& project, const OpRegistry& ops, const std::string& label)
@@ -75,6 +79,10 @@ Expected<LoadedGraph> loadGraph(const Project& project, const OpRegistry& ops, c
             return unexpected(imported.error().withContext(label + "graph.file '" + path.string() + "'"));
         out.graph = imported->graph;
         out.meta = std::move(*imported);
+        if (const auto it = (*meta)->collection_def().find("while_context"); it != (*meta)->collection_def().end())
+            out.whileContexts = it->second;
+        if (const auto it = (*meta)->collection_def().find("cond_context"); it != (*meta)->collection_def().end())
+            out.condContexts = it->second;
         return out;
     }
     default:
@@ -348,6 +356,12 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
         return unexpected(s);
     if (Status s = registerTableInitializers(b, loaded, label); !s.isOk())
         return unexpected(s);
+    // The loops and conds of a MetaGraphDef, so that gradients can be taken through them.
+    if (loaded.whileContexts || loaded.condContexts)
+        if (Status s = importControlFlowContexts(b, loaded.whileContexts ? &*loaded.whileContexts : nullptr,
+                                                 loaded.condContexts ? &*loaded.condContexts : nullptr);
+            !s.isOk())
+            return unexpected(s.withContext(label + "graph.file"));
 
     PreparedTraining out;
     TSTUDIO_TRY(runners, graphQueueRunners(b, loaded, project, label));
