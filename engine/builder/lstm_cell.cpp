@@ -41,6 +41,16 @@ Expected<LstmParts> lstmParts(GraphBuilder& b, const std::string& layer, const R
     return LstmParts{c, h};
 }
 
+/// The step's result: output h, state LSTMStateTuple(c, h), or concat([c, h], 1) "concat_1" when the
+/// state is not a tuple.
+Expected<RnnStep> lstmStep(GraphBuilder& b, const Output& c, const Output& h, bool stateIsTuple)
+{
+    if (stateIsTuple)
+        return RnnStep{h, RnnState::lstm(c, h)};
+    TSTUDIO_TRY(joinedState, concat(b, {c, h}, 1, "concat_1"));
+    return RnnStep{h, RnnState::leaf(joinedState)};
+}
+
 } // namespace
 
 // --- BasicLSTMCell -----------------------------------------------------------------------------------------
@@ -60,15 +70,7 @@ RnnStateSize BasicLSTMCell::stateSize() const
 
 Status BasicLSTMCell::build(GraphBuilder& b, std::int64_t inputDepth, DataType dtype)
 {
-    auto kernel = addVariable(b, "kernel", TensorShape{inputDepth + m_numUnits, 4 * m_numUnits}, dtype, std::nullopt);
-    if (!kernel)
-        return kernel.error();
-    auto bias = addVariable(b, "bias", TensorShape{4 * m_numUnits}, dtype, Initializer::zeros());
-    if (!bias)
-        return bias.error();
-    m_kernel = kernel->value();
-    m_bias = bias->value();
-    return Status();
+    return addKernelAndBias(b, inputDepth + m_numUnits, 4 * m_numUnits, dtype, std::nullopt, m_kernel, m_bias);
 }
 
 Expected<RnnStep> BasicLSTMCell::step(GraphBuilder& b, const Output& inputs, const RnnState& state)
@@ -88,9 +90,7 @@ Expected<RnnStep> BasicLSTMCell::step(GraphBuilder& b, const Output& inputs, con
         c = ch[0];
         h = ch[1];
     }
-    TSTUDIO_TRY(joined, concat(b, {inputs, h}, 1));
-    TSTUDIO_TRY(gates, matmul(b, joined, m_kernel));
-    TSTUDIO_TRY(biased, biasAdd(b, gates, m_bias));
+    TSTUDIO_TRY(biased, linear(b, inputs, h, m_kernel, m_bias));
     TSTUDIO_TRY(ijfo, split(b, biased, 4, one));
     TSTUDIO_TRY(forgetBias, py::constant(b, m_forgetBias, ijfo[2].baseDtype(), "Const"));
     TSTUDIO_TRY(fPlus, binaryOp(b, "Add", ijfo[2], forgetBias));
@@ -103,10 +103,7 @@ Expected<RnnStep> BasicLSTMCell::step(GraphBuilder& b, const Output& inputs, con
     TSTUDIO_TRY(actC, m_activation(b, newC));
     TSTUDIO_TRY(oGate, unary(b, "Sigmoid", ijfo[3]));
     TSTUDIO_TRY(newH, binaryOp(b, "Mul", actC, oGate));
-    if (m_stateIsTuple)
-        return RnnStep{newH, RnnState::lstm(newC, newH)};
-    TSTUDIO_TRY(joinedState, concat(b, {newC, newH}, 1, "concat_1"));
-    return RnnStep{newH, RnnState::leaf(joinedState)};
+    return lstmStep(b, newC, newH, m_stateIsTuple);
 }
 
 // --- LSTMCell ----------------------------------------------------------------------------------------------
@@ -129,14 +126,8 @@ Status LSTMCell::build(GraphBuilder& b, std::int64_t inputDepth, DataType dtype)
 {
     const std::int64_t hDepth = outputSize();
     const std::optional<Initializer>& init = m_options.initializer;
-    auto kernel = addVariable(b, "kernel", TensorShape{inputDepth + hDepth, 4 * m_numUnits}, dtype, init);
-    if (!kernel)
-        return kernel.error();
-    auto bias = addVariable(b, "bias", TensorShape{4 * m_numUnits}, dtype, Initializer::zeros());
-    if (!bias)
-        return bias.error();
-    m_kernel = kernel->value();
-    m_bias = bias->value();
+    if (Status s = addKernelAndBias(b, inputDepth + hDepth, 4 * m_numUnits, dtype, init, m_kernel, m_bias); !s.isOk())
+        return s;
     if (m_options.usePeepholes) {
         Output* targets[] = {&m_wfDiag, &m_wiDiag, &m_woDiag};
         const char* names[] = {"w_f_diag", "w_i_diag", "w_o_diag"};
@@ -162,57 +153,37 @@ Expected<RnnStep> LSTMCell::step(GraphBuilder& b, const Output& inputs, const Rn
     TSTUDIO_TRY(parts, lstmParts(b, baseName(), state, m_options.stateIsTuple, m_numUnits, numProj));
     const Output& cPrev = parts.c;
     const Output& mPrev = parts.h;
-    TSTUDIO_TRY(joined, concat(b, {inputs, mPrev}, 1));
-    TSTUDIO_TRY(matrix, matmul(b, joined, m_kernel));
-    TSTUDIO_TRY(biased, biasAdd(b, matrix, m_bias));
+    TSTUDIO_TRY(biased, linear(b, inputs, mPrev, m_kernel, m_bias));
     TSTUDIO_TRY(ijfo, split(b, biased, 4, 1));
     const Output& i = ijfo[0];
     const Output& j = ijfo[1];
     const Output& f = ijfo[2];
     const Output& o = ijfo[3];
 
-    Output c;
-    if (m_options.usePeepholes) {
-        TSTUDIO_TRY(fb, py::binary(b, Operator::kAdd, f, m_options.forgetBias));
-        TSTUDIO_TRY(peepF, py::binary(b, Operator::kMul, m_wfDiag, cPrev));
-        TSTUDIO_TRY(fSum, py::binary(b, Operator::kAdd, fb, peepF));
-        TSTUDIO_TRY(fGate, unary(b, "Sigmoid", fSum));
-        TSTUDIO_TRY(kept, py::binary(b, Operator::kMul, fGate, cPrev));
-        TSTUDIO_TRY(peepI, py::binary(b, Operator::kMul, m_wiDiag, cPrev));
-        TSTUDIO_TRY(iSum, py::binary(b, Operator::kAdd, i, peepI));
-        TSTUDIO_TRY(iGate, unary(b, "Sigmoid", iSum));
-        TSTUDIO_TRY(actJ, m_options.activation(b, j));
-        TSTUDIO_TRY(added, py::binary(b, Operator::kMul, iGate, actJ));
-        TSTUDIO_TRY(sum, py::binary(b, Operator::kAdd, kept, added));
-        c = sum;
-    } else {
-        TSTUDIO_TRY(fb, py::binary(b, Operator::kAdd, f, m_options.forgetBias));
-        TSTUDIO_TRY(fGate, unary(b, "Sigmoid", fb));
-        TSTUDIO_TRY(kept, py::binary(b, Operator::kMul, fGate, cPrev));
-        TSTUDIO_TRY(iGate, unary(b, "Sigmoid", i));
-        TSTUDIO_TRY(actJ, m_options.activation(b, j));
-        TSTUDIO_TRY(added, py::binary(b, Operator::kMul, iGate, actJ));
-        TSTUDIO_TRY(sum, py::binary(b, Operator::kAdd, kept, added));
-        c = sum;
-    }
+    // gate + w_diag * c with peepholes, else the gate itself.
+    auto peephole = [&](const Output& gate, const Output& diag, const Output& cell) -> Expected<Output> {
+        if (!m_options.usePeepholes)
+            return gate;
+        TSTUDIO_TRY(peep, py::binary(b, Operator::kMul, diag, cell));
+        return py::binary(b, Operator::kAdd, gate, peep);
+    };
+    TSTUDIO_TRY(fb, py::binary(b, Operator::kAdd, f, m_options.forgetBias));
+    TSTUDIO_TRY(fIn, peephole(fb, m_wfDiag, cPrev));
+    TSTUDIO_TRY(fGate, unary(b, "Sigmoid", fIn));
+    TSTUDIO_TRY(kept, py::binary(b, Operator::kMul, fGate, cPrev));
+    TSTUDIO_TRY(iIn, peephole(i, m_wiDiag, cPrev));
+    TSTUDIO_TRY(iGate, unary(b, "Sigmoid", iIn));
+    TSTUDIO_TRY(actJ, m_options.activation(b, j));
+    TSTUDIO_TRY(added, py::binary(b, Operator::kMul, iGate, actJ));
+    TSTUDIO_TRY(c, py::binary(b, Operator::kAdd, kept, added));
     if (m_options.cellClip) {
         TSTUDIO_TRY(clipped, clipByValue(b, c, *m_options.cellClip));
         c = clipped;
     }
-    Output m;
-    if (m_options.usePeepholes) {
-        TSTUDIO_TRY(peepO, py::binary(b, Operator::kMul, m_woDiag, c));
-        TSTUDIO_TRY(oSum, py::binary(b, Operator::kAdd, o, peepO));
-        TSTUDIO_TRY(oGate, unary(b, "Sigmoid", oSum));
-        TSTUDIO_TRY(actC, m_options.activation(b, c));
-        TSTUDIO_TRY(prod, py::binary(b, Operator::kMul, oGate, actC));
-        m = prod;
-    } else {
-        TSTUDIO_TRY(oGate, unary(b, "Sigmoid", o));
-        TSTUDIO_TRY(actC, m_options.activation(b, c));
-        TSTUDIO_TRY(prod, py::binary(b, Operator::kMul, oGate, actC));
-        m = prod;
-    }
+    TSTUDIO_TRY(oIn, peephole(o, m_woDiag, c));
+    TSTUDIO_TRY(oGate, unary(b, "Sigmoid", oIn));
+    TSTUDIO_TRY(actC, m_options.activation(b, c));
+    TSTUDIO_TRY(m, py::binary(b, Operator::kMul, oGate, actC));
     if (m_options.numProj) {
         TSTUDIO_TRY(projected, matmul(b, m, m_projKernel));
         m = projected;
@@ -221,10 +192,7 @@ Expected<RnnStep> LSTMCell::step(GraphBuilder& b, const Output& inputs, const Rn
             m = clipped;
         }
     }
-    if (m_options.stateIsTuple)
-        return RnnStep{m, RnnState::lstm(c, m)};
-    TSTUDIO_TRY(joinedState, concat(b, {c, m}, 1, "concat_1"));
-    return RnnStep{m, RnnState::leaf(joinedState)};
+    return lstmStep(b, c, m, m_options.stateIsTuple);
 }
 
 } // namespace tstudio::nn

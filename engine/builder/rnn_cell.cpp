@@ -61,6 +61,13 @@ Expected<Output> matmul(GraphBuilder& b, const Output& a, const Output& x)
     return py::genOp(b, "MatMul", {a, x});
 }
 
+Expected<Output> linear(GraphBuilder& b, const Output& x, const Output& h, const Output& kernel, const Output& bias)
+{
+    TSTUDIO_TRY(joined, concat(b, {x, h}, 1));
+    TSTUDIO_TRY(product, matmul(b, joined, kernel));
+    return biasAdd(b, product, bias);
+}
+
 Expected<Output> unary(GraphBuilder& b, std::string_view type, const Output& x)
 {
     return py::genOp(b, type, {x});
@@ -191,6 +198,20 @@ Expected<Variable> LayerRnnCell::addVariable(GraphBuilder& b, std::string_view n
     return v;
 }
 
+Status LayerRnnCell::addKernelAndBias(GraphBuilder& b, std::int64_t rows, std::int64_t columns, DataType dtype,
+                                      const std::optional<Initializer>& kernelInitializer, Output& kernel, Output& bias)
+{
+    auto k = addVariable(b, "kernel", TensorShape{rows, columns}, dtype, kernelInitializer);
+    if (!k)
+        return k.error();
+    auto bi = addVariable(b, "bias", TensorShape{columns}, dtype, Initializer::zeros());
+    if (!bi)
+        return bi.error();
+    kernel = k->value();
+    bias = bi->value();
+    return Status();
+}
+
 Expected<RnnStep> LayerRnnCell::call(GraphBuilder& b, const Output& inputs, const RnnState& state)
 {
     if (m_checksInputRank) {
@@ -235,15 +256,7 @@ BasicRNNCell::BasicRNNCell(std::int64_t numUnits, RnnActivation activation, std:
 
 Status BasicRNNCell::build(GraphBuilder& b, std::int64_t inputDepth, DataType dtype)
 {
-    auto kernel = addVariable(b, "kernel", TensorShape{inputDepth + m_numUnits, m_numUnits}, dtype, std::nullopt);
-    if (!kernel)
-        return kernel.error();
-    auto bias = addVariable(b, "bias", TensorShape{m_numUnits}, dtype, Initializer::zeros());
-    if (!bias)
-        return bias.error();
-    m_kernel = kernel->value();
-    m_bias = bias->value();
-    return Status();
+    return addKernelAndBias(b, inputDepth + m_numUnits, m_numUnits, dtype, std::nullopt, m_kernel, m_bias);
 }
 
 Expected<RnnStep> BasicRNNCell::step(GraphBuilder& b, const Output& inputs, const RnnState& state)
@@ -251,9 +264,7 @@ Expected<RnnStep> BasicRNNCell::step(GraphBuilder& b, const Output& inputs, cons
     if (!state.isLeaf())
         return unexpected(invalidArgumentError("BasicRNNCell " + baseName() +
                                                " expects its state to be a single tensor, got a tuple"));
-    TSTUDIO_TRY(joined, concat(b, {inputs, state.value()}, 1));
-    TSTUDIO_TRY(gates, matmul(b, joined, m_kernel));
-    TSTUDIO_TRY(biased, biasAdd(b, gates, m_bias));
+    TSTUDIO_TRY(biased, linear(b, inputs, state.value(), m_kernel, m_bias));
     TSTUDIO_TRY(output, m_activation(b, biased));
     return RnnStep{output, RnnState::leaf(output)};
 }
@@ -300,15 +311,11 @@ Expected<RnnStep> GRUCell::step(GraphBuilder& b, const Output& inputs, const Rnn
         return unexpected(
             invalidArgumentError("GRUCell " + baseName() + " expects its state to be a single tensor, got a tuple"));
     const Output& h = state.value();
-    TSTUDIO_TRY(joined, concat(b, {inputs, h}, 1));
-    TSTUDIO_TRY(gateInputs, matmul(b, joined, m_gateKernel));
-    TSTUDIO_TRY(gateBiased, biasAdd(b, gateInputs, m_gateBias));
+    TSTUDIO_TRY(gateBiased, linear(b, inputs, h, m_gateKernel, m_gateBias));
     TSTUDIO_TRY(value, unary(b, "Sigmoid", gateBiased));
     TSTUDIO_TRY(ru, split(b, value, 2, 1));
     TSTUDIO_TRY(rState, py::binary(b, py::Operator::kMul, ru[0], h));
-    TSTUDIO_TRY(joined2, concat(b, {inputs, rState}, 1));
-    TSTUDIO_TRY(candidate, matmul(b, joined2, m_candidateKernel));
-    TSTUDIO_TRY(candidateBiased, biasAdd(b, candidate, m_candidateBias));
+    TSTUDIO_TRY(candidateBiased, linear(b, inputs, rState, m_candidateKernel, m_candidateBias));
     TSTUDIO_TRY(c, m_options.activation(b, candidateBiased));
     TSTUDIO_TRY(uh, py::binary(b, py::Operator::kMul, ru[1], h));
     TSTUDIO_TRY(oneMinusU, py::binary(b, py::Operator::kSub, 1.0, ru[1]));

@@ -199,6 +199,10 @@ protected:
     /// getVariable in the current variable scope, remembered in variables().
     Expected<Variable> addVariable(GraphBuilder& b, std::string_view name, const TensorShape& shape, DataType dtype,
                                    std::optional<Initializer> initializer);
+    /// addVariable "kernel" [rows, columns] (`kernelInitializer`, else the scope's, else
+    /// glorot_uniform), then "bias" [columns] (zeros); their values go to `kernel` and `bias`.
+    Status addKernelAndBias(GraphBuilder& b, std::int64_t rows, std::int64_t columns, DataType dtype,
+                            const std::optional<Initializer>& kernelInitializer, Output& kernel, Output& bias);
     const std::string& baseName() const { return m_baseName; }
 
 private:

@@ -27,6 +27,9 @@ Expected<Output> slice(GraphBuilder& b, const Output& x, const std::vector<std::
 Expected<Output> biasAdd(GraphBuilder& b, const Output& x, const Output& bias);
 /// math_ops.matmul(a, x): "MatMul".
 Expected<Output> matmul(GraphBuilder& b, const Output& a, const Output& x);
+/// concat([x, h], 1) . kernel + bias, the cells' affine map: "concat/axis", "concat", "MatMul",
+/// "BiasAdd".
+Expected<Output> linear(GraphBuilder& b, const Output& x, const Output& h, const Output& kernel, const Output& bias);
 /// A unary generated op named after its type ("Sigmoid", "Tanh").
 Expected<Output> unary(GraphBuilder& b, std::string_view type, const Output& x);
 /// A binary generated op named after its type ("Add", "Mul").

@@ -78,6 +78,13 @@ Expected<RnnState> MultiRNNCell::zeroStateInScope(GraphBuilder& b, const RnnBatc
     return RnnState::tuple(std::move(states));
 }
 
+// --- RnnCellWrapper ---------------------------------------------------------------------------------------------
+
+Expected<RnnState> RnnCellWrapper::zeroStateInScope(GraphBuilder& b, const RnnBatchSize& batchSize, DataType dtype)
+{
+    return m_cell->zeroState(b, batchSize, dtype);
+}
+
 // --- DropoutWrapper ---------------------------------------------------------------------------------------------
 
 namespace {
@@ -232,11 +239,6 @@ Expected<RnnStep> DropoutWrapper::call(GraphBuilder& b, const Output& inputs, co
     return out;
 }
 
-Expected<RnnState> DropoutWrapper::zeroStateInScope(GraphBuilder& b, const RnnBatchSize& batchSize, DataType dtype)
-{
-    return m_cell->zeroState(b, batchSize, dtype);
-}
-
 // --- ResidualWrapper ------------------------------------------------------------------------------------------
 
 Expected<RnnStep> ResidualWrapper::call(GraphBuilder& b, const Output& inputs, const RnnState& state)
@@ -250,11 +252,6 @@ Expected<RnnStep> ResidualWrapper::call(GraphBuilder& b, const Output& inputs, c
                                                inputs.name() + ", cell output " + out.output.name() + ")"));
     TSTUDIO_TRY(sum, py::binary(b, Operator::kAdd, inputs, out.output));
     return RnnStep{sum, out.state};
-}
-
-Expected<RnnState> ResidualWrapper::zeroStateInScope(GraphBuilder& b, const RnnBatchSize& batchSize, DataType dtype)
-{
-    return m_cell->zeroState(b, batchSize, dtype);
 }
 
 } // namespace tstudio::nn

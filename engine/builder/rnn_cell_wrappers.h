@@ -47,6 +47,21 @@ struct DropoutWrapperOptions {
     KeepProb stateKeepProb = 1.0;
 };
 
+/// The base of the wrappers around one cell (DropoutWrapper, ResidualWrapper): state size, output
+/// size, variables and zero state are the wrapped cell's.
+class RnnCellWrapper : public RnnCell {
+public:
+    RnnStateSize stateSize() const override { return m_cell->stateSize(); }
+    std::int64_t outputSize() const override { return m_cell->outputSize(); }
+    std::vector<Variable> variables() const override { return m_cell->variables(); }
+
+protected:
+    explicit RnnCellWrapper(std::shared_ptr<RnnCell> cell) : m_cell(std::move(cell)) {}
+    Expected<RnnState> zeroStateInScope(GraphBuilder& b, const RnnBatchSize& batchSize, DataType dtype) override;
+
+    std::shared_ptr<RnnCell> m_cell;
+};
+
 /// tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob, output_keep_prob, state_keep_prob) without
 /// variational_recurrent: dropout (tf.nn.dropout, a fresh mask each step) on the inputs before the
 /// cell, on the new state after it (every state tensor except the c of an LSTMStateTuple, as
@@ -54,7 +69,7 @@ struct DropoutWrapperOptions {
 /// number (or a tensor whose value is known) of 1 adds no ops. Variables: the wrapped cell's, named
 /// as without the wrapper. Differences from TensorFlow: no `seed` (TensorFlow derives per-tensor
 /// seeds by MD5 hashing), no variational_recurrent.
-class DropoutWrapper : public RnnCell {
+class DropoutWrapper : public RnnCellWrapper {
 public:
     using Options = DropoutWrapperOptions;
     /// Builds the wrapper's constants under "DropoutWrapperInit" ("Const", "Const_1", "Const_2" for
@@ -64,40 +79,24 @@ public:
     static Expected<std::shared_ptr<DropoutWrapper>> create(GraphBuilder& b, std::shared_ptr<RnnCell> cell,
                                                             Options options = {});
     std::string className() const override { return "DropoutWrapper"; }
-    RnnStateSize stateSize() const override { return m_cell->stateSize(); }
-    std::int64_t outputSize() const override { return m_cell->outputSize(); }
     Expected<RnnStep> call(GraphBuilder& b, const Output& inputs, const RnnState& state) override;
-    std::vector<Variable> variables() const override { return m_cell->variables(); }
-
-protected:
-    Expected<RnnState> zeroStateInScope(GraphBuilder& b, const RnnBatchSize& batchSize, DataType dtype) override;
 
 private:
     DropoutWrapper(std::shared_ptr<RnnCell> cell, Options options)
-        : m_cell(std::move(cell)), m_options(std::move(options))
+        : RnnCellWrapper(std::move(cell)), m_options(std::move(options))
     {
     }
-    std::shared_ptr<RnnCell> m_cell;
     Options m_options;
 };
 
 /// tf.nn.rnn_cell.ResidualWrapper(cell): output = inputs + cell's output ("add"); the state is the
 /// cell's. InvalidArgument (naming both tensors) when the shapes are incompatible, as TensorFlow's
 /// assert_is_compatible_with ("Shapes (2, 3) and (2, 4) are incompatible").
-class ResidualWrapper : public RnnCell {
+class ResidualWrapper : public RnnCellWrapper {
 public:
-    explicit ResidualWrapper(std::shared_ptr<RnnCell> cell) : m_cell(std::move(cell)) {}
+    explicit ResidualWrapper(std::shared_ptr<RnnCell> cell) : RnnCellWrapper(std::move(cell)) {}
     std::string className() const override { return "ResidualWrapper"; }
-    RnnStateSize stateSize() const override { return m_cell->stateSize(); }
-    std::int64_t outputSize() const override { return m_cell->outputSize(); }
     Expected<RnnStep> call(GraphBuilder& b, const Output& inputs, const RnnState& state) override;
-    std::vector<Variable> variables() const override { return m_cell->variables(); }
-
-protected:
-    Expected<RnnState> zeroStateInScope(GraphBuilder& b, const RnnBatchSize& batchSize, DataType dtype) override;
-
-private:
-    std::shared_ptr<RnnCell> m_cell;
 };
 
 } // namespace tstudio::nn

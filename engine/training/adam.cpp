@@ -126,6 +126,16 @@ Expected<Operation> AdamOptimizer::applySparse(GraphBuilder& b, const IndexedSli
         return unexpected(internalError("AdamOptimizer: beta1_power / beta2_power were not created"));
     const DataType t = var.dtype();
     const bool locking = useLocking();
+    // slot = slot * decay (Assign), then, after it, slot[indices] += scaled (ScatterAdd): the new slot.
+    auto decayThenScatterAdd = [&](const Variable& slotVar, const Output& decay,
+                                   const Output& scaled) -> Expected<Output> {
+        TSTUDIO_AD_TRY(decayed, py::binary(b, py::Operator::kMul, slotVar.value(), decay));
+        TSTUDIO_AD_TRY(assign, b.op("Assign", {slotVar.ref(), decayed}, {{"use_locking", attr::b(locking)}}));
+        auto after = b.controlDependencies({assign});
+        TSTUDIO_AD_TRY(added,
+                       b.op("ScatterAdd", {slotVar.ref(), grad.indices, scaled}, {{"use_locking", attr::b(locking)}}));
+        return added.output(0);
+    };
     auto run = [&]() -> Expected<Operation> {
         TSTUDIO_AD_TRY(beta1Power, cast(b, powers->first, t));
         TSTUDIO_AD_TRY(beta2Power, cast(b, powers->second, t));
@@ -142,28 +152,12 @@ Expected<Operation> AdamOptimizer::applySparse(GraphBuilder& b, const IndexedSli
         // m_t = beta1 * m + (1 - beta1) * g_t
         TSTUDIO_AD_TRY(oneMinusB1, py::binary(b, py::Operator::kSub, 1.0, beta1T));
         TSTUDIO_AD_TRY(mScaledG, py::binary(b, py::Operator::kMul, grad.values, oneMinusB1));
-        TSTUDIO_AD_TRY(mDecayed, py::binary(b, py::Operator::kMul, m->value(), beta1T));
-        TSTUDIO_AD_TRY(mAssign, b.op("Assign", {m->ref(), mDecayed}, {{"use_locking", attr::b(locking)}}));
-        Output mT;
-        {
-            auto after = b.controlDependencies({mAssign});
-            TSTUDIO_AD_TRY(added, b.op("ScatterAdd", {m->ref(), grad.indices, mScaledG},
-                                       {{"use_locking", attr::b(locking)}}));
-            mT = added.output(0);
-        }
+        TSTUDIO_AD_TRY(mT, decayThenScatterAdd(*m, beta1T, mScaledG));
         // v_t = beta2 * v + (1 - beta2) * (g_t * g_t)
         TSTUDIO_AD_TRY(gSquared, py::binary(b, py::Operator::kMul, grad.values, grad.values));
         TSTUDIO_AD_TRY(oneMinusB2, py::binary(b, py::Operator::kSub, 1.0, beta2T));
         TSTUDIO_AD_TRY(vScaledG, py::binary(b, py::Operator::kMul, gSquared, oneMinusB2));
-        TSTUDIO_AD_TRY(vDecayed, py::binary(b, py::Operator::kMul, v->value(), beta2T));
-        TSTUDIO_AD_TRY(vAssign, b.op("Assign", {v->ref(), vDecayed}, {{"use_locking", attr::b(locking)}}));
-        Output vT;
-        {
-            auto after = b.controlDependencies({vAssign});
-            TSTUDIO_AD_TRY(added, b.op("ScatterAdd", {v->ref(), grad.indices, vScaledG},
-                                       {{"use_locking", attr::b(locking)}}));
-            vT = added.output(0);
-        }
+        TSTUDIO_AD_TRY(vT, decayThenScatterAdd(*v, beta2T, vScaledG));
         TSTUDIO_AD_TRY(vSqrt, py::genOp(b, "Sqrt", {vT}));
         TSTUDIO_AD_TRY(lrM, py::binary(b, py::Operator::kMul, lr, mT));
         TSTUDIO_AD_TRY(denominator, py::binary(b, py::Operator::kAdd, vSqrt, epsilonT));

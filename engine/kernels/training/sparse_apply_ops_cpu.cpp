@@ -140,102 +140,76 @@ template <typename T> struct SparseKernels {
         bool m_updateSlots;
     };
 
-    template <template <typename> class Form> class RMSProp : public Form<T> {
+    /// RMSProp and, with kCentered, CenteredRMSProp: the same update except that the centered form
+    /// also tracks the mean gradient mg (its slot comes before ms, shifting every later input by one)
+    /// and subtracts its square from ms under the root.
+    template <template <typename> class Form, bool kCentered> class RMSPropKernel : public Form<T> {
     public:
         using Form<T>::Form;
         Status compute(OpKernelContext& ctx) override
         {
-            return this->run(ctx, {0, 1, 2}, [&](auto& vars) -> Status {
-                Tensor& var = vars[0];
-                Tensor& ms = vars[1];
-                Tensor& mom = vars[2];
-                const Tensor& grad = ctx.input(7);
-                const Tensor& indices = ctx.input(8);
-                for (auto [i, name] : {std::pair{3, "lr"}, {4, "rho"}, {5, "momentum"}, {6, "epsilon"}}) {
-                    if (Status s = requireScalar(ctx.input(i), name); !s.isOk())
-                        return s;
-                }
-                if (Status s = requireSameShape(var, ms, "ms"); !s.isOk())
-                    return s;
-                if (Status s = requireSameShape(var, mom, "mom"); !s.isOk())
-                    return s;
-                auto picked = checkSparse(var, grad, indices);
-                if (!picked)
-                    return picked.error();
-                const Acc<T> lr = scalarOf<T>(ctx.input(3));
-                const Acc<T> rho = scalarOf<T>(ctx.input(4));
-                const Acc<T> momentum = scalarOf<T>(ctx.input(5));
-                const Acc<T> epsilon = scalarOf<T>(ctx.input(6));
-                T* pVar = var.values<T>().data();
-                const T* pGrad = grad.values<T>().data();
-                T* pMs = ms.values<T>().data();
-                T* pMom = mom.values<T>().data();
-                forRows(var, grad, *picked, [&](std::int64_t row, std::int64_t i, std::int64_t j) {
-                    T& v = pVar[row + j];
-                    T& s = pMs[row + j];
-                    T& m = pMom[row + j];
-                    const Acc<T> g = static_cast<Acc<T>>(pGrad[i + j]);
-                    const Acc<T> one(1);
-                    s = static_cast<T>(static_cast<Acc<T>>(s) * rho + g * g * (one - rho));
-                    m = static_cast<T>(static_cast<Acc<T>>(m) * momentum +
-                                       lr * g / std::sqrt(static_cast<Acc<T>>(s) + epsilon));
-                    v = static_cast<T>(static_cast<Acc<T>>(v) - static_cast<Acc<T>>(m));
-                });
-                return Status::ok();
-            });
+            if constexpr (kCentered)
+                return this->run(ctx, {0, 1, 2, 3},
+                                 [&](auto& vars) { return update(ctx, vars[0], &vars[1], vars[2], vars[3]); });
+            else
+                return this->run(ctx, {0, 1, 2},
+                                 [&](auto& vars) { return update(ctx, vars[0], nullptr, vars[1], vars[2]); });
         }
-    };
 
-    template <template <typename> class Form> class CenteredRMSProp : public Form<T> {
-    public:
-        using Form<T>::Form;
-        Status compute(OpKernelContext& ctx) override
+    private:
+        /// The inputs after the variables: lr, rho, momentum, epsilon, grad, indices.
+        static constexpr int kLr = kCentered ? 4 : 3;
+
+        static Status update(OpKernelContext& ctx, Tensor& var, Tensor* mg, Tensor& ms, Tensor& mom)
         {
-            return this->run(ctx, {0, 1, 2, 3}, [&](auto& vars) -> Status {
-                Tensor& var = vars[0];
-                Tensor& mg = vars[1];
-                Tensor& ms = vars[2];
-                Tensor& mom = vars[3];
-                const Tensor& grad = ctx.input(8);
-                const Tensor& indices = ctx.input(9);
-                for (auto [i, name] : {std::pair{4, "lr"}, {5, "rho"}, {6, "momentum"}, {7, "epsilon"}}) {
-                    if (Status s = requireScalar(ctx.input(i), name); !s.isOk())
-                        return s;
-                }
-                for (auto [t, name] : {std::pair{&mg, "mg"}, {&ms, "ms"}, {&mom, "mom"}}) {
-                    if (Status s = requireSameShape(var, *t, name); !s.isOk())
-                        return s;
-                }
-                auto picked = checkSparse(var, grad, indices);
-                if (!picked)
-                    return picked.error();
-                const Acc<T> lr = scalarOf<T>(ctx.input(4));
-                const Acc<T> rho = scalarOf<T>(ctx.input(5));
-                const Acc<T> momentum = scalarOf<T>(ctx.input(6));
-                const Acc<T> epsilon = scalarOf<T>(ctx.input(7));
-                T* pVar = var.values<T>().data();
-                const T* pGrad = grad.values<T>().data();
-                T* pMs = ms.values<T>().data();
-                T* pMom = mom.values<T>().data();
-                T* pMg = mg.values<T>().data();
-                forRows(var, grad, *picked, [&](std::int64_t row, std::int64_t i, std::int64_t j) {
-                    T& v = pVar[row + j];
+            const Tensor& grad = ctx.input(kLr + 4);
+            const Tensor& indices = ctx.input(kLr + 5);
+            for (auto [i, name] :
+                 {std::pair{kLr, "lr"}, {kLr + 1, "rho"}, {kLr + 2, "momentum"}, {kLr + 3, "epsilon"}}) {
+                if (Status s = requireScalar(ctx.input(i), name); !s.isOk())
+                    return s;
+            }
+            for (auto [t, name] : {std::pair<Tensor*, const char*>{mg, "mg"}, {&ms, "ms"}, {&mom, "mom"}}) {
+                if (t == nullptr) // no mg without kCentered
+                    continue;
+                if (Status s = requireSameShape(var, *t, name); !s.isOk())
+                    return s;
+            }
+            auto picked = checkSparse(var, grad, indices);
+            if (!picked)
+                return picked.error();
+            const Acc<T> lr = scalarOf<T>(ctx.input(kLr));
+            const Acc<T> rho = scalarOf<T>(ctx.input(kLr + 1));
+            const Acc<T> momentum = scalarOf<T>(ctx.input(kLr + 2));
+            const Acc<T> epsilon = scalarOf<T>(ctx.input(kLr + 3));
+            T* pVar = var.values<T>().data();
+            const T* pGrad = grad.values<T>().data();
+            T* pMs = ms.values<T>().data();
+            T* pMom = mom.values<T>().data();
+            T* pMg = mg != nullptr ? mg->values<T>().data() : nullptr;
+            forRows(var, grad, *picked, [&](std::int64_t row, std::int64_t i, std::int64_t j) {
+                T& v = pVar[row + j];
+                T& s = pMs[row + j];
+                T& m = pMom[row + j];
+                const Acc<T> g = static_cast<Acc<T>>(pGrad[i + j]);
+                const Acc<T> one(1);
+                s = static_cast<T>(static_cast<Acc<T>>(s) * rho + g * g * (one - rho));
+                Acc<T> denom;
+                if constexpr (kCentered) {
                     T& g1 = pMg[row + j];
-                    T& s = pMs[row + j];
-                    T& m = pMom[row + j];
-                    const Acc<T> g = static_cast<Acc<T>>(pGrad[i + j]);
-                    const Acc<T> one(1);
-                    s = static_cast<T>(static_cast<Acc<T>>(s) * rho + g * g * (one - rho));
                     g1 = static_cast<T>(static_cast<Acc<T>>(g1) * rho + g * (one - rho));
-                    const Acc<T> denom = static_cast<Acc<T>>(s) - static_cast<Acc<T>>(g1) * static_cast<Acc<T>>(g1) +
-                                         epsilon;
-                    m = static_cast<T>(static_cast<Acc<T>>(m) * momentum + lr * g / std::sqrt(denom));
-                    v = static_cast<T>(static_cast<Acc<T>>(v) - static_cast<Acc<T>>(m));
-                });
-                return Status::ok();
+                    denom = static_cast<Acc<T>>(s) - static_cast<Acc<T>>(g1) * static_cast<Acc<T>>(g1) + epsilon;
+                } else {
+                    denom = static_cast<Acc<T>>(s) + epsilon;
+                }
+                m = static_cast<T>(static_cast<Acc<T>>(m) * momentum + lr * g / std::sqrt(denom));
+                v = static_cast<T>(static_cast<Acc<T>>(v) - static_cast<Acc<T>>(m));
             });
+            return Status::ok();
         }
     };
+    template <template <typename> class Form> using RMSProp = RMSPropKernel<Form, false>;
+    template <template <typename> class Form> using CenteredRMSProp = RMSPropKernel<Form, true>;
 
     /// Calls body(first element of var's row, first element of grad's row, j) for every element j of
     /// every row named, in index order.
