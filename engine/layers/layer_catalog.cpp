@@ -17,6 +17,7 @@
 #include "layers/conv2d_transpose.h"
 #include "layers/data_source_nodes.h"
 #include "layers/dense.h"
+#include "layers/recurrent_nodes.h"
 #include "layers/dropout.h"
 #include "layers/flatten.h"
 #include "layers/layer_scope.h"
@@ -167,6 +168,8 @@ std::vector<LayerType> buildCatalog()
                           {"layer", "variable_scope"}));
     c.push_back(makeType("Dense", "Layers", "tf.layers.dense: activation(inputs . kernel + bias).", 1, 1,
                          std::move(dense), {"inputs"}, {"output"}));
+    for (LayerType& recurrent : recurrentLayerTypes()) // Embedding, RNN (recurrent_nodes.h)
+        c.push_back(std::move(recurrent));
 
     std::vector<LayerParam> conv{
         param("filters", attr::i(32), "Output channels."),
@@ -385,7 +388,9 @@ public:
         }
         for (const LayerParam& p : m_type.params) {
             const std::string& n = p.name;
-            if ((n == "units" || n == "filters" || n == "decay_steps") && i(n) <= 0)
+            if ((n == "units" || n == "filters" || n == "decay_steps" || n == "vocab_size" || n == "dim" ||
+                 n == "layers") &&
+                i(n) <= 0)
                 return error(n, "must be positive, got " + std::to_string(i(n)));
             if (isPairParam(n)) {
                 const std::vector<std::int64_t> v = ints(n);
@@ -399,7 +404,7 @@ public:
                 return error(n, "must be in [0, 1), got " + number(f(n)));
             if ((n == "kernel_regularizer_l2" || n == "label_smoothing") && f(n) < 0.0)
                 return error(n, "must not be negative, got " + number(f(n)));
-            if (n == "initial_accumulator_value" && f(n) <= 0.0)
+            if ((n == "initial_accumulator_value" || n == "init_scale") && f(n) <= 0.0)
                 return error(n, "must be positive, got " + number(f(n)));
             if ((n == "kernel_name" || n == "bias_name") && s(n).empty())
                 return error(n, "must not be empty");
@@ -931,6 +936,7 @@ Expected<LayerExpansion> expandLayerNode(GraphBuilder& b, std::string_view type,
         isDataSourceType(t->type) ? expandSourceNode(b, *t, name, params)
         : isSummaryType(t->type)  ? expandSummaryNode(b, t->type, name, params, inputs)
         : t->type == "Cond"       ? expandCondNode(b, name, inputs)
+        : isRecurrentType(t->type) ? expandRecurrentNode(b, *t, name, params, inputs)
                                   : expandWithLayerSummaries(b, *t, params, [&] { return expand(context, t->type); });
     if (!result) {
         const Status& e = result.error();

@@ -51,8 +51,8 @@ struct LayerType {
 ///  Input: Input (Placeholder), Dataset (two Placeholders the runner feeds, see below), and the
 ///         data-source nodes MnistSource, SpiralsSource, ImageFolderSource, NumpySource, CsvSource,
 ///         TfRecordSource (layers/data_source_nodes.h).
-///  Layers: Dense, Conv2D, Conv2DTranspose, MaxPool, AvgPool, BatchNorm, Dropout, Flatten, Reshape,
-///         Concat, Add, Cond (layers/cond_node.h).
+///  Layers: Dense, Embedding, RNN (layers/recurrent_nodes.h), Conv2D, Conv2DTranspose, MaxPool,
+///         AvgPool, BatchNorm, Dropout, Flatten, Reshape, Concat, Add, Cond (layers/cond_node.h).
 ///  Activations: Relu, Relu6, Elu, Sigmoid, Tanh, Softmax, LeakyRelu.
 ///  Losses: SoftmaxCrossEntropy, SparseSoftmaxCrossEntropy, MeanSquaredError.
 ///  Training: GradientDescent, Momentum, Adam, RMSProp, Adagrad.
