@@ -353,7 +353,23 @@ Expected<DynamicRnnResult> dynamicRnnIn(GraphBuilder& b, RnnCell& cell, const Ou
         TSTUDIO_TRY(check, assertThat(b, all,
                                       {std::string("Expected shape for Tensor ") + seqLen.name() + " is ", packed,
                                        std::string(" but saw shape: "), xShape}));
-        ScopeGuard deps = b.controlDependencies({check});
+        // Not in TensorFlow 1.15, which runs such an example for every step and ignores the rest of
+        // its length: a length past the time axis is almost always a wrong feed, so it is an error
+        // that prints the time axis and the lengths ("sequence_length_within_time/Assert").
+        Operation within;
+        {
+            TSTUDIO_TRY(scope, b.nameScope("sequence_length_within_time"));
+            TSTUDIO_TRY(timeShape, py::genOp(b, "Shape", {input}, {{"out_type", attr::type(tensorflow::DT_INT32)}}));
+            TSTUDIO_TRY(steps, element(b, timeShape, 0));
+            TSTUDIO_TRY(notLonger, py::genOp(b, "LessEqual", {seqLen, steps}));
+            TSTUDIO_TRY(axes, py::intVector(b, {0}, "Const"));
+            TSTUDIO_TRY(allNotLonger, py::genOp(b, "All", {notLonger, axes}, {{"keep_dims", attr::b(false)}}));
+            TSTUDIO_TRY(assertion, assertThat(b, allNotLonger,
+                                              {std::string("sequence_length must not exceed the time axis (steps: "),
+                                               steps, std::string("); sequence_length: "), seqLen}));
+            within = assertion;
+        }
+        ScopeGuard deps = b.controlDependencies({check, within});
         TSTUDIO_TRY(checked, py::genOp(b, "Identity", {seqLen}, {}, "CheckSeqLen"));
         seqLen = checked;
     }

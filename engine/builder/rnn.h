@@ -66,10 +66,11 @@ struct DynamicRnnResult {
 /// while time < min(time_steps, max(1, max(sequence_length))): read the input, call the cell (the
 /// variables are made on that first call: "rnn/basic_lstm_cell/kernel"), past an example's length
 /// output zeros and keep its state (Select), write the output. The outputs are stacked and
-/// transposed back. As in TensorFlow, lengths beyond the time axis are not an error: those examples
-/// run every step.
-/// Differences from TensorFlow: no maximum_iterations counter in the loop (the bound already stops
-/// at time_steps); inputs are one tensor (no nested inputs).
+/// transposed back.
+/// Differences from TensorFlow: a length beyond the time axis is a run-time error (the Assert
+/// "rnn/sequence_length_within_time/Assert" prints the steps and the lengths; TensorFlow runs such
+/// an example every step); no maximum_iterations counter in the loop (the bound already stops at
+/// time_steps); inputs are one tensor (no nested inputs).
 /// Errors (InvalidArgument, naming the tensor): inputs of rank below 3 ("dynamic_rnn: inputs x:0
 /// must have rank at least 3 ..."), an unknown depth ("Input size (depth of inputs) must be
 /// accessible via shape inference, but saw value None."), non-floating inputs, a sequence length
