@@ -8,6 +8,9 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace tstudio {
 
@@ -196,11 +199,31 @@ void give(void* block, std::size_t bytes)
 
 } // namespace small_blocks
 
+/// Once per process, before the first CpuAllocator: the C library keeps freed memory for reuse
+/// instead of giving it back to the system after every free. Its defaults map every block from
+/// 128 KiB up afresh (raising that threshold only as such blocks are freed) and trim a heap whose
+/// free top passes 256 KiB, so buffers that are allocated and freed on every run (Eigen's GEMM
+/// packing buffers, kernels' scratch) page-fault again on every run: about a tenth of a
+/// batch-100 MLP step. Fixed thresholds (blocks up to 32 MiB from the heaps, trimming only past
+/// 512 MiB free) keep them mapped, as TensorFlow's own allocators keep their memory.
+void keepFreedMemoryMapped()
+{
+#if defined(__GLIBC__)
+    static const bool done = [] {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TRIM_THRESHOLD, 512 << 20);
+        return true;
+    }();
+    (void)done;
+#endif
+}
+
 } // namespace
 
 CpuAllocator::CpuAllocator(std::optional<std::int64_t> byteLimit)
     : Allocator("CPU", byteLimit), m_cache(std::make_unique<BlockCache>(blockCacheCapacity()))
 {
+    keepFreedMemoryMapped();
 }
 
 CpuAllocator::~CpuAllocator() = default;

@@ -17,10 +17,11 @@ namespace {
 /// Products smaller than this many multiply-adds run on the calling thread: handing work to the
 /// pool costs a few microseconds, about what such a product takes.
 constexpr double kMinParallelMacs = 1 << 18;
-/// Tiles per thread for row splits: two lets a thread that was slowed down be caught up.
+/// Row tiles per thread for tall products: two lets a thread that was slowed down be caught up.
 constexpr std::int64_t kTilesPerThread = 2;
-/// Column tile width for products too short to split by rows.
-constexpr std::int64_t kGemmColTile = 256;
+/// The width of column tiles (wide products), about: the columns are split evenly at multiples of
+/// kGemmRowTile into ceil(n / kGemmColTile) tiles.
+constexpr std::int64_t kGemmColTile = 128;
 
 struct Tile {
     std::int64_t row0, rows, col0, cols;
@@ -41,49 +42,63 @@ const GemmTileKernels& selectKernels()
     return gemmTileKernelsBaseline();
 }
 
+/// Boundaries of `size` split into about `wanted` parts at multiples of kGemmRowTile (the even
+/// split rounded), a short last part (under kGemmRowTile) joined to the one before it: a part of
+/// one row or column would take Eigen's matrix-vector path, which sums in another order.
+std::vector<std::pair<std::int64_t, std::int64_t>> splitAt(std::int64_t size, std::int64_t wanted)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> parts; // (start, length)
+    std::int64_t start = 0;
+    for (std::int64_t i = 1; i <= wanted; ++i) {
+        const std::int64_t end =
+            i == wanted ? size
+                        : std::clamp<std::int64_t>(std::llround(static_cast<double>(size) * static_cast<double>(i) /
+                                                                static_cast<double>(wanted) /
+                                                                static_cast<double>(kGemmRowTile)) *
+                                                       kGemmRowTile,
+                                                   start, size);
+        if (end > start)
+            parts.emplace_back(start, end - start);
+        start = end;
+    }
+    if (parts.size() > 1 && parts.back().second < kGemmRowTile) {
+        parts[parts.size() - 2].second += parts.back().second;
+        parts.pop_back();
+    }
+    return parts;
+}
+
+/// The tiles of an m x n product on `threads` threads.
+///  - Rows: Eigen's blocked kernel sums every element over k in the same blocks whatever the rows
+///    around it, and a row keeps its micro-kernel path when the split falls on a multiple of every
+///    SIMD width, so row tiles at multiples of kGemmRowTile give the bits of the undivided product:
+///    their number follows the thread count.
+///  - Columns change the blocking of the right-hand side and so the rounding: column tiles are
+///    laid out by the shape alone (kGemmColTile wide, on one thread too), never by the thread count.
+/// A product wider than it is tall with at least two column tiles is split by columns, so that each
+/// thread packs the short left-hand side and its share of the wide right-hand one (a 100 x 784 by
+/// 784 x 500 product: four 125-column tiles, rather than two row tiles that would each pack the
+/// whole 784 x 500); others by rows.
 std::vector<Tile> planTiles(std::int64_t m, std::int64_t n, std::int64_t k, int threads)
 {
     const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-    if (m >= 2 * kGemmRowTile) {
-        // Row tiles at multiples of kGemmRowTile give the same values as one tile, so their
-        // number may follow the thread count.
-        if (threads <= 1 || macs < kMinParallelMacs)
-            return {{0, m, 0, n}};
-        // Few panels: one tile per thread, so that two threads split a 100-row product 48 + 52
-        // rather than 64 + 36; many: kTilesPerThread each. Boundaries are the even split rounded
-        // to a multiple of kGemmRowTile.
-        const std::int64_t panels = (m + kGemmRowTile - 1) / kGemmRowTile;
-        const std::int64_t wanted =
-            std::min<std::int64_t>(panels, panels >= 8 * threads ? threads * kTilesPerThread : threads);
+    if (macs >= kMinParallelMacs && m < n && n >= 2 * kGemmColTile) {
+        const std::int64_t count = (n + kGemmColTile - 1) / kGemmColTile;
         std::vector<Tile> tiles;
-        std::int64_t start = 0;
-        for (std::int64_t i = 1; i <= wanted; ++i) {
-            const std::int64_t end =
-                i == wanted ? m
-                            : std::clamp<std::int64_t>(
-                                  std::llround(static_cast<double>(m) * static_cast<double>(i) /
-                                               static_cast<double>(wanted) / static_cast<double>(kGemmRowTile)) *
-                                      kGemmRowTile,
-                                  start, m);
-            if (end > start)
-                tiles.push_back({start, end - start, 0, n});
-            start = end;
-        }
-        // A short last tile joins the one before it: a tile of one row would take Eigen's
-        // matrix-vector path, which sums in another order than the blocked kernel.
-        if (tiles.size() > 1 && tiles.back().rows < kGemmRowTile) {
-            tiles[tiles.size() - 2].rows += tiles.back().rows;
-            tiles.pop_back();
-        }
+        for (const auto& [start, length] : splitAt(n, count))
+            tiles.push_back({0, m, start, length});
         return tiles;
     }
-    // Column tiles change the blocking and so the rounding: their layout depends on the shape
-    // only, so that one thread and many give the same values.
-    if (macs < kMinParallelMacs || n < 2 * kGemmColTile)
+    if (threads <= 1 || macs < kMinParallelMacs || m < 2 * kGemmRowTile)
         return {{0, m, 0, n}};
+    // Few panels: one tile per thread, so that two threads split 100 rows 48 + 52 rather than
+    // 64 + 36; many: kTilesPerThread each (a thread that was slowed down is caught up).
+    const std::int64_t panels = (m + kGemmRowTile - 1) / kGemmRowTile;
+    const std::int64_t wanted =
+        std::min<std::int64_t>(panels, panels >= 8 * threads ? threads * kTilesPerThread : threads);
     std::vector<Tile> tiles;
-    for (std::int64_t c = 0; c < n; c += kGemmColTile)
-        tiles.push_back({0, m, c, std::min(kGemmColTile, n - c)});
+    for (const auto& [start, length] : splitAt(m, wanted))
+        tiles.push_back({start, length, 0, n});
     return tiles;
 }
 

@@ -15,14 +15,14 @@ namespace tstudio::linalg {
 /// be nullptr: then everything runs on the calling thread). T is float, double,
 /// std::complex<float> or std::complex<double>.
 ///
-/// Determinism: products with at least kGemmRowTile * 2 rows are split by rows at multiples of
-/// kGemmRowTile, which leaves every element's summation order as in one undivided product (each
-/// row keeps its place modulo every SIMD width, so it takes the same micro-kernel path), so the
-/// result does not depend on the number of threads; shorter products are split by columns at
-/// positions that depend only on the shape, never on the thread count.
+/// Determinism: tall products are split by rows at multiples of kGemmRowTile, which leaves every
+/// element's summation order as in one undivided product (each row keeps its place modulo every
+/// SIMD width, so it takes the same micro-kernel path); wide ones by columns at positions that
+/// depend only on the shape (on one thread too). Either way the result does not depend on the
+/// number of threads.
 template <typename T> void cpuGemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args);
 
-/// The row granularity of the split (a multiple of every SIMD width Eigen uses: 16 floats in an
+/// The granularity of the split (a multiple of every SIMD width Eigen uses: 16 floats in an
 /// AVX-512 register). Small, so that the 100-row products of a batch-100 training step split
 /// evenly over two threads.
 inline constexpr std::int64_t kGemmRowTile = 16;

@@ -193,17 +193,20 @@ private slots:
 
     void gemmResultDoesNotDependOnThreadCount()
     {
-        // Row splits (tall products) and column splits (short, wide ones) must both give the
-        // single-threaded bits exactly, whatever the number of threads.
+        // Row splits (tall products) and column splits (short, wide ones) must both give the bits
+        // of the undivided product (one thread), whatever the number of threads.
         Eigen::ThreadPool pool(5);
         struct Shape {
             std::int64_t m, n, k;
         };
-        // 100 x 500 x 784 and 97 x 10 x 500: a batch-100 training step's products, split into a
-        // few row tiles at multiples of 16 (with a 1-row and a 4-row remainder).
+        // A batch-100 training step's products (100 x 500 x 784 splits its columns, 784 x 500 x
+        // 100 its rows), the PTB model's softmax (400 x 10000 x 200, and its gradients), odd
+        // remainders of 1, 3 and 4 rows or columns, and sides just over two tiles.
         for (const Shape s : {Shape{1000, 300, 200}, Shape{333, 77, 129}, Shape{129, 64, 64}, Shape{40, 2000, 64},
                               Shape{1, 4096, 128}, Shape{3, 1000, 500}, Shape{100, 500, 784}, Shape{97, 10, 500},
-                              Shape{784, 500, 100}, Shape{33, 700, 300}}) {
+                              Shape{784, 500, 100}, Shape{33, 700, 300}, Shape{400, 10000, 200},
+                              Shape{200, 10000, 400}, Shape{400, 200, 10000}, Shape{20, 803, 400},
+                              Shape{35, 33, 1000}, Shape{5, 99, 3000}}) {
             const auto a = randomValues<float>(static_cast<std::size_t>(s.m * s.k), 11);
             const auto b = randomValues<float>(static_cast<std::size_t>(s.k * s.n), 12);
             std::vector<float> single(static_cast<std::size_t>(s.m * s.n));
