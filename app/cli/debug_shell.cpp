@@ -294,8 +294,12 @@ void DebugShell::printPause(const PausePoint& point)
                static_cast<long long>(point.run), point.node.c_str());
         return;
     }
-    printf("Session run %lld %s node '%s' (%s) on %s: %s\n", static_cast<long long>(point.run),
-           point.afterNode ? "stopped after" : "paused before", point.node.c_str(), point.op.c_str(),
+    // A node inside a tf.while_loop runs once per iteration: say which one this is.
+    const std::string loop = point.frame.empty()
+                                 ? std::string()
+                                 : " in frame '" + point.frame + "', iteration " + std::to_string(point.iteration);
+    printf("Session run %lld %s node '%s' (%s)%s on %s: %s\n", static_cast<long long>(point.run),
+           point.afterNode ? "stopped after" : "paused before", point.node.c_str(), point.op.c_str(), loop.c_str(),
            point.device.c_str(), reasonText(point, m_breakpoints).c_str());
     const tensorflow::NodeDef* node = m_relations.find(point.node);
     if (point.afterNode) {
@@ -506,9 +510,12 @@ void DebugShell::cmdList(const std::vector<std::string>& given)
                 shape += "+";
             }
         }
-        printf("%5zu %10.3f %10.1f %10lld  %-20s %-8s %-10s %-14s %s\n", i, static_cast<double>(n.startNanos) / 1e6,
+        // A node inside a loop runs once per iteration: its rows say which.
+        const std::string iteration =
+            n.frame.empty() ? std::string() : " (iteration " + std::to_string(n.iteration) + ")";
+        printf("%5zu %10.3f %10.1f %10lld  %-20s %-8s %-10s %-14s %s%s\n", i, static_cast<double>(n.startNanos) / 1e6,
                static_cast<double>(n.durationNanos) / 1e3, static_cast<long long>(n.bytes()), n.op.c_str(),
-               device.c_str(), dtype.c_str(), shape.c_str(), n.node.c_str());
+               device.c_str(), dtype.c_str(), shape.c_str(), n.node.c_str(), iteration.c_str());
     }
 }
 
@@ -707,7 +714,8 @@ void DebugShell::cmdHelp()
            "  li NODE [-d N]    its inputs as a tree (N levels); lo NODE [-d N]: its consumers\n"
            "Breakpoints:\n"
            "  break [SPEC]      list, or add: node:NAME | op:TYPE | regex:RE | any, then 'if CONDITION'\n"
-           "                    (has_inf_or_nan, has_nan, has_inf, min|max|mean|std|abs_max OP NUMBER)\n"
+           "                    (has_inf_or_nan, has_nan, has_inf, min|max|mean|std|abs_max OP NUMBER,\n"
+           "                    or iteration OP N for a node inside a while loop)\n"
            "  delete N, enable N, disable N\n"
            "  watch [TENSOR]    keep a tensor's value after every run; without TENSOR list the history\n");
 }
@@ -716,7 +724,8 @@ void addDebugOptions(CLI::App& command, DebugArgs& args)
 {
     command.add_option("--break", args.breaks,
                        "a breakpoint: node:NAME, op:TYPE, regex:RE or any, optionally 'if has_inf_or_nan|has_nan|"
-                       "has_inf|STAT OP NUMBER' (STAT min, max, mean, std, abs_max); a hit opens the debugger's prompt");
+                       "has_inf|STAT OP NUMBER|iteration OP N' (STAT min, max, mean, std, abs_max); a hit opens the "
+                       "debugger's prompt");
     command.add_option("--watch", args.watch, "a tensor (node:0) whose value the debugger keeps after every run");
 }
 

@@ -17,8 +17,8 @@ namespace {
 
 constexpr std::string_view kTargetsExpected = "expected node:NAME, op:TYPE, regex:PATTERN or any";
 constexpr std::string_view kConditionsExpected =
-    "expected has_inf_or_nan, has_nan, has_inf or STAT OP NUMBER "
-    "(STAT one of min, max, mean, std, abs_max; OP one of <, <=, >, >=, ==, !=)";
+    "expected has_inf_or_nan, has_nan, has_inf, STAT OP NUMBER "
+    "(STAT one of min, max, mean, std, abs_max; OP one of <, <=, >, >=, ==, !=) or iteration OP N";
 
 bool isSpace(char c)
 {
@@ -139,13 +139,18 @@ Expected<TensorCondition> parseCondition(std::string_view text)
     while (nameEnd < text.size() && (std::isalnum(static_cast<unsigned char>(text[nameEnd])) || text[nameEnd] == '_'))
         ++nameEnd;
     const std::string_view name = text.substr(0, nameEnd);
+    const bool iteration = name == "iteration";
     const auto statistic = std::find_if(kStatistics.begin(), kStatistics.end(),
                                         [&](const StatisticName& entry) { return entry.name == name; });
-    if (name.empty() || statistic == kStatistics.end())
+    if (name.empty() || (!iteration && statistic == kStatistics.end()))
         return unexpected(
             invalidArgumentError("unknown breakpoint condition " + all + ": " + std::string(kConditionsExpected)));
-    condition.kind = TensorCondition::Kind::kStatistic;
-    condition.statistic = statistic->statistic;
+    if (iteration) {
+        condition.kind = TensorCondition::Kind::kIteration;
+    } else {
+        condition.kind = TensorCondition::Kind::kStatistic;
+        condition.statistic = statistic->statistic;
+    }
 
     std::string_view rest = trim(text.substr(nameEnd));
     // Two-character operators first, so "<=" is not read as "<" followed by "=".
@@ -169,6 +174,15 @@ Expected<TensorCondition> parseCondition(std::string_view text)
                                                ": expected a finite decimal number after '" + std::string(op->first) +
                                                "'"));
     const std::optional<double> value = parseNumber(number);
+    if (iteration) {
+        std::int64_t n = -1;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), n);
+        if (error != std::errc() || end != number.data() + number.size() || n < 0 || n > (std::int64_t(1) << 52))
+            return unexpected(invalidArgumentError("bad iteration " + quoted(number) + " in breakpoint condition " +
+                                                   all + ": expected a whole number 0, 1, 2, ..."));
+        condition.value = static_cast<double>(n);
+        return condition;
+    }
     if (!value)
         return unexpected(invalidArgumentError("bad number " + quoted(number) + " in breakpoint condition " + all +
                                                ": expected a finite decimal number such as 100, -0.5 or 1e-3"));
@@ -257,7 +271,7 @@ std::optional<std::string> nonFiniteReason(TensorCondition::Kind kind, const Ten
 /// Whether `condition` needs statistics of `dtype` at all (NaN/Inf checks skip the non-floats).
 bool worthComputing(const TensorCondition& condition, DataType dtype)
 {
-    if (condition.kind == TensorCondition::Kind::kAlways)
+    if (condition.kind == TensorCondition::Kind::kAlways || condition.kind == TensorCondition::Kind::kIteration)
         return false;
     if (condition.kind == TensorCondition::Kind::kStatistic)
         return isFloating(dtype) || isInteger(dtype) || isQuantized(dtype);
@@ -385,6 +399,8 @@ std::string formatCondition(const TensorCondition& condition)
     case TensorCondition::Kind::kStatistic:
         return std::string(statisticName(condition.statistic)) + " " + std::string(compareSymbol(condition.compare)) +
                " " + shortestNumber(condition.value);
+    case TensorCondition::Kind::kIteration:
+        return "iteration " + std::string(compareSymbol(condition.compare)) + " " + shortestNumber(condition.value);
     }
     return {};
 }
@@ -431,7 +447,8 @@ Expected<BreakpointSet> BreakpointSet::create(std::vector<Breakpoint> breakpoint
         }
         if (!breakpoint.enabled)
             continue;
-        if (breakpoint.condition.kind == TensorCondition::Kind::kAlways)
+        if (breakpoint.condition.kind == TensorCondition::Kind::kAlways ||
+            breakpoint.condition.kind == TensorCondition::Kind::kIteration)
             set.m_before.push_back(i);
         else
             set.m_after.push_back(i);
@@ -457,11 +474,16 @@ bool BreakpointSet::targets(std::size_t index, const tensorflow::NodeDef& node) 
     return false;
 }
 
-std::optional<std::size_t> BreakpointSet::matchBefore(const tensorflow::NodeDef& node) const
+std::optional<std::size_t> BreakpointSet::matchBefore(const tensorflow::NodeDef& node, std::int64_t iteration) const
 {
-    for (std::size_t index : m_before)
+    for (std::size_t index : m_before) {
+        const TensorCondition& condition = m_breakpoints[index].condition;
+        if (condition.kind == TensorCondition::Kind::kIteration &&
+            !compareHolds(static_cast<double>(iteration), condition.compare, condition.value))
+            continue;
         if (targets(index, node))
             return index;
+    }
     return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // Breakpoint: where the debugger pauses a run (a node, an op type, a name regex, every node) and on
-// what condition (always, NaN/Inf in an output, a statistic of an output against a constant),
+// what condition (always, NaN/Inf in an output, a statistic of an output against a constant, the
+// loop iteration),
 // written and read as one line of text ("op:Log if has_nan") for projects and the terminal.
 #pragma once
 
@@ -17,7 +18,8 @@
 
 namespace tstudio::debugger {
 
-/// What an output must show for a conditional breakpoint to hit.
+/// What an output must show for a conditional breakpoint to hit, or (kIteration) which executions of
+/// a node inside a tf.while_loop pause.
 struct TensorCondition {
     enum class Kind {
         kAlways,        ///< no condition: pause before the node runs
@@ -25,6 +27,9 @@ struct TensorCondition {
         kHasNan,
         kHasInf,
         kStatistic,     ///< `statistic` of an output compared with `value`
+        /// The iteration the node runs in (NodeExecution::iteration: 0 outside loops, the innermost
+        /// loop's iteration inside) compared with `value`, checked before the node runs.
+        kIteration,
     };
     enum class Statistic { kMin, kMax, kMean, kStd, kAbsMax };
     enum class Compare { kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual };
@@ -38,7 +43,8 @@ struct TensorCondition {
 };
 
 /// One breakpoint. Without a condition it pauses before a matching node runs (its inputs on show);
-/// with one, after a matching node ran and one of its float outputs meets the condition.
+/// with an iteration condition, before a matching node runs in an iteration that meets it; with a
+/// tensor condition, after a matching node ran and one of its float outputs meets the condition.
 struct Breakpoint {
     enum class Target {
         kNode,      ///< `pattern` is a node name
@@ -55,14 +61,14 @@ struct Breakpoint {
 };
 
 /// Parses one breakpoint: "node:NAME", "op:TYPE", "regex:PATTERN" or "any", optionally followed by
-/// " if CONDITION" with CONDITION one of has_inf_or_nan, has_nan, has_inf, or
+/// " if CONDITION" with CONDITION one of has_inf_or_nan, has_nan, has_inf,
 /// "STAT OP NUMBER" (STAT min|max|mean|std|abs_max, OP < <= > >= == !=; NUMBER may be inf/nan-free
-/// decimal). A bare name without "node:" is a node. InvalidArgument saying what was expected,
+/// decimal), or "iteration OP N" (N a non-negative integer: "node:while/add if iteration == 3"). A bare name without "node:" is a node. InvalidArgument saying what was expected,
 /// also for a regex that does not compile.
 Expected<Breakpoint> parseBreakpoint(std::string_view text);
 /// The breakpoint as parseBreakpoint reads it ("op:Log if has_nan"; `enabled` is not part of it).
 std::string formatBreakpoint(const Breakpoint& breakpoint);
-/// "has_nan", "max > 100" ("" for kAlways).
+/// "has_nan", "max > 100", "iteration == 3" ("" for kAlways).
 std::string formatCondition(const TensorCondition& condition);
 
 /// Whether `condition` holds for `tensor`, with the reason ("has NaN", "has NaN and Inf",
@@ -82,8 +88,9 @@ public:
     const std::vector<Breakpoint>& breakpoints() const { return m_breakpoints; }
     bool empty() const { return m_breakpoints.empty(); }
 
-    /// The index of the first enabled unconditional breakpoint matching `node`, if any.
-    std::optional<std::size_t> matchBefore(const tensorflow::NodeDef& node) const;
+    /// The index of the first enabled breakpoint that pauses before `node` runs in loop iteration
+    /// `iteration` (0 outside loops): an unconditional one, or one whose iteration condition holds.
+    std::optional<std::size_t> matchBefore(const tensorflow::NodeDef& node, std::int64_t iteration = 0) const;
     /// True when some enabled conditional breakpoint matches `node` (its outputs must be checked).
     bool wantsOutputs(const tensorflow::NodeDef& node) const;
     /// The first enabled conditional breakpoint matching `node` whose condition holds for one of
@@ -96,8 +103,8 @@ private:
 
     std::vector<Breakpoint> m_breakpoints;
     std::vector<std::shared_ptr<const std::regex>> m_regexes; ///< per breakpoint; null unless kNameRegex
-    std::vector<std::size_t> m_before; ///< enabled unconditional breakpoints, in order
-    std::vector<std::size_t> m_after;  ///< enabled conditional breakpoints, in order
+    std::vector<std::size_t> m_before; ///< enabled unconditional and iteration breakpoints, in order
+    std::vector<std::size_t> m_after;  ///< enabled tensor-conditional breakpoints, in order
 };
 
 } // namespace tstudio::debugger

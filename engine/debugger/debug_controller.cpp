@@ -548,7 +548,7 @@ ObserverAction DebugController::beforeNode(const NodeExecution& execution)
     } else if (m_pauseRequested) {
         reason = PausePoint::Reason::kPauseRequested;
     } else if (m_skipRuns == 0 && !m_breakpoints->empty()) {
-        breakpoint = m_breakpoints->matchBefore(*execution.node);
+        breakpoint = m_breakpoints->matchBefore(*execution.node, execution.iteration);
         if (breakpoint)
             reason = PausePoint::Reason::kBreakpoint;
     }

@@ -444,6 +444,10 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
         if (options.tensorStudioArgs) {
             if (e.step < trace.steps.size())
                 json.field("step", trace.steps[e.step].number);
+            if (e.frame < trace.frames.size()) {
+                json.field("frame", trace.frames[e.frame]);
+                json.field("iteration", e.iteration);
+            }
             if (e.outputCount > 0 && e.firstOutput + e.outputCount <= trace.outputs.size()) {
                 json.key("outputs");
                 json.beginArray();

@@ -17,7 +17,8 @@ struct ChromeTraceOptions {
     /// Tensor object events ("N"/"O"/"D" on the "<device> Tensors" processes) and the allocators'
     /// counter events ("C" on the "Allocators" process).
     bool showMemory = false;
-    /// Extra args that let parseChromeTrace give the same trace back: on op events "step", "outputs"
+    /// Extra args that let parseChromeTrace give the same trace back: on op events "step", "frame"
+    /// and "iteration" (an op inside a tf.while_loop), "outputs"
     /// ([[slot, dtype, [dims] or null, requested bytes], ...]), "requested_bytes", "peak_bytes",
     /// "residual_bytes" (when not 0); "thread_name" metadata events for the lanes (args "name",
     /// "lane_kind", "thread_id"); with showMemory, "allocator_pids" on the Allocators' process_name

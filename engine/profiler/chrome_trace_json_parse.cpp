@@ -29,10 +29,10 @@ constexpr TraceId kStringIdBase = std::int64_t(1) << 62;
 
 /// The args of one event that the import uses; strings point into the parser's buffer.
 struct EventArgs {
-    std::string_view name, op, laneKind;
+    std::string_view name, op, laneKind, frame;
     bool hasName = false, hasOp = false;
     std::vector<std::pair<std::uint32_t, std::string_view>> inputs;
-    std::optional<std::int64_t> step, threadId;
+    std::optional<std::int64_t> step, threadId, iteration;
     std::int64_t requestedBytes = 0, peakBytes = 0, residualBytes = 0;
     std::vector<TraceOutput> outputs;
     std::vector<std::vector<std::int64_t>> outputDims; ///< per output; empty + unknown flag below
@@ -42,11 +42,12 @@ struct EventArgs {
 
     void clear()
     {
-        name = op = laneKind = {};
+        name = op = laneKind = frame = {};
         hasName = hasOp = false;
         inputs.clear();
         step.reset();
         threadId.reset();
+        iteration.reset();
         requestedBytes = peakBytes = residualBytes = 0;
         outputs.clear();
         outputDims.clear();
@@ -62,6 +63,8 @@ struct RawOp {
     std::int64_t startNs = 0, durationNs = 0;
     std::uint32_t node = kNoIndex;
     std::optional<std::int64_t> step;
+    std::uint32_t frame = kNoIndex; ///< loop frame (index into ProfileTrace::frames)
+    std::int64_t iteration = 0;
     std::uint32_t firstOutput = 0, outputCount = 0;
     std::int64_t requestedBytes = 0, peakBytes = 0, residualBytes = 0, outputBytes = 0;
 };
@@ -380,6 +383,8 @@ Status ChromeTraceReader::readArgs(od::object args, od::document& doc)
                 m_args.hasOp = true;
             } else if (key == "lane_kind") {
                 m_args.laneKind = text;
+            } else if (key == "frame") {
+                m_args.frame = text;
             } else if (key.size() > 5 && key.substr(0, 5) == "input" && key.size() <= 11) {
                 std::uint32_t index = 0;
                 const auto result = std::from_chars(key.data() + 5, key.data() + key.size(), index);
@@ -398,6 +403,8 @@ Status ChromeTraceReader::readArgs(od::object args, od::document& doc)
                 m_args.step = *integer;
             else if (key == "thread_id")
                 m_args.threadId = *integer;
+            else if (key == "iteration")
+                m_args.iteration = *integer;
             else if (key == "requested_bytes")
                 m_args.requestedBytes = *integer;
             else if (key == "peak_bytes")
@@ -439,6 +446,11 @@ void ChromeTraceReader::addOp(TraceId pid, TraceId tid, std::int64_t start, std:
     op.startNs = start;
     op.durationNs = duration;
     op.step = args.step;
+    // Our own export's loop position (a frame without a non-negative iteration is ignored).
+    if (!args.frame.empty() && args.iteration && *args.iteration >= 0) {
+        op.frame = m_trace.internFrame(std::string(args.frame));
+        op.iteration = *args.iteration;
+    }
     bool added = false;
     op.node = m_interner.node(args.hasName ? args.name : eventName, &added);
     if (added) {
@@ -733,6 +745,8 @@ ProfileTrace ChromeTraceReader::finish()
         e.peakBytes = op.peakBytes;
         e.residualBytes = op.residualBytes;
         e.outputBytes = op.outputBytes;
+        e.frame = op.frame;
+        e.iteration = op.iteration;
         events.push_back(e);
     }
     m_ops.clear();

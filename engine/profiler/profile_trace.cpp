@@ -1,4 +1,4 @@
-// ProfileTrace: the two queries every reader of a trace needs.
+// ProfileTrace: the queries every reader of a trace needs.
 #include "profiler/profile_trace.h"
 
 #include <algorithm>
@@ -19,6 +19,15 @@ std::uint32_t ProfileTrace::findNode(const std::string& name) const
         if (nodes[i].name == name)
             return static_cast<std::uint32_t>(i);
     return kNoIndex;
+}
+
+std::uint32_t ProfileTrace::internFrame(const std::string& name)
+{
+    for (std::size_t i = 0; i < frames.size(); ++i)
+        if (frames[i] == name)
+            return static_cast<std::uint32_t>(i);
+    frames.push_back(name);
+    return static_cast<std::uint32_t>(frames.size() - 1);
 }
 
 } // namespace tstudio::profiler

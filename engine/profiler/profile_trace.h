@@ -62,6 +62,8 @@ struct TraceEvent {
     std::uint32_t step = kNoIndex;    ///< index into steps
     std::uint32_t firstOutput = 0;    ///< outputs [firstOutput, firstOutput + outputCount)
     std::uint32_t outputCount = 0;
+    /// The loop frame the execution ran in: an index into ProfileTrace::frames, kNoIndex outside loops.
+    std::uint32_t frame = kNoIndex;
     /// From NodeExecStats.memory, summed over allocators: bytes the node requested (total_bytes), its
     /// peak above what was in use before it (peak_bytes) and what it left allocated (live_bytes).
     std::int64_t requestedBytes = 0;
@@ -69,6 +71,10 @@ struct TraceEvent {
     std::int64_t residualBytes = 0;
     /// Sum of the outputs' requested bytes.
     std::int64_t outputBytes = 0;
+    /// The iteration of `frame` (0 outside loops): a node in a loop body runs once per iteration.
+    std::int64_t iteration = 0;
+
+    bool inLoop() const { return frame != kNoIndex; }
 };
 
 /// One traced session run (a training step).
@@ -97,9 +103,13 @@ struct ProfileTrace {
     std::vector<std::vector<std::int64_t>> shapes; ///< interned; -1 is an unknown dimension
     std::vector<TraceStep> steps;       ///< in time order
     std::vector<MemoryCounter> memory;
+    /// Interned loop frame names ("while/while_context") that TraceEvent::frame points into.
+    std::vector<std::string> frames;
 
     std::int64_t endNs() const;         ///< the latest event end (0 for an empty trace)
     std::uint32_t findNode(const std::string& name) const; ///< kNoIndex when absent (linear; build an index for many)
+    /// The index of frame `name`, added when absent (linear: traces have few loops).
+    std::uint32_t internFrame(const std::string& name);
 };
 
 } // namespace tstudio::profiler

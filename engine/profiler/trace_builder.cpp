@@ -1,9 +1,12 @@
 // traceFromStepStats and the shared building blocks of trace readers (lane packing, interning, steps).
 #include "profiler/trace_builder.h"
 
+#include "runtime/step_stats_collector.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace tstudio::profiler {
 namespace {
@@ -364,6 +367,10 @@ ProfileTrace buildTrace(const std::vector<std::pair<std::int64_t, const tensorfl
                 event.startNs = start;
                 event.durationNs = durationNanos(stats);
                 event.step = stepIndex;
+                if (std::optional<LoopPosition> loop = loopPositionOf(stats)) {
+                    event.frame = trace.internFrame(loop->frame);
+                    event.iteration = loop->iteration;
+                }
 
                 auto [group, newGroup] =
                     lanes.groupOfThread.try_emplace(stats.thread_id(), static_cast<std::uint32_t>(groups.size()));

@@ -43,6 +43,9 @@ struct TracedStep {
 ///   (event end, allocator_bytes_in_use) of every memory entry; an allocator that never reports bytes
 ///   in use but has allocation_records gets (alloc_micros, running sum of alloc_bytes) instead.
 ///   Samples are sorted by time; peakBytes is their maximum.
+/// - Loops: a record that setLoopPosition marked (runtime/step_stats_collector.h: a node inside a
+///   tf.while_loop) gives its event the frame (interned in ProfileTrace::frames) and iteration; other
+///   events have frame kNoIndex.
 /// - Steps: one per TracedStep that recorded at least one event, start/end from its events, in time
 ///   order (runs without events, e.g. untraced ones, are left out).
 /// Never fails: any StepStats gives a trace. Linear in the number of records (plus a sort per lane

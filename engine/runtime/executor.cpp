@@ -516,7 +516,10 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
                                       ? std::max<std::int64_t>(0, memoryAfter.peakBytesInUse - memoryBefore.bytesInUse)
                                       : newBytes;
         stats->setMemory(allocator.name(), newBytes, std::max(peak, newBytes), newBytes, memoryAfter.bytesInUse);
-        m_params.stats->add(node.runtime.deviceIndex, stats->finish());
+        tensorflow::NodeExecStats* record = stats->finish();
+        // The timeline tells a loop body's executions apart by their iteration.
+        setLoopPosition(record, m_plan.frames[static_cast<std::size_t>(node.frame)].name, tagged.iter->iter);
+        m_params.stats->add(node.runtime.deviceIndex, record);
     }
 
     if (m_params.observer) {

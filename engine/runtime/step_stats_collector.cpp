@@ -1,6 +1,9 @@
 // StepStatsCollector: NodeExecStats records timed on the steady clock, starts expressed as wall-clock time.
 #include "runtime/step_stats_collector.h"
 
+#include <google/protobuf/message.h>
+#include <google/protobuf/unknown_field_set.h>
+
 #include <atomic>
 
 namespace tstudio {
@@ -27,6 +30,39 @@ Message* createOn(google::protobuf::Arena* arena)
 }
 
 } // namespace
+
+void setLoopPosition(tensorflow::NodeExecStats* stats, const std::string& frame, std::int64_t iteration)
+{
+    if (frame.empty())
+        return;
+    google::protobuf::UnknownFieldSet* fields = stats->GetReflection()->MutableUnknownFields(stats);
+    for (int i = fields->field_count() - 1; i >= 0; --i) {
+        const int number = fields->field(i).number();
+        if (number == kLoopFrameField || number == kLoopIterationField)
+            fields->DeleteSubrange(i, 1);
+    }
+    fields->AddLengthDelimited(kLoopFrameField, frame);
+    fields->AddVarint(kLoopIterationField, static_cast<std::uint64_t>(iteration));
+}
+
+std::optional<LoopPosition> loopPositionOf(const tensorflow::NodeExecStats& stats)
+{
+    const google::protobuf::UnknownFieldSet& fields = stats.GetReflection()->GetUnknownFields(stats);
+    if (fields.empty())
+        return std::nullopt;
+    std::optional<std::string> frame;
+    std::optional<std::int64_t> iteration;
+    for (int i = 0; i < fields.field_count(); ++i) {
+        const google::protobuf::UnknownField& field = fields.field(i);
+        if (field.number() == kLoopFrameField && field.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+            frame = field.length_delimited();
+        else if (field.number() == kLoopIterationField && field.type() == google::protobuf::UnknownField::TYPE_VARINT)
+            iteration = static_cast<std::int64_t>(field.varint());
+    }
+    if (!frame || frame->empty() || !iteration || *iteration < 0)
+        return std::nullopt;
+    return LoopPosition{std::move(*frame), *iteration};
+}
 
 std::uint32_t NodeStatsRecorder::currentThreadId()
 {

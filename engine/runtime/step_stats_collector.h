@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace tstudio {
@@ -56,6 +58,31 @@ private:
     bool m_owned; ///< heap record not yet handed over
     std::chrono::steady_clock::time_point m_start;
 };
+
+/// Where a node inside a tf.while_loop ran: the loop's frame ("while/while_context"; the innermost
+/// one in nested loops) and the iteration within it (0, 1, ...).
+struct LoopPosition {
+    std::string frame;
+    std::int64_t iteration = 0;
+
+    bool operator==(const LoopPosition&) const = default;
+};
+
+/// TensorFlow's NodeExecStats has no field for the loop position, so a record of a node inside a
+/// loop carries it as two fields that TensorFlow's proto does not define: kLoopFrameField (string)
+/// and kLoopIterationField (varint). They stay on the wire (proto3 keeps unknown fields through
+/// parsing, copying and serialising), and TensorFlow's readers, TensorBoard's and our own older ones
+/// skip them, so RunMetadata stays readable by TensorFlow. The numbers are far above TensorFlow's
+/// (1..17) so that a future TensorFlow field cannot take them.
+inline constexpr int kLoopFrameField = 10001;
+inline constexpr int kLoopIterationField = 10002;
+
+/// Marks `stats` as an execution of a node in loop frame `frame`, iteration `iteration` (replaces an
+/// earlier mark). An empty frame (outside every loop) leaves the record unmarked.
+void setLoopPosition(tensorflow::NodeExecStats* stats, const std::string& frame, std::int64_t iteration);
+/// The loop position setLoopPosition wrote, or nullopt for a record outside loops (or one written by
+/// TensorFlow). A record whose marks are malformed (wrong wire types) gives nullopt.
+std::optional<LoopPosition> loopPositionOf(const tensorflow::NodeExecStats& stats);
 
 /// Collects the records of one step by device. Thread-safe.
 class StepStatsCollector {

@@ -252,7 +252,8 @@ QVariant BreakpointListModel::headerData(int section, Qt::Orientation orientatio
         return {};
     if (role == Qt::ToolTipRole && section == kCondition)
         return tr("has_inf_or_nan, has_nan, has_inf, or a statistic (min, max, mean, std, abs_max) compared with "
-                  "a number, e.g. max > 100; empty pauses before the node runs");
+                  "a number, e.g. max > 100; iteration compared with a whole number (iteration == 3) pauses a node "
+                  "inside a while loop in those iterations only; empty pauses before the node runs");
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {

@@ -134,7 +134,9 @@ void BreakpointListView::retranslateUi()
 {
     m_spec->setPlaceholderText(
         tr("node:NAME, op:TYPE, regex:PATTERN or any, optionally with if has_nan, has_inf, max > 100, ..."));
-    m_spec->setToolTip(tr("A breakpoint as one line, e.g. op:MatMul or any if has_inf_or_nan; Return adds it"));
+    m_spec->setToolTip(
+        tr("A breakpoint as one line, e.g. op:MatMul, any if has_inf_or_nan or node:while/add if iteration == 3; "
+           "Return adds it"));
     m_add->setText(tr("Add"));
     m_remove->setText(tr("Remove"));
     m_remove->setToolTip(tr("Remove the selected breakpoints"));

@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -56,6 +57,19 @@ ExecutionListView::ExecutionListView(QWidget* parent) : QWidget(parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(ExecutionListModel::kNode, QHeaderView::Stretch);
     m_table->setColumnWidth(ExecutionListModel::kIndex, 40);
+    // The other columns as wide as typical values (not 100 px each), so that the node name, with a loop
+    // node's "(iteration k)", keeps the room.
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const auto fit = [this, &metrics](int column, const QString& sample) {
+        m_table->setColumnWidth(column, metrics.horizontalAdvance(sample) + 18);
+    };
+    fit(ExecutionListModel::kOp, QStringLiteral("NextIteration"));
+    fit(ExecutionListModel::kDevice, QStringLiteral("GPU:0"));
+    fit(ExecutionListModel::kDtype, QStringLiteral("float32, int32"));
+    fit(ExecutionListModel::kShape, QStringLiteral("[100,784]"));
+    fit(ExecutionListModel::kSize, QStringLiteral("999.9 KB"));
+    fit(ExecutionListModel::kStart, QStringLiteral("1234.567"));
+    fit(ExecutionListModel::kDuration, QStringLiteral("999.9 us"));
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     layout->addWidget(m_table, 1);

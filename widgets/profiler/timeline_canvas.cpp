@@ -754,10 +754,14 @@ bool TimelineCanvas::event(QEvent* event)
         const ProfileTrace& trace = m_index->trace();
         const TraceEvent& e = trace.events[hit];
         const TraceNode* node = e.node < trace.nodes.size() ? &trace.nodes[e.node] : nullptr;
-        const QString text = tr("<b>%1</b><br>%2<br>%3")
-                                 .arg(node ? QString::fromStdString(node->op).toHtmlEscaped() : QString(),
-                                      node ? QString::fromStdString(node->name).toHtmlEscaped() : QString(),
-                                      QString::fromStdString(formatDuration(double(e.durationNs))));
+        QString text = tr("<b>%1</b><br>%2<br>%3")
+                           .arg(node ? QString::fromStdString(node->op).toHtmlEscaped() : QString(),
+                                node ? QString::fromStdString(node->name).toHtmlEscaped() : QString(),
+                                QString::fromStdString(formatDuration(double(e.durationNs))));
+        if (e.frame < trace.frames.size())
+            text += QStringLiteral("<br>") + tr("iteration %1 of %2")
+                                                 .arg(e.iteration)
+                                                 .arg(QString::fromStdString(trace.frames[e.frame]).toHtmlEscaped());
         QToolTip::showText(help->globalPos(), text, this);
         return true;
     }

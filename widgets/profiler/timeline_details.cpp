@@ -146,6 +146,11 @@ QString TimelineDetails::eventHtml() const
     html += row(tr("Op"), node ? text(node->op) : QString());
     html += row(tr("Device"), device ? text(device->name) : tr("(no device)"));
     html += row(tr("Lane"), lane ? text(lane->name) : QString());
+    // A node inside a tf.while_loop runs once per iteration: say which execution this is.
+    if (e.frame < trace.frames.size()) {
+        html += row(tr("Loop frame"), text(trace.frames[e.frame]));
+        html += row(tr("Iteration"), QString::number(e.iteration));
+    }
     if (step) {
         html += row(tr("Step"), QString::number(step->number));
         html += row(tr("Start"), tr("%1 after the step's start").arg(duration(double(e.startNs - step->startNs))));

@@ -10,6 +10,7 @@
 #include <QPainterPath>
 #include <QPolygonF>
 #include <QSize>
+#include <QStringList>
 
 #include <cmath>
 #include <limits>
@@ -68,7 +69,10 @@ private:
     void visit(const LanePiece& piece)
     {
         const TraceEvent& e = m_trace.events[piece.firstEvent];
-        const QColor fill = fillOf(e);
+        QColor fill = fillOf(e);
+        // Odd loop iterations a shade darker, so a body's repeated boxes read as iterations 0, 1, 2, ...
+        if (e.inLoop() && e.iteration % 2 == 1)
+            fill = fill.darker(125);
         const int x0 = static_cast<int>(std::floor(m_left + std::max(piece.x0, -4.0)));
         const int x1 = static_cast<int>(std::floor(m_left + std::min(piece.x1, m_width + 4.0)));
         if (piece.merged) {
@@ -97,27 +101,10 @@ private:
 
     void drawLabel(const QRect& box, const TraceEvent& e, const QColor& fill)
     {
-        if (e.node >= m_trace.nodes.size())
-            return;
-        const TraceNode& node = m_trace.nodes[e.node];
         const QRectF textRect(box.left() + 3, box.top(), box.width() - 5, box.height());
-        // The op type first, as TensorFlow's timeline names its events; the node name too when there is room.
-        QString text = fromUtf8(node.op.empty() ? node.name : node.op);
-        double width = m_metrics.horizontalAdvance(text);
-        if (!node.op.empty() && width < textRect.width()) {
-            const QString both = text + QStringLiteral("  ") + fromUtf8(node.name);
-            const double bothWidth = m_metrics.horizontalAdvance(both);
-            if (bothWidth <= textRect.width()) {
-                text = both;
-                width = bothWidth;
-            }
-        }
-        if (width > textRect.width()) {
-            // A name cut to a letter or two says nothing: leave such boxes to colour and tooltip.
-            text = m_metrics.elidedText(text, Qt::ElideRight, textRect.width());
-            if (text.size() < 4)
-                return;
-        }
+        const QString text = TimelinePainter::eventLabel(m_trace, e, m_metrics, textRect.width());
+        if (text.isEmpty())
+            return;
         m_painter.setPen(textColourOn(fill));
         m_painter.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, text);
         ++m_counters.texts;
@@ -267,6 +254,37 @@ void drawArrow(QPainter& p, QPointF from, QPointF to, const QPen& pen, double bo
 }
 
 } // namespace
+
+QString TimelinePainter::eventLabel(const ProfileTrace& trace, const TraceEvent& e, const QFontMetricsF& metrics,
+                                    double width)
+{
+    if (e.node >= trace.nodes.size())
+        return {};
+    const TraceNode& node = trace.nodes[e.node];
+    // The op type first, as TensorFlow's timeline names its events; the node name too when there is room.
+    // Inside a loop the iteration follows: "Mul  while/mul (iteration 3)", else "Mul (iteration 3)",
+    // else "Mul #3".
+    const QString op = fromUtf8(node.op.empty() ? node.name : node.op);
+    QStringList candidates;
+    if (e.inLoop()) {
+        const QString iteration =
+            QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "(iteration %1)")
+                .arg(e.iteration);
+        if (!node.op.empty())
+            candidates << op + QStringLiteral("  ") + fromUtf8(node.name) + QLatin1Char(' ') + iteration;
+        candidates << op + QLatin1Char(' ') + iteration << op + QStringLiteral(" #%1").arg(e.iteration);
+    } else if (!node.op.empty()) {
+        candidates << op + QStringLiteral("  ") + fromUtf8(node.name);
+    }
+    for (const QString& candidate : candidates)
+        if (metrics.horizontalAdvance(candidate) <= width)
+            return candidate;
+    if (metrics.horizontalAdvance(op) <= width)
+        return op;
+    // A name cut to a letter or two says nothing: leave such boxes to colour and tooltip.
+    const QString elided = metrics.elidedText(op, Qt::ElideRight, width);
+    return elided.size() < 4 ? QString() : elided;
+}
 
 QString TimelinePainter::shortDeviceName(const std::string& name)
 {

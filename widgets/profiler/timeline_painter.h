@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+class QFontMetricsF;
 class QPainter;
 class QSize;
 
@@ -74,6 +75,11 @@ public:
     /// Draws the frame into `painter` over a canvas of `size`; returns the work done.
     static FrameCounters paint(QPainter& painter, const QSize& size, const TimelineFrame& frame);
 
+    /// The text drawn in `e`'s box, `width` pixels wide in `metrics`: "Op  node", or for an event inside a
+    /// loop "Op  node (iteration k)", "Op (iteration k)" or "Op #k", whichever fits first, else the op
+    /// (elided); empty when fewer than 4 characters would remain.
+    static QString eventLabel(const ProfileTrace& trace, const TraceEvent& e, const QFontMetricsF& metrics,
+                              double width);
     /// The short title of a device: what follows "/device:" in its name ("GPU:0/stream:7"), or the name.
     static QString shortDeviceName(const std::string& name);
     /// Row centre in widget pixels for a lane (its group's header when collapsed), or NaN when not laid out.

@@ -196,6 +196,8 @@ private slots:
                                                 "CsvSource",
                                                 "TfRecordSource",
                                                 "Dense",
+                                                "Embedding",
+                                                "RNN",
                                                 "Conv2D",
                                                 "Conv2DTranspose",
                                                 "MaxPool",
