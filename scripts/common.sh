@@ -16,6 +16,7 @@ TSTUDIO_PACKAGES=(
     libeigen3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libpng-dev libdnnl-dev
     libcli11-dev nlohmann-json3-dev libsimdjson-dev libreadline-dev libexpected-dev
     libzip-dev libjpeg62-turbo-dev libsnappy-dev
+    openmpi-bin libopenmpi-dev
     fonts-noto-cjk
 )
 

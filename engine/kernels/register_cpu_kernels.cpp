@@ -1,6 +1,7 @@
 // registerCpuKernels: every CPU kernel family, in one explicit list (no static initialisers).
 #include "kernels/kernels.h"
 
+#include "distributed/horovod_ops.h"
 #include "framework/kernel_registry.h"
 
 namespace tstudio {
@@ -14,7 +15,7 @@ Status registerCpuKernels(KernelRegistry& registry)
                         registerSummaryCpuKernels, registerDataFlowCpuKernels, registerImageCpuKernels,
                         registerSparseCpuKernels, registerParsingCpuKernels, registerQueueCpuKernels,
                         registerReaderCpuKernels, registerFunctionCpuKernels, registerDatasetCpuKernels,
-                        registerTensorArrayCpuKernels}) {
+                        registerTensorArrayCpuKernels, registerHorovodCpuKernels}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }

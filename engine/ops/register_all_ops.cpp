@@ -1,6 +1,7 @@
 // registerAllOps: every op family, in one explicit list (no static initialisers).
 #include "ops/register_all_ops.h"
 
+#include "distributed/horovod_ops.h"
 #include "framework/op_registry.h"
 #include "ops/ops.h"
 #include "ops/resource_gather_ops.h"
@@ -17,7 +18,7 @@ Status registerAllOps(OpRegistry& registry)
                         registerImageAdjustOps, registerSparseOps,
                         registerParsingOps, registerQueueOps, registerReaderOps, registerFunctionOps,
                         registerDatasetOps, registerResourceGatherOps, registerSparseTrainingOps,
-                        registerTensorArrayOps}) {
+                        registerTensorArrayOps, registerHorovodOps}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }
