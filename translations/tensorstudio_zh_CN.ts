@@ -1854,10 +1854,6 @@
         <translation>未知的断点目标“%1”：应为 node、op、regex 或 any</translation>
     </message>
     <message>
-        <source>has_inf_or_nan, has_nan, has_inf, or a statistic (min, max, mean, std, abs_max) compared with a number, e.g. max &gt; 100; empty pauses before the node runs</source>
-        <translation>has_inf_or_nan、has_nan、has_inf，或将某个统计量（min、max、mean、std、abs_max）与数值比较，例如 max &gt; 100；留空则在节点运行前暂停</translation>
-    </message>
-    <message>
         <source>On</source>
         <translation>启用</translation>
     </message>
@@ -1873,16 +1869,16 @@
         <source>Condition</source>
         <translation>条件</translation>
     </message>
+    <message>
+        <source>has_inf_or_nan, has_nan, has_inf, or a statistic (min, max, mean, std, abs_max) compared with a number, e.g. max &gt; 100; iteration compared with a whole number (iteration == 3) pauses a node inside a while loop in those iterations only; empty pauses before the node runs</source>
+        <translation>has_inf_or_nan、has_nan、has_inf，或某个统计量（min、max、mean、std、abs_max）与一个数比较，例如 max &gt; 100；iteration 与一个整数比较（iteration == 3）时，while 循环内的节点只在这些迭代中暂停；留空则在节点运行前暂停</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::debugger_ui::BreakpointListView</name>
     <message>
         <source>node:NAME, op:TYPE, regex:PATTERN or any, optionally with if has_nan, has_inf, max &gt; 100, ...</source>
         <translation>node:NAME、op:TYPE、regex:PATTERN 或 any，可附加 if has_nan、has_inf、max &gt; 100 等条件</translation>
-    </message>
-    <message>
-        <source>A breakpoint as one line, e.g. op:MatMul or any if has_inf_or_nan; Return adds it</source>
-        <translation>用一行描述断点，例如 op:MatMul 或 any if has_inf_or_nan；按回车键添加</translation>
     </message>
     <message>
         <source>Add</source>
@@ -1895,6 +1891,10 @@
     <message>
         <source>Remove the selected breakpoints</source>
         <translation>删除选中的断点</translation>
+    </message>
+    <message>
+        <source>A breakpoint as one line, e.g. op:MatMul, any if has_inf_or_nan or node:while/add if iteration == 3; Return adds it</source>
+        <translation>一行写一个断点，例如 op:MatMul、any if has_inf_or_nan 或 node:while/add if iteration == 3；按回车添加</translation>
     </message>
 </context>
 <context>
@@ -3872,6 +3872,46 @@ max %4</source>
     <message>
         <source>tf.cond(pred, lambda: true, lambda: false): the value of &apos;true&apos; when the bool scalar pred is true, else the value of &apos;false&apos;; TensorFlow&apos;s Switch and Merge ops.</source>
         <translation>tf.cond(pred, lambda: true, lambda: false)：bool 标量 pred 为真时取 &apos;true&apos; 的值，否则取 &apos;false&apos; 的值；即 TensorFlow 的 Switch 和 Merge 操作。</translation>
+    </message>
+    <message>
+        <source>Added to the LSTM cells&apos; forget gate.</source>
+        <translation>加到 LSTM 单元的遗忘门上。</translation>
+    </message>
+    <message>
+        <source>Cells stacked (MultiRNNCell when more than one).</source>
+        <translation>堆叠的单元数（多于一个时用 MultiRNNCell）。</translation>
+    </message>
+    <message>
+        <source>Every step&apos;s output, or the last layer&apos;s final h.</source>
+        <translation>每一步的输出，或最后一层的最终 h。</translation>
+    </message>
+    <message>
+        <source>Number of ids (rows of the table).</source>
+        <translation>id 的数目（表的行数）。</translation>
+    </message>
+    <message>
+        <source>Rows start uniform in [-init_scale, init_scale].</source>
+        <translation>各行初始值在 [-init_scale, init_scale] 内均匀分布。</translation>
+    </message>
+    <message>
+        <source>The cell: BasicLSTMCell, LSTMCell, GRUCell or BasicRNNCell.</source>
+        <translation>单元类型：BasicLSTMCell、LSTMCell、GRUCell 或 BasicRNNCell。</translation>
+    </message>
+    <message>
+        <source>Units of each cell.</source>
+        <translation>每个单元的单元数。</translation>
+    </message>
+    <message>
+        <source>Width of each row.</source>
+        <translation>每行的宽度。</translation>
+    </message>
+    <message>
+        <source>tf.nn.dynamic_rnn over a recurrent cell (stacked by MultiRNNCell for several layers): [batch, time, depth] in, every step&apos;s output or the last one out.</source>
+        <translation>用循环单元做 tf.nn.dynamic_rnn（多层时由 MultiRNNCell 堆叠）：输入 [batch, time, depth]，输出每一步的结果或最后一步的结果。</translation>
+    </message>
+    <message>
+        <source>tf.nn.embedding_lookup(embeddings, ids): one learned row of a [vocab_size, dim] table per id; its gradient updates only the rows looked up.</source>
+        <translation>tf.nn.embedding_lookup(embeddings, ids)：每个 id 取 [vocab_size, dim] 表中学得的一行；其梯度只更新被查到的行。</translation>
     </message>
 </context>
 <context>
@@ -6442,6 +6482,22 @@ max %4</source>
         <source>Splits `data` into `num_partitions` tensors by `partitions`: the slice data[js, ...] goes to outputs[partitions[js]], in the order of js.</source>
         <translation>按 `partitions` 将 `data` 拆分为 `num_partitions` 个张量：切片 data[js, ...] 进入 outputs[partitions[js]]，按 js 的顺序排列。</translation>
     </message>
+    <message>
+        <source>Copies the tensor of one process of an MPI job to every process (Horovod&apos;s broadcast).</source>
+        <translation>将 MPI 作业中某一个进程的张量复制到每个进程（Horovod 的 broadcast）。</translation>
+    </message>
+    <message>
+        <source>Every process runs the node with a tensor of the same dtype and shape; each gets the element-wise sum over all processes. Processes are matched by the node&apos;s name, so their graphs may run the nodes in different orders. Averaging is the caller&apos;s: Horovod&apos;s DistributedOptimizer divides the sum by the number of processes.</source>
+        <translation>每个进程都以相同 dtype 和形状的张量运行此节点；每个进程得到所有进程上逐元素的和。进程之间按节点名称配对，因此各进程的图可以按不同顺序运行这些节点。求平均由调用方完成：Horovod 的 DistributedOptimizer 将和除以进程数。</translation>
+    </message>
+    <message>
+        <source>Every process runs the node with a tensor of the same dtype and shape; each gets the value that the process root_rank passed in. Used to start every process from rank 0&apos;s initial variables.</source>
+        <translation>每个进程都以相同 dtype 和形状的张量运行此节点；每个进程得到进程 root_rank 传入的值。用于让每个进程都从 rank 0 的初始变量开始。</translation>
+    </message>
+    <message>
+        <source>Sums a tensor over every process of an MPI job (Horovod&apos;s allreduce).</source>
+        <translation>对 MPI 作业中所有进程的张量求和（Horovod 的 allreduce）。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::ProfilerView</name>
@@ -6774,6 +6830,14 @@ max %4</source>
         <source>peak %1</source>
         <translation>峰值 %1</translation>
     </message>
+    <message>
+        <source>iteration %1 of %2</source>
+        <translation>帧 %2 的第 %1 次迭代</translation>
+    </message>
+    <message>
+        <source>(iteration %1)</source>
+        <translation>（第 %1 次迭代）</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::timeline::TimelineDetails</name>
@@ -6940,6 +7004,14 @@ max %4</source>
     <message>
         <source>Change</source>
         <translation>变化</translation>
+    </message>
+    <message>
+        <source>Loop frame</source>
+        <translation>循环帧</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
     </message>
 </context>
 <context>
