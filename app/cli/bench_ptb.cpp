@@ -1,9 +1,9 @@
 // benchPtb: the engine's side of tools/bench/pytorch_ptb.py, timed the same way.
 #include "bench_ptb.h"
 
-#include "ptb_model.h"
 #include "builder/graph_builder.h"
 #include "builder/variables.h"
+#include "ptb_model.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 #include "training/clip_ops.h"
@@ -155,7 +155,8 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args)
         }
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    const unsigned threads = args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
+    const unsigned threads =
+        args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
     std::printf("tensorstudio, %u threads, batch %lld x %lld steps, vocabulary %lld, %lld x %lld LSTM, %d steps in "
                 "%.3f s (cost %.4f)\n",
                 threads, static_cast<long long>(kBatch), static_cast<long long>(options.numSteps),

@@ -59,8 +59,8 @@ Expected<std::shared_ptr<nn::RnnCell>> makeCell(const std::string& kind, std::in
         return std::shared_ptr<nn::RnnCell>(std::make_shared<nn::GRUCell>(units));
     if (kind == "basic_rnn")
         return std::shared_ptr<nn::RnnCell>(std::make_shared<nn::BasicRNNCell>(units));
-    return unexpected(invalidArgumentError("param 'cell' must be one of basic_lstm, lstm, gru, basic_rnn; got '" +
-                                           kind + "'"));
+    return unexpected(
+        invalidArgumentError("param 'cell' must be one of basic_lstm, lstm, gru, basic_rnn; got '" + kind + "'"));
 }
 
 Expected<LayerExpansion> expandRnn(GraphBuilder& b, const LayerType& type, std::string_view name,

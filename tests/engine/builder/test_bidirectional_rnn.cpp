@@ -7,8 +7,7 @@
 #include "builder/ops_sugar.h"
 #include "builder/rnn.h"
 #include "builder/variables.h"
-#include "gradient_test_support.h"
-#include "graph_run.h"
+#include "rnn_test_support.h"
 
 #include <QtTest>
 
@@ -18,6 +17,9 @@
 using namespace tstudio;
 using namespace tstudio::nn;
 using testing::runGraph;
+using testing::rnn::err;
+using testing::rnn::pattern;
+using testing::rnn::variableShapes;
 namespace tf = tensorflow;
 
 namespace {
@@ -26,13 +28,6 @@ namespace {
 
 constexpr std::int64_t kB = 4, kT = 5, kD = 3, kU = 4;
 const std::vector<std::int64_t> kLengths{5, 3, 1, 0};
-
-/// The golden generator's inputs: scale * sin(0.9 i + seed).
-Tensor pattern(const TensorShape& shape, double seed, double scale)
-{
-    return testing::filled(tf::DT_DOUBLE, shape,
-                           [=](std::int64_t i) { return scale * std::sin(0.9 * double(i) + seed); });
-}
 
 /// [d0, d1, rest] -> [d1, d0, rest].
 Tensor swapFirstAxes(const Tensor& t)
@@ -46,32 +41,6 @@ Tensor swapFirstAxes(const Tensor& t)
     return out;
 }
 
-const char* err(const auto& e)
-{
-    static std::string text;
-    text = e ? std::string() : e.error().toString();
-    return text.c_str();
-}
-
-/// Every element within a relative 1e-5 of the golden (absolute 1e-12 near zero).
-QString mismatch(const Tensor& t, const double* golden, std::size_t n, const char* what)
-{
-    if (static_cast<std::size_t>(t.numElements()) != n)
-        return QString("%1: %2 elements, expected %3").arg(what).arg(t.numElements()).arg(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const double v = t.values<double>()[i];
-        if (!(std::abs(v - golden[i]) <= 1e-5 * std::abs(golden[i]) + 1e-12))
-            return QString("%1[%2] = %3, expected %4").arg(what).arg(i).arg(v, 0, 'g', 12).arg(golden[i], 0, 'g', 12);
-    }
-    return {};
-}
-
-#define CHECK_GOLDEN(tensor, golden)                                                                                   \
-    do {                                                                                                               \
-        const QString m_ = mismatch((tensor), (golden), std::size(golden), #golden);                                   \
-        QVERIFY2(m_.isEmpty(), qPrintable(m_));                                                                        \
-    } while (false)
-
 /// The kernels and biases of both directions, fed through their "read" tensors (no initializer runs).
 std::vector<std::pair<std::string, Tensor>> cellFeeds(const std::string& scope = "bidirectional_rnn")
 {
@@ -79,14 +48,6 @@ std::vector<std::pair<std::string, Tensor>> cellFeeds(const std::string& scope =
             {scope + "/fw/basic_lstm_cell/bias/read:0", pattern({4 * kU}, 2.9, 0.2)},
             {scope + "/bw/basic_lstm_cell/kernel/read:0", pattern({kD + kU, 4 * kU}, 4.3, 0.5)},
             {scope + "/bw/basic_lstm_cell/bias/read:0", pattern({4 * kU}, 5.1, 0.3)}};
-}
-
-std::map<std::string, TensorShape> variableShapes(const GraphBuilder& b)
-{
-    std::map<std::string, TensorShape> out;
-    for (const Variable& v : globalVariables(b))
-        out[v.name()] = v.shape();
-    return out;
 }
 
 } // namespace
@@ -100,16 +61,7 @@ private:
     std::vector<Tensor> run(const GraphBuilder& b, const std::vector<std::pair<std::string, Tensor>>& feeds,
                             const std::vector<Output>& fetches, bool* ok)
     {
-        std::vector<std::string> names;
-        for (const Output& o : fetches)
-            names.push_back(o.name());
-        auto values = runGraph(*m_registries, b, feeds, names);
-        *ok = values.has_value();
-        if (!values) {
-            qWarning("%s", values.error().toString().c_str());
-            return {};
-        }
-        return *values;
+        return testing::rnn::fetch(*m_registries, b, feeds, fetches, ok);
     }
 
 private slots:
@@ -190,12 +142,12 @@ private slots:
         // The goldens are time-major.
         const Tensor fw = timeMajor ? v[0] : swapFirstAxes(v[0]);
         const Tensor bw = timeMajor ? v[1] : swapFirstAxes(v[1]);
-        CHECK_GOLDEN(fw, kBiFwOutputsTimeMajor);
-        CHECK_GOLDEN(bw, kBiBwOutputsTimeMajor);
-        CHECK_GOLDEN(v[2], kBiFwC);
-        CHECK_GOLDEN(v[3], kBiFwH);
-        CHECK_GOLDEN(v[4], kBiBwC);
-        CHECK_GOLDEN(v[5], kBiBwH);
+        CHECK_GOLDEN_WITHIN(fw, kBiFwOutputsTimeMajor, 1e-12);
+        CHECK_GOLDEN_WITHIN(bw, kBiBwOutputsTimeMajor, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[2], kBiFwC, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[3], kBiFwH, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[4], kBiBwC, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[5], kBiBwH, 1e-12);
         for (std::int64_t t = 0; t < kT; ++t)
             for (std::int64_t r = 0; r < kB; ++r)
                 for (std::int64_t u = 0; u < kU; ++u) {
@@ -237,11 +189,11 @@ private slots:
             b, feeds,
             {result->outputsFw, result->stateFw.h(), result->outputsBw, result->stateBw.c(), result->stateBw.h()}, &ok);
         QVERIFY(ok);
-        CHECK_GOLDEN(v[0], kBiNoLengthFw);
-        CHECK_GOLDEN(v[1], kBiNoLengthFwH);
-        CHECK_GOLDEN(v[2], kBiNoLengthBw);
-        CHECK_GOLDEN(v[3], kBiNoLengthBwC);
-        CHECK_GOLDEN(v[4], kBiNoLengthBwH);
+        CHECK_GOLDEN_WITHIN(v[0], kBiNoLengthFw, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[1], kBiNoLengthFwH, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[2], kBiNoLengthBw, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[3], kBiNoLengthBwC, 1e-12);
+        CHECK_GOLDEN_WITHIN(v[4], kBiNoLengthBwH, 1e-12);
     }
 
     /// d loss / d x through both loops, ReverseSequence on the way in and out, against central

@@ -10,8 +10,7 @@
 #include "builder/rnn_cell.h"
 #include "builder/rnn_cell_wrappers.h"
 #include "builder/variables.h"
-#include "gradient_test_support.h"
-#include "graph_run.h"
+#include "rnn_test_support.h"
 
 #include <QtTest>
 
@@ -21,17 +20,14 @@
 using namespace tstudio;
 using namespace tstudio::nn;
 using testing::runGraph;
+using testing::rnn::err;
+using testing::rnn::pattern;
+using testing::rnn::variableShapes;
 namespace tf = tensorflow;
 
 namespace {
 
 #include "rnn_goldens.inc"
-
-/// The golden generator's inputs: scale * sin(0.9 i + seed).
-Tensor pattern(const TensorShape& shape, double seed, double scale, DataType dtype = tf::DT_DOUBLE)
-{
-    return testing::filled(dtype, shape, [=](std::int64_t i) { return scale * std::sin(0.9 * double(i) + seed); });
-}
 
 Expected<Output> patternConst(GraphBuilder& b, const TensorShape& shape, double seed, double scale,
                               std::string_view name)
@@ -41,33 +37,6 @@ Expected<Output> patternConst(GraphBuilder& b, const TensorShape& shape, double 
         v[i] = scale * std::sin(0.9 * double(i) + seed);
     return ops::constant(b, v, shape, tf::DT_DOUBLE, name);
 }
-
-const char* err(const auto& e)
-{
-    static std::string text;
-    text = e ? std::string() : e.error().toString();
-    return text.c_str();
-}
-
-/// Every element within a relative 1e-5 of the golden (absolute 1e-9 near zero).
-QString mismatch(const Tensor& t, const double* golden, std::size_t n, const char* what)
-{
-    if (static_cast<std::size_t>(t.numElements()) != n)
-        return QString("%1: %2 elements, expected %3").arg(what).arg(t.numElements()).arg(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const double v = t.dtype() == tf::DT_FLOAT ? double(t.values<float>()[i]) : t.values<double>()[i];
-        const double tol = (t.dtype() == tf::DT_FLOAT ? 1e-5 : 1e-5) * std::abs(golden[i]) + 1e-9;
-        if (!(std::abs(v - golden[i]) <= tol))
-            return QString("%1[%2] = %3, expected %4").arg(what).arg(i).arg(v, 0, 'g', 12).arg(golden[i], 0, 'g', 12);
-    }
-    return {};
-}
-
-#define CHECK_GOLDEN(tensor, golden)                                                                                   \
-    do {                                                                                                               \
-        const QString m_ = mismatch((tensor), (golden), std::size(golden), #golden);                                   \
-        QVERIFY2(m_.isEmpty(), qPrintable(m_));                                                                        \
-    } while (false)
 
 /// loss = sum(a * ga) + sum(c * gc) (gc optional).
 Expected<Output> weightedSum(GraphBuilder& b, const Output& a, const Output& ga, const Output& c = {},
@@ -83,14 +52,6 @@ Expected<Output> weightedSum(GraphBuilder& b, const Output& a, const Output& ga,
     return ops::add(b, sa, sc);
 }
 
-std::map<std::string, TensorShape> variableShapes(const GraphBuilder& b)
-{
-    std::map<std::string, TensorShape> out;
-    for (const Variable& v : globalVariables(b))
-        out[v.name()] = v.shape();
-    return out;
-}
-
 } // namespace
 
 class TestRnn : public QObject {
@@ -99,20 +60,10 @@ class TestRnn : public QObject {
 private:
     std::unique_ptr<Registries> m_registries;
 
-    /// Runs `fetches` of b with `feeds`; fails the test on error.
     std::vector<Tensor> run(const GraphBuilder& b, const std::vector<std::pair<std::string, Tensor>>& feeds,
                             const std::vector<Output>& fetches, bool* ok)
     {
-        std::vector<std::string> names;
-        for (const Output& o : fetches)
-            names.push_back(o.name());
-        auto values = runGraph(*m_registries, b, feeds, names);
-        *ok = values.has_value();
-        if (!values) {
-            qWarning("%s", values.error().toString().c_str());
-            return {};
-        }
-        return *values;
+        return testing::rnn::fetch(*m_registries, b, feeds, fetches, ok);
     }
 
 private slots:
@@ -336,7 +287,7 @@ private slots:
         auto v = run(b, feeds, fetches, &ok);
         QVERIFY(ok);
         for (int t = 0; t < 5; ++t) {
-            const QString m = mismatch(v[t], kStaticOutputs + t * 8, 8, "kStaticOutputs");
+            const QString m = testing::rnn::mismatch(v[t], kStaticOutputs + t * 8, 8, "kStaticOutputs", 1e-9);
             QVERIFY2(m.isEmpty(), qPrintable(QString("step %1: %2").arg(t).arg(m)));
         }
         CHECK_GOLDEN(v[5], kStaticC);
@@ -376,7 +327,8 @@ private slots:
         auto v = run(b, feeds, fetches, &ok);
         QVERIFY(ok);
         for (int t = 0; t < 5; ++t) {
-            const QString m = mismatch(v[t], kRaggedOutputsTimeMajor + t * 12, 12, "kRaggedOutputsTimeMajor");
+            const QString m =
+                testing::rnn::mismatch(v[t], kRaggedOutputsTimeMajor + t * 12, 12, "kRaggedOutputsTimeMajor", 1e-9);
             QVERIFY2(m.isEmpty(), qPrintable(QString("step %1: %2").arg(t).arg(m)));
         }
         CHECK_GOLDEN(v[5], kRaggedC);

@@ -81,8 +81,8 @@ private slots:
         auto session = testing::layerSession(*m_registries, b);
         std::vector<Tensor> fetched;
         QVERIFY(session->run({}, {}, {"init"}, &fetched).isOk());
-        const Tensor idValues =
-            *Tensor::fromVector(testing::layerTestAllocator(), TensorShape{2, 3}, std::vector<std::int32_t>{0, 7, 49, 7, 3, 1});
+        const Tensor idValues = *Tensor::fromVector(testing::layerTestAllocator(), TensorShape{2, 3},
+                                                    std::vector<std::int32_t>{0, 7, 49, 7, 3, 1});
         QVERIFY(session->run({{"ids", idValues}}, {out->front().name(), "emb/embeddings:0"}, {}, &fetched).isOk());
         const std::vector<float> rows = floatsOf(fetched[0]);
         const std::vector<float> table = floatsOf(fetched[1]);
@@ -110,10 +110,12 @@ private slots:
                                                                             : "basic_rnn_cell";
             if (cellScope != "gru_cell") {
                 const std::int64_t gates = cellScope == "basic_rnn_cell" ? 1 : 4;
-                QVERIFY2(hasVariable(b, "rnn/multi_rnn_cell/cell_0/" + cellScope + "/kernel", TensorShape{10, gates * 6}),
-                         cell);
-                QVERIFY2(hasVariable(b, "rnn/multi_rnn_cell/cell_1/" + cellScope + "/kernel", TensorShape{12, gates * 6}),
-                         cell);
+                QVERIFY2(
+                    hasVariable(b, "rnn/multi_rnn_cell/cell_0/" + cellScope + "/kernel", TensorShape{10, gates * 6}),
+                    cell);
+                QVERIFY2(
+                    hasVariable(b, "rnn/multi_rnn_cell/cell_1/" + cellScope + "/kernel", TensorShape{12, gates * 6}),
+                    cell);
             } else {
                 QVERIFY(hasVariable(b, "rnn/multi_rnn_cell/cell_0/gru_cell/gates/kernel", TensorShape{10, 12}));
                 QVERIFY(hasVariable(b, "rnn/multi_rnn_cell/cell_1/gru_cell/candidate/kernel", TensorShape{12, 6}));
@@ -155,8 +157,7 @@ private slots:
         QVERIFY(ids && target);
         auto embedded = expandLayer(b, "Embedding", "", {{"vocab_size", attr::i(30)}, {"dim", attr::i(3)}}, {*ids});
         QVERIFY(embedded);
-        auto h = expandLayer(b, "RNN", "", {{"units", attr::i(5)}, {"output", attr::s("last")}},
-                             {embedded->front()});
+        auto h = expandLayer(b, "RNN", "", {{"units", attr::i(5)}, {"output", attr::s("last")}}, {embedded->front()});
         QVERIFY2(h, h ? "" : h.error().toString().c_str());
         auto d = ops::sub(b, h->front(), *target);
         QVERIFY(d);
@@ -176,9 +177,9 @@ private slots:
         const std::vector<float> before = floatsOf(out[0]);
         const std::vector<std::int32_t> used{1, 2, 5, 9, 2, 1, 9, 5};
         const Tensor idValues = *Tensor::fromVector(testing::layerTestAllocator(), TensorShape{2, 4}, used);
-        const Tensor targets = *Tensor::fromVector(testing::layerTestAllocator(), TensorShape{2, 5},
-                                                   std::vector<float>{0.5f, -0.5f, 0.2f, 0.1f, -0.3f, -0.2f, 0.4f,
-                                                                      0.0f, 0.3f, 0.1f});
+        const Tensor targets =
+            *Tensor::fromVector(testing::layerTestAllocator(), TensorShape{2, 5},
+                                std::vector<float>{0.5f, -0.5f, 0.2f, 0.1f, -0.3f, -0.2f, 0.4f, 0.0f, 0.3f, 0.1f});
         float first = 0, last = 0;
         for (int step = 0; step < 200; ++step) {
             const Status s = session->run({{"ids", idValues}, {"target", targets}}, {"loss:0"}, {train->name()}, &out);
@@ -193,7 +194,8 @@ private slots:
             const bool looked = std::find(used.begin(), used.end(), row) != used.end();
             bool same = true;
             for (int j = 0; j < 3; ++j)
-                same = same && after[static_cast<std::size_t>(row * 3 + j)] == before[static_cast<std::size_t>(row * 3 + j)];
+                same = same &&
+                       after[static_cast<std::size_t>(row * 3 + j)] == before[static_cast<std::size_t>(row * 3 + j)];
             QVERIFY2(same != looked, qPrintable(QStringLiteral("row %1").arg(row)));
         }
     }
@@ -209,12 +211,14 @@ private slots:
                  std::string("layer 'emb' (Embedding): port 'ids' takes int32 or int64 ids; got float32 [?,3]"));
         auto r = expandLayer(b, "RNN", "r", {}, {*f});
         QVERIFY(!r);
-        QCOMPARE(r.error().message(), std::string("layer 'r' (RNN): port 'inputs' takes a floating [batch, time, depth] "
-                                                  "tensor with a known depth; got float32 [?,3]"));
+        QCOMPARE(r.error().message(),
+                 std::string("layer 'r' (RNN): port 'inputs' takes a floating [batch, time, depth] "
+                             "tensor with a known depth; got float32 [?,3]"));
         const Status zero = validateLayerParams("RNN", "r", {{"layers", attr::i(0)}});
         QCOMPARE(zero.message(), std::string("layer 'r' (RNN): param 'layers' must be positive, got 0"));
         const Status cell = validateLayerParams("RNN", "r", {{"cell", attr::s("lsmt")}});
-        QVERIFY(cell.message().find("must be one of basic_lstm, lstm, gru, basic_rnn; got 'lsmt'") != std::string::npos);
+        QVERIFY(cell.message().find("must be one of basic_lstm, lstm, gru, basic_rnn; got 'lsmt'") !=
+                std::string::npos);
         const Status scale = validateLayerParams("Embedding", "e", {{"init_scale", attr::f(0.0f)}});
         QVERIFY(scale.message().find("'init_scale' must be positive") != std::string::npos);
     }
