@@ -51,6 +51,7 @@ struct BenchArgs {
     int runs = 1;
     std::string keep;
     bool trace = false;
+    int profileSteps = 0;
     bool debug = false;
     bool repeatGiven = false;
     bool nodesGiven = false;
@@ -443,6 +444,10 @@ void addBenchCommand(CLI::App& app, int& exitCode)
     cmd->add_flag("--trace", args->trace,
                   "mlp, lenet: also time the steps with FULL_TRACE (as the profiler runs them) and print the "
                   "tracing overhead");
+    cmd->add_option("--profile", args->profileSteps,
+                    "mlp, lenet, resnet, resnet50: after the timed blocks, trace this many steps and print the op and "
+                    "scope tables (average per step), as tstudio profile --summary does")
+        ->check(CLI::Range(0, 100000));
     cmd->add_flag("--debug", args->debug,
                   "mlp, lenet: also time the steps with the debugger attached (no breakpoints) and with its NaN/Inf "
                   "check on every float tensor, and print both overheads");
@@ -570,6 +575,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             training.batch = args->batch;
             training.trace = args->trace;
             training.debug = args->debug;
+            training.profileSteps = args->profileSteps;
             training.cudaGraphs = !args->noCudaGraphs;
             exitCode = benchTraining(**registries, training);
             return;

@@ -9,6 +9,8 @@
 #include "runtime/session.h"
 
 #include "devices/gpu_activity.h"
+#include "profiler/profile_summary.h"
+#include "profiler/trace_builder.h"
 #include "devices/gpu_probe.h"
 #include "proto/config.pb.h"
 
@@ -202,6 +204,25 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
             break;
         case kPlain: break;
         }
+    }
+    if (args.profileSteps > 0) {
+        std::vector<profiler::TracedStep> profiled;
+        for (int i = 0; i < args.profileSteps; ++i) {
+            ArenaRunMetadata metadata;
+            if (Status s = (*session)->run(traced, feeds, {}, {graph->train}, &out, metadata.get()); !s.isOk()) {
+                std::fprintf(stderr, "error: %s\n", s.toString().c_str());
+                return 1;
+            }
+            profiled.push_back({i, metadata->step_stats()});
+        }
+        profiler::ProfileSummaryOptions summary;
+        summary.graph = &graph->graph;
+        auto text = profiler::formatProfileSummary(profiler::traceFromStepStats(profiled), summary);
+        if (!text) {
+            std::fprintf(stderr, "error: %s\n", text.error().toString().c_str());
+            return 1;
+        }
+        std::printf("%s", text->c_str());
     }
     return 0;
 }

@@ -24,6 +24,9 @@ struct TrainingBenchArgs {
     /// kept) and with its NaN/Inf check on every float output, alternating the same way, and print
     /// both overheads.
     bool debug = false;
+    /// After the timed blocks, trace this many more steps (FULL_TRACE) and print the profiler's op
+    /// and scope tables for them (0: none): where a step's time goes at this thread count.
+    int profileSteps = 0;
     /// On the GPU, capture the training step as a CUDA graph and replay it (off: --no-cuda-graphs).
     bool cudaGraphs = true;
 };

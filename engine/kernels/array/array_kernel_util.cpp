@@ -2,6 +2,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/array/array_kernel_util.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include "framework/node_attrs.h"
 
@@ -190,7 +191,7 @@ void copyElements(const Eigen::ThreadPoolDevice& device, const Tensor& src, Tens
         const E* in = elementsAs<E>(src);
         E* out = mutableElementsAs<E>(dst);
         const double bytes = static_cast<double>(sizeof(E));
-        device.parallelFor(
+        cpuParallelFor(device, 
             src.numElements(), Eigen::TensorOpCost(bytes, bytes, 1),
             [in, out](Eigen::Index first, Eigen::Index last) { std::copy(in + first, in + last, out + first); });
     });

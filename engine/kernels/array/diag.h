@@ -2,12 +2,14 @@
 // movement, written once per element width E (kernels dispatch with dispatchByElementBytes).
 #pragma once
 
+#include "devices/cpu/cpu_parallel.h"
+
 #include <algorithm>
 #include <cstdint>
 
 namespace tstudio::array {
 
-// Each functor takes a device with Eigen's parallelFor (the CPU thread pool); a CUDA kernel
+// Each functor takes a CPU device (cpuParallelFor on its thread pool); a CUDA kernel
 // would specialise them for Eigen::GpuDevice, as TensorFlow's *.cu.cc files do. Every output
 // element is written exactly once (zero is the value-initialised E, all bits clear, which is
 // 0 / 0.0 / false in every dtype), so the output need not be cleared first.
@@ -16,7 +18,7 @@ namespace tstudio::array {
 template <typename Device, typename E> struct DiagFunctor {
     void operator()(const Device& device, const E* in, std::int64_t n, E* out) const
     {
-        device.parallelFor(n, {0.0, static_cast<double>(n * sizeof(E)), static_cast<double>(n)},
+        cpuParallelFor(device, n, {0.0, static_cast<double>(n * sizeof(E)), static_cast<double>(n)},
                            [=](std::int64_t first, std::int64_t last) {
                                for (std::int64_t i = first; i < last; ++i) {
                                    E* row = out + i * n;
@@ -31,7 +33,7 @@ template <typename Device, typename E> struct DiagFunctor {
 template <typename Device, typename E> struct DiagPartFunctor {
     void operator()(const Device& device, const E* in, std::int64_t n, E* out) const
     {
-        device.parallelFor(n, {static_cast<double>(sizeof(E)), static_cast<double>(sizeof(E)), 1.0},
+        cpuParallelFor(device, n, {static_cast<double>(sizeof(E)), static_cast<double>(sizeof(E)), 1.0},
                            [=](std::int64_t first, std::int64_t last) {
                                for (std::int64_t i = first; i < last; ++i)
                                    out[i] = in[i * (n + 1)];
@@ -43,7 +45,7 @@ template <typename Device, typename E> struct DiagPartFunctor {
 template <typename Device, typename E> struct MatrixDiagFunctor {
     void operator()(const Device& device, const E* diag, std::int64_t batch, std::int64_t n, E* out) const
     {
-        device.parallelFor(
+        cpuParallelFor(device, 
             batch,
             {static_cast<double>(n * sizeof(E)), static_cast<double>(n * n * sizeof(E)), static_cast<double>(n * n)},
             [=](std::int64_t first, std::int64_t last) {
@@ -63,7 +65,7 @@ template <typename Device, typename E> struct MatrixDiagPartFunctor {
                     E* out) const
     {
         const std::int64_t k = std::min(rows, cols);
-        device.parallelFor(
+        cpuParallelFor(device, 
             batch, {static_cast<double>(k * sizeof(E)), static_cast<double>(k * sizeof(E)), static_cast<double>(k)},
             [=](std::int64_t first, std::int64_t last) {
                 for (std::int64_t b = first; b < last; ++b)
@@ -81,7 +83,7 @@ template <typename Device, typename E> struct MatrixSetDiagFunctor {
     {
         const std::int64_t k = std::min(rows, cols);
         const std::int64_t size = rows * cols;
-        device.parallelFor(batch,
+        cpuParallelFor(device, batch,
                            {static_cast<double>((size + k) * sizeof(E)), static_cast<double>(size * sizeof(E)),
                             static_cast<double>(size)},
                            [=](std::int64_t first, std::int64_t last) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/array/gather_plan.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -21,7 +22,7 @@ template <typename E> struct GatherFunctor<Eigen::ThreadPoolDevice, E> {
         if (slices == 0 || s.inner == 0)
             return;
         const double bytes = static_cast<double>(s.inner) * static_cast<double>(sizeof(E));
-        device.parallelFor(slices, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(s.inner)),
+        cpuParallelFor(device, slices, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(s.inner)),
                            [&s, params, indices, out](Eigen::Index first, Eigen::Index last) {
                                for (Eigen::Index slice = first; slice < last; ++slice) {
                                    const std::int64_t i = slice % s.count;
@@ -46,7 +47,7 @@ template <typename E> struct OneHotFunctor<Eigen::ThreadPoolDevice, E> {
         if (prefix * depth * suffix == 0)
             return;
         const double bytes = static_cast<double>(depth * suffix) * static_cast<double>(sizeof(E));
-        device.parallelFor(
+        cpuParallelFor(device, 
             prefix, Eigen::TensorOpCost(static_cast<double>(suffix) * 8, bytes, static_cast<double>(depth * suffix)),
             [=, &on, &off](Eigen::Index first, Eigen::Index last) {
                 for (Eigen::Index p = first; p < last; ++p) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/array/index_map.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -91,7 +92,7 @@ private:
                 }
             }
         };
-        device.parallelFor(rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(rowLength)), work);
+        cpuParallelFor(device, rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(rowLength)), work);
     }
 };
 

@@ -3,6 +3,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/array/movement.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include "framework/op_kernel.h"
 #include "framework/tensor.h"
@@ -79,7 +80,7 @@ void fillElements(const CpuEigenDevice& device, const Tensor& value, Tensor& out
         const E v = *elementsAs<E>(value);
         E* o = mutableElementsAs<E>(out);
         const double bytes = static_cast<double>(sizeof(E));
-        device.parallelFor(out.numElements(), Eigen::TensorOpCost(0, bytes, 1),
+        cpuParallelFor(device, out.numElements(), Eigen::TensorOpCost(0, bytes, 1),
                            [o, &v](Eigen::Index first, Eigen::Index last) { std::fill(o + first, o + last, v); });
     });
 }

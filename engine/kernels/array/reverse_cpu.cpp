@@ -2,6 +2,7 @@
 // contiguous block of the untouched inner axes at a time.
 #define EIGEN_USE_THREADS
 #include "kernels/array/array_kernel_util.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "kernels/array/array_kernels_internal.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -113,7 +114,7 @@ void reverseElements(const Eigen::ThreadPoolDevice& device, const ReversePlan& p
         }
     };
     const double bytes = static_cast<double>(rowLength) * static_cast<double>(sizeof(E));
-    device.parallelFor(rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(rowLength)), work);
+    cpuParallelFor(device, rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(rowLength)), work);
 }
 
 class ReverseV2Op : public OpKernel {

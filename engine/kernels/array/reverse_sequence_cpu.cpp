@@ -2,6 +2,7 @@
 // along `seq_dim` reversed and the rest copied in place; the dims after both axes move as one block.
 #define EIGEN_USE_THREADS
 #include "framework/node_attrs.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "kernels/array/array_kernel_util.h"
 #include "kernels/array/array_kernels_internal.h"
 
@@ -49,7 +50,7 @@ void reverseSequences(const Eigen::ThreadPoolDevice& device, const std::vector<s
         }
     };
     const double bytes = static_cast<double>(block) * static_cast<double>(sizeof(E));
-    device.parallelFor(blocks, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(rank)), work);
+    cpuParallelFor(device, blocks, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(rank)), work);
 }
 
 /// TensorFlow's checks and messages (reverse_sequence_op.cc), in its order; the lengths are read

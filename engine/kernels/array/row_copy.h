@@ -2,6 +2,8 @@
 // templated on the device; tensors are seen as matrices [rows, width] with a shared row count.
 #pragma once
 
+#include "devices/cpu/cpu_parallel.h"
+
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <algorithm>
@@ -42,7 +44,7 @@ private:
         if (rows == 0 || width == 0)
             return;
         const double bytes = static_cast<double>(width) * static_cast<double>(sizeof(E));
-        device.parallelFor(rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(width)),
+        cpuParallelFor(device, rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(width)),
                            [&parts, whole, width](Eigen::Index first, Eigen::Index last) {
                                for (Eigen::Index r = first; r < last; ++r) {
                                    E* row = whole + r * width;

@@ -1,6 +1,7 @@
 // BatchMatMul (equal batch dimensions) and BatchMatMulV2 (broadcast batch dimensions) CPU kernels.
 #define EIGEN_USE_THREADS
 #include "framework/kernel_registry.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "framework/op_kernel.h"
 #include "kernels/linalg/batch_matmul.h"
 #include "kernels/linalg/matmul.h"
@@ -170,7 +171,7 @@ public:
         } else {
             const Eigen::TensorOpCost cost(static_cast<double>(d0 * d1 + d1 * d3) * sizeof(T),
                                            static_cast<double>(outStride) * sizeof(T), static_cast<double>(macs) * 2);
-            device->parallelFor(bcast.batch, cost, [&](Eigen::Index first, Eigen::Index last) {
+            cpuParallelFor(*device, bcast.batch, cost, [&](Eigen::Index first, Eigen::Index last) {
                 for (Eigen::Index i = first; i < last; ++i)
                     one(i, nullptr);
             });

@@ -2,6 +2,8 @@
 #define EIGEN_USE_THREADS
 #include "kernels/linalg/gemm_cpu.h"
 
+#include "devices/cpu/cpu_parallel.h"
+
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <algorithm>
@@ -137,27 +139,10 @@ template <typename T> void cpuGemm(const Eigen::ThreadPoolDevice* device, const 
     const GemmTileFunction<T> tile = tileFunction<T>(cpuGemmTileKernels());
     const int threads = device ? device->numThreads() : 1;
     const std::vector<Tile> tiles = planTiles(args.m, args.n, args.k, threads);
-    const int helpers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), tiles.size())) - 1;
-    if (helpers <= 0) {
-        for (const Tile& t : tiles)
-            tile(args, t.row0, t.rows, t.col0, t.cols);
-        return;
-    }
     // Tiles are taken in order by whoever is free; the calling thread works too.
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < tiles.size();)
-            tile(args, tiles[i].row0, tiles[i].rows, tiles[i].col0, tiles[i].cols);
-    };
-    Eigen::Barrier barrier(static_cast<unsigned>(helpers));
-    for (int h = 0; h < helpers; ++h) {
-        device->enqueueNoNotification([&] {
-            work();
-            barrier.Notify();
-        });
-    }
-    work();
-    barrier.Wait();
+    cpuRunInParallel(device, tiles.size(), threads, [&](std::size_t i) {
+        tile(args, tiles[i].row0, tiles[i].rows, tiles[i].col0, tiles[i].cols);
+    });
 }
 
 template void cpuGemm<float>(const Eigen::ThreadPoolDevice*, const GemmArgs<float>&);

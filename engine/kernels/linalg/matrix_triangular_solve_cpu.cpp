@@ -4,6 +4,7 @@
 // the batch dimensions of matrix and rhs must be equal (no broadcasting in 1.15).
 #define EIGEN_USE_THREADS
 #include "framework/kernel_registry.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "framework/node_attrs.h"
 #include "framework/op_kernel.h"
 
@@ -99,7 +100,7 @@ public:
             // One substitution: about n^2 k multiply-adds.
             const Eigen::TensorOpCost cost(static_cast<double>(n * n + n * k) * sizeof(T),
                                            static_cast<double>(n * k) * sizeof(T), static_cast<double>(n * n * k));
-            device->parallelFor(batch, cost, [&](Eigen::Index first, Eigen::Index last) {
+            cpuParallelFor(*device, batch, cost, [&](Eigen::Index first, Eigen::Index last) {
                 for (Eigen::Index i = first; i < last; ++i)
                     one(i);
             });

@@ -2,6 +2,7 @@
 // spread over the device's threads (TensorFlow's LinearAlgebraOp shards the same way).
 #define EIGEN_USE_THREADS
 #include "kernels/linalg/qr.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include "framework/kernel_registry.h"
 #include "framework/node_attrs.h"
@@ -77,7 +78,7 @@ public:
         const Eigen::TensorOpCost cost(static_cast<double>(inStride) * sizeof(T),
                                        static_cast<double>(qStride + rStride) * sizeof(T),
                                        2 * big * small * small - 2 * small * small * small / 3.0);
-        device->parallelFor(batch, cost, [&](Eigen::Index first, Eigen::Index last) {
+        cpuParallelFor(*device, batch, cost, [&](Eigen::Index first, Eigen::Index last) {
             for (Eigen::Index i = first; i < last; ++i)
                 one(i);
         });

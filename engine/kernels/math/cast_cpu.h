@@ -7,6 +7,7 @@
 #endif
 
 #include "framework/data_type.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "framework/tensor.h"
 #include "kernels/math/cast.h"
 
@@ -49,7 +50,7 @@ template <typename From, typename To> struct CastFunctor<Eigen::ThreadPoolDevice
     void operator()(const Eigen::ThreadPoolDevice& device, To* out, const From* in, std::int64_t n, bool truncate) const
     {
         const functor::CastOp<From, To> op{truncate};
-        device.parallelFor(n, Eigen::TensorOpCost(double(sizeof(From)), double(sizeof(To)), 2.0),
+        cpuParallelFor(device, n, Eigen::TensorOpCost(double(sizeof(From)), double(sizeof(To)), 2.0),
                            [&](Eigen::Index first, Eigen::Index last) {
                                Eigen::Index i = first;
                                if constexpr (kVectorCast<From, To>) {

@@ -8,6 +8,7 @@
 #endif
 
 #include "framework/data_type.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "framework/kernel_registry.h"
 #include "framework/node_attrs.h"
 #include "framework/op_kernel.h"
@@ -52,8 +53,7 @@ template <typename F, typename In, typename Out, int Inputs> Eigen::TensorOpCost
 template <typename F>
 void parallelRanges(const CpuDevice& device, std::int64_t n, const Eigen::TensorOpCost& cost, F&& f)
 {
-    device.parallelFor(
-        n, cost, [](Eigen::Index size) { return (size + 63) / 64 * 64; }, std::forward<F>(f));
+    cpuParallelFor(device, n, cost, std::forward<F>(f), 64);
 }
 
 // Row kernels: n outputs from contiguous inputs (V) or a repeated scalar (S).

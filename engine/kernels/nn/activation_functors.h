@@ -3,6 +3,7 @@
 #pragma once
 
 #include "framework/tensor.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -109,7 +110,7 @@ template <typename Device, typename T> struct ReluGradFunctor {
         if constexpr (std::is_same_v<Device, Eigen::ThreadPoolDevice> &&
                       (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
             const Eigen::TensorOpCost cost(double(2 * sizeof(T)), double(sizeof(T)), 2.0);
-            d.parallelFor(g.size(), cost, [&](Eigen::Index begin, Eigen::Index end) {
+            cpuParallelFor(d, g.size(), cost, [&](Eigen::Index begin, Eigen::Index end) {
                 reluGradLoop(g.data() + begin, x.data() + begin, out.data() + begin, end - begin);
             });
         } else {

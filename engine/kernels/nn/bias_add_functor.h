@@ -3,6 +3,7 @@
 #pragma once
 
 #include "framework/tensor.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -59,7 +60,7 @@ private:
         const Index blocks = (channels + kBiasGradBlock - 1) / kBiasGradBlock;
         const Eigen::TensorOpCost cost(double(rows * kBiasGradBlock * sizeof(T)), double(kBiasGradBlock * sizeof(T)),
                                        double(rows * kBiasGradBlock));
-        d.parallelFor(blocks, cost, [&](Index begin, Index end) {
+        cpuParallelFor(d, blocks, cost, [&](Index begin, Index end) {
             for (Index block = begin; block < end; ++block) {
                 const Index c0 = block * kBiasGradBlock;
                 const Index width = std::min(kBiasGradBlock, channels - c0);

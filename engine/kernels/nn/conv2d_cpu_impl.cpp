@@ -4,6 +4,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/conv2d.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "kernels/nn/conv2d_dnnl.h"
 
 #include "kernels/linalg/gemm_cpu.h"
@@ -74,7 +75,7 @@ template <typename CT> void im2col(const Device& d, const Conv2DGeometry& g, con
     const Index rowsIn = g.rows.input;
     const Index colsIn = g.cols.input;
     const Eigen::TensorOpCost cost(double(patch * sizeof(CT)), double(patch * sizeof(CT)), double(patch));
-    d.parallelFor(images * pixels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, images * pixels, cost, [&](Index begin, Index end) {
         for (Index r = begin; r < end; ++r) {
             const Index image = r / pixels;
             const Index oh = (r % pixels) / g.cols.output;
@@ -107,7 +108,7 @@ void col2im(const Device& d, const Conv2DGeometry& g, const CT* col, Index image
     const Index inPixels = g.rows.input * g.cols.input;
     const Index taps = g.rows.filter * g.cols.filter;
     const Eigen::TensorOpCost cost(double(taps * depth * sizeof(CT)), double(depth * sizeof(CT)), double(taps * depth));
-    d.parallelFor(images * inPixels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, images * inPixels, cost, [&](Index begin, Index end) {
         for (Index p = begin; p < end; ++p) {
             const Index image = p / inPixels;
             const Index ih = (p % inPixels) / g.cols.input;

@@ -5,6 +5,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/conv2d_dnnl.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <atomic>
 
@@ -349,7 +350,7 @@ std::optional<Status> run(Pass pass, const Eigen::ThreadPoolDevice& device, cons
     const std::int64_t outputSize = g.outputPixels() * g.outDepth;
     std::vector<std::optional<Status>> results(static_cast<std::size_t>(slices));
     const Eigen::TensorOpCost cost(0, 0, 1e12); // one slice per task
-    device.parallelFor(slices, cost, [&](Eigen::Index begin, Eigen::Index end) {
+    cpuParallelFor(device, slices, cost, [&](Eigen::Index begin, Eigen::Index end) {
         for (Eigen::Index s = begin; s < end; ++s) {
             const std::int64_t first = s * base + std::min<std::int64_t>(s, extra);
             const std::int64_t count = base + (s < extra ? 1 : 0);

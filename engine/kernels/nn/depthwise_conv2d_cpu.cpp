@@ -4,6 +4,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/depthwise_conv2d.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include "framework/node_attrs.h"
 #include "kernels/nn/nn_kernel_util.h"
@@ -37,7 +38,7 @@ void DepthwiseConv2DFunctor<Eigen::ThreadPoolDevice, T>::operator()(const Eigen:
                                                                     const T* filter, T* output) const
 {
     const std::int64_t rowWork = a.outCols * a.filterSize();
-    d.parallelFor(Index(a.batch * a.outRows), unitCost(2 * rowWork, a.outCols * a.outDepth(), 2 * rowWork, sizeof(T)),
+    cpuParallelFor(d, Index(a.batch * a.outRows), unitCost(2 * rowWork, a.outCols * a.outDepth(), 2 * rowWork, sizeof(T)),
                   [&](Index begin, Index end) {
                       for (Index r = begin; r < end; ++r) {
                           const std::int64_t b = r / a.outRows;
@@ -57,7 +58,7 @@ void DepthwiseConv2DBackpropInputFunctor<Eigen::ThreadPoolDevice, T>::operator()
                                                                                  T* inBackprop) const
 {
     const std::int64_t rowWork = a.inCols * a.filterSize();
-    d.parallelFor(Index(a.batch * a.inRows), unitCost(2 * rowWork, a.inCols * a.inDepth, 2 * rowWork, sizeof(T)),
+    cpuParallelFor(d, Index(a.batch * a.inRows), unitCost(2 * rowWork, a.inCols * a.inDepth, 2 * rowWork, sizeof(T)),
                   [&](Index begin, Index end) {
                       std::vector<T> scratch(static_cast<std::size_t>(a.outDepth()));
                       for (Index r = begin; r < end; ++r) {
@@ -81,7 +82,7 @@ void DepthwiseConv2DBackpropFilterFunctor<Eigen::ThreadPoolDevice, T>::operator(
     const std::int64_t depth = a.outDepth();
     const std::int64_t tapWork = a.outRows * a.outCols * depth;
     // Per image and tap: partials[b][tap][0 .. outDepth).
-    d.parallelFor(
+    cpuParallelFor(d, 
         Index(a.batch * taps), unitCost(2 * tapWork, depth, 2 * tapWork, sizeof(T)), [&](Index begin, Index end) {
             for (Index u = begin; u < end; ++u) {
                 const std::int64_t b = u / taps;
@@ -92,7 +93,7 @@ void DepthwiseConv2DBackpropFilterFunctor<Eigen::ThreadPoolDevice, T>::operator(
         });
     // TensorFlow adds the images' partials to a zeroed filter gradient, image after image.
     const std::int64_t size = a.filterSize();
-    d.parallelFor(Index(size), unitCost(a.batch, 1, a.batch, sizeof(T)), [&](Index begin, Index end) {
+    cpuParallelFor(d, Index(size), unitCost(a.batch, 1, a.batch, sizeof(T)), [&](Index begin, Index end) {
         for (Index i = begin; i < end; ++i) {
             T sum = T(0);
             for (std::int64_t b = 0; b < a.batch; ++b)

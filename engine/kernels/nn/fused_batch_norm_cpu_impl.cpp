@@ -3,6 +3,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/fused_batch_norm.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -26,7 +27,7 @@ template <typename Value> std::vector<double> channelSums(const Device& d, const
     std::vector<double> partial(static_cast<std::size_t>(blocks * channels), 0.0);
     const double elements = double(perBlock * channels * l.inner);
     const Eigen::TensorOpCost cost(elements * 4, 0, elements * 2);
-    d.parallelFor(blocks, cost, [&](Index b0, Index b1) {
+    cpuParallelFor(d, blocks, cost, [&](Index b0, Index b1) {
         for (Index b = b0; b < b1; ++b) {
             double* acc = partial.data() + b * channels;
             const Index oEnd = std::min(l.outer, (b + 1) * perBlock);
@@ -53,7 +54,7 @@ template <typename Value> std::vector<double> channelSums(const Device& d, const
 template <typename F> void forEachElement(const Device& d, const BatchNormLayout& l, F f)
 {
     const Eigen::TensorOpCost cost(double(l.inner * 8), double(l.inner * 4), double(l.inner * 4));
-    d.parallelFor(l.outer * l.channels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, l.outer * l.channels, cost, [&](Index begin, Index end) {
         for (Index r = begin; r < end; ++r) {
             const Index c = r % l.channels;
             for (Index i = 0; i < l.inner; ++i)

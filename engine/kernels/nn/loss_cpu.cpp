@@ -2,6 +2,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/nn_kernels_internal.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "kernels/nn/xent.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -46,7 +47,7 @@ void XentCpu<T>::dense(const Device& d, std::int64_t rows, std::int64_t classes,
 {
     using Acc = AccumulatorT<T>;
     const Eigen::TensorOpCost cost(double(2 * classes * sizeof(T)), double(classes * sizeof(T)), double(classes * 30));
-    d.parallelFor(rows, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, rows, cost, [&](Index begin, Index end) {
         std::vector<Acc> z(static_cast<std::size_t>(classes));
         std::vector<Acc> e(static_cast<std::size_t>(classes));
         for (Index i = begin; i < end; ++i) {
@@ -72,7 +73,7 @@ void XentCpu<T>::sparse(const Device& d, std::int64_t rows, std::int64_t classes
 {
     using Acc = AccumulatorT<T>;
     const Eigen::TensorOpCost cost(double(classes * sizeof(T)), double(classes * sizeof(T)), double(classes * 30));
-    d.parallelFor(rows, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, rows, cost, [&](Index begin, Index end) {
         std::vector<Acc> z(static_cast<std::size_t>(classes));
         std::vector<Acc> e(static_cast<std::size_t>(classes));
         for (Index i = begin; i < end; ++i) {

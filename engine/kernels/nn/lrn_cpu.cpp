@@ -2,6 +2,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/lrn.h"
+#include "devices/cpu/cpu_parallel.h"
 #include "kernels/nn/nn_kernels_internal.h"
 
 #include "framework/node_attrs.h"
@@ -69,7 +70,7 @@ void LrnCpu<T>::forward(const Device& d, const LrnParams& p, std::int64_t rows, 
 {
     const double window = double(std::min<std::int64_t>(depth, 2 * p.depthRadius + 1));
     const Eigen::TensorOpCost cost(double(depth * sizeof(T)), double(depth * sizeof(T)), double(depth) * (window + 8));
-    d.parallelFor(rows, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, rows, cost, [&](Index begin, Index end) {
         std::vector<float> x(static_cast<std::size_t>(depth));
         std::vector<float> norm(static_cast<std::size_t>(depth));
         for (Index r = begin; r < end; ++r) {
@@ -94,7 +95,7 @@ void LrnCpu<T>::backward(const Device& d, const LrnParams& p, std::int64_t rows,
     const double window = double(std::min<std::int64_t>(depth, 2 * p.depthRadius + 1));
     const Eigen::TensorOpCost cost(double(3 * depth * sizeof(T)), double(depth * sizeof(T)),
                                    double(depth) * window * 4);
-    d.parallelFor(rows, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, rows, cost, [&](Index begin, Index end) {
         std::vector<float> x(static_cast<std::size_t>(depth));
         std::vector<float> norm(static_cast<std::size_t>(depth));
         std::vector<float> acc(static_cast<std::size_t>(depth));

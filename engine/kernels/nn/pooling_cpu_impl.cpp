@@ -3,6 +3,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/nn/pooling.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include "framework/node_attrs.h"
 
@@ -237,7 +238,7 @@ template <typename T> void PoolCpu<T>::maxPool(const Device& d, const PoolGeomet
     if (g.depthWindow > 1) {
         const Index groups = g.outDepth;
         const Eigen::TensorOpCost cost(double(depth * sizeof(T)), double(groups * sizeof(T)), double(depth));
-        d.parallelFor(g.batch * inRows * inCols, cost, [&](Index begin, Index end) {
+        cpuParallelFor(d, g.batch * inRows * inCols, cost, [&](Index begin, Index end) {
             for (Index p = begin; p < end; ++p) {
                 for (Index j = 0; j < groups; ++j) {
                     T best = maxIdentity<T>();
@@ -253,7 +254,7 @@ template <typename T> void PoolCpu<T>::maxPool(const Device& d, const PoolGeomet
         return;
     }
     const Eigen::TensorOpCost cost = windowCost<T>(g);
-    d.parallelFor(g.batch * pixels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, g.batch * pixels, cost, [&](Index begin, Index end) {
         for (Index p = begin; p < end; ++p) {
             const Index b = p / pixels;
             const Window w = window(g, (p % pixels) / g.cols.output, (p % pixels) % g.cols.output);
@@ -280,7 +281,7 @@ template <typename T> void PoolCpu<T>::avgPool(const Device& d, const PoolGeomet
     const Index inRows = g.rows.input;
     const Index inCols = g.cols.input;
     const Eigen::TensorOpCost cost = windowCost<T>(g);
-    d.parallelFor(g.batch * pixels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, g.batch * pixels, cost, [&](Index begin, Index end) {
         std::vector<Acc> sum(static_cast<std::size_t>(depth));
         for (Index p = begin; p < end; ++p) {
             const Index b = p / pixels;
@@ -362,7 +363,7 @@ void maxPoolGradDisjoint(const Device& d, const PoolGeometry& g, const T* input,
                                    double(2 * windowSize * depth));
     const Index fullBlocks = depth / kDisjointBlock;
     const Index tail = depth % kDisjointBlock;
-    d.parallelFor(g.batch * pixels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, g.batch * pixels, cost, [&](Index begin, Index end) {
         for (Index p = begin; p < end; ++p) {
             const Index b = p / pixels;
             const Window w = window(g, (p % pixels) / g.cols.output, (p % pixels) % g.cols.output);
@@ -402,7 +403,7 @@ void PoolCpu<T>::maxPoolGrad(const Device& d, const PoolGeometry& g, const T* in
     const Eigen::TensorOpCost cost(double(pixels * windowSize * kChannelBlock * sizeof(T)),
                                    double(pixels * kChannelBlock * sizeof(T)),
                                    double(pixels * windowSize * kChannelBlock));
-    d.parallelFor(g.batch * blocks, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, g.batch * blocks, cost, [&](Index begin, Index end) {
         for (Index item = begin; item < end; ++item) {
             const Index b = item / blocks;
             const Index c0 = (item % blocks) * kChannelBlock;
@@ -458,7 +459,7 @@ void PoolCpu<T>::avgPoolGrad(const Device& d, const PoolGeometry& g, const T* gr
         const Index last = std::min<Index>(t / dim.stride, dim.output - 1);
         return std::pair<Index, Index>{first, last};
     };
-    d.parallelFor(g.batch * inPixels, cost, [&](Index begin, Index end) {
+    cpuParallelFor(d, g.batch * inPixels, cost, [&](Index begin, Index end) {
         std::vector<Acc> sum(static_cast<std::size_t>(depth));
         for (Index p = begin; p < end; ++p) {
             const Index b = p / inPixels;
@@ -488,7 +489,7 @@ void PoolCpu<T>::maxPoolGradGrad(const Device& d, const PoolGeometry& g, const T
     const Index depth = g.depth;
     const Index inRows = g.rows.input;
     const Index inCols = g.cols.input;
-    d.parallelFor(g.batch * pixels, windowCost<T>(g), [&](Index begin, Index end) {
+    cpuParallelFor(d, g.batch * pixels, windowCost<T>(g), [&](Index begin, Index end) {
         for (Index p = begin; p < end; ++p) {
             const Index b = p / pixels;
             const Window w = window(g, (p % pixels) / g.cols.output, (p % pixels) % g.cols.output);

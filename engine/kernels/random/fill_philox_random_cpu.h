@@ -6,6 +6,7 @@
 #endif
 
 #include "kernels/random/fill_philox_random.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -23,7 +24,7 @@ template <typename Distribution> struct FillPhiloxRandom<Eigen::ThreadPoolDevice
         const std::int64_t groups = (size + kGroupSize - 1) / kGroupSize;
         // TensorFlow's cost estimate per group: 4 words x (10 Philox cycles + a few per value).
         const double cycles = Distribution::kVariableSamplesPerOutput ? 4 * (10 + 90) : 4 * (10 + 70);
-        device.parallelFor(static_cast<Eigen::Index>(groups), Eigen::TensorOpCost(0, sizeof(T) * kGroupSize, cycles),
+        cpuParallelFor(device, static_cast<Eigen::Index>(groups), Eigen::TensorOpCost(0, sizeof(T) * kGroupSize, cycles),
                            [&](Eigen::Index start, Eigen::Index limit) {
                                fillPhiloxRandomGroups(gen, data, size, static_cast<std::int64_t>(start),
                                                       static_cast<std::int64_t>(limit), dist);

@@ -3,6 +3,7 @@
 #define EIGEN_USE_THREADS
 
 #include "kernels/random/multinomial.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include "framework/kernel_registry.h"
 #include "kernels/random/guarded_philox_random.h"
@@ -30,7 +31,7 @@ void MultinomialFunctor<Eigen::ThreadPoolDevice, T, Out>::operator()(const Eigen
 {
     const Eigen::TensorOpCost cost(double(classes * sizeof(T)), double(samples * sizeof(Out)),
                                    double(5 * classes + samples * (20 + 4 * std::log2(double(classes) + 1))));
-    d.parallelFor(Eigen::Index(batch), cost, [&](Eigen::Index begin, Eigen::Index end) {
+    cpuParallelFor(d, Eigen::Index(batch), cost, [&](Eigen::Index begin, Eigen::Index end) {
         std::vector<double> cdf(static_cast<std::size_t>(classes));
         for (Eigen::Index b = begin; b < end; ++b) {
             int drop = 0;

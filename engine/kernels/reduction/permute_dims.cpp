@@ -1,6 +1,7 @@
 // permuteDims: an odometer walk over the output, parallel over contiguous output ranges.
 #define EIGEN_USE_THREADS
 #include "kernels/reduction/permute_dims.h"
+#include "devices/cpu/cpu_parallel.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -63,7 +64,7 @@ void permuteTyped(const Eigen::ThreadPoolDevice* device, const void* in, void* o
         return;
     }
     const Eigen::TensorOpCost cost(sizeof(E), sizeof(E), 4 * static_cast<double>(rank));
-    device->parallelFor(total, cost, [&](Eigen::Index first, Eigen::Index last) {
+    cpuParallelFor(*device, total, cost, [&](Eigen::Index first, Eigen::Index last) {
         permuteRange(src, dst, outDims, inStrides, first, last);
     });
 }

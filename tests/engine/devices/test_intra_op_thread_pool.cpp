@@ -1,0 +1,233 @@
+// Tests for the intra-op thread pool (spinning workers, nested sections, draining) and the CPU
+// parallel loops that run on it (cpuRunInParallel, cpuParallelFor).
+#define EIGEN_USE_THREADS
+#include "devices/cpu/cpu_parallel.h"
+#include "devices/cpu/intra_op_thread_pool.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <thread>
+#include <vector>
+
+using namespace tstudio;
+
+namespace {
+
+/// Waits up to `limit` for `done`, polling.
+template <typename F> bool eventually(F done, std::chrono::milliseconds limit = std::chrono::milliseconds(5000))
+{
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > end)
+            return false;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return true;
+}
+
+} // namespace
+
+class TestIntraOpThreadPool : public QObject {
+    Q_OBJECT
+private slots:
+    void runsTasksOnEveryWorkerAtOnce()
+    {
+        // Three tasks that each wait until all three are running: only three distinct workers
+        // running at the same time let them finish.
+        IntraOpThreadPool pool(3, std::chrono::microseconds(2000000));
+        QCOMPARE(pool.NumThreads(), 3);
+        QCOMPARE(pool.CurrentThreadId(), -1);
+        Eigen::Notification awake; // wakes the pool, so that no task runs on this thread
+        pool.Schedule([&] { awake.Notify(); });
+        awake.Wait();
+        std::atomic<int> inside{0};
+        std::atomic<bool> met{true};
+        std::mutex mutex;
+        std::set<int> ids;
+        Eigen::Barrier barrier(3);
+        for (int i = 0; i < 3; ++i) {
+            pool.Schedule([&] {
+                {
+                    std::lock_guard<std::mutex> lock(mutex);
+                    ids.insert(pool.CurrentThreadId());
+                }
+                inside.fetch_add(1);
+                if (!eventually([&] { return inside.load() == 3; }))
+                    met = false;
+                barrier.Notify();
+            });
+        }
+        barrier.Wait();
+        QVERIFY(met.load());
+        QCOMPARE(ids, (std::set<int>{0, 1, 2}));
+        // Many small tasks all run.
+        std::atomic<int> ran{0};
+        Eigen::Barrier many(500);
+        for (int i = 0; i < 500; ++i)
+            pool.Schedule([&] {
+                ran.fetch_add(1);
+                many.Notify();
+            });
+        many.Wait();
+        QCOMPARE(ran.load(), 500);
+    }
+
+    void nestedSectionsFinish()
+    {
+        // Tasks that split their own work across the pool and wait for it, as Eigen's parallelFor
+        // does when a kernel runs inside another's task: with every worker inside an outer task,
+        // the nested sections run on the worker that asked for them.
+        IntraOpThreadPool pool(2);
+        Eigen::ThreadPoolDevice device(&pool, 2);
+        std::vector<std::atomic<int>> hits(32);
+        Eigen::Barrier outer(2);
+        std::atomic<int> started{0};
+        Eigen::Notification awake; // a first task wakes the pool, so that both outer tasks queue
+        pool.Schedule([&] { awake.Notify(); });
+        awake.Wait();
+        for (int t = 0; t < 2; ++t) {
+            pool.Schedule([&, t] {
+                started.fetch_add(1);
+                while (pool.CurrentThreadId() >= 0 && started.load() < 2) // both outer tasks running
+                    std::this_thread::yield();
+                device.parallelFor(16, Eigen::TensorOpCost(0, 0, 1e6), [&](Eigen::Index first, Eigen::Index last) {
+                    for (Eigen::Index i = first; i < last; ++i)
+                        hits[static_cast<std::size_t>(t * 16 + i)].fetch_add(1);
+                });
+                outer.Notify();
+            });
+        }
+        outer.Wait();
+        for (const auto& h : hits)
+            QCOMPARE(h.load(), 1);
+    }
+
+    void workersSpinThenSleep()
+    {
+        // At most NumThreads() - 1 workers spin (the scheduling thread keeps a core), and they stop
+        // once the spin time has passed with no work.
+        IntraOpThreadPool pool(4, std::chrono::microseconds(300000));
+        QCOMPARE(pool.spinningWorkers(), 0); // new workers sleep
+        Eigen::Barrier barrier(8);
+        for (int i = 0; i < 8; ++i)
+            pool.Schedule([&] { barrier.Notify(); });
+        barrier.Wait();
+        // The workers that ran the tasks spin for 300 ms before they sleep.
+        QVERIFY(eventually([&] { return pool.spinningWorkers() > 0; }, std::chrono::milliseconds(200)));
+        QVERIFY(pool.spinningWorkers() <= 3);
+        QVERIFY(eventually([&] { return pool.spinningWorkers() == 0; }));
+        // Asleep again, the pool still takes work.
+        std::atomic<int> ran{0};
+        Eigen::Barrier again(3);
+        for (int i = 0; i < 3; ++i)
+            pool.Schedule([&] {
+                ran.fetch_add(1);
+                again.Notify();
+            });
+        again.Wait();
+        QCOMPARE(ran.load(), 3);
+    }
+
+    void destructorRunsQueuedTasks()
+    {
+        std::atomic<int> ran{0};
+        {
+            IntraOpThreadPool pool(2);
+            // Keep both workers busy so that the rest queue up behind them.
+            std::atomic<bool> release{false};
+            for (int i = 0; i < 2; ++i)
+                pool.Schedule([&] {
+                    while (!release.load())
+                        std::this_thread::yield();
+                    ran.fetch_add(1);
+                });
+            for (int i = 0; i < 50; ++i)
+                pool.Schedule([&] { ran.fetch_add(1); });
+            release.store(true);
+        }
+        QCOMPARE(ran.load(), 52);
+    }
+
+    void runInParallelTakesEveryItemOnce()
+    {
+        IntraOpThreadPool pool(2);
+        Eigen::ThreadPoolDevice device(&pool, 2);
+        for (std::size_t count : {0u, 1u, 2u, 3u, 17u, 1000u}) {
+            std::vector<std::atomic<int>> hits(count);
+            cpuRunInParallel(&device, count, 2, [&](std::size_t i) { hits[i].fetch_add(1); });
+            for (std::size_t i = 0; i < count; ++i)
+                QCOMPARE(hits[i].load(), 1);
+        }
+        // No device: in order, on this thread.
+        std::vector<std::size_t> order;
+        cpuRunInParallel(nullptr, 5, 4, [&](std::size_t i) { order.push_back(i); });
+        QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+    }
+
+    void parallelForCoversTheRangeInAlignedParts()
+    {
+        IntraOpThreadPool pool(3);
+        Eigen::ThreadPoolDevice device(&pool, 3);
+        const Eigen::TensorOpCost heavy(4, 4, 1e6); // enough work per element to use every thread
+        for (Eigen::Index n : {1, 2, 63, 64, 65, 1000, 100003}) {
+            for (Eigen::Index align : {1, 64}) {
+                std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
+                std::mutex mutex;
+                std::vector<std::pair<Eigen::Index, Eigen::Index>> ranges;
+                cpuParallelFor(
+                    device, n, heavy,
+                    [&](Eigen::Index first, Eigen::Index last) {
+                        {
+                            std::lock_guard<std::mutex> lock(mutex);
+                            ranges.emplace_back(first, last);
+                        }
+                        for (Eigen::Index i = first; i < last; ++i)
+                            hits[static_cast<std::size_t>(i)].fetch_add(1);
+                    },
+                    align);
+                for (const auto& h : hits)
+                    QCOMPARE(h.load(), 1);
+                QVERIFY(ranges.size() <= 3);
+                if (n >= 3 * align)
+                    QCOMPARE(ranges.size(), std::size_t(3));
+                for (const auto& [first, last] : ranges) {
+                    QVERIFY(first < last);
+                    QVERIFY2(
+                        first % align == 0,
+                        qPrintable(QStringLiteral("n %1 align %2: range starts at %3").arg(n).arg(align).arg(first)));
+                }
+            }
+        }
+        // Cheap work stays on the calling thread as one range.
+        int calls = 0;
+        cpuParallelFor(device, 100, Eigen::TensorOpCost(4, 4, 1), [&](Eigen::Index first, Eigen::Index last) {
+            ++calls;
+            QCOMPARE(first, Eigen::Index(0));
+            QCOMPARE(last, Eigen::Index(100));
+        });
+        QCOMPARE(calls, 1);
+    }
+
+    void eigenExpressionsGiveTheSameSumOnThePool()
+    {
+        IntraOpThreadPool pool(2);
+        Eigen::ThreadPoolDevice device(&pool, 2);
+        std::vector<float> a(1 << 20), b(a.size()), out(a.size());
+        std::iota(a.begin(), a.end(), 0.0f);
+        std::iota(b.begin(), b.end(), 1.0f);
+        Eigen::TensorMap<Eigen::Tensor<float, 1, Eigen::RowMajor>> o(out.data(), Eigen::Index(out.size()));
+        Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> x(a.data(), Eigen::Index(a.size()));
+        Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> y(b.data(), Eigen::Index(b.size()));
+        o.device(device) = x * 2.0f + y;
+        for (std::size_t i = 0; i < out.size(); i += 4099)
+            QCOMPARE(out[i], a[i] * 2.0f + b[i]);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIntraOpThreadPool)
+#include "test_intra_op_thread_pool.moc"
