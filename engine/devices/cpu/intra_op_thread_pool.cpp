@@ -55,16 +55,6 @@ void IntraOpThreadPool::Schedule(std::function<void()> fn)
 {
     {
         std::unique_lock<std::mutex> lock(m_mutex);
-        // The whole pool asleep (the first parallel section after a pause): a worker would start
-        // tens of microseconds from now, about what a section of a small step takes. The
-        // scheduling thread runs the task itself, and one worker is woken so that it spins,
-        // ready for the sections that follow.
-        if (t_current.pool != this && m_sleeping == static_cast<int>(m_workers.size()) && !m_stop) {
-            m_wake.notify_one();
-            lock.unlock();
-            fn();
-            return;
-        }
         // A worker's nested section while every worker is inside a task: nobody would take it
         // before one of them finished, and the scheduling worker is about to wait for it (a
         // nested parallelFor). It runs here, as part of its parent.

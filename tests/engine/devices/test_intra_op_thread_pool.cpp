@@ -42,7 +42,7 @@ private slots:
         IntraOpThreadPool pool(3, std::chrono::microseconds(2000000));
         QCOMPARE(pool.NumThreads(), 3);
         QCOMPARE(pool.CurrentThreadId(), -1);
-        Eigen::Notification awake; // wakes the pool, so that no task runs on this thread
+        Eigen::Notification awake; // wakes a worker, which then spins
         pool.Schedule([&] { awake.Notify(); });
         awake.Wait();
         std::atomic<int> inside{0};
@@ -87,7 +87,7 @@ private slots:
         std::vector<std::atomic<int>> hits(32);
         Eigen::Barrier outer(2);
         std::atomic<int> started{0};
-        Eigen::Notification awake; // a first task wakes the pool, so that both outer tasks queue
+        Eigen::Notification awake; // a first task wakes a worker, which then spins
         pool.Schedule([&] { awake.Notify(); });
         awake.Wait();
         for (int t = 0; t < 2; ++t) {
