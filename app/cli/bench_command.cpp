@@ -445,7 +445,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                   "mlp, lenet: also time the steps with FULL_TRACE (as the profiler runs them) and print the "
                   "tracing overhead");
     cmd->add_option("--profile", args->profileSteps,
-                    "mlp, lenet, resnet, resnet50: after the timed blocks, trace this many steps and print the op and "
+                    "mlp, lenet, resnet, resnet50, ptb: after the timed blocks, trace this many steps and print the op and "
                     "scope tables (average per step), as tstudio profile --summary does")
         ->check(CLI::Range(0, 100000));
     cmd->add_flag("--debug", args->debug,
@@ -562,6 +562,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             ptb.threads = args->threads;
             ptb.steps = args->steps;
             ptb.warmup = args->warmup;
+            ptb.profileSteps = args->profileSteps;
             exitCode = benchPtb(**registries, ptb);
             return;
         }

@@ -1,6 +1,8 @@
 // benchPtb: the engine's side of tools/bench/pytorch_ptb.py, timed the same way.
 #include "bench_ptb.h"
 
+#include "bench_profile.h"
+
 #include "builder/graph_builder.h"
 #include "builder/variables.h"
 #include "ptb_model.h"
@@ -165,6 +167,25 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args)
                 static_cast<double>(out.at(0).values<float>()[0]));
     std::printf("ptb-small: %.1f steps/s, %.0f words/s\n", steps / best,
                 steps * static_cast<double>(kBatch * options.numSteps) / best);
+    if (args.profileSteps > 0) {
+        int i = 0;
+        const Status s = printStepProfile(
+            args.profileSteps, &graph->graph,
+            [&](const tensorflow::RunOptions& runOptions, tensorflow::RunMetadata* metadata) {
+                const auto& [x, y] = batches[static_cast<std::size_t>(i++) % batches.size()];
+                std::vector<std::pair<std::string, Tensor>> feeds = {{"inputs:0", x}, {"targets:0", y}};
+                for (std::size_t k = 0; k < state.size(); ++k)
+                    feeds.emplace_back(stateFeeds[k], state[k]);
+                Status status = session.run(runOptions, feeds, fetches, {graph->train}, &out, metadata);
+                if (status.isOk())
+                    state.assign(out.begin() + 1, out.end());
+                return status;
+            });
+        if (!s.isOk()) {
+            std::fprintf(stderr, "error: %s\n", s.toString().c_str());
+            return 1;
+        }
+    }
     return 0;
 }
 

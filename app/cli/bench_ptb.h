@@ -9,9 +9,10 @@ struct Registries;
 namespace tstudio::cli {
 
 struct PtbBenchArgs {
-    int threads = 0; ///< intra-op threads (0: one per hardware thread)
-    int steps = 0;   ///< timed steps per block (0: 50)
-    int warmup = 0;  ///< untimed steps first (0: 5)
+    int threads = 0;      ///< intra-op threads (0: one per hardware thread)
+    int steps = 0;        ///< timed steps per block (0: 50)
+    int warmup = 0;       ///< untimed steps first (0: 5)
+    int profileSteps = 0; ///< after the timed blocks, trace this many steps and print the op table
 };
 
 /// Builds examples/ptb_model.h's graph (vocabulary 10,000, 2 x 200 BasicLSTMCell, 20 steps) with

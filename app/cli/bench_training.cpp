@@ -1,23 +1,23 @@
 // benchTraining: the engine's side of tools/bench/pytorch_bench.py, timed the same way.
 #include "bench_training.h"
 
+#include "bench_profile.h"
+
 #include "classifier_training.h"
-#include "layer_networks.h"
 #include "debugger/debug_controller.h"
+#include "layer_networks.h"
 #include "runtime/arena_run_metadata.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
 #include "devices/gpu_activity.h"
-#include "profiler/profile_summary.h"
-#include "profiler/trace_builder.h"
 #include "devices/gpu_probe.h"
 #include "proto/config.pb.h"
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -47,10 +47,10 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     examples::LayerNetworkOptions options;
     options.optimizer = examples::OptimizerKind::kGradientDescent;
     options.learningRate = 0.01;
-    auto graph = mlp      ? examples::buildMlp(registries.ops, options)
+    auto graph = mlp        ? examples::buildMlp(registries.ops, options)
                  : resnet   ? examples::buildResNet20(registries.ops, options)
                  : resnet50 ? examples::buildResNet50(registries.ops, options)
-                          : examples::buildLeNet5(registries.ops, options);
+                            : examples::buildLeNet5(registries.ops, options);
     if (!graph) {
         std::fprintf(stderr, "error: %s\n", graph.error().toString().c_str());
         return 1;
@@ -141,7 +141,8 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
         std::fprintf(stderr, "error: %s\n", s.toString().c_str());
         return 1;
     }
-    const unsigned threads = args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
+    const unsigned threads =
+        args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
     if (gpu)
         std::printf("tensorstudio, %s, batch %lld, %d steps in %.3f s (loss %.4f)\n",
                     probeGpus().devices.front().name.c_str(), static_cast<long long>(batch), steps, seconds[0],
@@ -165,8 +166,7 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
             auto t = timeSteps(kPlain);
             auto activity = (*recorder)->stop();
             if (!t || !activity)
-                std::printf("GPU busy: not measured (%s)\n",
-                            (!t ? t.error() : activity.error()).message().c_str());
+                std::printf("GPU busy: not measured (%s)\n", (!t ? t.error() : activity.error()).message().c_str());
             else
                 std::printf("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
                             "%lld copies, %lld memsets; %.1f launches per step%s)\n",
@@ -198,31 +198,23 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
             std::printf("debugger attached: %.1f%%\n", overhead);
             break;
         case kDebuggerNanCheck:
-            std::printf("%s with the debugger's NaN/Inf check: %.1f steps/s (every float output)\n",
-                        args.model.c_str(), steps / seconds[m]);
+            std::printf("%s with the debugger's NaN/Inf check: %.1f steps/s (every float output)\n", args.model.c_str(),
+                        steps / seconds[m]);
             std::printf("debugger with NaN/Inf check: %.1f%%\n", overhead);
             break;
         case kPlain: break;
         }
     }
     if (args.profileSteps > 0) {
-        std::vector<profiler::TracedStep> profiled;
-        for (int i = 0; i < args.profileSteps; ++i) {
-            ArenaRunMetadata metadata;
-            if (Status s = (*session)->run(traced, feeds, {}, {graph->train}, &out, metadata.get()); !s.isOk()) {
-                std::fprintf(stderr, "error: %s\n", s.toString().c_str());
-                return 1;
-            }
-            profiled.push_back({i, metadata->step_stats()});
-        }
-        profiler::ProfileSummaryOptions summary;
-        summary.graph = &graph->graph;
-        auto text = profiler::formatProfileSummary(profiler::traceFromStepStats(profiled), summary);
-        if (!text) {
-            std::fprintf(stderr, "error: %s\n", text.error().toString().c_str());
+        const Status s =
+            printStepProfile(args.profileSteps, &graph->graph,
+                             [&](const tensorflow::RunOptions& options, tensorflow::RunMetadata* metadata) {
+                                 return (*session)->run(options, feeds, {}, {graph->train}, &out, metadata);
+                             });
+        if (!s.isOk()) {
+            std::fprintf(stderr, "error: %s\n", s.toString().c_str());
             return 1;
         }
-        std::printf("%s", text->c_str());
     }
     return 0;
 }
