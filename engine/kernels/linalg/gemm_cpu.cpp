@@ -3,6 +3,7 @@
 #include "kernels/linalg/gemm_cpu.h"
 
 #include "devices/cpu/cpu_parallel.h"
+#include "kernels/isa/cpu_isa.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -33,16 +34,11 @@ struct Tile {
 
 const GemmTileKernels& selectKernels()
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    __builtin_cpu_init();
-    // AVX-512 F/VL/DQ/BW is what gemm_tile_avx512.cpp is compiled for; libgcc's checks also
-    // require the OS to save the wide registers.
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma"))
-        return gemmTileKernelsAvx512();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
-        return gemmTileKernelsAvx2();
-#endif
+    switch (detectCpuIsa()) {
+    case CpuIsa::kAvx512: return gemmTileKernelsAvx512();
+    case CpuIsa::kAvx2: return gemmTileKernelsAvx2();
+    case CpuIsa::kBaseline: break;
+    }
     return gemmTileKernelsBaseline();
 }
 
@@ -140,9 +136,8 @@ template <typename T> void cpuGemm(const Eigen::ThreadPoolDevice* device, const 
     const int threads = device ? device->numThreads() : 1;
     const std::vector<Tile> tiles = planTiles(args.m, args.n, args.k, threads);
     // Tiles are taken in order by whoever is free; the calling thread works too.
-    cpuRunInParallel(device, tiles.size(), threads, [&](std::size_t i) {
-        tile(args, tiles[i].row0, tiles[i].rows, tiles[i].col0, tiles[i].cols);
-    });
+    cpuRunInParallel(device, tiles.size(), threads,
+                     [&](std::size_t i) { tile(args, tiles[i].row0, tiles[i].rows, tiles[i].col0, tiles[i].cols); });
 }
 
 template void cpuGemm<float>(const Eigen::ThreadPoolDevice*, const GemmArgs<float>&);

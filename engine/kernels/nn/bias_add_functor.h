@@ -17,9 +17,32 @@ template <typename Device, typename T> struct BiasAddFunctor {
     void operator()(const Device& d, ConstShapedTensor<T, 3> value, ConstFlatTensor<T> bias,
                     ShapedTensor<T, 3> out) const
     {
+        if constexpr (std::is_same_v<Device, Eigen::ThreadPoolDevice>) {
+            if (value.dimension(2) == 1) {
+                channelsLast(d, value.data(), value.dimension(0), value.dimension(1), bias.data(), out.data());
+                return;
+            }
+        }
         const std::array<Eigen::Index, 3> oneByChannels{1, bias.dimension(0), 1};
         const std::array<Eigen::Index, 3> broadcast{value.dimension(0), 1, value.dimension(2)};
         out.device(d) = value + bias.reshape(oneByChannels).broadcast(broadcast);
+    }
+
+    /// NHWC (inner 1): rows of `channels` on the device's threads (cpuParallelFor, the caller
+    /// working too; Eigen's broadcast expression leaves the caller idle on big values), the same
+    /// one addition per element.
+    static void channelsLast(const Eigen::ThreadPoolDevice& d, const T* value, Eigen::Index rows,
+                             Eigen::Index channels, const T* bias, T* out)
+    {
+        using Row = Eigen::Array<T, Eigen::Dynamic, 1>;
+        const Eigen::Map<const Row> b(bias, channels);
+        const Eigen::TensorOpCost cost(double(2 * channels * sizeof(T)), double(channels * sizeof(T)),
+                                       double(channels));
+        cpuParallelFor(d, rows, cost, [&](Eigen::Index begin, Eigen::Index end) {
+            for (Eigen::Index r = begin; r < end; ++r)
+                Eigen::Map<Row>(out + r * channels, channels) =
+                    Eigen::Map<const Row>(value + r * channels, channels) + b;
+        });
     }
 };
 

@@ -1,9 +1,10 @@
 // CPU kernels of SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits and L2Loss.
 #define EIGEN_USE_THREADS
 
-#include "kernels/nn/nn_kernels_internal.h"
 #include "devices/cpu/cpu_parallel.h"
+#include "kernels/nn/nn_kernels_internal.h"
 #include "kernels/nn/xent.h"
+#include "kernels/nn/xent_rows.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -73,6 +74,16 @@ void XentCpu<T>::sparse(const Device& d, std::int64_t rows, std::int64_t classes
 {
     using Acc = AccumulatorT<T>;
     const Eigen::TensorOpCost cost(double(classes * sizeof(T)), double(classes * sizeof(T)), double(classes * 30));
+    if constexpr (std::is_same_v<T, float>) {
+        // float rows in the build for this CPU's instruction set (xent_rows.h).
+        const auto sparseRow = xentRowKernels().sparseRow;
+        cpuParallelFor(d, rows, cost, [&](Index begin, Index end) {
+            for (Index i = begin; i < end; ++i)
+                loss[i] = sparseRow(logits + i * classes, classes, static_cast<std::int64_t>(labels[i]),
+                                    backprop + i * classes);
+        });
+        return;
+    }
     cpuParallelFor(d, rows, cost, [&](Index begin, Index end) {
         std::vector<Acc> z(static_cast<std::size_t>(classes));
         std::vector<Acc> e(static_cast<std::size_t>(classes));
