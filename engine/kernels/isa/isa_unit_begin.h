@@ -4,7 +4,8 @@
 //
 // Before including, define exactly one of TSTUDIO_ISA_UNIT_BASELINE, TSTUDIO_ISA_UNIT_AVX2 or
 // TSTUDIO_ISA_UNIT_AVX512, and TSTUDIO_ISA_UNIT_EIGEN: a namespace name for Eigen unique to the
-// unit. Afterwards TSTUDIO_ISA_UNIT_NAME is "baseline", "avx2" or "avx512"; where the unit cannot
+// unit. Afterwards TSTUDIO_ISA_UNIT_NAME is "baseline", "avx2" or "avx512" and
+// TSTUDIO_ISA_UNIT_FUNCTION(f) names the unit's exported function (fBaseline, fAvx2, fAvx512); where the unit cannot
 // be built for its set (not x86-64, or not GCC, whose pragma this uses) TSTUDIO_ISA_UNIT_UNAVAILABLE
 // is defined instead, Eigen is not included, and the unit should answer with its baseline build.
 //
@@ -64,29 +65,24 @@
 #if (!defined(__x86_64__) || !defined(__GNUC__) || defined(__clang__)) &&                                              \
     (defined(TSTUDIO_ISA_UNIT_AVX512) || defined(TSTUDIO_ISA_UNIT_AVX2))
 #define TSTUDIO_ISA_UNIT_UNAVAILABLE
-#elif defined(TSTUDIO_ISA_UNIT_AVX512)
-#define TSTUDIO_ISA_UNIT_NAME "avx512"
+#elif defined(TSTUDIO_ISA_UNIT_AVX512) || defined(TSTUDIO_ISA_UNIT_AVX2)
 #pragma GCC push_options
+#if defined(TSTUDIO_ISA_UNIT_AVX512)
+#define TSTUDIO_ISA_UNIT_NAME "avx512"
+#define TSTUDIO_ISA_UNIT_SUFFIX Avx512
 #pragma GCC target("avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma,f16c,avx,sse4.2,sse4.1,ssse3,sse3,popcnt")
 #ifndef __AVX512F__
-#define __SSE3__ 1
-#define __SSSE3__ 1
-#define __SSE4_1__ 1
-#define __SSE4_2__ 1
-#define __AVX__ 1
-#define __AVX2__ 1
-#define __FMA__ 1
-#define __F16C__ 1
 #define __AVX512F__ 1
 #define __AVX512VL__ 1
 #define __AVX512DQ__ 1
 #define __AVX512BW__ 1
 #define __AVX512CD__ 1
 #endif
-#elif defined(TSTUDIO_ISA_UNIT_AVX2)
+#else
 #define TSTUDIO_ISA_UNIT_NAME "avx2"
-#pragma GCC push_options
+#define TSTUDIO_ISA_UNIT_SUFFIX Avx2
 #pragma GCC target("avx2,fma,f16c,avx,sse4.2,sse4.1,ssse3,sse3,popcnt")
+#endif
 #ifndef __AVX2__
 #define __SSE3__ 1
 #define __SSSE3__ 1
@@ -99,8 +95,21 @@
 #endif
 #elif defined(TSTUDIO_ISA_UNIT_BASELINE)
 #define TSTUDIO_ISA_UNIT_NAME "baseline"
+#define TSTUDIO_ISA_UNIT_SUFFIX Baseline
 #else
 #error "define one of TSTUDIO_ISA_UNIT_BASELINE, TSTUDIO_ISA_UNIT_AVX2, TSTUDIO_ISA_UNIT_AVX512"
+#endif
+
+/// TSTUDIO_ISA_UNIT_FUNCTION(name): name with the unit's set appended (nameAvx2 ...), the one
+/// function a unit exports; in an unavailable unit it still names the unit's own set.
+#define TSTUDIO_ISA_UNIT_CONCAT_(a, b) a##b
+#define TSTUDIO_ISA_UNIT_CONCAT(a, b) TSTUDIO_ISA_UNIT_CONCAT_(a, b)
+#if defined(TSTUDIO_ISA_UNIT_UNAVAILABLE) && defined(TSTUDIO_ISA_UNIT_AVX512)
+#define TSTUDIO_ISA_UNIT_FUNCTION(name) name##Avx512
+#elif defined(TSTUDIO_ISA_UNIT_UNAVAILABLE)
+#define TSTUDIO_ISA_UNIT_FUNCTION(name) name##Avx2
+#else
+#define TSTUDIO_ISA_UNIT_FUNCTION(name) TSTUDIO_ISA_UNIT_CONCAT(name, TSTUDIO_ISA_UNIT_SUFFIX)
 #endif
 
 #ifndef TSTUDIO_ISA_UNIT_UNAVAILABLE

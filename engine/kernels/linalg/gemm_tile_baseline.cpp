@@ -1,3 +1,4 @@
-// Matrix-product tiles built with the project's own flags: x86-64 baseline, or any other CPU.
-#define TSTUDIO_GEMM_TILE_BASELINE
+// Matrix-product tiles built for the baseline instruction set (see gemm_tile_impl.h).
+#define TSTUDIO_ISA_UNIT_BASELINE
+#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_gemm_baseline
 #include "kernels/linalg/gemm_tile_impl.h"

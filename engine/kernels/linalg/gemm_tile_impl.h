@@ -1,25 +1,9 @@
 // The body of the per-instruction-set GEMM tile units; included only by gemm_tile_<isa>.cpp, each
-// of which defines exactly one of TSTUDIO_GEMM_TILE_BASELINE, TSTUDIO_GEMM_TILE_AVX2 or
-// TSTUDIO_GEMM_TILE_AVX512 first. kernels/isa/isa_unit_begin.h explains how one source gives the
+// of which defines its TSTUDIO_ISA_UNIT_<ISA> and TSTUDIO_ISA_UNIT_EIGEN first. kernels/isa/isa_unit_begin.h explains how one source gives the
 // three builds of Eigen's GEMM.
 // The callers (gemm_cpu.cpp) pick the unit at run time from the CPU's features, split the product
 // into tiles and run them on the device's thread pool; each tile is one single-threaded Eigen GEMM.
 
-#if defined(TSTUDIO_GEMM_TILE_AVX512)
-#define TSTUDIO_ISA_UNIT_AVX512
-#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_avx512
-#define TSTUDIO_GEMM_TILE_KERNELS_NAME gemmTileKernelsAvx512
-#elif defined(TSTUDIO_GEMM_TILE_AVX2)
-#define TSTUDIO_ISA_UNIT_AVX2
-#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_avx2
-#define TSTUDIO_GEMM_TILE_KERNELS_NAME gemmTileKernelsAvx2
-#elif defined(TSTUDIO_GEMM_TILE_BASELINE)
-#define TSTUDIO_ISA_UNIT_BASELINE
-#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_gemm_baseline
-#define TSTUDIO_GEMM_TILE_KERNELS_NAME gemmTileKernelsBaseline
-#else
-#error "define one of TSTUDIO_GEMM_TILE_BASELINE, TSTUDIO_GEMM_TILE_AVX2, TSTUDIO_GEMM_TILE_AVX512"
-#endif
 #include "kernels/linalg/gemm_tile.h"
 
 #include "kernels/isa/isa_unit_begin.h"
@@ -27,7 +11,7 @@
 #ifdef TSTUDIO_ISA_UNIT_UNAVAILABLE
 // Not x86-64, or not GCC (the pragma is GCC's): this unit answers with the baseline build.
 namespace tstudio::linalg {
-const GemmTileKernels& TSTUDIO_GEMM_TILE_KERNELS_NAME()
+const GemmTileKernels& TSTUDIO_ISA_UNIT_FUNCTION(gemmTileKernels)()
 {
     return gemmTileKernelsBaseline();
 }
@@ -100,7 +84,7 @@ void gemmTile(const GemmArgs<T>& g, std::int64_t row0, std::int64_t rows, std::i
 
 } // namespace
 
-const GemmTileKernels& TSTUDIO_GEMM_TILE_KERNELS_NAME()
+const GemmTileKernels& TSTUDIO_ISA_UNIT_FUNCTION(gemmTileKernels)()
 {
     static const GemmTileKernels kernels{TSTUDIO_ISA_UNIT_NAME, &gemmTile<float>, &gemmTile<double>,
                                          &gemmTile<std::complex<float>>, &gemmTile<std::complex<double>>};

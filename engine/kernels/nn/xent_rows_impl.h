@@ -1,27 +1,12 @@
 // The body of the per-instruction-set softmax cross-entropy row units; included only by
-// xent_rows_<isa>.cpp, each of which defines TSTUDIO_XENT_ROWS_<ISA> first.
+// xent_rows_<isa>.cpp, each of which defines its TSTUDIO_ISA_UNIT_<ISA> and TSTUDIO_ISA_UNIT_EIGEN first.
 #include "kernels/nn/xent_rows.h"
 
-#if defined(TSTUDIO_XENT_ROWS_AVX512)
-#define TSTUDIO_ISA_UNIT_AVX512
-#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_xent_avx512
-#define TSTUDIO_XENT_ROWS_NAME xentRowKernelsAvx512
-#elif defined(TSTUDIO_XENT_ROWS_AVX2)
-#define TSTUDIO_ISA_UNIT_AVX2
-#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_xent_avx2
-#define TSTUDIO_XENT_ROWS_NAME xentRowKernelsAvx2
-#elif defined(TSTUDIO_XENT_ROWS_BASELINE)
-#define TSTUDIO_ISA_UNIT_BASELINE
-#define TSTUDIO_ISA_UNIT_EIGEN tstudio_eigen_xent_baseline
-#define TSTUDIO_XENT_ROWS_NAME xentRowKernelsBaseline
-#else
-#error "define one of TSTUDIO_XENT_ROWS_BASELINE, TSTUDIO_XENT_ROWS_AVX2, TSTUDIO_XENT_ROWS_AVX512"
-#endif
 #include "kernels/isa/isa_unit_begin.h"
 
 #ifdef TSTUDIO_ISA_UNIT_UNAVAILABLE
 namespace tstudio::nn {
-const XentRowKernels& TSTUDIO_XENT_ROWS_NAME()
+const XentRowKernels& TSTUDIO_ISA_UNIT_FUNCTION(xentRowKernels)()
 {
     return xentRowKernelsBaseline();
 }
@@ -51,7 +36,7 @@ float sparseRow(const float* logits, std::int64_t classes, std::int64_t label, f
 
 } // namespace
 
-const XentRowKernels& TSTUDIO_XENT_ROWS_NAME()
+const XentRowKernels& TSTUDIO_ISA_UNIT_FUNCTION(xentRowKernels)()
 {
     static const XentRowKernels kernels{TSTUDIO_ISA_UNIT_NAME, &sparseRow};
     return kernels;
