@@ -29,8 +29,9 @@ namespace tstudio {
 ///
 /// Spinning never takes the caller's core: a worker spins only while fewer than NumThreads() - 1
 /// workers are running tasks or spinning (the thread that schedules work, usually the executor's,
-/// has the N-th core), and a spinner yields its core now and then. Tasks run in the order scheduled (one shared queue);
-/// a sleeping worker is woken only when there are more queued tasks than spinning workers.
+/// has the N-th core), and a spinner yields its core now and then. Tasks run in the order
+/// scheduled (one shared queue); a sleeping worker is woken only when there are more queued tasks
+/// than spinning workers.
 ///
 /// Threads: Schedule may be called from any thread, including the pool's own. A task scheduled by
 /// a worker while every worker is inside a task runs at once on that worker (a nested parallel
