@@ -8,7 +8,6 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <complex>
 #include <vector>

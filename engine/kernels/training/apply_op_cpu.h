@@ -12,8 +12,6 @@
 
 namespace tstudio::training {
 
-using CpuDevice = Eigen::ThreadPoolDevice;
-
 template <typename T> struct CpuApplyUpdates {
     /// Runs update(range) over the n elements of the variable in contiguous ranges on the device's
     /// threads (cpuParallelFor, the calling thread working too); `range` slices any flat operand.

@@ -8,6 +8,8 @@
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
+#include "built_graph.h"
+
 #include <QtTest>
 
 #include <chrono>
@@ -19,12 +21,7 @@ namespace tf = tensorflow;
 
 namespace {
 
-Operation mustOp(Expected<Operation> op)
-{
-    if (!op)
-        qFatal("%s", op.error().toString().c_str());
-    return *op;
-}
+using testing::mustOp;
 
 Output placeholder(GraphBuilder& b, DataType dtype, std::string_view name)
 {
@@ -66,13 +63,7 @@ private:
 
     std::unique_ptr<Session> session(const GraphBuilder& b)
     {
-        SessionOptions options;
-        options.ops = &m_registries->ops;
-        options.kernels = &m_registries->kernels;
-        auto s = std::make_unique<Session>(options);
-        if (Status status = s->create(b.graphDef()); !status.isOk())
-            qFatal("%s", status.toString().c_str());
-        return s;
+        return testing::mustSession(m_registries->ops, m_registries->kernels, b);
     }
 
     void build(GraphBuilder& b, Kind kind, const TensorShape& shape, const char* reduction = "MEAN",

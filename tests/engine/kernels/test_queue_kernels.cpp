@@ -9,6 +9,8 @@
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
+#include "built_graph.h"
+
 #include <QtTest>
 
 #include <chrono>
@@ -38,12 +40,7 @@ Output placeholder(GraphBuilder& b, DataType dtype, std::string_view name)
     return op->output(0);
 }
 
-Operation mustOp(Expected<Operation> op)
-{
-    if (!op)
-        qFatal("%s", op.error().toString().c_str());
-    return *op;
-}
+using testing::mustOp;
 
 template <typename T> Tensor values(const TensorShape& shape, const std::vector<T>& data)
 {
@@ -80,13 +77,7 @@ private:
 
     std::unique_ptr<Session> session(const GraphBuilder& b)
     {
-        SessionOptions options;
-        options.ops = &m_registries->ops;
-        options.kernels = &m_registries->kernels;
-        auto s = std::make_unique<Session>(options);
-        if (Status status = s->create(b.graphDef()); !status.isOk())
-            qFatal("%s", status.toString().c_str());
-        return s;
+        return testing::mustSession(m_registries->ops, m_registries->kernels, b);
     }
 
     /// A FIFO queue of float scalars named "q" (shared_name "q"), one enqueue fed through "x",

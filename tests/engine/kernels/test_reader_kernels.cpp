@@ -8,6 +8,8 @@
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
+#include "built_graph.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -18,12 +20,7 @@ namespace tf = tensorflow;
 
 namespace {
 
-Operation mustOp(Expected<Operation> op)
-{
-    if (!op)
-        qFatal("%s", op.error().toString().c_str());
-    return *op;
-}
+using testing::mustOp;
 
 void writeBytes(const std::string& path, const std::string& bytes)
 {

@@ -17,6 +17,8 @@
 #include "training/queue_runner.h"
 #include "training_test_support.h"
 
+#include "built_graph.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -92,13 +94,7 @@ private:
 
     std::unique_ptr<Session> session(const GraphBuilder& b)
     {
-        SessionOptions options;
-        options.ops = &TrainingRegistries::get().ops;
-        options.kernels = &TrainingRegistries::get().kernels;
-        auto s = std::make_unique<Session>(options);
-        if (Status st = s->create(b.graphDef()); !st.isOk())
-            qFatal("%s", st.toString().c_str());
-        return s;
+        return testing::mustSession(TrainingRegistries::get().ops, TrainingRegistries::get().kernels, b);
     }
 
     /// string_input_producer(files, numEpochs, shuffle=False) -> TFRecordReader -> value.
