@@ -17,14 +17,25 @@ namespace tstudio {
 namespace {
 
 /// A value waiting in an input slot, or travelling along an edge. `has` false means no value (dead).
+/// The value is held only when there is one: a default TensorValue allocates (its shape is [0]),
+/// and a step makes an empty Entry for every input slot of its graph.
 struct Entry {
+    Entry() = default;
+    Entry(bool has, TensorValue value) : has(has)
+    {
+        if (has)
+            held.emplace(std::move(value));
+    }
+    const TensorValue& value() const { return *held; }
+
     bool has = false;
-    TensorValue value;
+    std::optional<TensorValue> held;
 };
 
 /// The per-node vectors of Step::process, kept between nodes so that a step does not allocate
 /// them for every node it runs: they are cleared (their tensors released) after each node and
-/// keep their capacity.
+/// keep their capacity. `inputs` and `entries` are filled by the node (moved-in values);
+/// `outputs` is sized here.
 struct NodeScratch {
     std::vector<TensorValue> inputs;
     std::vector<bool> present;
@@ -34,16 +45,21 @@ struct NodeScratch {
 
     void prepare(int numInputs, int numOutputs)
     {
-        inputs.resize(static_cast<std::size_t>(numInputs));
+        inputs.clear();
+        inputs.reserve(static_cast<std::size_t>(numInputs));
         present.assign(static_cast<std::size_t>(numInputs), false);
         outputs.resize(static_cast<std::size_t>(numOutputs));
         live.assign(static_cast<std::size_t>(numOutputs), false);
-        entries.resize(static_cast<std::size_t>(numOutputs));
+        entries.clear();
+        entries.reserve(static_cast<std::size_t>(numOutputs));
     }
     void release()
     {
         inputs.clear();
-        outputs.clear();
+        // Outputs are released by moving them out: a moved-from value holds no memory, and the
+        // next node assigns over it instead of constructing (and allocating) a new one.
+        for (TensorValue& output : outputs)
+            TensorValue released = std::move(output);
         entries.clear();
     }
 };
@@ -324,8 +340,10 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
     for (int i = 0; i < node.numInputs; ++i) {
         Entry& slot = tagged.iter->inputs[static_cast<std::size_t>(node.inputStart + i)];
         if (slot.has) {
-            inputs[static_cast<std::size_t>(i)] = std::move(slot.value);
+            inputs.push_back(std::move(*slot.held));
             present[static_cast<std::size_t>(i)] = true;
+        } else {
+            inputs.emplace_back(); // a Merge's missing input
         }
         slot = Entry{};
     }
@@ -382,8 +400,8 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
             fetched.dead = true;
     }
     std::vector<Entry>& entries = scratch->entries;
-    for (std::size_t i = 0; i < entries.size(); ++i)
-        entries[i] = Entry{!tagged.dead && live[i], std::move(outputs[i])};
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        entries.emplace_back(!tagged.dead && live[i], std::move(outputs[i]));
     if (Status s = propagate(tagged, entries); !s.isOk())
         fail(s.withContext(nodeContext(node)));
 }
@@ -602,13 +620,13 @@ Status Step::deliverData(const PlanNode& dst, int dstIndex, int dstSlot, const E
     auto store = [&]() -> Status {
         Entry& slot = iter->inputs[static_cast<std::size_t>(dst.inputStart + dstSlot)];
         if (m_plan.hasDeviceMemory) {
-            auto moved = moveForInput(dst, dstSlot, value.value, source, crossDevice);
+            auto moved = moveForInput(dst, dstSlot, value.value(), source, crossDevice);
             if (!moved)
                 return moved.error();
             slot = *moved ? Entry{true, std::move(**moved)} : value;
         } else if (crossDevice) {
             // The tensor moves into the destination device's memory (TensorFlow's Send/Recv).
-            const TensorValue plain = dereference(value.value);
+            const TensorValue plain = dereference(value.value());
             if (!plain.tensor.isInitialized())
                 return failedPreconditionError("Attempting to use uninitialized value " + dst.def->input(dstSlot));
             auto copy = plain.tensor.deepCopy(dst.runtime.device->allocator());
