@@ -2,8 +2,10 @@
 #include "runtime/executor_plan.h"
 
 #include "runtime/control_flow_info.h"
+#include "runtime/equivalent_nodes.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace tstudio {
@@ -43,7 +45,7 @@ std::vector<bool> pruneForRun(const Graph& graph, const std::vector<TensorRef>& 
 
 Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<bool>& needed,
                                          const std::vector<TensorRef>& feeds, const std::vector<TensorRef>& fetches,
-                                         const NodeRuntimeLookup& lookup)
+                                         const NodeRuntimeLookup& lookup, const PlanRewrites& rewrites)
 {
     auto feedIndexOf = [&](const TensorRef& t) -> int {
         const auto it = std::find(feeds.begin(), feeds.end(), t);
@@ -56,7 +58,12 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     if (!cf)
         return unexpected(cf.error());
 
+    std::optional<EquivalentNodes> equivalent;
+    if (rewrites.mergeEquivalentNodes)
+        equivalent = findEquivalentNodes(graph, needed, cf->nodeFrame, fedSet, fetches, rewrites.targets, lookup);
+
     ExecutorPlan plan;
+    plan.mergedNodes = equivalent ? equivalent->mergedCount : 0;
     for (const ControlFlowFrame& frame : cf->frames)
         plan.frames.push_back(PlanFrame{frame.name, frame.parent, frame.parallelIterations, 0, 0, 0, {}});
     plan.planIndex.assign(static_cast<std::size_t>(graph.nodeCount()), -1);
@@ -64,7 +71,8 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     const auto& order = graph.topologicalOrder();
     for (std::size_t position = 0; position < order.size(); ++position) {
         const NodeId id = order[position];
-        if (!needed[static_cast<std::size_t>(id)] || cf->nodeFrame[static_cast<std::size_t>(id)] < 0)
+        if (!needed[static_cast<std::size_t>(id)] || cf->nodeFrame[static_cast<std::size_t>(id)] < 0 ||
+            (equivalent && equivalent->isMergedAway(id)))
             continue;
         PlanNode node;
         node.id = id;
@@ -129,18 +137,27 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     // Edges, fed inputs and roots, now that every plan node has its index and device.
     for (std::size_t i = 0; i < plan.nodes.size(); ++i) {
         PlanNode& node = plan.nodes[i];
-        for (const GraphEdge& e : graph.outEdges(node.id)) {
-            const int dst = plan.planIndex[static_cast<std::size_t>(e.dst)];
-            if (dst < 0 || isFed(e))
-                continue;
-            if (!e.isControl() && e.srcOutput >= node.numOutputs)
-                return unexpected(invalidArgumentError("Node '" + graph.node(e.dst).name() + "' reads output " +
-                                                       std::to_string(e.srcOutput) + " of '" + node.def->name() +
-                                                       "', which has " + std::to_string(node.numOutputs) + " outputs"));
-            PlanEdge edge{dst, e.srcOutput, e.dstInput, false};
-            edge.crossDevice =
-                plan.nodes[static_cast<std::size_t>(dst)].runtime.deviceIndex != node.runtime.deviceIndex;
-            node.outEdges.push_back(edge);
+        // The node's own out edges, then those of the nodes merged into it (their consumers read it).
+        std::vector<NodeId> sources{node.id};
+        if (equivalent) {
+            const auto& merged = equivalent->merged[static_cast<std::size_t>(node.id)];
+            sources.insert(sources.end(), merged.begin(), merged.end());
+        }
+        for (NodeId source : sources) {
+            for (const GraphEdge& e : graph.outEdges(source)) {
+                const int dst = plan.planIndex[static_cast<std::size_t>(e.dst)];
+                if (dst < 0 || isFed(e))
+                    continue;
+                if (!e.isControl() && e.srcOutput >= node.numOutputs)
+                    return unexpected(invalidArgumentError(
+                        "Node '" + graph.node(e.dst).name() + "' reads output " + std::to_string(e.srcOutput) +
+                        " of '" + graph.node(source).name() + "', which has " + std::to_string(node.numOutputs) +
+                        " outputs"));
+                PlanEdge edge{dst, e.srcOutput, e.dstInput, false};
+                edge.crossDevice =
+                    plan.nodes[static_cast<std::size_t>(dst)].runtime.deviceIndex != node.runtime.deviceIndex;
+                node.outEdges.push_back(edge);
+            }
         }
         // Data edges first, then control edges (the order TensorFlow activates them in).
         std::stable_partition(node.outEdges.begin(), node.outEdges.end(),

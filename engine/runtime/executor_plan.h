@@ -117,6 +117,17 @@ struct ExecutorPlan {
     /// Some node runs on a device with memory of its own: values may have to move between host
     /// and device memory on their way to a consumer (checked per delivery).
     bool hasDeviceMemory = false;
+    /// Nodes of the graph that findEquivalentNodes merged into an equivalent node: they are not
+    /// plan nodes, their consumers read the equivalent node's outputs.
+    int mergedNodes = 0;
+};
+
+/// What buildExecutorPlan may rewrite, as TensorFlow's Grappler does before a Session runs a graph.
+struct PlanRewrites {
+    /// Grappler's arithmetic optimizer (dedup stage): compute equivalent nodes once (see
+    /// findEquivalentNodes in equivalent_nodes.h).
+    bool mergeEquivalentNodes = false;
+    std::vector<NodeId> targets; ///< the run's target nodes: never merged away
 };
 
 /// Builds the plan for `needed` (from pruneForRun). `feeds[i]` is fed with value i; `fetches`
@@ -125,7 +136,7 @@ struct ExecutorPlan {
 /// while loop and for a fetch from inside a while loop; errors of `lookup` are returned as they are.
 Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<bool>& needed,
                                          const std::vector<TensorRef>& feeds, const std::vector<TensorRef>& fetches,
-                                         const NodeRuntimeLookup& lookup);
+                                         const NodeRuntimeLookup& lookup, const PlanRewrites& rewrites = {});
 
 /// What TensorFlow's Grappler dependency optimizer does by default before a Session runs a graph:
 /// a node whose outputs no node of the plan consumes and that is needed only through the control

@@ -49,6 +49,9 @@ Allocator& resultAllocator()
     return *allocator;
 }
 
+/// Whether the run this thread is planning (Session::runOnce -> planFor) has an observer.
+thread_local bool tPlanningObservedRun = false;
+
 bool isPlaceholderOp(const std::string& op)
 {
     return op == "Placeholder" || op == "PlaceholderV2";
@@ -296,7 +299,19 @@ Expected<std::shared_ptr<const ExecutorPlan>> Session::planFor(const std::vector
                                                                const std::vector<std::pair<NodeId, int>>& fetches,
                                                                const std::vector<NodeId>& targets)
 {
-    std::string key;
+    const bool observed = tPlanningObservedRun;
+    // Grappler's rewrites, as a TensorFlow 1.x session applies them unless the config turns them
+    // off. A run with an observer (the debugger) sees every node of the graph run: no merging.
+    const tensorflow::RewriterConfig& rewriter = m_options.config.graph_options().rewrite_options();
+    const bool optimizerOn = !rewriter.disable_meta_optimizer();
+    PlanRewrites rewrites;
+    rewrites.mergeEquivalentNodes =
+        optimizerOn && !observed && rewriter.arithmetic_optimization() != tensorflow::RewriterConfig::OFF;
+    rewrites.targets = targets;
+    const bool dependencyOptimization =
+        optimizerOn && rewriter.dependency_optimization() != tensorflow::RewriterConfig::OFF;
+
+    std::string key = rewrites.mergeEquivalentNodes ? "m," : "";
     for (const auto& [node, slot] : feeds)
         key += "f" + std::to_string(node) + ":" + std::to_string(slot) + ",";
     for (const auto& [node, slot] : fetches)
@@ -341,10 +356,11 @@ Expected<std::shared_ptr<const ExecutorPlan>> Session::planFor(const std::vector
         runtime.outputTypes = &(*state)->outputTypes;
         return runtime;
     };
-    auto plan = buildExecutorPlan(*m_graph, needed, feeds, fetches, lookup);
+    auto plan = buildExecutorPlan(*m_graph, needed, feeds, fetches, lookup, rewrites);
     if (!plan)
         return unexpected(plan.error());
-    markControlOnlyNodes(*plan, targets);
+    if (dependencyOptimization)
+        markControlOnlyNodes(*plan, targets);
     auto shared = std::make_shared<const ExecutorPlan>(std::move(*plan));
     m_plans.emplace(key, shared);
     return shared;
@@ -551,6 +567,7 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     std::shared_lock<std::shared_mutex> buildLock;
     if (m_hasDeviceMemory) // new kernels may upload constants: never into another plan's capture
         buildLock = std::shared_lock(m_deviceUse);
+    tPlanningObservedRun = observer != nullptr;
     auto plan = planFor(feedRefs, fetchRefs, targetIds);
     if (buildLock)
         buildLock.unlock();

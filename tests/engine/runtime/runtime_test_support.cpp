@@ -272,7 +272,8 @@ Status registerRuntimeTestOps(OpRegistry& ops)
     for (const OpDefBuilder& builder :
          {OpDefBuilder("TestFail").input("x: T").output("y: T").attr("T: type"),
           OpDefBuilder("TestGpuOnly").input("x: float").output("y: float"),
-          OpDefBuilder("TestBarrier").input("x: T").output("y: T").attr("T: type"),
+          // Stateful: a rendezvous is a side effect, so two barriers on one input are not one node.
+          OpDefBuilder("TestBarrier").input("x: T").output("y: T").attr("T: type").setIsStateful(),
           OpDefBuilder("TestStatefulProbe").input("x: T").output("y: T").attr("T: type").setIsStateful()}) {
         if (Status s = ops.registerOp(builder); !s.isOk())
             return s;

@@ -51,7 +51,7 @@ struct Barrier {
 /// Test-only ops, next to the real op definitions:
 ///   TestFail(x: T) -> y: T                    always fails with InvalidArgument "TestFail always fails"
 ///   TestGpuOnly(x: float) -> y: float         has a GPU kernel only
-///   TestBarrier(x: T) -> y: T                 waits for a second TestBarrier to run concurrently
+///   TestBarrier(x: T) -> y: T (stateful)      waits for a second TestBarrier to run concurrently
 ///   TestStatefulProbe(x: T) -> y: T (stateful) records how many of it compute at once
 Status registerRuntimeTestOps(OpRegistry& ops);
 
