@@ -40,6 +40,9 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
     std::string what;
     int size = 1024;
+    std::string shape; ///< matmul: "M,K,N" instead of size^3
+    bool transposeA = false;
+    bool transposeB = false;
     int threads = 0;
     int repeat = 10;
     int nodes = 10000;
@@ -97,13 +100,26 @@ std::unique_ptr<Session> makeSession(const Registries& registries, int threads)
 
 int benchMatmul(const Registries& registries, const BenchArgs& args)
 {
-    const int n = args.size;
+    std::int64_t m = args.size;
+    std::int64_t k = args.size;
+    std::int64_t n = args.size;
+    if (!args.shape.empty()) {
+        char tail = 0;
+        long long mm = 0, kk = 0, nn = 0;
+        if (std::sscanf(args.shape.c_str(), "%lld,%lld,%lld%c", &mm, &kk, &nn, &tail) != 3 || mm < 1 || kk < 1 ||
+            nn < 1 || mm * kk > (1LL << 28) || kk * nn > (1LL << 28) || mm * nn > (1LL << 28))
+            return fail(invalidArgumentError("--shape '" + args.shape +
+                                             "': expected M,K,N (positive, each matrix at most 2^28 elements)"));
+        m = mm;
+        k = kk;
+        n = nn;
+    }
     tensorflow::GraphDef graph;
     *graph.add_node() = placeholder("a");
     *graph.add_node() = placeholder("b");
     auto mm = makeNode("product", "MatMul", {"a", "b"});
-    (*mm.mutable_attr())["transpose_a"].set_b(false);
-    (*mm.mutable_attr())["transpose_b"].set_b(false);
+    (*mm.mutable_attr())["transpose_a"].set_b(args.transposeA);
+    (*mm.mutable_attr())["transpose_b"].set_b(args.transposeB);
     *graph.add_node() = mm;
     auto session = makeSession(registries, args.threads);
     if (Status s = session->create(graph); !s.isOk())
@@ -111,11 +127,14 @@ int benchMatmul(const Registries& registries, const BenchArgs& args)
     CpuAllocator cpu;
     std::mt19937 rng(42);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> values(static_cast<std::size_t>(n) * n);
-    for (float& v : values)
-        v = dist(rng);
-    auto a = Tensor::fromVector<float>(cpu, TensorShape{n, n}, values);
-    auto b = Tensor::fromVector<float>(cpu, TensorShape{n, n}, values);
+    auto random = [&](std::int64_t rows, std::int64_t cols) {
+        std::vector<float> values(static_cast<std::size_t>(rows * cols));
+        for (float& v : values)
+            v = dist(rng);
+        return Tensor::fromVector<float>(cpu, TensorShape{rows, cols}, values);
+    };
+    auto a = args.transposeA ? random(k, m) : random(m, k);
+    auto b = args.transposeB ? random(n, k) : random(k, n);
     if (!a || !b)
         return fail(!a ? a.error() : b.error());
     std::vector<std::pair<std::string, Tensor>> feeds{{"a", *a}, {"b", *b}};
@@ -129,9 +148,11 @@ int benchMatmul(const Registries& registries, const BenchArgs& args)
             return fail(s);
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
     }
-    const double flops = 2.0 * n * static_cast<double>(n) * n;
+    const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
     const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
-    std::printf("matmul %dx%dx%d float32, %d intra-op threads, %d runs through Session::run\n", n, n, n, threads, args.repeat);
+    std::printf("matmul M=%lld K=%lld N=%lld%s%s float32, %d intra-op threads, %d runs through Session::run\n",
+                static_cast<long long>(m), static_cast<long long>(k), static_cast<long long>(n),
+                args.transposeA ? " transpose_a" : "", args.transposeB ? " transpose_b" : "", threads, args.repeat);
     std::printf("  median %.3f ms  %.1f GFLOPS\n", median(seconds) * 1e3, flops / median(seconds) / 1e9);
     std::printf("  best   %.3f ms  %.1f GFLOPS\n", *std::min_element(seconds.begin(), seconds.end()) * 1e3,
                 flops / *std::min_element(seconds.begin(), seconds.end()) / 1e9);
@@ -424,6 +445,10 @@ void addBenchCommand(CLI::App& app, int& exitCode)
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
     cmd->add_option("--size", args->size, "matmul: N for an NxN by NxN product")->capture_default_str()->check(CLI::Range(1, 16384));
+    cmd->add_option("--shape", args->shape,
+                    "matmul: M,K,N for an [M,K] x [K,N] product instead of --size (e.g. 20,400,800, an LSTM step)");
+    cmd->add_flag("--transpose-a", args->transposeA, "matmul: MatMul's transpose_a (a is fed as [K,M])");
+    cmd->add_flag("--transpose-b", args->transposeB, "matmul: MatMul's transpose_b (b is fed as [N,K])");
     cmd->add_option("--threads", args->threads, "matmul, mlp, lenet, ptb: intra-op threads (0 = one per hardware thread)")->capture_default_str();
     auto* repeat =
         cmd->add_option("--repeat", args->repeat, "timed runs (after one warm-up run; checkpoint: 3 runs, no warm-up)")
