@@ -11,6 +11,8 @@ namespace tstudio::linalg {
 
 /// Computes the whole product described by `args` (see GemmArgs) with Eigen's blocked GEMM built
 /// for this CPU's instruction set (AVX-512, AVX2+FMA or the baseline; chosen once at first use),
+/// or for float, where the build has oneDNN, with oneDNN's sgemm (except small-row products with
+/// a transposed right-hand side, chosen by shape; see gemm_cpu.cpp),
 /// splitting it into tiles that run on `device`'s threads and the calling thread (`device` may
 /// be nullptr: then everything runs on the calling thread). T is float, double,
 /// std::complex<float> or std::complex<double>.
@@ -19,7 +21,8 @@ namespace tstudio::linalg {
 /// element's summation order as in one undivided product (each row keeps its place modulo every
 /// SIMD width, so it takes the same micro-kernel path); wide ones by columns at positions that
 /// depend only on the shape (on one thread too). Either way the result does not depend on the
-/// number of threads.
+/// number of threads. oneDNN's sgemm gives the same bits for a row whichever row tile holds it
+/// (test_linalg_kernels checks both libraries on the shapes that matter).
 template <typename T> void cpuGemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args);
 
 /// The granularity of the split (a multiple of every SIMD width Eigen uses: 16 floats in an

@@ -298,9 +298,20 @@ private slots:
             const std::vector<double> va = fetchValues(*one, v), vc = fetchValues(*two, v);
             QCOMPARE(va.size(), vc.size());
             QVERIFY(!va.empty());
+            // Relative to each element, or for elements near zero to the variable's largest one:
+            // the towers sum each half batch's gradient apart, so rounding differs from the first
+            // step on and small elements carry it after 200 steps (about 1e-7 here).
+            double largest = 0;
+            for (double x : va)
+                largest = std::max(largest, std::abs(x));
             for (std::size_t i = 0; i < va.size(); ++i)
-                QVERIFY2(relDiff(va[i], vc[i]) <= 1e-5 || std::abs(va[i] - vc[i]) <= 1e-7,
-                         qPrintable(QString("%1[%2]: %3 vs %4").arg(v).arg(i).arg(va[i]).arg(vc[i])));
+                QVERIFY2(relDiff(va[i], vc[i]) <= 1e-5 || std::abs(va[i] - vc[i]) <= 1e-6 * largest,
+                         qPrintable(QString("%1[%2]: %3 vs %4 (largest %5)")
+                                        .arg(v)
+                                        .arg(i)
+                                        .arg(va[i], 0, 'g', 9)
+                                        .arg(vc[i], 0, 'g', 9)
+                                        .arg(largest)));
         }
     }
 

@@ -209,14 +209,25 @@ private slots:
                               Shape{35, 33, 1000}, Shape{5, 99, 3000}}) {
             const auto a = randomValues<float>(static_cast<std::size_t>(s.m * s.k), 11);
             const auto b = randomValues<float>(static_cast<std::size_t>(s.k * s.n), 12);
-            std::vector<float> single(static_cast<std::size_t>(s.m * s.n));
-            linalg::cpuGemm<float>(nullptr, gemmArgs(a, b, single, s.m, s.n, s.k, false, true));
-            for (int threads : {1, 2, 3, 5}) {
-                Eigen::ThreadPoolDevice device(&pool, threads);
-                std::vector<float> multi(single.size(), -1.0f);
-                linalg::cpuGemm<float>(&device, gemmArgs(a, b, multi, s.m, s.n, s.k, false, true));
-                QVERIFY2(std::memcmp(single.data(), multi.data(), single.size() * sizeof(float)) == 0,
-                         qPrintable(QStringLiteral("%1x%2x%3 on %4 threads").arg(s.m).arg(s.n).arg(s.k).arg(threads)));
+            // Every transposition: float products run on oneDNN's sgemm or Eigen's GEMM by shape
+            // and transposition (gemm_cpu.cpp), and both must keep this property.
+            for (const auto& [transposeA, transposeB] :
+                 {std::pair{false, true}, std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
+                std::vector<float> single(static_cast<std::size_t>(s.m * s.n));
+                linalg::cpuGemm<float>(nullptr, gemmArgs(a, b, single, s.m, s.n, s.k, transposeA, transposeB));
+                for (int threads : {1, 2, 3, 5}) {
+                    Eigen::ThreadPoolDevice device(&pool, threads);
+                    std::vector<float> multi(single.size(), -1.0f);
+                    linalg::cpuGemm<float>(&device, gemmArgs(a, b, multi, s.m, s.n, s.k, transposeA, transposeB));
+                    QVERIFY2(std::memcmp(single.data(), multi.data(), single.size() * sizeof(float)) == 0,
+                             qPrintable(QStringLiteral("%1x%2x%3 (transpose %4 %5) on %6 threads")
+                                            .arg(s.m)
+                                            .arg(s.n)
+                                            .arg(s.k)
+                                            .arg(transposeA)
+                                            .arg(transposeB)
+                                            .arg(threads)));
+                }
             }
         }
     }
