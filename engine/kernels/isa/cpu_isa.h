@@ -13,4 +13,17 @@ enum class CpuIsa {
 /// Computed once; thread-safe.
 CpuIsa detectCpuIsa();
 
+/// The kernels of the best build this CPU runs, given each build's accessor (the
+/// <name>Avx512/<name>Avx2/<name>Baseline functions of a per-instruction-set unit).
+template <typename Kernels>
+const Kernels& kernelsForCpu(const Kernels& (*avx512)(), const Kernels& (*avx2)(), const Kernels& (*baseline)())
+{
+    switch (detectCpuIsa()) {
+    case CpuIsa::kAvx512: return avx512();
+    case CpuIsa::kAvx2: return avx2();
+    case CpuIsa::kBaseline: break;
+    }
+    return baseline();
+}
+
 } // namespace tstudio

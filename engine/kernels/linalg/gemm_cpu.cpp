@@ -34,14 +34,8 @@ struct Tile {
 
 const GemmTileKernels& eigenKernels()
 {
-    static const GemmTileKernels& kernels = [&]() -> const GemmTileKernels& {
-        switch (detectCpuIsa()) {
-        case CpuIsa::kAvx512: return gemmTileKernelsAvx512();
-        case CpuIsa::kAvx2: return gemmTileKernelsAvx2();
-        case CpuIsa::kBaseline: break;
-        }
-        return gemmTileKernelsBaseline();
-    }();
+    static const GemmTileKernels& kernels =
+        kernelsForCpu(&gemmTileKernelsAvx512, &gemmTileKernelsAvx2, &gemmTileKernelsBaseline);
     return kernels;
 }
 

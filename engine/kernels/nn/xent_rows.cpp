@@ -7,14 +7,8 @@ namespace tstudio::nn {
 
 const XentRowKernels& xentRowKernels()
 {
-    static const XentRowKernels& kernels = []() -> const XentRowKernels& {
-        switch (detectCpuIsa()) {
-        case CpuIsa::kAvx512: return xentRowKernelsAvx512();
-        case CpuIsa::kAvx2: return xentRowKernelsAvx2();
-        case CpuIsa::kBaseline: break;
-        }
-        return xentRowKernelsBaseline();
-    }();
+    static const XentRowKernels& kernels =
+        kernelsForCpu(&xentRowKernelsAvx512, &xentRowKernelsAvx2, &xentRowKernelsBaseline);
     return kernels;
 }
 
