@@ -57,7 +57,9 @@ struct NodeScratch {
     {
         inputs.clear();
         // Outputs are released by moving them out: a moved-from value holds no memory, and the
-        // next node assigns over it instead of constructing (and allocating) a new one.
+        // next node assigns over it instead of constructing (and allocating) a new one. Every slot
+        // is assigned before it is read: a kernel sets all its outputs (or the node fails), and a
+        // primitive's dead outputs are reset to empty values after it computes.
         for (TensorValue& output : outputs)
             TensorValue released = std::move(output);
         entries.clear();
@@ -469,6 +471,11 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
     Status status;
     if (node.primitive != PrimitiveKind::kNone) {
         status = computePrimitive(node.primitive, inputs, present, allocator, &outputs, &live);
+        // A Switch's untaken output is left empty, as observers are promised (the scratch slot
+        // still holds what an earlier node's output was moved out of).
+        for (std::size_t i = 0; i < outputs.size(); ++i)
+            if (!live[i])
+                outputs[i] = TensorValue{};
     } else {
         OpKernelContext::Params contextParams;
         contextParams.kernel = node.runtime.kernel;

@@ -4,6 +4,7 @@
 #include "runtime_test_support.h"
 
 #include "runtime/control_flow_info.h"
+#include "runtime/execution_observer.h"
 
 #include <google/protobuf/text_format.h>
 
@@ -104,6 +105,43 @@ class TestControlFlow : public QObject {
     Q_OBJECT
 
 private slots:
+    void observersSeeAnUntakenSwitchOutputEmpty()
+    {
+        // s0 takes its true port and s1 its false one, one after the other on one thread: s1's
+        // untaken output must be empty, not what s0 left in the executor's per-node vectors.
+        struct Watch : ExecutionObserver {
+            ObserverAction beforeNode(const NodeExecution&) override { return ObserverAction::kContinue; }
+            ObserverAction afterNode(const NodeExecution& e) override
+            {
+                for (std::size_t i = 0; e.outputs && i < e.outputs->size(); ++i) {
+                    if ((*e.outputLive)[i])
+                        continue;
+                    const TensorValue& v = (*e.outputs)[i];
+                    if (v.isRef() || v.tensor.numElements() != 0)
+                        bad.push_back(e.node->name() + ":" + std::to_string(i));
+                }
+                return ObserverAction::kContinue;
+            }
+            std::vector<std::string> bad;
+        } watch;
+        RuntimeFixture f;
+        std::string error;
+        const std::string graph = constNode("c", 3) + boolPlaceholder("t") + boolPlaceholder("f") +
+                                  opNode("s0", "Switch", {"c", "t"}, "DT_FLOAT") +
+                                  opNode("s1", "Switch", {"c", "f"}, "DT_FLOAT") +
+                                  opNode("id0", "Identity", {"s0:1"}, "DT_FLOAT") +
+                                  opNode("id1", "Identity", {"s1"}, "DT_FLOAT");
+        auto session = f.session(graph, &error);
+        QVERIFY2(session, error.c_str());
+        std::vector<Tensor> out;
+        const Status s = session->run({{"t", boolScalar(true)}, {"f", boolScalar(false)}}, {"id0", "id1"}, {}, &out,
+                                      &watch);
+        QVERIFY2(s.isOk(), s.toString().c_str());
+        QCOMPARE(out[0].scalar<float>(), 3.0f);
+        QCOMPARE(out[1].scalar<float>(), 3.0f);
+        QVERIFY2(watch.bad.empty(), watch.bad.empty() ? "" : watch.bad.front().c_str());
+    }
+
     void condRunsOneBranch()
     {
         RuntimeFixture f;
