@@ -1,7 +1,6 @@
 // findEquivalentNodes: Grappler's dedup of equivalent side-effect-free nodes, at plan time.
 #include "runtime/equivalent_nodes.h"
 
-#include "framework/data_type.h"
 #include "runtime/control_flow_info.h"
 
 #include <algorithm>
@@ -42,12 +41,7 @@ bool mayMerge(const Graph& graph, NodeId id, const NodeRuntime& runtime,
         return false; // a control-flow primitive, or a stateful op
     if (node.op().rfind("Placeholder", 0) == 0 || libraryFunctions.count(node.op()) || hasFunctionAttr(node))
         return false;
-    const auto actsThrough = [](DataType t) { return isRefType(t) || t == tensorflow::DT_RESOURCE; };
-    if (runtime.inputTypes && std::any_of(runtime.inputTypes->begin(), runtime.inputTypes->end(), actsThrough))
-        return false;
-    if (runtime.outputTypes && std::any_of(runtime.outputTypes->begin(), runtime.outputTypes->end(), actsThrough))
-        return false;
-    return true;
+    return !hasRefOrResourceType(runtime.inputTypes) && !hasRefOrResourceType(runtime.outputTypes);
 }
 
 } // namespace

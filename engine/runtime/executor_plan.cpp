@@ -198,6 +198,12 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     return plan;
 }
 
+bool hasRefOrResourceType(const std::vector<DataType>* types)
+{
+    return types && std::any_of(types->begin(), types->end(),
+                                [](DataType t) { return isRefType(t) || t == tensorflow::DT_RESOURCE; });
+}
+
 int markControlOnlyNodes(ExecutorPlan& plan, const std::vector<NodeId>& targets)
 {
     int marked = 0;
@@ -215,9 +221,7 @@ int markControlOnlyNodes(ExecutorPlan& plan, const std::vector<NodeId>& targets)
         // an effect even when nothing reads its outputs (Grappler's IsFreeOfSideEffect). So may an op
         // on a resource: the TensorArray ops are not marked stateful either, yet a read frees its
         // element (clear_after_read), and TensorFlow runs one that only orders another.
-        const auto actsThrough = [](DataType t) { return isRefType(t) || t == tensorflow::DT_RESOURCE; };
-        if (node.runtime.inputTypes &&
-            std::any_of(node.runtime.inputTypes->begin(), node.runtime.inputTypes->end(), actsThrough))
+        if (hasRefOrResourceType(node.runtime.inputTypes))
             continue;
         const bool onlyControl =
             std::all_of(node.outEdges.begin(), node.outEdges.end(), [](const PlanEdge& e) { return e.isControl(); });

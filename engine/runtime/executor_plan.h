@@ -138,6 +138,11 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
                                          const std::vector<TensorRef>& feeds, const std::vector<TensorRef>& fetches,
                                          const NodeRuntimeLookup& lookup, const PlanRewrites& rewrites = {});
 
+/// Whether any of `types` (a NodeRuntime's input or output dtypes; null counts as none) is a
+/// reference or a resource: an op with such an argument may act through it even when it is not
+/// marked stateful (Assign, the TensorArray ops), so Grappler's IsFreeOfSideEffect excludes it.
+bool hasRefOrResourceType(const std::vector<DataType>* types);
+
 /// What TensorFlow's Grappler dependency optimizer does by default before a Session runs a graph:
 /// a node whose outputs no node of the plan consumes and that is needed only through the control
 /// edges leaving it becomes a no-op. Marked (PlanNode::controlOnly): kernel nodes (not control-flow
