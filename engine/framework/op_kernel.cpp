@@ -52,6 +52,33 @@ Expected<Tensor*> OpKernelContext::allocateOutput(int i, const TensorShape& shap
     return &slot.tensor;
 }
 
+Expected<Tensor*> OpKernelContext::forwardInputOrAllocateOutput(std::initializer_list<int> candidates, int out,
+                                                                const TensorShape& shape)
+{
+    if (!m_params.inputForwarding || out < 0 || out >= numOutputs())
+        return allocateOutput(out, shape);
+    const auto u = static_cast<std::size_t>(out);
+    const DataType dtype = kernel().outputTypes()[u];
+    // Strings, resource handles and variants are objects a kernel replaces, not numbers it overwrites.
+    if (isRefType(dtype) || dtype == tensorflow::DT_STRING || dtype == tensorflow::DT_RESOURCE ||
+        dtype == tensorflow::DT_VARIANT)
+        return allocateOutput(out, shape);
+    const Allocator* memory = kernel().outputInHostMemory(out) ? &device().hostAllocator() : &allocator();
+    for (int in : candidates) {
+        if (in < 0 || in >= numInputs())
+            continue;
+        const TensorValue& value = (*m_params.inputs)[static_cast<std::size_t>(in)];
+        const Tensor& tensor = value.tensor;
+        if (value.isRef() || tensor.dtype() != dtype || tensor.shape() != shape || tensor.numElements() == 0 ||
+            tensor.bufferAllocator() != memory || tensor.bufferIsShared())
+            continue;
+        m_outputs[u] = TensorValue{tensor};
+        m_set[u] = true;
+        return &m_outputs[u].tensor;
+    }
+    return allocateOutput(out, shape);
+}
+
 Status OpKernelContext::setOutput(int i, Tensor value)
 {
     if (i < 0 || i >= numOutputs())

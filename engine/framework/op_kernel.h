@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -91,6 +92,10 @@ public:
         /// For function-call kernels: the session's function runtime and the call depth
         /// (function/function_runtime.h). Null outside a session step.
         const FunctionCallScope* functions = nullptr;
+        /// Whether outputs may take over the buffer of an input nothing else holds
+        /// (forwardInputOrAllocateOutput). The executor allows it for host-memory nodes of steps
+        /// without an observer: the debugger shows a node's inputs after it ran.
+        bool inputForwarding = false;
     };
 
     explicit OpKernelContext(Params params);
@@ -129,6 +134,14 @@ public:
     /// As allocateOutput, with every element zero: for kernels that write only some of them
     /// (scatters, the gradients of slicing and pooling ops).
     Expected<Tensor*> allocateZeroedOutput(int i, const TensorShape& shape);
+    /// TensorFlow's forward_input_or_allocate_output: output `out` with `shape` in the buffer of the
+    /// first of `candidates` that can give it up (a plain input, not a ref, of the output's dtype
+    /// with numbers for elements, exactly this shape, in the memory the output goes to, and held by
+    /// no other Tensor), else allocated as allocateOutput. Only when Params::inputForwarding allows.
+    /// For kernels that compute element i from element i of their inputs (cwise ops): they then
+    /// compute in place, reading the input through context.input() as it is overwritten.
+    Expected<Tensor*> forwardInputOrAllocateOutput(std::initializer_list<int> candidates, int out,
+                                                   const TensorShape& shape);
     /// Sets output `i`; InvalidArgument if its dtype is not the output's.
     Status setOutput(int i, Tensor value);
     /// Makes output `i` a ref to `ref` (VariableV2, Assign's output_ref).

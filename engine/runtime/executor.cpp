@@ -487,6 +487,8 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
         contextParams.deadline = m_params.deadline;
         contextParams.sessionClosed = m_params.sessionClosed;
         contextParams.functions = m_params.functions;
+        // In-place outputs (cwise kernels) in host memory; an observer sees the inputs unchanged.
+        contextParams.inputForwarding = !m_params.observer && !node.onDeviceMemory;
         OpKernelContext context(contextParams);
         {
             // A traced step's GPU work carries the node (plan index + 1) into its CUPTI records.

@@ -215,7 +215,8 @@ public:
         if (!device)
             return device.error();
         const Tensor& x = context.input(0);
-        auto out = context.allocateOutput(0, x.shape());
+        // In place when nothing else holds x (element i is read before it is written).
+        auto out = context.forwardInputOrAllocateOutput({0}, 0, x.shape());
         if (!out)
             return out.error();
         if (x.numElements() > 0)
@@ -260,7 +261,9 @@ public:
             }
             return cwise::incompatibleShapesError(x.shape(), y.shape());
         }
-        auto out = context.allocateOutput(0, plan.outputShape());
+        // In place in an input of the output's shape that nothing else holds: each row reads its
+        // elements of that input before writing the same elements.
+        auto out = context.forwardInputOrAllocateOutput({0, 1}, 0, plan.outputShape());
         if (!out)
             return out.error();
         if (plan.numElements() == 0)
@@ -296,7 +299,7 @@ public:
             return invalidArgumentError("The two arguments to a cwise op must have same number of elements, got " +
                                         std::to_string(y.numElements()) + " and " + std::to_string(dy.numElements()));
         }
-        auto out = context.allocateOutput(0, y.shape());
+        auto out = context.forwardInputOrAllocateOutput({0, 1}, 0, y.shape());
         if (!out)
             return out.error();
         const TensorShape flat{y.numElements()};
