@@ -87,7 +87,9 @@ void Allocator::deallocate(void* ptr, std::size_t bytes)
     if (!ptr)
         return;
     deallocateRaw(ptr, bytes);
-    m_bytesInUse.fetch_sub(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
+    // The last use of the allocator here: released, so that whoever sees bytesInUse reach zero
+    // (and an acquire fence) may destroy an allocator whose device is gone (CpuDevice).
+    m_bytesInUse.fetch_sub(static_cast<std::int64_t>(bytes), std::memory_order_release);
 }
 
 AllocatorStats Allocator::stats() const
@@ -255,7 +257,17 @@ void CpuAllocator::deallocateRaw(void* ptr, std::size_t bytes)
             small_blocks::give(ptr, size);
         return;
     }
-    m_cache->give(ptr, size, kDefaultAlignment);
+    if (m_caching.load(std::memory_order_relaxed))
+        m_cache->give(ptr, size, kDefaultAlignment);
+    else
+        std::free(ptr);
+}
+
+void CpuAllocator::stopCaching()
+{
+    m_caching.store(false, std::memory_order_relaxed);
+    // A block given back meanwhile may still land in the cache: it is freed with the allocator.
+    m_cache->clear();
 }
 
 } // namespace tstudio

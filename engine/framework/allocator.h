@@ -104,6 +104,10 @@ public:
 
     std::string name() const override { return "cpu"; }
 
+    /// Frees the cached blocks and from then on frees each returned block at once: for an allocator
+    /// whose device is gone while tensors from it live on (session results; see CpuDevice).
+    void stopCaching();
+
 protected:
     std::uint64_t maxRequestBytes() const override;
     void* allocateRaw(std::size_t bytes, std::size_t alignment) override;
@@ -111,6 +115,7 @@ protected:
 
 private:
     std::unique_ptr<BlockCache> m_cache;
+    std::atomic<bool> m_caching{true};
 };
 
 } // namespace tstudio

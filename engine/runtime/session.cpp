@@ -49,9 +49,6 @@ Allocator& resultAllocator()
     return *allocator;
 }
 
-/// Whether the run this thread is planning (Session::runOnce -> planFor) has an observer.
-thread_local bool tPlanningObservedRun = false;
-
 bool isPlaceholderOp(const std::string& op)
 {
     return op == "Placeholder" || op == "PlaceholderV2";
@@ -297,9 +294,8 @@ Expected<Session::NodeState*> Session::nodeState(NodeId id)
 
 Expected<std::shared_ptr<const ExecutorPlan>> Session::planFor(const std::vector<std::pair<NodeId, int>>& feeds,
                                                                const std::vector<std::pair<NodeId, int>>& fetches,
-                                                               const std::vector<NodeId>& targets)
+                                                               const std::vector<NodeId>& targets, bool observed)
 {
-    const bool observed = tPlanningObservedRun;
     // Grappler's rewrites, as a TensorFlow 1.x session applies them unless the config turns them
     // off. A run with an observer (the debugger) sees every node of the graph run: no merging.
     const tensorflow::RewriterConfig& rewriter = m_options.config.graph_options().rewrite_options();
@@ -434,7 +430,8 @@ StepCaptureStats Session::captureStats() const
 }
 
 Status Session::collectResults(const std::vector<std::pair<NodeId, int>>& fetchRefs,
-                               const std::vector<FetchedValue>& fetched, std::vector<Tensor>* results)
+                               const std::vector<FetchedValue>& fetched, bool mayShare,
+                               std::vector<Tensor>* results)
 {
     const Graph& graph = *m_graph;
     results->clear();
@@ -455,6 +452,15 @@ Status Session::collectResults(const std::vector<std::pair<NodeId, int>>& fetchR
         // Values in GPU memory come back through their device (the one wait a step has).
         Device& producer =
             *m_devices[static_cast<std::size_t>(m_placement[static_cast<std::size_t>(fetchRefs[i].first)])];
+        // A step's own value (not a variable's, a feed's, a constant's or another fetch's) in a CPU
+        // device's memory needs no copy: a CpuDevice's allocator lives on while its tensors do, and
+        // `fetched` is about to let go of it. This spares a pass over every fetched batch. Not from
+        // a device with a memory limit: results the caller keeps must not count against it.
+        if (mayShare && !value.isRef() && dynamic_cast<CpuDevice*>(&producer) && !producer.allocator().byteLimit() &&
+            value.tensor.bufferAllocator() == &producer.allocator() && !value.tensor.bufferIsShared()) {
+            results->push_back(value.tensor);
+            continue;
+        }
         auto copy = producer.copyToHost(value.get(), resultAllocator());
         if (!copy)
             return copy.error().withContext("Cannot return '" + name + "'");
@@ -567,8 +573,7 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     std::shared_lock<std::shared_mutex> buildLock;
     if (m_hasDeviceMemory) // new kernels may upload constants: never into another plan's capture
         buildLock = std::shared_lock(m_deviceUse);
-    tPlanningObservedRun = observer != nullptr;
-    auto plan = planFor(feedRefs, fetchRefs, targetIds);
+    auto plan = planFor(feedRefs, fetchRefs, targetIds, observer != nullptr);
     if (buildLock)
         buildLock.unlock();
     if (!plan)
@@ -622,8 +627,10 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
         return runExecutorStep(**plan, step, fetched);
     };
     std::vector<Tensor> results;
+    // A captured step's values are copied (its buffers are replayed into); the executor's are
+    // handed over when nothing else holds them.
     auto collect = [&](const std::vector<FetchedValue>& fetched) {
-        return collectResults(fetchRefs, fetched, &results);
+        return collectResults(fetchRefs, fetched, false, &results);
     };
     StepCapture* capture = (*plan)->hasDeviceMemory ? captureFor(**plan) : nullptr;
     if (capture && m_options.captureGraphs && !traced && !observer && !params.deadline) {
@@ -642,7 +649,7 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
             deviceLock = std::shared_lock(m_deviceUse);
         if (Status s = execute(feedValues, false, &fetched); !s.isOk())
             return s;
-        if (Status s = collect(fetched); !s.isOk())
+        if (Status s = collectResults(fetchRefs, fetched, true, &results); !s.isOk())
             return s;
     }
 

@@ -62,7 +62,8 @@ struct SessionOptions {
 ///
 /// Threads: run() may be called from several threads at once (kernels that keep state are
 /// serialised); create()/extend() wait for runs in progress. Tensors returned by run() are
-/// independent copies that may outlive the session.
+/// independent of the session (a value the step made and nothing else holds is handed over, any
+/// other is copied) and may outlive it.
 class Session {
 public:
     explicit Session(SessionOptions options);
@@ -146,17 +147,21 @@ private:
     Expected<const tensorflow::OpDef*> opDefFor(const std::string& op) const;
     /// Instantiates the function of each call node among nodes [first, end) of the graph.
     Status checkFunctionCalls(const Graph& graph, int first) const;
+    /// The plan for a signature; `observed`: the run has an observer (the debugger), which sees
+    /// every node run, so nodes are not merged (a separate plan).
     Expected<std::shared_ptr<const ExecutorPlan>> planFor(const std::vector<std::pair<NodeId, int>>& feeds,
                                                           const std::vector<std::pair<NodeId, int>>& fetches,
-                                                          const std::vector<NodeId>& targets);
+                                                          const std::vector<NodeId>& targets, bool observed);
     /// The capture state of `plan`, or nullptr when it has no device that captures (CPU only).
     StepCapture* captureFor(const ExecutorPlan& plan);
     /// Waits for the GPUs, stops `recorder` and appends its records to `stats` as stream devices
     /// named after the plan's nodes.
     Status appendGpuTrace(const ExecutorPlan& plan, GpuActivityRecorder& recorder, tensorflow::StepStats* stats);
-    /// The fetched values as independent host tensors, in order.
+    /// The fetched values as independent host tensors, in order. With `mayShare`, a value in a CPU
+    /// device's memory that nothing else holds is returned as it is (its allocator outlives the
+    /// session when it must); otherwise, and for refs and device memory, it is copied.
     Status collectResults(const std::vector<std::pair<NodeId, int>>& fetchRefs,
-                          const std::vector<FetchedValue>& fetched, std::vector<Tensor>* results);
+                          const std::vector<FetchedValue>& fetched, bool mayShare, std::vector<Tensor>* results);
 
     SessionOptions m_options;
     Status m_initStatus;

@@ -7,9 +7,43 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include <atomic>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 namespace tstudio {
+
+namespace {
+
+/// Allocators of destroyed CPU devices that tensors still use (session results handed out without
+/// a copy: Session::collectResults), kept until their last buffer is freed. Leaked on purpose, as
+/// tensors may outlive static destruction.
+struct RetiredAllocators {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<CpuAllocator>> allocators;
+
+    /// Destroys those no tensor uses any more. Every buffer is a tensor's (of one element or more),
+    /// so no bytes in use means no buffer left.
+    void sweepLocked()
+    {
+        std::erase_if(allocators, [](const std::unique_ptr<CpuAllocator>& a) {
+            if (a->stats().bytesInUse != 0)
+                return false;
+            // Pairs with the release of the last deallocate: its uses of the allocator came first.
+            std::atomic_thread_fence(std::memory_order_acquire);
+            return true;
+        });
+    }
+};
+
+RetiredAllocators& retiredAllocators()
+{
+    static auto* retired = new RetiredAllocators;
+    return *retired;
+}
+
+} // namespace
 
 CpuDevice::CpuDevice(int id, int intraOpThreads, std::uint64_t memoryLimitBytes)
     : Device("CPU", id),
@@ -21,9 +55,34 @@ CpuDevice::CpuDevice(int id, int intraOpThreads, std::uint64_t memoryLimitBytes)
       m_pool(std::make_unique<IntraOpThreadPool>(m_threads)),
       m_eigenDevice(std::make_unique<Eigen::ThreadPoolDevice>(m_pool.get(), m_threads))
 {
+    RetiredAllocators& retired = retiredAllocators();
+    std::lock_guard lock(retired.mutex);
+    retired.sweepLocked();
 }
 
-CpuDevice::~CpuDevice() = default;
+CpuDevice::~CpuDevice()
+{
+    // The pool first (no kernel runs any more), then the allocator: destroyed unless a tensor
+    // still holds its memory, in which case it frees its cache and waits for the last buffer.
+    m_eigenDevice.reset();
+    m_pool.reset();
+    RetiredAllocators& retired = retiredAllocators();
+    std::lock_guard lock(retired.mutex);
+    retired.sweepLocked();
+    if (m_allocator->stats().bytesInUse == 0) {
+        std::atomic_thread_fence(std::memory_order_acquire);
+        return; // destroyed with the device
+    }
+    m_allocator->stopCaching();
+    retired.allocators.push_back(std::move(m_allocator));
+}
+
+std::size_t CpuDevice::retiredAllocatorCount()
+{
+    RetiredAllocators& retired = retiredAllocators();
+    std::lock_guard lock(retired.mutex);
+    return retired.allocators.size();
+}
 
 Allocator& CpuDevice::allocator()
 {

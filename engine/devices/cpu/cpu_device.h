@@ -3,6 +3,7 @@
 
 #include "framework/device.h"
 
+#include <cstddef>
 #include <memory>
 
 namespace Eigen {
@@ -23,6 +24,11 @@ public:
     Allocator& allocator() override;
     const Eigen::ThreadPoolDevice* eigenCpuDevice() const override { return m_eigenDevice.get(); }
     int intraOpThreads() const { return m_threads; }
+
+    /// How many allocators of destroyed CPU devices still wait for the last tensor that uses their
+    /// memory (a session's results may outlive it; the allocator goes once they are freed and a
+    /// CPU device is next made or destroyed).
+    static std::size_t retiredAllocatorCount();
 
 private:
     int m_threads;
