@@ -1,7 +1,9 @@
-// BlockCache: exact-size reuse of large host blocks, least recently cached freed first.
+// BlockCache: exact-size reuse of large host blocks, most recently cached served first, least
+// recently cached freed first.
 #include "framework/block_cache.h"
 
 #include <cstdlib>
+#include <iterator>
 
 namespace tstudio {
 
@@ -15,9 +17,14 @@ void* BlockCache::take(std::size_t bytes, std::size_t alignment)
     if (bytes < kMinBlockBytes)
         return nullptr;
     std::lock_guard<std::mutex> lock(m_mutex);
-    auto it = m_bySize.find({bytes, alignment});
-    if (it == m_bySize.end())
+    // The most recently cached block of the size (the last of its equal keys: multimap inserts
+    // after them): the one most likely still in the processor's caches, as a step's next tensor of
+    // the size was often freed moments ago (a batch's decoded images one after another).
+    const Key key{bytes, alignment};
+    auto it = m_bySize.upper_bound(key);
+    if (it == m_bySize.begin() || std::prev(it)->first != key)
         return nullptr;
+    --it;
     void* ptr = it->second->ptr;
     m_age.erase(it->second);
     m_bySize.erase(it);

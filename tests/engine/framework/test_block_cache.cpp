@@ -38,6 +38,27 @@ private slots:
         std::free(a);
     }
 
+    void theMostRecentlyCachedBlockIsTakenFirst()
+    {
+        // Of equal blocks, the last one given back is the likeliest to be in the processor's caches.
+        BlockCache cache(16 * kMiB);
+        void* first = block(kMiB);
+        void* second = block(kMiB);
+        void* other = block(2 * kMiB);
+        cache.give(first, kMiB, 64);
+        cache.give(other, 2 * kMiB, 64);
+        cache.give(second, kMiB, 64);
+        QCOMPARE(cache.take(kMiB, 64), second);
+        cache.give(second, kMiB, 64);
+        QCOMPARE(cache.take(kMiB, 64), second);
+        QCOMPARE(cache.take(kMiB, 64), first);
+        QCOMPARE(cache.take(kMiB, 64), nullptr);
+        QCOMPARE(cache.take(2 * kMiB, 64), other);
+        std::free(first);
+        std::free(second);
+        std::free(other);
+    }
+
     void smallBlocksAreFreedAtOnce()
     {
         BlockCache cache(16 * kMiB);
