@@ -7,7 +7,12 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -65,8 +70,44 @@ void reverseRunFixed(const E* in, E* out, std::int64_t count, std::int64_t block
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/// A run of 3-byte blocks (the pixels of an RGB uint8 image flipped left-right) five at a time: the
+/// 16 bytes ending with five source pixels are loaded and one byte shuffle puts the pixels in
+/// reverse order; the 16th byte stored is the next group's first, which the next store (or the
+/// tail) overwrites. Needs a sixth pixel after the group in the output and one byte before it in
+/// the input, so the first and last pixels of the run go through the scalar tail.
+__attribute__((target("ssse3"))) void reversePixels3(const std::uint8_t* in, std::uint8_t* out, std::int64_t count)
+{
+    const __m128i order = _mm_setr_epi8(13, 14, 15, 10, 11, 12, 7, 8, 9, 4, 5, 6, 1, 2, 3, -128);
+    std::int64_t j = 0;
+    for (; j + 6 <= count; j += 5) {
+        const std::uint8_t* source = in + (count - 5 - j) * 3 - 1;
+        const __m128i pixels = _mm_loadu_si128(reinterpret_cast<const __m128i*>(source));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j * 3), _mm_shuffle_epi8(pixels, order));
+    }
+    for (; j < count; ++j) {
+        const std::uint8_t* source = in + (count - 1 - j) * 3;
+        out[j * 3] = source[0];
+        out[j * 3 + 1] = source[1];
+        out[j * 3 + 2] = source[2];
+    }
+}
+
+bool hasByteShuffle()
+{
+    static const bool has = __builtin_cpu_supports("ssse3");
+    return has;
+}
+#endif
+
 template <typename E> void reverseRun(const E* in, E* out, std::int64_t count, std::int64_t block)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (std::is_same_v<E, std::uint8_t>) {
+        if (block == 3 && hasByteShuffle())
+            return reversePixels3(in, out, count);
+    }
+#endif
     if constexpr (std::is_trivially_copyable_v<E>) {
         switch (block) {
         case 1: return reverseRunFixed<E, 1>(in, out, count, block);

@@ -168,6 +168,26 @@ private slots:
         }
     }
 
+    void rgbRowsOfEveryLengthMatchTheReference()
+    {
+        // Rows of 3-byte pixels take a byte-shuffle path five pixels at a time with a scalar head
+        // and tail: every row length from 1 to 40 pixels, as inner rows and as the whole tensor
+        // (whose last bytes end the buffer).
+        auto h = KernelHarness::createOrWarn({registerArrayOps}, {registerArrayCpuKernels});
+        QVERIFY(h);
+        for (std::int64_t n = 1; n <= 40; ++n) {
+            for (const TensorShape& shape : {TensorShape{3, n, 3}, TensorShape{n, 3}}) {
+                const Tensor input = patterned(h->allocator(), tensorflow::DT_UINT8, shape);
+                const int axis = shape.rank() - 2;
+                auto out = h->run(reverseNode("DT_UINT8"), {input, axesTensor(h->allocator(), {axis})});
+                QVERIFY(out);
+                std::vector<bool> reversed(static_cast<std::size_t>(shape.rank()), false);
+                reversed[static_cast<std::size_t>(axis)] = true;
+                QVERIFY2(matchesReference(input, (*out)[0], reversed), shape.toString().c_str());
+            }
+        }
+    }
+
     void emptyAndScalarInputs()
     {
         auto h = KernelHarness::createOrWarn({registerArrayOps}, {registerArrayCpuKernels});
