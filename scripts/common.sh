@@ -10,7 +10,7 @@ TSTUDIO_BUILD_TYPE="${TSTUDIO_BUILD_TYPE:-RelWithDebInfo}"
 # Everything comes from Debian 12 (bookworm). CUDA is optional and not installed here: when the
 # NVIDIA toolkit with cuDNN is in /usr/local/cuda, the build finds and uses it.
 TSTUDIO_PACKAGES=(
-    build-essential cmake ninja-build ccache pkg-config
+    build-essential cmake ninja-build ccache pkg-config lld
     qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libqt6opengl6-dev libgl-dev libxkbcommon-dev libvulkan-dev
     libeigen3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libpng-dev libdnnl-dev

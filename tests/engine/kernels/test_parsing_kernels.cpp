@@ -107,7 +107,7 @@ template <typename T> std::vector<T> valuesOf(const Tensor& t)
 
 // --- Node text -------------------------------------------------------------------------------------------
 
-std::string attr(const std::string& key, const std::string& value)
+std::string attrText(const std::string& key, const std::string& value)
 {
     return " attr { key: '" + key + "' value { " + value + " } }";
 }
@@ -254,10 +254,10 @@ private:
             inputs.push_back(scalar(dense[i].first));
         }
         inputs.insert(inputs.end(), defaults.begin(), defaults.end());
-        const std::string node = "op: 'ParseExample'" + attr("Nsparse", "i: " + std::to_string(sparse.size())) +
-                                 attr("Ndense", "i: " + std::to_string(dense.size())) +
-                                 attr("sparse_types", typeList(sparseTypes)) + attr("Tdense", typeList(denseTypes)) +
-                                 attr("dense_shapes", shapeList(shapes));
+        const std::string node = "op: 'ParseExample'" + attrText("Nsparse", "i: " + std::to_string(sparse.size())) +
+                                 attrText("Ndense", "i: " + std::to_string(dense.size())) +
+                                 attrText("sparse_types", typeList(sparseTypes)) + attrText("Tdense", typeList(denseTypes)) +
+                                 attrText("dense_shapes", shapeList(shapes));
         return m_h->run(node, inputs);
     }
 
@@ -380,15 +380,15 @@ private slots:
         QCOMPARE(error(parseExample({example({})}, {}, {{"a", tf::DT_FLOAT}}, dense, {required})),
                  std::string("Duplicate feature key 'a'"));
         // The serialized input must be a vector.
-        const std::string node = "op: 'ParseExample'" + attr("Nsparse", "i: 0") + attr("Ndense", "i: 0") +
-                                 attr("sparse_types", "list { }") + attr("Tdense", "list { }") +
-                                 attr("dense_shapes", "list { }");
+        const std::string node = "op: 'ParseExample'" + attrText("Nsparse", "i: 0") + attrText("Ndense", "i: 0") +
+                                 attrText("sparse_types", "list { }") + attrText("Tdense", "list { }") +
+                                 attrText("dense_shapes", "list { }");
         QCOMPARE(error(m_h->run(node, {scalar(example({})), vec({})})),
                  std::string("Expected serialized to be a vector, got shape: []"));
         // Attrs checked when the kernel is built.
-        const std::string badShape = "op: 'ParseExample'" + attr("Nsparse", "i: 0") + attr("Ndense", "i: 1") +
-                                     attr("sparse_types", "list { }") + attr("Tdense", typeList({tf::DT_FLOAT})) +
-                                     attr("dense_shapes", shapeList({TensorShape{2, -1}}));
+        const std::string badShape = "op: 'ParseExample'" + attrText("Nsparse", "i: 0") + attrText("Ndense", "i: 1") +
+                                     attrText("sparse_types", "list { }") + attrText("Tdense", typeList({tf::DT_FLOAT})) +
+                                     attrText("dense_shapes", shapeList({TensorShape{2, -1}}));
         QVERIFY(error(m_h->run(badShape, {vec({}), vec({}), scalar("a"), required}))
                     .find("dense_shapes[0] has unknown rank or unknown inner dimensions: [2,?]") != std::string::npos);
     }
@@ -396,10 +396,10 @@ private slots:
     void parseExampleV2()
     {
         const std::string node =
-            "op: 'ParseExampleV2'" + attr("num_sparse", "i: 1") + attr("sparse_types", typeList({tf::DT_INT64})) +
-            attr("Tdense", typeList({tf::DT_FLOAT})) + attr("dense_shapes", shapeList({TensorShape::scalar()})) +
-            attr("ragged_value_types", typeList({tf::DT_STRING})) +
-            attr("ragged_split_types", typeList({tf::DT_INT32}));
+            "op: 'ParseExampleV2'" + attrText("num_sparse", "i: 1") + attrText("sparse_types", typeList({tf::DT_INT64})) +
+            attrText("Tdense", typeList({tf::DT_FLOAT})) + attrText("dense_shapes", shapeList({TensorShape::scalar()})) +
+            attrText("ragged_value_types", typeList({tf::DT_STRING})) +
+            attrText("ragged_split_types", typeList({tf::DT_INT32}));
         const std::vector<std::string> batch = {
             example({{"r", bytes({"a", "b"})}, {"d", floats({1})}, {"s", ints({3})}}), example({{"d", floats({2})}}),
             example({{"r", bytes({"c"})}, {"d", floats({3})}})};
@@ -436,11 +436,11 @@ private slots:
 
     void parseSingleExample()
     {
-        const std::string node = "op: 'ParseSingleExample'" + attr("num_sparse", "i: 1") +
-                                 attr("sparse_keys", stringList({"v"})) + attr("dense_keys", stringList({"a", "q"})) +
-                                 attr("sparse_types", typeList({tf::DT_FLOAT})) +
-                                 attr("Tdense", typeList({tf::DT_INT64, tf::DT_FLOAT})) +
-                                 attr("dense_shapes", shapeList({TensorShape{2}, TensorShape{-1, 2}}));
+        const std::string node = "op: 'ParseSingleExample'" + attrText("num_sparse", "i: 1") +
+                                 attrText("sparse_keys", stringList({"v"})) + attrText("dense_keys", stringList({"a", "q"})) +
+                                 attrText("sparse_types", typeList({tf::DT_FLOAT})) +
+                                 attrText("Tdense", typeList({tf::DT_INT64, tf::DT_FLOAT})) +
+                                 attrText("dense_shapes", shapeList({TensorShape{2}, TensorShape{-1, 2}}));
         const Tensor required = int64Tensor({}, TensorShape{0});
         const Tensor padding = floatTensor({0}, TensorShape::scalar());
         auto out = m_h->run(
@@ -500,19 +500,19 @@ private slots:
         const std::vector<std::string> batch = {sequence(true, {{1, 2}, {3, 4}, {5, 6}}, {{7}, {}, {8, 9}}),
                                                 sequence(false, {{10, 11}}, {{12}})};
         const std::string node =
-            "op: 'ParseSequenceExample'" + attr("Ncontext_sparse", "i: 1") + attr("Ncontext_dense", "i: 2") +
-            attr("Nfeature_list_sparse", "i: 1") + attr("Nfeature_list_dense", "i: 2") +
-            attr("context_sparse_keys", stringList({"tags"})) +
-            attr("context_dense_keys", stringList({"len", "weight"})) +
-            attr("feature_list_sparse_keys", stringList({"ids"})) +
-            attr("feature_list_dense_keys", stringList({"frames", "absent"})) +
-            attr("feature_list_dense_missing_assumed_empty", stringList({"absent"})) +
-            attr("context_sparse_types", typeList({tf::DT_STRING})) +
-            attr("Tcontext_dense", typeList({tf::DT_INT64, tf::DT_FLOAT})) +
-            attr("context_dense_shapes", shapeList({TensorShape::scalar(), TensorShape::scalar()})) +
-            attr("feature_list_sparse_types", typeList({tf::DT_INT64})) +
-            attr("feature_list_dense_types", typeList({tf::DT_FLOAT, tf::DT_INT64})) +
-            attr("feature_list_dense_shapes", shapeList({TensorShape{2}, TensorShape{3}}));
+            "op: 'ParseSequenceExample'" + attrText("Ncontext_sparse", "i: 1") + attrText("Ncontext_dense", "i: 2") +
+            attrText("Nfeature_list_sparse", "i: 1") + attrText("Nfeature_list_dense", "i: 2") +
+            attrText("context_sparse_keys", stringList({"tags"})) +
+            attrText("context_dense_keys", stringList({"len", "weight"})) +
+            attrText("feature_list_sparse_keys", stringList({"ids"})) +
+            attrText("feature_list_dense_keys", stringList({"frames", "absent"})) +
+            attrText("feature_list_dense_missing_assumed_empty", stringList({"absent"})) +
+            attrText("context_sparse_types", typeList({tf::DT_STRING})) +
+            attrText("Tcontext_dense", typeList({tf::DT_INT64, tf::DT_FLOAT})) +
+            attrText("context_dense_shapes", shapeList({TensorShape::scalar(), TensorShape::scalar()})) +
+            attrText("feature_list_sparse_types", typeList({tf::DT_INT64})) +
+            attrText("feature_list_dense_types", typeList({tf::DT_FLOAT, tf::DT_INT64})) +
+            attrText("feature_list_dense_shapes", shapeList({TensorShape{2}, TensorShape{3}}));
         const std::vector<Tensor> defaults = {int64Tensor({}, TensorShape{0}), floatTensor({1}, TensorShape::scalar())};
         auto run = [&](const std::vector<std::string>& serialized, const std::vector<std::string>& names,
                        const std::string& n = std::string()) {
@@ -569,13 +569,13 @@ private slots:
         *lists["r"].add_feature() = floats({});
         *lists["r"].add_feature() = floats({2, 3});
         const std::string serialized = ex.SerializeAsString();
-        const std::string node = "op: 'ParseSequenceExampleV2'" + attr("Ncontext_sparse", "i: 0") +
-                                 attr("Nfeature_list_sparse", "i: 0") + attr("Nfeature_list_dense", "i: 0") +
-                                 attr("Tcontext_dense", "list { }") +
-                                 attr("context_ragged_value_types", typeList({tf::DT_INT64})) +
-                                 attr("context_ragged_split_types", typeList({tf::DT_INT64})) +
-                                 attr("feature_list_ragged_value_types", typeList({tf::DT_FLOAT})) +
-                                 attr("feature_list_ragged_split_types", typeList({tf::DT_INT32}));
+        const std::string node = "op: 'ParseSequenceExampleV2'" + attrText("Ncontext_sparse", "i: 0") +
+                                 attrText("Nfeature_list_sparse", "i: 0") + attrText("Nfeature_list_dense", "i: 0") +
+                                 attrText("Tcontext_dense", "list { }") +
+                                 attrText("context_ragged_value_types", typeList({tf::DT_INT64})) +
+                                 attrText("context_ragged_split_types", typeList({tf::DT_INT64})) +
+                                 attrText("feature_list_ragged_value_types", typeList({tf::DT_FLOAT})) +
+                                 attrText("feature_list_ragged_split_types", typeList({tf::DT_INT32}));
         const Tensor noBools = tensor<bool>(m_h->allocator(), TensorShape{0}, std::vector<bool>{});
         auto out = m_h->run(node, {vec({serialized, example({})}), vec({}), vec({}), vec({}), vec({"c"}), vec({}),
                                    vec({}), vec({"r"}), noBools});
@@ -602,14 +602,14 @@ private slots:
         *lists["f"].add_feature() = ints({3, 4});
         *lists["w"].add_feature() = bytes({"a"});
         *lists["w"].add_feature() = bytes({"b", "c"});
-        const std::string node = "op: 'ParseSingleSequenceExample'" + attr("Ncontext_sparse", "i: 0") +
-                                 attr("Ncontext_dense", "i: 1") + attr("Nfeature_list_sparse", "i: 1") +
-                                 attr("Nfeature_list_dense", "i: 2") +
-                                 attr("Tcontext_dense", typeList({tf::DT_FLOAT})) +
-                                 attr("context_dense_shapes", shapeList({TensorShape{2}})) +
-                                 attr("feature_list_sparse_types", typeList({tf::DT_STRING})) +
-                                 attr("feature_list_dense_types", typeList({tf::DT_INT64, tf::DT_FLOAT})) +
-                                 attr("feature_list_dense_shapes", shapeList({TensorShape{2}, TensorShape::scalar()}));
+        const std::string node = "op: 'ParseSingleSequenceExample'" + attrText("Ncontext_sparse", "i: 0") +
+                                 attrText("Ncontext_dense", "i: 1") + attrText("Nfeature_list_sparse", "i: 1") +
+                                 attrText("Nfeature_list_dense", "i: 2") +
+                                 attrText("Tcontext_dense", typeList({tf::DT_FLOAT})) +
+                                 attrText("context_dense_shapes", shapeList({TensorShape{2}})) +
+                                 attrText("feature_list_sparse_types", typeList({tf::DT_STRING})) +
+                                 attrText("feature_list_dense_types", typeList({tf::DT_INT64, tf::DT_FLOAT})) +
+                                 attrText("feature_list_dense_shapes", shapeList({TensorShape{2}, TensorShape::scalar()}));
         const Tensor required = floatTensor({}, TensorShape{0});
         auto run = [&](const std::vector<std::string>& missing) {
             return m_h->run(node, {scalar(ex.SerializeAsString()), vec(missing), scalar("c"), scalar("w"), scalar("f"),
@@ -659,12 +659,12 @@ private slots:
         *(*ex.mutable_feature_lists()->mutable_feature_list())["f"].add_feature() = floats({1, 2});
         const std::string sequence = ex.SerializeAsString();
         const std::string node =
-            "op: 'ParseSequenceExample'" + attr("Ncontext_sparse", "i: 1") + attr("Nfeature_list_sparse", "i: 1") +
-            attr("context_sparse_keys", stringList({"c"})) + attr("context_dense_keys", "list { }") +
-            attr("feature_list_sparse_keys", stringList({"f"})) + attr("feature_list_dense_keys", "list { }") +
-            attr("feature_list_dense_missing_assumed_empty", "list { }") +
-            attr("context_sparse_types", typeList({tf::DT_INT64})) +
-            attr("feature_list_sparse_types", typeList({tf::DT_FLOAT}));
+            "op: 'ParseSequenceExample'" + attrText("Ncontext_sparse", "i: 1") + attrText("Nfeature_list_sparse", "i: 1") +
+            attrText("context_sparse_keys", stringList({"c"})) + attrText("context_dense_keys", "list { }") +
+            attrText("feature_list_sparse_keys", stringList({"f"})) + attrText("feature_list_dense_keys", "list { }") +
+            attrText("feature_list_dense_missing_assumed_empty", "list { }") +
+            attrText("context_sparse_types", typeList({tf::DT_INT64})) +
+            attrText("feature_list_sparse_types", typeList({tf::DT_FLOAT}));
         failures = 0;
         for (std::size_t n = 0; n < sequence.size(); ++n) {
             auto r = m_h->run(node, {vec({sequence.substr(0, n)}), vec({})});
