@@ -92,12 +92,77 @@ function(_tstudio_test_pch_host name libraries out_var)
     endif()
 endfunction()
 
+# The compiler's predefined macros, for moc's #if evaluation (what AUTOMOC's moc_predefs.h holds).
+set(TSTUDIO_TEST_MOC_PREDEFS "${PROJECT_BINARY_DIR}/tests/moc_predefs.h")
+file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/tests")
+execute_process(COMMAND ${CMAKE_CXX_COMPILER} -dM -E -x c++ /dev/null
+    OUTPUT_FILE "${TSTUDIO_TEST_MOC_PREDEFS}.new" RESULT_VARIABLE predefs_result)
+if(NOT predefs_result EQUAL 0)
+    message(FATAL_ERROR "${CMAKE_CXX_COMPILER} -dM -E failed: cannot list its predefined macros for moc")
+endif()
+# Rewritten only when it changes: a newer file would run moc again and recompile every test.
+file(COPY_FILE "${TSTUDIO_TEST_MOC_PREDEFS}.new" "${TSTUDIO_TEST_MOC_PREDEFS}" ONLY_IF_DIFFERENT)
+file(REMOVE "${TSTUDIO_TEST_MOC_PREDEFS}.new")
+
+# moc for a test: a Qt Test file declares its test class in the .cpp and ends with
+# `#include "<file>.moc"`. AUTOMOC passes moc every include path of the target, and moc then reads
+# every header the test includes (1.7 s per test file, ~8 CPU-minutes for the suite) and writes an
+# empty mocs_compilation.cpp that is compiled with the precompiled header (2 s each). The class
+# needs none of those headers: moc runs on the file alone, with the target's macros and the
+# compiler's predefined ones (the same output, byte for byte, for every test when this was written).
+# A test whose Q_OBJECT classes are not all in .cpp files that include their own .moc keeps AUTOMOC.
+function(_tstudio_test_moc name)
+    set(moc_sources "")
+    set(needs_automoc OFF)
+    foreach(source IN LISTS ARGN)
+        if(NOT IS_ABSOLUTE "${source}")
+            set(source "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
+        endif()
+        file(STRINGS "${source}" meta REGEX "Q_OBJECT|Q_GADGET|Q_NAMESPACE")
+        if(NOT meta)
+            continue()
+        endif()
+        get_filename_component(base "${source}" NAME_WE)
+        get_filename_component(ext "${source}" LAST_EXT)
+        file(STRINGS "${source}" own_moc REGEX "^#include [\"<]${base}\\.moc[\">]")
+        if(ext STREQUAL ".cpp" AND own_moc)
+            list(APPEND moc_sources "${source}")
+        else()
+            set(needs_automoc ON)
+        endif()
+    endforeach()
+    if(needs_automoc)
+        set_target_properties(${name} PROPERTIES AUTOMOC ON)
+        set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${name}_autogen/mocs_compilation.cpp"
+            PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+        return()
+    endif()
+    set(moc_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_moc")
+    set(defs "$<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>")
+    foreach(source IN LISTS moc_sources)
+        get_filename_component(base "${source}" NAME_WE)
+        set(output "${moc_dir}/${base}.moc")
+        # moc reads its arguments from a file, one per line (as qt6_generate_moc does), so that the
+        # target's macros need no target-level dependency on the programs they name.
+        set(parameters "${moc_dir}/${base}.moc_parameters")
+        file(GENERATE OUTPUT "${parameters}" CONTENT
+            "$<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>--include\n${TSTUDIO_TEST_MOC_PREDEFS}\n${source}\n-o\n${output}\n")
+        add_custom_command(OUTPUT "${output}"
+            COMMAND Qt6::moc "@${parameters}"
+            DEPENDS "${source}" "${parameters}" "${TSTUDIO_TEST_MOC_PREDEFS}" Qt6::moc
+            COMMENT "moc ${base}.cpp"
+            VERBATIM)
+        target_sources(${name} PRIVATE "${output}")
+    endforeach()
+    target_include_directories(${name} PRIVATE "${moc_dir}")
+endfunction()
+
 # tstudio_add_qtest(NAME SOURCES... LIBRARIES... LABELS...): one Qt Test executable per test file,
 # registered with CTest, labelled, and run offscreen with an isolated home for settings.
 function(tstudio_add_qtest name)
     cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
-    set_target_properties(${name} PROPERTIES AUTOMOC ON)
+    _tstudio_test_moc(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBRARIES})
     # Each test links the whole static engine: with its line tables a test binary is ~200 MB, and
     # the suite ~18 GB (a CI machine once ran out of disk). Tests link without debug sections (the
