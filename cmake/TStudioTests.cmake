@@ -111,6 +111,8 @@ file(REMOVE "${TSTUDIO_TEST_MOC_PREDEFS}.new")
 # needs none of those headers: moc runs on the file alone, with the target's macros and the
 # compiler's predefined ones (the same output, byte for byte, for every test when this was written).
 # A test whose Q_OBJECT classes are not all in .cpp files that include their own .moc keeps AUTOMOC.
+# moc sees no project header: slots behind an #if on a macro that a header defines would be left out
+# of the .moc, and the test would then fail to compile or link (give such a test AUTOMOC).
 function(_tstudio_test_moc name)
     set(moc_sources "")
     set(needs_automoc OFF)
