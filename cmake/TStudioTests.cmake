@@ -47,13 +47,13 @@ function(tstudio_add_test_pch_host name)
     target_precompile_headers(${name} PRIVATE ${TSTUDIO_TEST_PCH_HEADERS})
 endfunction()
 
-# Libraries whose usage requirements reach TARGET (its own links and, from each, what that
-# library passes on; private links of static libraries, $<LINK_ONLY:...>, pass on no macros).
+# Libraries whose usage requirements reach TARGET: its own links and, from each, what that library
+# passes on (INTERFACE_LINK_LIBRARIES, followed transitively; $<LINK_ONLY:...> passes on no macros).
 function(_tstudio_usage_links target out_var)
-    set(seen ${${out_var}})
-    get_target_property(libs ${target} LINK_LIBRARIES)
-    get_target_property(ilibs ${target} INTERFACE_LINK_LIBRARIES)
-    foreach(lib IN LISTS libs ilibs)
+    get_target_property(pending ${target} LINK_LIBRARIES)
+    set(seen "")
+    while(pending)
+        list(POP_FRONT pending lib)
         if(NOT lib OR lib MATCHES "-NOTFOUND$" OR lib MATCHES "^\\$<" OR lib IN_LIST seen)
             continue()
         endif()
@@ -64,16 +64,12 @@ function(_tstudio_usage_links target out_var)
                 list(APPEND seen "${aliased}")
                 set(lib ${aliased})
             endif()
-            get_target_property(next_libs ${lib} INTERFACE_LINK_LIBRARIES)
-            foreach(next_lib IN LISTS next_libs)
-                if(next_lib AND NOT next_lib MATCHES "-NOTFOUND$" AND NOT next_lib MATCHES "^\\$<"
-                        AND NOT next_lib IN_LIST seen AND TARGET ${next_lib})
-                    _tstudio_usage_links(${next_lib} seen)
-                    list(APPEND seen "${next_lib}")
-                endif()
-            endforeach()
+            get_target_property(passed_on ${lib} INTERFACE_LINK_LIBRARIES)
+            if(passed_on)
+                list(APPEND pending ${passed_on})
+            endif()
         endif()
-    endforeach()
+    endwhile()
     set(${out_var} ${seen} PARENT_SCOPE)
 endfunction()
 
@@ -83,7 +79,6 @@ function(_tstudio_test_pch_host name libraries out_var)
     if(NOT TSTUDIO_TEST_PCH OR NOT TARGET tstudio_test_pch_core OR "engine_asan" IN_LIST libraries)
         return()
     endif()
-    set(links "")
     _tstudio_usage_links(${name} links)
     if(links MATCHES "Qt6?::Widgets")
         set(${out_var} tstudio_test_pch_widgets PARENT_SCOPE)
@@ -92,17 +87,21 @@ function(_tstudio_test_pch_host name libraries out_var)
     endif()
 endfunction()
 
-# The compiler's predefined macros, for moc's #if evaluation (what AUTOMOC's moc_predefs.h holds).
-set(TSTUDIO_TEST_MOC_PREDEFS "${PROJECT_BINARY_DIR}/tests/moc_predefs.h")
-file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/tests")
-execute_process(COMMAND ${CMAKE_CXX_COMPILER} -dM -E -x c++ /dev/null
-    OUTPUT_FILE "${TSTUDIO_TEST_MOC_PREDEFS}.new" RESULT_VARIABLE predefs_result)
-if(NOT predefs_result EQUAL 0)
-    message(FATAL_ERROR "${CMAKE_CXX_COMPILER} -dM -E failed: cannot list its predefined macros for moc")
-endif()
-# Rewritten only when it changes: a newer file would run moc again and recompile every test.
-file(COPY_FILE "${TSTUDIO_TEST_MOC_PREDEFS}.new" "${TSTUDIO_TEST_MOC_PREDEFS}" ONLY_IF_DIFFERENT)
-file(REMOVE "${TSTUDIO_TEST_MOC_PREDEFS}.new")
+# tstudio_write_test_moc_predefs(): the compiler's predefined macros, for moc's #if evaluation (what
+# AUTOMOC's moc_predefs.h holds), written once per configure into the calling directory's build
+# folder; sets TSTUDIO_TEST_MOC_PREDEFS there for the tests' moc commands.
+function(tstudio_write_test_moc_predefs)
+    set(predefs "${CMAKE_CURRENT_BINARY_DIR}/moc_predefs.h")
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -dM -E -x c++ /dev/null
+        OUTPUT_FILE "${predefs}.new" RESULT_VARIABLE result)
+    if(NOT result EQUAL 0)
+        message(FATAL_ERROR "${CMAKE_CXX_COMPILER} -dM -E failed: cannot list its predefined macros for moc")
+    endif()
+    # Rewritten only when it changes: a newer file would run moc again and recompile every test.
+    file(COPY_FILE "${predefs}.new" "${predefs}" ONLY_IF_DIFFERENT)
+    file(REMOVE "${predefs}.new")
+    set(TSTUDIO_TEST_MOC_PREDEFS "${predefs}" PARENT_SCOPE)
+endfunction()
 
 # moc for a test: a Qt Test file declares its test class in the .cpp and ends with
 # `#include "<file>.moc"`. AUTOMOC passes moc every include path of the target, and moc then reads
@@ -117,9 +116,6 @@ function(_tstudio_test_moc name)
     set(moc_sources "")
     set(needs_automoc OFF)
     foreach(source IN LISTS ARGN)
-        if(NOT IS_ABSOLUTE "${source}")
-            set(source "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
-        endif()
         file(STRINGS "${source}" meta REGEX "Q_OBJECT|Q_GADGET|Q_NAMESPACE")
         if(NOT meta)
             continue()
@@ -164,6 +160,7 @@ endfunction()
 function(tstudio_add_qtest name)
     cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
+    list(TRANSFORM ARG_SOURCES PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/" REGEX "^[^/]")
     _tstudio_test_moc(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBRARIES})
     # Each test links the whole static engine: with its line tables a test binary is ~200 MB, and
@@ -181,9 +178,6 @@ function(tstudio_add_qtest name)
         # `signals` Qt's headers define as a macro: it must come before Qt, so it goes without.
         # (Read when CMake configures: re-run cmake after adding the define to an existing test.)
         foreach(source IN LISTS ARG_SOURCES)
-            if(NOT IS_ABSOLUTE "${source}")
-                set(source "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
-            endif()
             file(STRINGS "${source}" eigen_threads REGEX "^#define EIGEN_USE_THREADS")
             if(eigen_threads)
                 set_source_files_properties("${source}" TARGET_DIRECTORY ${name}
