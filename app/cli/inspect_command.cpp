@@ -6,6 +6,7 @@
 #include "numpy_format.h"
 #include "tensor_json.h"
 
+#include "function/function_op_gaps.h"
 #include "graph/graph_summary.h"
 #include "graph/shape_refiner.h"
 #include "io/checkpoint/checkpoint_reader.h"
@@ -113,6 +114,22 @@ void printText(const GraphSummary& g)
     std::printf("ops:\n");
     for (const auto& [op, count] : g.opHistogram)
         std::printf("  %-40s %lld\n", op.c_str(), static_cast<long long>(count));
+}
+
+/// Library functions using ops this build lacks, as a warning: they load and fail only if run.
+void printText(const std::vector<FunctionOpGap>& gaps)
+{
+    if (gaps.empty())
+        return;
+    std::printf("warning: %zu library function%s use%s ops this build lacks; the graph loads, and only a run that "
+                "reaches such a function fails:\n",
+                gaps.size(), gaps.size() == 1 ? "" : "s", gaps.size() == 1 ? "s" : "");
+    for (const FunctionOpGap& gap : gaps) {
+        std::string ops;
+        for (const std::string& op : gap.ops)
+            ops += (ops.empty() ? "" : ", ") + op;
+        std::printf("  %s: %s\n", gap.function.c_str(), ops.c_str());
+    }
 }
 
 void printText(const FileKindReport& r)
@@ -490,6 +507,7 @@ void addInspectCommand(CLI::App& app, int& exitCode)
             return fail(report.error());
         std::optional<GraphSummary> graph;
         std::shared_ptr<const tensorflow::GraphDef> graphDef;
+        std::vector<FunctionOpGap> gaps;
         if (holdsGraph(report->kind)) {
             // The report already holds what the detector parsed: the file is read once.
             auto opened = formats::openGraph(*report);
@@ -497,6 +515,12 @@ void addInspectCommand(CLI::App& app, int& exitCode)
                 return fail(opened.error());
             graphDef = std::move(opened->graph);
             graph = summarizeGraph(*graphDef);
+            if (graphDef->library().function_size() > 0) {
+                auto registries = makeDefaultRegistries();
+                if (!registries)
+                    return fail(registries.error());
+                gaps = functionsLackingOps(graphDef->library(), (*registries)->ops);
+            }
         }
         std::optional<ShapeReport> shapeReport;
         if (*shapes) {
@@ -528,8 +552,13 @@ void addInspectCommand(CLI::App& app, int& exitCode)
         }
         if (*json) {
             nlohmann::json out = toJson(*report);
-            if (graph)
+            if (graph) {
                 out["graph"] = toJson(*graph);
+                nlohmann::json lacking = nlohmann::json::array();
+                for (const FunctionOpGap& gap : gaps)
+                    lacking.push_back({{"function", gap.function}, {"missing_ops", gap.ops}});
+                out["graph"]["functions_lacking_ops"] = std::move(lacking);
+            }
             if (shapeReport)
                 out["shapes"] = toJson(*shapeReport);
             if (tensors)
@@ -539,8 +568,10 @@ void addInspectCommand(CLI::App& app, int& exitCode)
             std::cout << out.dump(2) << std::endl;
         } else {
             printText(*report);
-            if (graph)
+            if (graph) {
                 printText(*graph);
+                printText(gaps);
+            }
             if (shapeReport)
                 printText(*shapeReport);
             if (tensors)

@@ -45,6 +45,10 @@ Status Status::withContext(std::string_view context) const
 {
     if (isOk())
         return *this;
+    // The same context twice says nothing more (a call kernel and the executor both name the node).
+    if (m_message.size() > context.size() + 1 && m_message.starts_with(context) &&
+        std::string_view(m_message).substr(context.size(), 2) == ": ")
+        return *this;
     std::string message(context);
     message += ": ";
     message += m_message;

@@ -103,6 +103,26 @@ std::string bindPlaceholders(tensorflow::AttrValue& value, const FunctionAttrs& 
     }
 }
 
+/// Binds every attr of `signature` in `attrs` (the call's value, or the default) and checks each
+/// against its AttrDef. Errors name the function.
+Status bindCallAttrs(const tensorflow::OpDef& signature, FunctionAttrs& attrs)
+{
+    const auto error = [&](const std::string& message) {
+        return invalidArgumentError("function '" + signature.name() + "': " + message);
+    };
+    for (const tensorflow::OpDef::AttrDef& attr : signature.attr()) {
+        auto it = attrs.find(attr.name());
+        if (it == attrs.end()) {
+            if (!attr.has_default_value())
+                return error("attr '" + attr.name() + "' (" + attr.type() + ") is not bound by the call");
+            it = attrs.emplace(attr.name(), attr.default_value()).first;
+        }
+        if (Status s = validateAttrValue(it->second, attr); !s.isOk())
+            return error("attr '" + attr.name() + "' of the call: " + s.message());
+    }
+    return Status::ok();
+}
+
 class Instantiation {
 public:
     Instantiation(const FunctionLibrary& library, const tensorflow::FunctionDef& function, FunctionAttrs attrs)
@@ -152,20 +172,7 @@ private:
         return error("node '" + node.name() + "': " + message);
     }
 
-    Status bindSignatureAttrs()
-    {
-        for (const tensorflow::OpDef::AttrDef& attr : m_function.signature().attr()) {
-            auto it = m_attrs.find(attr.name());
-            if (it == m_attrs.end()) {
-                if (!attr.has_default_value())
-                    return error("attr '" + attr.name() + "' (" + attr.type() + ") is not bound by the call");
-                it = m_attrs.emplace(attr.name(), attr.default_value()).first;
-            }
-            if (Status s = validateAttrValue(it->second, attr); !s.isOk())
-                return error("attr '" + attr.name() + "' of the call: " + s.message());
-        }
-        return Status::ok();
-    }
+    Status bindSignatureAttrs() { return bindCallAttrs(m_function.signature(), m_attrs); }
 
     Status addItem(const std::string& name, std::vector<BodyTensor> tensors)
     {
@@ -422,6 +429,35 @@ Expected<FunctionBody> instantiateFunction(const FunctionLibrary& library, const
     if (!function)
         return unexpected(missingFunctionError(target.name));
     return Instantiation(library, *function, target.attrs).run();
+}
+
+Expected<FunctionSignatureTypes> functionSignatureTypes(const FunctionLibrary& library,
+                                                        const FunctionCallTarget& target)
+{
+    const tensorflow::FunctionDef* function = library.find(target.name);
+    if (!function)
+        return unexpected(missingFunctionError(target.name));
+    const tensorflow::OpDef& signature = function->signature();
+    FunctionAttrs attrs = target.attrs;
+    if (Status s = bindCallAttrs(signature, attrs); !s.isOk())
+        return unexpected(s);
+    FunctionSignatureTypes out;
+    const auto collect = [&](const tensorflow::OpDef::ArgDef& arg, const char* what,
+                             std::vector<DataType>& into) -> Status {
+        auto types = argTypes(arg, attrs);
+        if (!types)
+            return invalidArgumentError("function '" + signature.name() + "': " + what + " '" + arg.name() +
+                                        "': " + types.error().message());
+        into.insert(into.end(), types->begin(), types->end());
+        return Status::ok();
+    };
+    for (const tensorflow::OpDef::ArgDef& arg : signature.input_arg())
+        if (Status s = collect(arg, "argument", out.argTypes); !s.isOk())
+            return unexpected(s);
+    for (const tensorflow::OpDef::ArgDef& arg : signature.output_arg())
+        if (Status s = collect(arg, "output", out.retTypes); !s.isOk())
+            return unexpected(s);
+    return out;
 }
 
 } // namespace tstudio

@@ -70,4 +70,19 @@ struct FunctionBody {
 /// (missingFunctionError) or a body op that is neither registered nor a library function.
 Expected<FunctionBody> instantiateFunction(const FunctionLibrary& library, const FunctionCallTarget& target);
 
+/// The dtypes of a call's argument and result tensors.
+struct FunctionSignatureTypes {
+    std::vector<DataType> argTypes; ///< one per argument tensor
+    std::vector<DataType> retTypes; ///< one per result tensor
+};
+
+/// What `target` takes and gives, from the function's signature and the call's attrs alone (each
+/// signature attr bound or defaulted and checked against its AttrDef), without looking at the body:
+/// what TensorFlow checks of a call when the graph is built. The body, with its ops, is read only
+/// when a run reaches the call (instantiateFunction), so a function no run reaches may use ops
+/// this build lacks (a TF 2 SavedModel's saver functions). NotFound for a missing function
+/// (missingFunctionError); InvalidArgument as instantiateFunction's attr and argument errors.
+Expected<FunctionSignatureTypes> functionSignatureTypes(const FunctionLibrary& library,
+                                                        const FunctionCallTarget& target);
+
 } // namespace tstudio

@@ -131,26 +131,40 @@ Expected<FunctionRuntime::Handle> FunctionRuntime::instantiateBody(const std::st
     return handle;
 }
 
+Status FunctionRuntime::checkCall(const tensorflow::NodeDef& call, const std::vector<DataType>& inputTypes,
+                                  const std::vector<DataType>& outputTypes) const
+{
+    const std::string context = "node '" + call.name() + "' (op '" + call.op() + "')";
+    auto target = functionCallTarget(call);
+    if (!target)
+        return target.error();
+    auto types = functionSignatureTypes(m_library, *target);
+    if (!types)
+        return types.error().withContext(context);
+    const bool partitioned = isPartitionedCallOp(call.op());
+    if (Status s = checkCallTypes(target->name, inputTypes, types->argTypes, "argument",
+                                  partitioned ? "Tin" : "the call's inputs");
+        !s.isOk())
+        return s.withContext(context);
+    if (Status s = checkCallTypes(target->name, outputTypes, types->retTypes, "result",
+                                  partitioned ? "Tout" : "the call's outputs");
+        !s.isOk())
+        return s.withContext(context);
+    return Status::ok();
+}
+
 Expected<FunctionRuntime::Handle> FunctionRuntime::instantiateCall(const tensorflow::NodeDef& call,
                                                                    const std::vector<DataType>& inputTypes,
                                                                    const std::vector<DataType>& outputTypes)
 {
-    const std::string context = "node '" + call.name() + "' (op '" + call.op() + "')";
+    if (Status s = checkCall(call, inputTypes, outputTypes); !s.isOk())
+        return unexpected(s);
     auto target = functionCallTarget(call);
     if (!target)
         return unexpected(target.error());
     auto handle = instantiate(*target);
     if (!handle)
-        return unexpected(handle.error().withContext(context));
-    const bool partitioned = isPartitionedCallOp(call.op());
-    if (Status s = checkCallTypes(target->name, inputTypes, (*handle)->body.argTypes, "argument",
-                                  partitioned ? "Tin" : "the call's inputs");
-        !s.isOk())
-        return unexpected(s.withContext(context));
-    if (Status s = checkCallTypes(target->name, outputTypes, (*handle)->body.retTypes, "result",
-                                  partitioned ? "Tout" : "the call's outputs");
-        !s.isOk())
-        return unexpected(s.withContext(context));
+        return unexpected(handle.error().withContext("node '" + call.name() + "' (op '" + call.op() + "')"));
     return handle;
 }
 

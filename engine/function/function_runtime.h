@@ -80,6 +80,12 @@ public:
     /// argument tensors (float, float), but Tin lists 1 (float)". NotFound for a missing function.
     Expected<Handle> instantiateCall(const tensorflow::NodeDef& call, const std::vector<DataType>& inputTypes,
                                      const std::vector<DataType>& outputTypes);
+    /// instantiateCall's checks of the call against the function's signature (the function exists,
+    /// its argument and result dtypes match the node's), without instantiating the body: what the
+    /// session checks of every call node when a graph is created or extended. The body, and the ops
+    /// it uses, are read when a run first reaches the call, as in TensorFlow.
+    Status checkCall(const tensorflow::NodeDef& call, const std::vector<DataType>& inputTypes,
+                     const std::vector<DataType>& outputTypes) const;
     const FunctionBody& body(Handle handle) const;
     /// The instantiation stored under `key`, built on first use from the body `make` returns: a
     /// body that is no library function's (the gradient body of SymbolicGradient). `key` must not

@@ -253,9 +253,8 @@ Status Session::checkFunctionCalls(const Graph& graph, int first) const
         auto outputTypes = outputTypesForNode(**op, node);
         if (!outputTypes)
             return outputTypes.error();
-        auto handle = m_functions->instantiateCall(node, *inputTypes, *outputTypes);
-        if (!handle)
-            return handle.error();
+        if (Status s = m_functions->checkCall(node, *inputTypes, *outputTypes); !s.isOk())
+            return s;
     }
     return Status::ok();
 }

@@ -145,7 +145,8 @@ private:
     Expected<NodeState*> nodeState(NodeId id);
     /// The OpDef of `op`: a registered op's, else a library function's signature.
     Expected<const tensorflow::OpDef*> opDefFor(const std::string& op) const;
-    /// Instantiates the function of each call node among nodes [first, end) of the graph.
+    /// Checks each call node among nodes [first, end) of the graph against its function's signature
+    /// (FunctionRuntime::checkCall); bodies are instantiated when a run first reaches them.
     Status checkFunctionCalls(const Graph& graph, int first) const;
     /// The plan for a signature; `observed`: the run has an observer (the debugger), which sees
     /// every node run, so nodes are not merged (a separate plan).
