@@ -155,6 +155,23 @@ function(_tstudio_test_moc name)
     target_include_directories(${name} PRIVATE "${moc_dir}")
 endfunction()
 
+# Skips are skips. A Qt Test program counts initTestCase and cleanupTestCase as passed whatever
+# happens, so one whose every test function QSKIPs ends with "Totals: 2 passed, 0 failed" and some
+# skipped (one whose initTestCase QSKIPs, "0 passed, 0 failed, 1 skipped"): CTest reports such a
+# program as skipped, not passed.
+# Every Qt Test run also writes its log to ${TSTUDIO_TEST_RESULTS_DIR}/<test>.txt, from which
+# scripts/test_summary.py counts the test functions and lists each skip with its reason.
+set(TSTUDIO_QTEST_ALL_SKIPPED_REGEX "Totals: [0-2] passed, 0 failed, [1-9][0-9]* skipped")
+set(TSTUDIO_TEST_RESULTS_DIR "${CMAKE_BINARY_DIR}/test-results")
+file(MAKE_DIRECTORY "${TSTUDIO_TEST_RESULTS_DIR}") # Qt Test fails when it cannot open its log file
+
+# _tstudio_qtest_add(TEST PROGRAM): registers Qt Test program PROGRAM as CTest test TEST, logging to
+# the console (what CTest reads) and to TEST's file in the results directory.
+function(_tstudio_qtest_add test program)
+    add_test(NAME ${test} COMMAND ${program} -o "${TSTUDIO_TEST_RESULTS_DIR}/${test}.txt,txt" -o -,txt)
+    set_tests_properties(${test} PROPERTIES SKIP_REGULAR_EXPRESSION "${TSTUDIO_QTEST_ALL_SKIPPED_REGEX}")
+endfunction()
+
 # tstudio_add_qtest(NAME SOURCES... LIBRARIES... LABELS...): one Qt Test executable per test file,
 # registered with CTest, labelled, and run offscreen with an isolated home for settings.
 function(tstudio_add_qtest name)
@@ -186,7 +203,7 @@ function(tstudio_add_qtest name)
         endforeach()
     endif()
     tstudio_warnings(${name})
-    add_test(NAME ${name} COMMAND ${name})
+    _tstudio_qtest_add(${name} ${name})
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 120)
     endif()
@@ -202,7 +219,7 @@ endfunction()
 # kernel that leaves part of an output unwritten then shows NaN or -1 there instead of passing on
 # the allocator's chance zeros.
 function(tstudio_add_poisoned_twin name)
-    add_test(NAME ${name}_poisoned COMMAND ${name})
+    _tstudio_qtest_add(${name}_poisoned ${name})
     get_test_property(${name} LABELS labels)
     get_test_property(${name} TIMEOUT timeout)
     get_test_property(${name} ENVIRONMENT environment)
@@ -210,4 +227,21 @@ function(tstudio_add_poisoned_twin name)
         LABELS "${labels};poisoned"
         TIMEOUT ${timeout}
         ENVIRONMENT "${environment};TSTUDIO_POISON_UNINITIALIZED=1")
+endfunction()
+
+# tstudio_add_isa_twin(NAME LEVEL): NAME's program run again as NAME_isa_<LEVEL> with the
+# instruction sets the engine's kernels use capped at LEVEL (TSTUDIO_CPU_ISA: baseline, sse4.2, avx,
+# avx2; core/cpu_features.h): the code paths a weaker x86-64 CPU takes (Eigen's AVX2 or baseline
+# GEMM tiles, oneDNN held to AVX2 or SSE4.1, the SSE resize rows, the table CRC32C) run in CI on
+# this machine too.
+function(tstudio_add_isa_twin name level)
+    string(REPLACE "." "" suffix "${level}")
+    _tstudio_qtest_add(${name}_isa_${suffix} ${name})
+    get_test_property(${name} LABELS labels)
+    get_test_property(${name} TIMEOUT timeout)
+    get_test_property(${name} ENVIRONMENT environment)
+    set_tests_properties(${name}_isa_${suffix} PROPERTIES
+        LABELS "${labels};isa"
+        TIMEOUT ${timeout}
+        ENVIRONMENT "${environment};TSTUDIO_CPU_ISA=${level}")
 endfunction()

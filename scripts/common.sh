@@ -17,6 +17,7 @@ TSTUDIO_PACKAGES=(
     libcli11-dev nlohmann-json3-dev libsimdjson-dev libreadline-dev libexpected-dev
     libzip-dev libjpeg62-turbo-dev libsnappy-dev
     openmpi-bin libopenmpi-dev
+    python3 python3-protobuf python3-numpy
     fonts-noto-cjk
 )
 

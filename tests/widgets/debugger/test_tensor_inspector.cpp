@@ -586,9 +586,13 @@ private slots:
 
     void screenshot()
     {
-        const QString path = qEnvironmentVariable("TSTUDIO_INSPECTOR_PNG");
+        // Every view of the inspector rendered to a PNG: into TSTUDIO_INSPECTOR_PNG's name (to look
+        // at them), else into a temporary folder; each must load back at the window's size.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString path = qEnvironmentVariable("TSTUDIO_INSPECTOR_PNG");
         if (path.isEmpty())
-            QSKIP("set TSTUDIO_INSPECTOR_PNG=<file.png> to write screenshots of the inspector");
+            path = dir.filePath("inspector.png");
         std::mt19937 rng(3);
         std::normal_distribution<float> normal(0, 0.8f);
         std::vector<float> values(64 * 10);
@@ -638,6 +642,12 @@ private slots:
         inspector.setTensor("labels:0", make<std::string>(m_allocator, {3}, {"cat", "dog", "it's"}));
         QCoreApplication::processEvents();
         QVERIFY(inspector.grab().save(base + "_strings.png"));
+        for (const QString& file : {path, base + "_histogram.png", base + "_heatmap.png", base + "_history.png",
+                                    base + "_images.png", base + "_strings.png"}) {
+            const QImage image(file);
+            QVERIFY2(!image.isNull(), qPrintable(file));
+            QCOMPARE(image.size(), inspector.grab().size());
+        }
     }
 };
 
