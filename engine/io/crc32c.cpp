@@ -1,6 +1,8 @@
 // CRC32C: a byte-wise table (reflected polynomial 0x82f63b78) with an SSE4.2 fast path.
 #include "io/crc32c.h"
 
+#include "core/cpu_features.h"
+
 #include <array>
 #include <cstring>
 
@@ -52,7 +54,7 @@ __attribute__((target("sse4.2"))) std::uint32_t extendHardware(std::uint32_t crc
 
 bool cpuHasSse42()
 {
-    static const bool has = __builtin_cpu_supports("sse4.2");
+    static const bool has = cpuHasLevel(CpuLevel::kSse42);
     return has;
 }
 #endif

@@ -2,6 +2,7 @@
 // contiguous block of the untouched inner axes at a time.
 #define EIGEN_USE_THREADS
 #include "kernels/array/array_kernel_util.h"
+#include "core/cpu_features.h"
 #include "devices/cpu/cpu_parallel.h"
 #include "kernels/array/array_kernels_internal.h"
 
@@ -95,7 +96,7 @@ __attribute__((target("ssse3"))) void reversePixels3(const std::uint8_t* in, std
 
 bool hasByteShuffle()
 {
-    static const bool has = __builtin_cpu_supports("ssse3");
+    static const bool has = cpuHasLevel(CpuLevel::kSse42);
     return has;
 }
 #endif

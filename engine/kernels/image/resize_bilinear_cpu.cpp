@@ -10,6 +10,7 @@
 // not depend on the thread count.
 #include "kernels/image/image_resize.h"
 
+#include "core/cpu_features.h"
 #include "kernels/array/array_kernel_util.h"
 
 #include <Eigen/Core>
@@ -217,10 +218,7 @@ __attribute__((target("avx"))) void blendRowsAvx(const float* top, const float* 
 /// Whether this processor (and OS) runs AVX code; checked once.
 bool hasAvx()
 {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx") != 0;
-    }();
+    static const bool has = cpuHasLevel(CpuLevel::kAvx);
     return has;
 }
 #endif

@@ -9,8 +9,8 @@ enum class CpuIsa {
     kAvx512,   ///< AVX-512 F/VL/DQ/BW + FMA (what the avx512 units are compiled for)
 };
 
-/// The best set this CPU and OS support (libgcc's checks include the OS saving the wide registers).
-/// Computed once; thread-safe.
+/// The best set this CPU and OS support (libgcc's checks include the OS saving the wide registers),
+/// capped by TSTUDIO_CPU_ISA (core/cpu_features.h). Computed once; thread-safe.
 CpuIsa detectCpuIsa();
 
 /// The kernels of the best build this CPU runs, given each build's accessor (the

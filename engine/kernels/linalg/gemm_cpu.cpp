@@ -20,8 +20,10 @@ namespace {
 /// Products smaller than this many multiply-adds run on the calling thread: handing work to the
 /// pool costs a few microseconds, about what such a product takes.
 constexpr double kMinParallelMacs = 1 << 18;
-/// Row tiles per thread for tall products: two lets a thread that was slowed down be caught up.
-constexpr std::int64_t kTilesPerThread = 2;
+/// Row tiles (tall products): kRowTilesPerBand for every kRowBand rows, so about 128 rows each,
+/// and a count that 1, 2 and 4 threads share out evenly.
+constexpr std::int64_t kRowBand = 512;
+constexpr std::int64_t kRowTilesPerBand = 4;
 /// Column tiles (wide products): at least kGemmColTile wide, and at most kMaxColTiles of them, so
 /// that a very wide product (a 10,000-word softmax) does not pack its left-hand side once per
 /// 128 columns; the columns are split evenly at multiples of kGemmRowTile.
@@ -91,19 +93,19 @@ std::vector<std::pair<std::int64_t, std::int64_t>> splitAt(std::int64_t size, st
     return parts;
 }
 
-/// The tiles of an m x n product on `threads` threads.
-///  - Rows: Eigen's blocked kernel sums every element over k in the same blocks whatever the rows
-///    around it, and a row keeps its micro-kernel path when the split falls on a multiple of every
-///    SIMD width, so row tiles at multiples of kGemmRowTile give the bits of the undivided product:
-///    their number follows the thread count.
-///  - Columns change the blocking of the right-hand side and so the rounding: column tiles are
-///    laid out by the shape alone (at least kGemmColTile wide, at most kMaxColTiles of them, on one
-///    thread too), never by the thread count.
+/// The tiles of an m x n product, laid out by the shape alone, never by the number of threads:
+/// the threads only share the same tiles out, so the result is the same bits on any number of
+/// threads. (A split that followed the thread count relied on the GEMM library summing a row the
+/// same way whatever the height of the tile holding it; oneDNN's AVX-512 sgemm does not, e.g. for
+/// 1000 x 200 x 300 with a transposed right-hand side.)
+///  - Rows: at multiples of kGemmRowTile, about 128 rows a tile (kRowTilesPerBand per kRowBand).
+///  - Columns change the blocking of the right-hand side: at least kGemmColTile wide, at most
+///    kMaxColTiles of them.
 /// A product wider than it is tall with at least two column tiles is split by columns, so that each
 /// thread packs the short left-hand side and its share of the wide right-hand one (a 100 x 784 by
-/// 784 x 500 product: four 125-column tiles, rather than two row tiles that would each pack the
-/// whole 784 x 500); others by rows.
-std::vector<Tile> planTiles(std::int64_t m, std::int64_t n, std::int64_t k, int threads)
+/// 784 x 500 product: four 125-column tiles, rather than row tiles that would each pack the whole
+/// 784 x 500); others by rows. Products under kMinParallelMacs stay whole.
+std::vector<Tile> planTiles(std::int64_t m, std::int64_t n, std::int64_t k)
 {
     const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
     if (macs >= kMinParallelMacs && m < n && n >= 2 * kGemmColTile) {
@@ -113,13 +115,10 @@ std::vector<Tile> planTiles(std::int64_t m, std::int64_t n, std::int64_t k, int 
             tiles.push_back({0, m, start, length});
         return tiles;
     }
-    if (threads <= 1 || macs < kMinParallelMacs || m < 2 * kGemmRowTile)
+    if (macs < kMinParallelMacs || m < 2 * kGemmRowTile)
         return {{0, m, 0, n}};
-    // Few panels: one tile per thread, so that two threads split 100 rows 48 + 52 rather than
-    // 64 + 36; many: kTilesPerThread each (a thread that was slowed down is caught up).
     const std::int64_t panels = (m + kGemmRowTile - 1) / kGemmRowTile;
-    const std::int64_t wanted =
-        std::min<std::int64_t>(panels, panels >= 8 * threads ? threads * kTilesPerThread : threads);
+    const std::int64_t wanted = std::min(panels, kRowTilesPerBand * ((m + kRowBand - 1) / kRowBand));
     std::vector<Tile> tiles;
     for (const auto& [start, length] : splitAt(m, wanted))
         tiles.push_back({start, length, 0, n});
@@ -158,7 +157,7 @@ template <typename T> void cpuGemm(const Eigen::ThreadPoolDevice* device, const 
         return;
     const GemmTileFunction<T> tile = tileFunction<T>(cpuGemmTileKernels());
     const int threads = device ? device->numThreads() : 1;
-    const std::vector<Tile> tiles = planTiles(args.m, args.n, args.k, threads);
+    const std::vector<Tile> tiles = planTiles(args.m, args.n, args.k);
     // Tiles are taken in order by whoever is free; the calling thread works too.
     cpuRunInParallel(device, tiles.size(), threads,
                      [&](std::size_t i) { tile(args, tiles[i].row0, tiles[i].rows, tiles[i].col0, tiles[i].cols); });

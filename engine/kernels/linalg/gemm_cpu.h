@@ -17,17 +17,14 @@ namespace tstudio::linalg {
 /// be nullptr: then everything runs on the calling thread). T is float, double,
 /// std::complex<float> or std::complex<double>.
 ///
-/// Determinism: tall products are split by rows at multiples of kGemmRowTile, which leaves every
-/// element's summation order as in one undivided product (each row keeps its place modulo every
-/// SIMD width, so it takes the same micro-kernel path); wide ones by columns at positions that
-/// depend only on the shape (on one thread too). Either way the result does not depend on the
-/// number of threads. oneDNN's sgemm gives the same bits for a row whichever row tile holds it
-/// (test_linalg_kernels checks both libraries on the shapes that matter).
+/// Determinism: the product is cut into tiles (row bands at multiples of kGemmRowTile for tall
+/// products, column bands for wide ones) at positions that depend only on the shape, on one
+/// thread too; threads only share the tiles out. So the result is the same bits whatever the
+/// number of threads, with either library (test_linalg_kernels checks every transposition).
 template <typename T> void cpuGemm(const Eigen::ThreadPoolDevice* device, const GemmArgs<T>& args);
 
 /// The granularity of the split (a multiple of every SIMD width Eigen uses: 16 floats in an
-/// AVX-512 register). Small, so that the 100-row products of a batch-100 training step split
-/// evenly over two threads.
+/// AVX-512 register): a row keeps its place modulo the SIMD width, so its micro-kernel path.
 inline constexpr std::int64_t kGemmRowTile = 16;
 
 /// The instruction set cpuGemm uses on this CPU: "avx512", "avx2" or "baseline".

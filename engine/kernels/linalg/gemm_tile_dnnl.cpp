@@ -1,6 +1,8 @@
 // dnnlGemmTile: one tile of a float product on oneDNN's sgemm (JIT-compiled for the CPU it runs on).
 #include "kernels/linalg/gemm_tile_dnnl.h"
 
+#include "kernels/isa/dnnl_isa_cap.h"
+
 #ifdef TSTUDIO_HAVE_DNNL
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
@@ -28,6 +30,7 @@ bool dnnlGemmTile(const GemmArgs<float>& g, std::int64_t row0, std::int64_t rows
     // oneDNN sizes its OpenMP team from the calling thread's setting (a per-thread value, which
     // the oneDNN convolutions change too): one thread per tile.
     omp_set_num_threads(1);
+    capDnnlIsa();
     return dnnl_sgemm(g.transposeA ? 'T' : 'N', g.transposeB ? 'T' : 'N', rows, cols, g.k, 1.0f, a, g.lda, b, g.ldb,
                       0.0f, c, g.ldc) == dnnl_success;
 #else

@@ -6,6 +6,7 @@
 
 #include "kernels/nn/conv2d_dnnl.h"
 #include "devices/cpu/cpu_parallel.h"
+#include "kernels/isa/dnnl_isa_cap.h"
 
 #include <atomic>
 
@@ -107,7 +108,10 @@ struct Plan {
 
 dnnl::engine& cpuEngine()
 {
-    static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    static dnnl::engine engine = [] {
+        capDnnlIsa();
+        return dnnl::engine(dnnl::engine::kind::cpu, 0);
+    }();
     return engine;
 }
 

@@ -1,6 +1,7 @@
 // Tests for the linalg kernels: NumPy golden cases (tools/golden/linalg.py), GEMM builds per instruction
 // set against a double-precision reference, thread-count independence, and bfloat16 products.
 #define EIGEN_USE_THREADS
+#include "core/cpu_features.h"
 #include "devices/cpu/cpu_device.h"
 #include "framework/memory_poison.h"
 #include "framework/node_def_validation.h"
@@ -171,6 +172,18 @@ private slots:
         const QStringList failures = runGoldenCases(*h, goldenDir() + "/linalg.json", &n);
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
         QVERIFY(n > 100);
+    }
+
+    void cpuIsaSwitchCapsTheGemmBuild()
+    {
+        // TSTUDIO_CPU_ISA (set by this test's _isa_ twins in CTest) caps the build cpuGemm picks,
+        // so the AVX2 and baseline dispatch runs here as on a CPU without AVX-512.
+        const QByteArray cap = qgetenv("TSTUDIO_CPU_ISA");
+        if (!cap.isEmpty())
+            QCOMPARE(QString::fromStdString(cpuLevelName(cpuLevelCap())), QString::fromLatin1(cap));
+        QVERIFY(static_cast<int>(cpuLevel()) <= static_cast<int>(cpuLevelCap()));
+        const char* want = cpuHasLevel(CpuLevel::kAvx512) ? "avx512" : cpuHasLevel(CpuLevel::kAvx2) ? "avx2" : "baseline";
+        QCOMPARE(QString::fromLatin1(linalg::cpuGemmIsa()), QString::fromLatin1(want));
     }
 
     void everyGemmBuildMatchesAWideReference()
