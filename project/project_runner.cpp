@@ -53,7 +53,7 @@ Status checkDevice(const std::string& device, std::int64_t replicas)
         return Status::ok();
     const GpuProbeReport gpus = probeGpus();
     if (gpus.devices.empty())
-        return failedPreconditionError("device '" + device + "': no usable GPU (" + gpus.unavailableReason +
+        return failedPreconditionError("device '" + device + "': no usable GPU (" + gpuUnusableText(gpus) +
                                        "); use --device cpu");
     if (static_cast<std::int64_t>(gpus.devices.size()) < replicas)
         return failedPreconditionError("replicas: " + std::to_string(replicas) + " towers on device 'gpu' need " +

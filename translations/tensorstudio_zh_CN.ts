@@ -178,8 +178,8 @@
         <translation>TensorStudio 无法识别此内容。</translation>
     </message>
     <message>
-        <source>Legacy V1 checkpoints are recognised but cannot be read; re-save them with a TensorFlow 1.x Saver using the V2 format.</source>
-        <translation>已识别出旧版 V1 检查点，但无法读取；请使用 TensorFlow 1.x 的 Saver 以 V2 格式重新保存。</translation>
+        <source>A legacy V1 checkpoint (TensorFlow&apos;s tensor-slice tables). TensorStudio reads it: tstudio inspect lists its tensors and their values, and the Restore, RestoreSlice and RestoreV2 ops restore variables from it. This view shows its summary only.</source>
+        <translation>旧版 V1 检查点（TensorFlow 的张量切片表）。TensorStudio 可以读取它：tstudio inspect 会列出其中的张量及其值，Restore、RestoreSlice 和 RestoreV2 算子可以从中恢复变量。此视图仅显示其摘要。</translation>
     </message>
     <message>
         <source>Recognised. This version of TensorStudio identifies this kind of file; viewing its contents is not available yet.</source>
@@ -486,6 +486,14 @@
     <message>
         <source>GPU: %1</source>
         <translation>GPU：%1</translation>
+    </message>
+    <message>
+        <source>GPU present but unusable: %1</source>
+        <translation>GPU 存在但无法使用：%1</translation>
+    </message>
+    <message>
+        <source>unusable (see below)</source>
+        <translation>无法使用（见下方）</translation>
     </message>
 </context>
 <context>
@@ -1241,6 +1249,10 @@
     <message>
         <source>No GPU available: %1</source>
         <translation>没有可用的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>GPU present but unusable: %1</source>
+        <translation>GPU 存在但无法使用：%1</translation>
     </message>
 </context>
 <context>
@@ -7933,6 +7945,10 @@ max %4</source>
     <message>
         <source>rank %1: %2</source>
         <translation>rank %1：%2</translation>
+    </message>
+    <message>
+        <source>GPU present but unusable: %1</source>
+        <translation>GPU 存在但无法使用：%1</translation>
     </message>
 </context>
 </TS>

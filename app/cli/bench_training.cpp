@@ -36,7 +36,7 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     if (gpu) {
         const GpuProbeReport report = probeGpus();
         if (report.devices.empty()) {
-            std::fprintf(stderr, "error: --device gpu: no usable GPU (%s)\n", report.unavailableReason.c_str());
+            std::fprintf(stderr, "error: --device gpu: no usable GPU (%s)\n", gpuUnusableText(report).c_str());
             return 1;
         }
     }

@@ -1,4 +1,5 @@
-// tstudio devices: the CPU and GPUs the engine can use, with CUDA/cuDNN versions and a GPU self-test.
+// tstudio devices: the CPU and GPUs the engine can use, with CUDA/cuDNN versions and a GPU self-test; fails
+// (exit 1) when a GPU is present but unusable, or a self-test fails.
 #include "cli_command.h"
 
 #include "devices/gpu_probe.h"
@@ -34,6 +35,10 @@ void addDevicesCommand(CLI::App& app, int& exitCode)
         }
         if (!report.unavailableReason.empty())
             out["gpu_unavailable"] = report.unavailableReason;
+        if (!report.brokenReason.empty()) {
+            out["gpu_broken"] = report.brokenReason;
+            exitCode = kExitFailure;
+        }
         out["gpus"] = nlohmann::json::array();
         for (const GpuDeviceInfo& gpu : report.devices) {
             nlohmann::json g = {{"name", "/device:GPU:" + std::to_string(gpu.ordinal)},
@@ -63,7 +68,9 @@ void addDevicesCommand(CLI::App& app, int& exitCode)
                     report.compiledCudaVersion.c_str(), report.compiledArchitectures.c_str(),
                     report.runtimeVersion.c_str(), report.driverVersion.empty() ? "none" : report.driverVersion.c_str(),
                     report.cublasVersion.c_str(), report.cudnnVersion.c_str());
-        if (!report.unavailableReason.empty())
+        if (!report.brokenReason.empty())
+            std::printf("%s\n", gpuUnusableText(report).c_str()); // "GPU present but unusable: ..."
+        else if (!report.unavailableReason.empty())
             std::printf("GPU: %s\n", report.unavailableReason.c_str());
         for (const auto& g : out["gpus"]) {
             std::printf("%s  %s, compute capability %s, %llu MiB, %d SMs",

@@ -145,7 +145,7 @@ Expected<std::unique_ptr<ModelSession>> openModelSession(const ModelRunArgs& arg
     if (args.device == "gpu") {
         const GpuProbeReport gpus = probeGpus();
         if (gpus.devices.empty())
-            return unexpected(failedPreconditionError("--device gpu: no usable GPU (" + gpus.unavailableReason +
+            return unexpected(failedPreconditionError("--device gpu: no usable GPU (" + gpuUnusableText(gpus) +
                                                       "); use --device cpu"));
     }
     std::unique_ptr<ModelSession> model(new ModelSession);

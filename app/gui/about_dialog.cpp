@@ -61,7 +61,14 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent), m_components(new QT
     gpuNote->setWordWrap(true);
     gpuNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     gpuNote->hide();
-    if (gpus.compiledIn && gpus.devices.empty()) {
+    if (!gpus.brokenReason.empty()) {
+        // Present but unusable is a failure, said as such rather than as "none".
+        const QString reason = tr("GPU present but unusable: %1").arg(QString::fromStdString(gpus.brokenReason));
+        add(tr("GPU"), reason, runTime);
+        m_components->topLevelItem(m_components->topLevelItemCount() - 1)->setText(2, tr("unusable (see below)"));
+        gpuNote->setText(reason);
+        gpuNote->show();
+    } else if (gpus.compiledIn && gpus.devices.empty()) {
         const QString reason = QString::fromStdString(gpus.unavailableReason);
         add(tr("GPU"), reason, runTime);
         m_components->topLevelItem(m_components->topLevelItemCount() - 1)->setText(2, tr("none (see below)"));

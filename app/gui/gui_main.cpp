@@ -45,6 +45,10 @@ void logStartup()
 {
     logInfo("app", "TensorStudio " + std::string(engineVersion()) + " with Qt " + qVersion());
     const GpuProbeReport gpus = probeGpus();
+    if (!gpus.brokenReason.empty()) {
+        logWarning("gpu", gpuUnusableText(gpus)); // a failure, unlike having no GPU
+        return;
+    }
     if (gpus.devices.empty()) {
         logInfo("gpu", gpus.unavailableReason);
         return;

@@ -52,7 +52,7 @@ SettingsDialog::SettingsDialog(AppSettings* settings, LanguageManager* languages
         m_device->setCurrentIndex(m_device->count() - 1);
     }
     m_gpuNote->setWordWrap(true);
-    m_gpuNote->setVisible(!gpus.unavailableReason.empty());
+    m_gpuNote->setVisible(gpus.devices.empty());
 
     auto* form = new QFormLayout;
     form->addRow(m_languageLabel, m_language);
@@ -107,7 +107,10 @@ void SettingsDialog::retranslateUi()
     m_theme->setItemText(1, tr("Dark"));
     m_device->setItemText(0, tr("CPU"));
     const GpuProbeReport gpus = probeGpus();
-    m_gpuNote->setText(tr("No GPU available: %1").arg(QString::fromStdString(gpus.unavailableReason)));
+    if (!gpus.brokenReason.empty())
+        m_gpuNote->setText(tr("GPU present but unusable: %1").arg(QString::fromStdString(gpus.brokenReason)));
+    else
+        m_gpuNote->setText(tr("No GPU available: %1").arg(QString::fromStdString(gpus.unavailableReason)));
 }
 
 } // namespace tstudio

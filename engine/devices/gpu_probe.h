@@ -28,18 +28,37 @@ struct GpuProbeReport {
     std::string driverVersion;           ///< highest CUDA version the driver supports; empty without a driver
     std::string cudnnVersion;            ///< cudnnGetVersion at run time, e.g. "9.19.0"
     std::string cublasVersion;           ///< cublasGetProperty at run time
+    /// The GPUs that can be used; empty when there is none (unavailableReason) or it is broken (brokenReason).
     std::vector<GpuDeviceInfo> devices;
-    /// Why there is no usable GPU: "no GPU support compiled in", or the CUDA error text. Empty
-    /// when at least one device is present. Having no GPU is a normal state, not a failure.
+    /// Why there is no GPU, in the normal states: "no GPU support compiled in", "no NVIDIA GPU or
+    /// driver on this machine (CUDA reports cudaErrorInsufficientDriver)". Empty when `devices` is
+    /// not, and when brokenReason is set. Having no GPU is a normal state, not a failure.
     std::string unavailableReason;
+    /// Why an NVIDIA GPU or driver that is present cannot be used: what was seen and the CUDA,
+    /// cuDNN or cuBLAS error (see classifyGpuProbe). A failure, not a normal state; `devices` is
+    /// then empty, so that nothing is placed on the GPU. Empty otherwise.
+    std::string brokenReason;
 };
 
-/// Asks the CUDA runtime for its versions and devices. Cheap after the first call; thread-safe.
+/// Why no GPU can be used, for messages: unavailableReason, or "GPU present but unusable: " and
+/// brokenReason; "" when `devices` lists a GPU.
+inline std::string gpuUnusableText(const GpuProbeReport& report)
+{
+    if (!report.brokenReason.empty())
+        return "GPU present but unusable: " + report.brokenReason;
+    return report.unavailableReason;
+}
+
+/// Asks the CUDA runtime for its versions and devices and, where it finds any, creates and destroys a
+/// cuDNN and a cuBLAS handle on GPU 0 (which starts the CUDA context there); the operating system
+/// says whether an NVIDIA GPU or driver is present when CUDA finds none. Cheap after the first
+/// call; thread-safe.
 GpuProbeReport probeGpus();
 
 /// Launches a small kernel on GPU `ordinal` and checks its results, proving that the code compiled
-/// into this build runs on that GPU. Unavailable when no GPU or no CUDA support; Internal on a
-/// wrong result; the CUDA error text otherwise (e.g. no kernel image for this architecture).
+/// into this build runs on that GPU. Unavailable when no GPU or no CUDA support; FailedPrecondition
+/// with gpuUnusableText when the GPU is present but unusable; Internal on a wrong result; the CUDA
+/// error text otherwise (e.g. no kernel image for this architecture).
 Status runGpuSelfTest(int ordinal);
 
 } // namespace tstudio

@@ -5,6 +5,8 @@ namespace tstudio {
 
 GpuProbeReport probeGpus()
 {
+    // Not even an NVIDIA GPU that is present is broken for this build, which could never use it:
+    // brokenReason stays empty and the OS is not asked.
     GpuProbeReport report;
     report.unavailableReason = "no GPU support compiled in";
     return report;

@@ -18,31 +18,29 @@ std::unique_ptr<KernelHarness> registrationHarness(QString* error)
     return KernelHarness::create({registerAllOps}, {registerCpuKernels, registerGpuKernels}, error);
 }
 
-std::unique_ptr<GpuKernelHarness> GpuKernelHarness::create(std::string* reason)
+std::unique_ptr<GpuKernelHarness> GpuKernelHarness::create(GpuTestGate* why)
 {
-    const GpuProbeReport probe = probeGpus();
-    if (probe.devices.empty()) {
-        *reason = probe.unavailableReason;
+    *why = gpuTestGate(probeGpus());
+    if (why->action != GpuTestAction::kRun)
         return nullptr;
-    }
+    // From here a GPU is present: whatever stops the harness is a failure, not a reason to skip.
+    const auto fail = [why](std::string reason) {
+        *why = {GpuTestAction::kFail, std::move(reason)};
+        return nullptr;
+    };
     std::unique_ptr<GpuKernelHarness> harness(new GpuKernelHarness);
     QString error;
     harness->m_cpu = registrationHarness(&error);
-    if (!harness->m_cpu) {
-        *reason = error.toStdString();
-        return nullptr;
-    }
+    if (!harness->m_cpu)
+        return fail("GPU present but the kernel registry cannot be created: " + error.toStdString());
     tensorflow::GPUOptions options;
     options.set_allow_growth(true);
     auto devices = createGpuDevices(options, 1);
-    if (!devices) {
-        *reason = devices.error().toString();
-        return nullptr;
-    }
-    if (devices->empty()) {
-        *reason = "createGpuDevices made no device although the probe found " + std::to_string(probe.devices.size());
-        return nullptr;
-    }
+    if (!devices)
+        return fail("GPU present but GPU:0 cannot be created: " + devices.error().toString());
+    if (devices->empty())
+        return fail("GPU present but createGpuDevices made no device although the probe found " +
+                    std::to_string(probeGpus().devices.size()));
     harness->m_gpu = std::move(devices->front());
     // Outputs start as NaN / -1 bytes on both devices, so a GPU kernel that leaves an element
     // unwritten differs from its CPU twin instead of matching it by the allocator's chance zeros.
@@ -50,14 +48,13 @@ std::unique_ptr<GpuKernelHarness> GpuKernelHarness::create(std::string* reason)
     return harness;
 }
 
-GpuKernelHarness* GpuKernelHarness::shared(std::string* reason)
+GpuKernelHarness* GpuKernelHarness::shared(GpuTestGate* why)
 {
     static std::once_flag once;
     static GpuKernelHarness* harness = nullptr;
-    static std::string why;
-    std::call_once(once, [] { harness = create(&why).release(); });
-    if (!harness)
-        *reason = why;
+    static GpuTestGate gate;
+    std::call_once(once, [] { harness = create(&gate).release(); });
+    *why = gate;
     return harness;
 }
 

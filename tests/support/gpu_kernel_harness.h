@@ -2,6 +2,7 @@
 // inputs and compares the outputs, for every CUDA kernel (skipped where there is no GPU).
 #pragma once
 
+#include "gpu_test_gate.h"
 #include "kernel_harness.h"
 
 #include <memory>
@@ -15,12 +16,14 @@ namespace tstudio::testing {
 class GpuKernelHarness {
 public:
     /// Every op and every CPU and GPU kernel, a CPU device and GPU:0 (allow_growth), with
-    /// uninitialised memory poisoned from then on (setPoisonUninitializedMemory). nullptr with
-    /// `reason` set ("no GPU found (...)", "no GPU support compiled in", or the error) otherwise.
-    static std::unique_ptr<GpuKernelHarness> create(std::string* reason);
+    /// uninitialised memory poisoned from then on (setPoisonUninitializedMemory). Otherwise nullptr
+    /// with `why` set: kSkip where there is no GPU (no CUDA support compiled in, no NVIDIA GPU or
+    /// driver), kFail where a GPU is present but the probe calls it unusable, or the kernel registry
+    /// or GPU:0 cannot be created.
+    static std::unique_ptr<GpuKernelHarness> create(GpuTestGate* why);
     /// One harness for the whole test program, created at the first call and never destroyed (a
     /// CUDA device must not be torn down after the CUDA runtime during exit); nullptr as create().
-    static GpuKernelHarness* shared(std::string* reason);
+    static GpuKernelHarness* shared(GpuTestGate* why);
     ~GpuKernelHarness();
 
     /// Runs `nodeText` (as KernelHarness::run) on GPU:0: inputs copied to GPU memory except the
@@ -99,10 +102,12 @@ QStringList gpuCaseFailures(GpuKernelHarness& h, const std::vector<Case>& cases,
 } // namespace tstudio::testing
 
 /// In a test function: `GPU_HARNESS_OR_SKIP(h);` declares GpuKernelHarness& h, or QSKIPs with the
-/// reason the machine has no usable GPU.
+/// reason the machine has no GPU, or QFAILs with the reason a GPU that is present cannot be used.
 #define GPU_HARNESS_OR_SKIP(name)                                                                        \
-    std::string name##Reason;                                                                            \
-    tstudio::testing::GpuKernelHarness* name##Pointer = tstudio::testing::GpuKernelHarness::shared(&name##Reason); \
+    tstudio::testing::GpuTestGate name##Gate;                                                            \
+    tstudio::testing::GpuKernelHarness* name##Pointer = tstudio::testing::GpuKernelHarness::shared(&name##Gate); \
     if (!name##Pointer)                                                                                  \
-        QSKIP(("GPU kernel tests need a GPU: " + name##Reason).c_str());                                 \
+        GPU_TEST_GATE_APPLY(name##Gate, "GPU kernel tests need a GPU");                                  \
+    if (!name##Pointer)                                                                                  \
+        QFAIL("GpuKernelHarness::shared gave no harness and no reason");                                 \
     tstudio::testing::GpuKernelHarness& name = *name##Pointer

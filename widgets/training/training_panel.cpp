@@ -352,14 +352,12 @@ void TrainingPanel::buildUi()
             m_dataDir->setText(dir);
     });
 
-    const GpuProbeReport gpus = probeGpus();
-    if (gpus.devices.empty()) {
-        // Kept in the list, disabled, so that the choice exists and says why it is not available.
+    if (probeGpus().devices.empty()) {
+        // Kept in the list, disabled, so that the choice exists and says why it is not available
+        // (retranslateUi sets the tooltip).
         if (auto* model = qobject_cast<QStandardItemModel*>(m_device->model()))
-            if (QStandardItem* item = model->item(1)) {
+            if (QStandardItem* item = model->item(1))
                 item->setEnabled(false);
-                item->setToolTip(QString::fromStdString(gpus.unavailableReason));
-            }
     }
 }
 
@@ -373,6 +371,11 @@ void TrainingPanel::retranslateUi()
     m_deviceLabel->setText(tr("Device:"));
     m_device->setItemText(0, tr("CPU"));
     m_device->setItemText(1, tr("GPU"));
+    if (const GpuProbeReport gpus = probeGpus(); !gpus.brokenReason.empty())
+        m_device->setItemData(1, tr("GPU present but unusable: %1").arg(QString::fromStdString(gpus.brokenReason)),
+                              Qt::ToolTipRole);
+    else if (gpus.devices.empty())
+        m_device->setItemData(1, QString::fromStdString(gpus.unavailableReason), Qt::ToolTipRole);
     m_stepsLabel->setText(tr("Train to step:"));
     m_logdirLabel->setText(tr("Log directory:"));
     m_logdir->setPlaceholderText(tr("Where checkpoints and event files go"));

@@ -1,12 +1,17 @@
-// GPU probe for CUDA builds: versions of the runtime, driver, cuBLAS and cuDNN, and the devices.
+// GPU probe for CUDA builds: versions of the runtime, driver, cuBLAS and cuDNN, the devices, and whether
+// a GPU that is present can be used.
 #include "devices/gpu_probe.h"
 
+#include "devices/cuda/cuda_error.h"
 #include "devices/cuda/cuda_self_test.h"
+#include "devices/cuda/nvidia_presence.h"
+#include "devices/gpu_probe_classification.h"
 
-#include <cublas_api.h>
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <cstdlib>
 #include <mutex>
 
 namespace tstudio {
@@ -18,9 +23,34 @@ std::string cudaVersionText(int v)
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-std::string cudaErrorText(cudaError_t err)
+/// "" when a cuDNN and a cuBLAS handle can be created (and destroyed) on `gpu`, else the failure.
+/// cudaGetDeviceCount does not touch cuDNN or cuBLAS: a library that cannot run on this driver or
+/// device shows only when a handle is made.
+std::string libraryError(const GpuDeviceInfo& gpu)
 {
-    return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+    const std::string where = "GPU " + std::to_string(gpu.ordinal) + " (" + gpu.name + ")";
+    int previous = 0;
+    if (Status s = cuda::cudaStatus(cudaGetDevice(&previous), "cudaGetDevice"); !s.isOk())
+        return s.withContext(where).message();
+    if (Status s = cuda::cudaStatus(cudaSetDevice(gpu.ordinal), "cudaSetDevice"); !s.isOk())
+        return s.withContext(where).message();
+    std::string error;
+    cudnnHandle_t cudnn = nullptr;
+    if (Status s = cuda::cudnnStatus(cudnnCreate(&cudnn), "cudnnCreate"); !s.isOk())
+        error = s.withContext(where).message();
+    else
+        cudnnDestroy(cudnn);
+    cublasHandle_t cublas = nullptr;
+    if (Status s = cuda::cublasStatus(cublasCreate(&cublas), "cublasCreate"); !s.isOk()) {
+        if (error.empty())
+            error = s.withContext(where).message();
+    } else {
+        cublasDestroy(cublas);
+    }
+    if (previous != gpu.ordinal)
+        cudaSetDevice(previous);
+    cudaGetLastError(); // a failure above must not surface at the caller's next CUDA call
+    return error;
 }
 
 GpuProbeReport probeOnce()
@@ -47,18 +77,30 @@ GpuProbeReport probeOnce()
         cublasGetProperty(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS)
         report.cublasVersion = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 
+    GpuProbeFacts facts;
+    facts.driverCudaVersion = report.driverVersion;
+    facts.runtimeCudaVersion = report.runtimeVersion;
+    const cuda::NvidiaPresence presence = cuda::findNvidiaPresence();
+    facts.nvidiaPciDevice = presence.pciDevice;
+    facts.nvidiaDriverPath = presence.driverPath;
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+        facts.cudaVisibleDevices = visible;
+
     int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        // No driver or no device: a normal state on machines without a GPU.
+    if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess) {
         cudaGetLastError();
-        report.unavailableReason = "no GPU found (" + cudaErrorText(err) + ")";
-        return report;
+        facts.countErrorName = cudaGetErrorName(err);
+        facts.countErrorText = cudaGetErrorString(err);
+        count = 0;
     }
+    facts.deviceCount = count;
+    std::vector<GpuDeviceInfo> devices;
     for (int i = 0; i < count; ++i) {
         cudaDeviceProp prop{};
-        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess)
-            continue;
+        if (Status s = cuda::cudaStatus(cudaGetDeviceProperties(&prop, i), "cudaGetDeviceProperties"); !s.isOk()) {
+            facts.deviceError = s.withContext("GPU " + std::to_string(i)).message();
+            break;
+        }
         GpuDeviceInfo info;
         info.ordinal = i;
         info.name = prop.name;
@@ -69,10 +111,17 @@ GpuProbeReport probeOnce()
         char bus[32] = {};
         if (cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess)
             info.pciBusId = bus;
-        report.devices.push_back(std::move(info));
+        devices.push_back(std::move(info));
     }
-    if (report.devices.empty())
-        report.unavailableReason = "no GPU found";
+    if (facts.deviceError.empty() && !devices.empty())
+        facts.deviceError = libraryError(devices.front());
+
+    GpuClassification verdict = classifyGpuProbe(facts);
+    switch (verdict.verdict) {
+    case GpuVerdict::kUsable: report.devices = std::move(devices); break;
+    case GpuVerdict::kNoGpu: report.unavailableReason = std::move(verdict.message); break;
+    case GpuVerdict::kBroken: report.brokenReason = std::move(verdict.message); break;
+    }
     return report;
 }
 
@@ -89,6 +138,8 @@ GpuProbeReport probeGpus()
 Status runGpuSelfTest(int ordinal)
 {
     const GpuProbeReport report = probeGpus();
+    if (!report.brokenReason.empty())
+        return failedPreconditionError(gpuUnusableText(report));
     if (ordinal < 0 || ordinal >= static_cast<int>(report.devices.size()))
         return unavailableError(report.devices.empty() ? report.unavailableReason
                                                        : "no GPU with ordinal " + std::to_string(ordinal));

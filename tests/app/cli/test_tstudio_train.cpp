@@ -1,6 +1,7 @@
 // End-to-end tests of `tstudio train PROJECT` as a user runs it: progress and summary lines, the log
 // directory (checkpoints, state file, event file checked by an independent decoder), refusal to
 // overwrite an earlier run, crash (SIGKILL) and resume, and the errors of the MNIST examples.
+#include "gpu_test_gate.h"
 #include "process_run.h"
 
 #include "io/events/event_file_loader.h"
@@ -213,9 +214,7 @@ private slots:
     /// resumes in a session with no GPU device (--device cpu), as on a machine without a GPU.
     void trainsOnTheGpuAndResumesOnTheCpu()
     {
-        const tstudio::GpuProbeReport gpus = tstudio::probeGpus();
-        if (gpus.devices.empty())
-            QSKIP(("needs a GPU: " + gpus.unavailableReason).c_str());
+        REQUIRE_GPU_OR_SKIP();
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QRegularExpression summary("final loss ([0-9.e-]+),");

@@ -3,10 +3,11 @@
 // in the executor, from the same seeded initial weights on the same batches. The losses must agree
 // bit for bit (the replayed graph launches the executor's kernels with the executor's arguments;
 // TF_CUDNN_DETERMINISTIC keeps cuDNN to algorithms that give the same bits every run), and the
-// capturing session must really have captured and replayed. Skips without a GPU.
+// capturing session must really have captured and replayed. Skips without a GPU; fails with one that
+// CUDA cannot use.
 #include "book_mnist.h"
 #include "classifier_training.h"
-#include "devices/gpu_probe.h"
+#include "gpu_test_gate.h"
 #include "layer_networks.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
@@ -100,9 +101,7 @@ private:
 private slots:
     void initTestCase()
     {
-        const GpuProbeReport gpus = probeGpus();
-        if (gpus.devices.empty())
-            QSKIP(("needs a GPU: " + gpus.unavailableReason).c_str());
+        REQUIRE_GPU_OR_SKIP();
         // Before the first convolution: the cuDNN kernels read it once.
         qputenv("TF_CUDNN_DETERMINISTIC", "1");
         auto registries = makeDefaultRegistries();

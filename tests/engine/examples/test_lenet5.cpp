@@ -1,8 +1,8 @@
 // LeNet-5 as the examples build it with tf.layers: its layers, names and shapes, and a short
 // training run on MNIST that learns (the full run is `tstudio train lenet`).
+#include "../../support/gpu_test_gate.h"
 #include "../../support/test_files.h"
 #include "classifier_training.h"
-#include "devices/gpu_probe.h"
 #include "graph/graph.h"
 #include "layer_networks.h"
 #include "mnist_split.h"
@@ -122,9 +122,7 @@ private slots:
     /// accuracy: the GPU kernels compute the same network, not just something that learns.
     void learnsTheSameOnTheGpu()
     {
-        const GpuProbeReport gpus = probeGpus();
-        if (gpus.devices.empty())
-            QSKIP(("needs a GPU: " + gpus.unavailableReason).c_str());
+        REQUIRE_GPU_OR_SKIP();
         std::optional<MnistRun> run;
         prepareMnistRun(run);
         if (!run)

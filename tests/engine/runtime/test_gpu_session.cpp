@@ -10,6 +10,7 @@
 #include "devices/gpu_probe.h"
 #include "kernels/kernels.h"
 #include "ops/register_all_ops.h"
+#include "gpu_test_gate.h"
 #include "kernel_harness.h"
 #include "runtime/step_capture.h"
 
@@ -176,13 +177,6 @@ struct CapturedAndPlain {
 
 } // namespace
 
-#define REQUIRE_GPU()                                                                                    \
-    do {                                                                                                 \
-        const GpuProbeReport report = probeGpus();                                                       \
-        if (report.devices.empty())                                                                      \
-            QSKIP(("needs a GPU: " + report.unavailableReason).c_str());                                 \
-    } while (false)
-
 class TestGpuSession : public QObject {
     Q_OBJECT
 
@@ -216,7 +210,7 @@ private slots:
 
     void defaultPlacementPutsGpuKernelsOnGpu0()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         AllKernelsFixture f;
         std::string error;
         PlacementLines lines;
@@ -248,7 +242,7 @@ private slots:
     /// own memory limit; a graph split across them gives the CPU's numbers.
     void virtualDevicesShareOneGpu()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         AllKernelsFixture f;
         tensorflow::ConfigProto config = withGpus(-1);
         config.mutable_device_count()->erase("GPU");
@@ -287,7 +281,7 @@ private slots:
 
     void explicitCpuDeviceIsHonoured()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         AllKernelsFixture f;
         std::string error;
         auto session = f.session(denseGraph("/cpu:0"), withGpus(1), &error);
@@ -303,7 +297,7 @@ private slots:
     /// CPU and a logged reason.
     void softPlacementFallsBackWithAReason()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         AllKernelsFixture f;
         const std::string graph =
             "node { name: 's' op: 'Const' device: '/cpu:0' attr { key: 'dtype' value { type: DT_STRING } }"
@@ -325,7 +319,7 @@ private slots:
     /// their own feeds. Losses and weights are those of the executor, step by step.
     void capturedStepsGiveTheExecutorsNumbers()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         CapturedAndPlain both;
         std::string difference = both.create();
         QVERIFY2(difference.empty(), difference.c_str());
@@ -348,7 +342,7 @@ private slots:
     /// New feed shapes drop the graph; the plan warms up and is captured again for them.
     void newFeedShapesAreCapturedAgain()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         CapturedAndPlain both;
         std::string difference = both.create();
         QVERIFY2(difference.empty(), difference.c_str());
@@ -365,7 +359,7 @@ private slots:
     /// reason names the node.
     void randomOpsAreNeverCaptured()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         AllKernelsFixture f;
         std::string error;
         auto session = captureSession(
@@ -399,7 +393,7 @@ private slots:
     /// no replay reads the old buffers.
     void replacedVariablesDropTheGraph()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         CapturedAndPlain both;
         std::string difference = both.create();
         QVERIFY2(difference.empty(), difference.c_str());
@@ -420,7 +414,7 @@ private slots:
     /// busy time lies within the recorded stretch.
     void activityRecorderSeesTheStepsKernels()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         AllKernelsFixture f;
         std::string error;
         auto session = captureSession(f, trainingStepGraph(), true, &error);
@@ -449,7 +443,7 @@ private slots:
     /// feed's copy under "/memcpy", and each kernel within its node's host record's step.
     void tracedStepsHoldTheKernelsOfEachNode()
     {
-        REQUIRE_GPU();
+        REQUIRE_GPU_OR_SKIP();
         if (auto probe = GpuActivityRecorder::start(); !probe)
             QSKIP(("CUPTI is not usable here: " + probe.error().toString()).c_str());
         AllKernelsFixture f;
