@@ -31,8 +31,10 @@ QString fileKindAvailability(FileKind kind)
     case FileKind::kUnknown:
         return QCoreApplication::translate("FileKind", "TensorStudio does not recognise this content.");
     case FileKind::kCheckpointV1:
-        return QCoreApplication::translate("FileKind", "Legacy V1 checkpoints are recognised but cannot be read; re-save them with a "
-                  "TensorFlow 1.x Saver using the V2 format.");
+        return QCoreApplication::translate(
+            "FileKind", "A legacy V1 checkpoint (TensorFlow's tensor-slice tables). TensorStudio reads it: tstudio "
+                        "inspect lists its tensors and their values, and the Restore, RestoreSlice and RestoreV2 ops "
+                        "restore variables from it. This view shows its summary only.");
     default:
         return QCoreApplication::translate("FileKind", "Recognised. This version of TensorStudio identifies this kind of file; "
                   "viewing its contents is not available yet.");
