@@ -69,12 +69,20 @@ std::string pythonShape(const TensorShape& shape)
     return out + ")";
 }
 
-/// The shape the graph declares for output `slot` of `node`, if it declares one.
-std::optional<TensorShape> declaredShape(const tensorflow::NodeDef& node, int slot)
+/// The last GraphDef version whose Placeholders wrote an unknown shape as an empty one: TensorFlow
+/// reads a rank-0 `shape` of such a graph (TF 0.x) as unknown, not as a scalar.
+constexpr int kLastProducerWithLegacyPlaceholderShape = 21;
+
+/// The shape the graph (of GraphDef version `producer`) declares for output `slot` of `node`, if
+/// it declares one.
+std::optional<TensorShape> declaredShape(const tensorflow::NodeDef& node, int slot, int producer)
 {
     if (isPlaceholderOp(node.op()) || node.op() == "PlaceholderWithDefault") {
-        if (auto shape = attrShape(node, "shape"))
+        if (auto shape = attrShape(node, "shape")) {
+            if (producer <= kLastProducerWithLegacyPlaceholderShape && shape->rank() == 0 && isPlaceholderOp(node.op()))
+                return std::nullopt;
             return *shape;
+        }
         return std::nullopt;
     }
     if (const tensorflow::AttrValue* shapes = findAttr(node, "_output_shapes")) {
@@ -529,7 +537,8 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
         if (value.dtype() != expected)
             return invalidArgumentError("Cannot feed value of dtype " + dataTypeString(value.dtype()) +
                                         " for Tensor '" + tensor + "', which has dtype " + dataTypeString(expected));
-        if (auto shape = declaredShape(def, id->index); shape && !shape->isCompatibleWith(value.shape()))
+        if (auto shape = declaredShape(def, id->index, graph.graphDef().versions().producer());
+            shape && !shape->isCompatibleWith(value.shape()))
             return invalidArgumentError("Cannot feed value of shape " + pythonShape(value.shape()) + " for Tensor '" +
                                         tensor + "', which has shape '" + pythonShape(*shape) + "'");
         feedRefs.push_back(ref);

@@ -244,6 +244,30 @@ private slots:
         QVERIFY(s.message().find("'x:0'") != std::string::npos);
     }
 
+    void legacyPlaceholderShapeIsUnknown()
+    {
+        // GraphDefs of version 21 and older (TensorFlow 0.x) wrote an unknown Placeholder shape as
+        // an empty one; TensorFlow reads such a rank-0 shape as unknown there, as a scalar after.
+        const std::string placeholder = "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }"
+                                        " attr { key: 'shape' value { shape { } } } }\n" +
+                                        unaryNode("y", "Identity", "x");
+        std::vector<Tensor> out;
+        for (const int producer : {8, 21, 22, 26}) {
+            RuntimeFixture f;
+            std::string error;
+            auto session = f.session(placeholder + "versions { producer: " + std::to_string(producer) + " }\n", &error);
+            QVERIFY2(session, error.c_str());
+            const Status s = session->run({{"x", floatTensor({2, 3}, {1, 2, 3, 4, 5, 6})}}, {"y"}, {}, &out);
+            if (producer <= 21) {
+                QVERIFY2(s.isOk(), s.toString().c_str());
+                QCOMPARE(out[0].shape(), TensorShape({2, 3}));
+            } else {
+                QCOMPARE(s.message(),
+                         std::string("Cannot feed value of shape (2, 3) for Tensor 'x:0', which has shape '()'"));
+            }
+        }
+    }
+
     void unknownTensorsAreNamed()
     {
         RuntimeFixture f;
