@@ -58,7 +58,8 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
 ///   sub-lanes where events overlap (packLanes).
 /// - "C" counters are memory counters, one per (name, arg): named by the event name when it has one
 ///   numeric arg, else "<name> <arg>".
-/// - Flow, object, instant, async and other events are skipped.
+/// - Flow, object, instant, async and other events are skipped, and so is an empty object (TensorFlow's
+///   profiler writes one after its last event).
 /// - ts and dur are microseconds (integers or decimals, exact to the nanosecond); pid and tid integers or
 ///   strings. TensorStudio's args (ChromeTraceOptions::tensorStudioArgs) restore steps, outputs, bytes
 ///   and lane kinds; without them the whole trace is one step, number 0.

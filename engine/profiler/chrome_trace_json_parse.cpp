@@ -486,7 +486,7 @@ Status ChromeTraceReader::readEvent(od::value element, od::document& doc)
     }
     m_args.clear();
     std::string_view ph, name;
-    bool hasPh = false, hasTs = false, hasDur = false, hasPid = false;
+    bool hasPh = false, hasTs = false, hasDur = false, hasPid = false, hasMembers = false;
     std::int64_t ts = 0, dur = 0;
     TraceId pid = 0, tid = 0;
     for (auto item : object) {
@@ -497,6 +497,7 @@ Status ChromeTraceReader::readEvent(od::value element, od::document& doc)
         if (auto error = field.unescaped_key().get(key))
             return jsonError(error, doc);
         od::value value = field.value();
+        hasMembers = true;
         Status s;
         if (key == "ph") {
             if (value.get_string().get(ph))
@@ -525,6 +526,9 @@ Status ChromeTraceReader::readEvent(od::value element, od::document& doc)
         if (!s.isOk())
             return s;
     }
+    // TensorFlow's profiler (trace_events_to_json) ends traceEvents with an empty object.
+    if (!hasMembers)
+        return {};
     if (!hasPh)
         return eventError("has no \"ph\"");
     if (ph == "M") {

@@ -127,10 +127,13 @@ void EventAccumulator::addSummary(std::string_view summary, std::int64_t step, d
         std::string_view name = value.tag;
         if (name.empty() && value.value == wire::kTensor)
             name = value.nodeName; // tensor summaries of the plugin-asset era
+        // A value with nothing but its plugin's metadata is that plugin's data: the hparams plugin
+        // keeps its experiment and sessions there, and TensorBoard records it (plugin and content).
+        const bool pluginDataOnly = value.value == wire::kNoValue && value.hasMetadata && !value.pluginName.empty();
         auto it = m_tags.find(name);
         const bool isNew = it == m_tags.end();
         if (isNew) {
-            if (value.value == wire::kNoValue || value.value == wire::kObsoleteHistogram)
+            if ((value.value == wire::kNoValue && !pluginDataOnly) || value.value == wire::kObsoleteHistogram)
                 return; // nothing TensorBoard shows
             it = m_tags.emplace(std::string(name), Tag{}).first;
             m_tagOrder.emplace_back(name);
@@ -159,7 +162,8 @@ void EventAccumulator::addSummary(std::string_view summary, std::int64_t step, d
                 tag.kind = kindOfPlugin(tag.plugin);
                 break;
             }
-            if (value.value != wire::kTensor || tag.plugin.empty())
+            const bool pluginFromMetadata = value.value == wire::kTensor || pluginDataOnly;
+            if (!pluginFromMetadata || tag.plugin.empty())
                 tag.plugin = value.value == wire::kTensor ? std::string() : std::string(tagKindName(tag.kind));
             const std::size_t size = m_sizes[static_cast<std::size_t>(tag.kind)];
             tag.scalars = ReservoirBucket<ScalarSample>(size);
@@ -182,7 +186,8 @@ void EventAccumulator::addSummary(std::string_view summary, std::int64_t step, d
             tag.scalars.add(sample);
             return;
         }
-        if (value.value == wire::kNoValue || value.value == wire::kSimpleValue)
+        const bool keepsPluginData = pluginDataOnly && tag.kind == TagKind::kTensor;
+        if (value.value == wire::kSimpleValue || (value.value == wire::kNoValue && !keepsPluginData))
             return;
         ++tag.valuesRead;
         tag.values.add(ValueSample{step, wallTime, std::make_shared<const std::string>(value.whole)});

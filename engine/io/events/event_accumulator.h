@@ -50,7 +50,9 @@ struct TagInfo {
 
 /// Accumulates the events of one run (its files read in order) like TensorBoard's EventAccumulator:
 /// - summary values grouped by tag; the plugin of a TF 2 tensor value comes from the metadata of the
-///   tag's first value (writers strip it from later ones);
+///   tag's first value (writers strip it from later ones); a value holding nothing but its plugin's
+///   metadata (the hparams plugin's `_hparams_/...` summaries) is a sample of a tensor tag of that
+///   plugin, so the plugin's data stays readable;
 /// - samples kept per tag by reservoir sampling with a size per kind (0 keeps all), by default every
 ///   scalar, 500 histograms, 4 images, 4 audio clips, 10 text and other tensors;
 /// - a SessionLog START at step S drops every sample with step >= S (the run restarted from a

@@ -350,6 +350,33 @@ private slots:
         QCOMPARE(trace->memory[0].samples, (std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 256}, {5000, 0}}));
     }
 
+    void importsTensorFlow2ProfilerTraces()
+    {
+        // The layout of TensorFlow 2's profiler (trace_events_to_json, the .trace.json.gz of
+        // plugins/profile): metadata first, a process per host or device, and an empty object closing
+        // traceEvents.
+        const std::string json = R"({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
+            {"ph":"M","pid":501,"name":"process_name","args":{"name":"/host:CPU"}},
+            {"ph":"M","pid":501,"name":"process_sort_index","args":{"sort_index":501}},
+            {"ph":"M","pid":501,"tid":7,"name":"thread_name","args":{"name":"python3"}},
+            {"ph":"X","pid":501,"tid":7,"ts":75.649,"dur":118.582,"name":"TFE_Py_FastPathExecute_C"},
+            {"ph":"X","pid":501,"tid":7,"ts":200,"dur":1,"name":"EagerExecute"},
+            {}]})";
+        auto trace = parse(json);
+        QVERIFY2(trace, errorOf(trace).c_str());
+        QCOMPARE(trace->devices.size(), std::size_t(1));
+        QCOMPARE(trace->devices[0].name, std::string("/host:CPU"));
+        QCOMPARE(trace->lanes.size(), std::size_t(1));
+        QCOMPARE(trace->lanes[0].name, std::string("python3"));
+        QCOMPARE(trace->events.size(), std::size_t(2));
+        QCOMPARE(trace->events[1].startNs, std::int64_t(124351));
+        // Only an object with no members at all is passed over: one with members still needs a "ph".
+        auto noPh = parse(R"({"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"},{"name":"b"}]})");
+        QVERIFY(!noPh);
+        QVERIFY2(errorOf(noPh).find("event 1 of traceEvents has no \"ph\"") != std::string::npos,
+                 errorOf(noPh).c_str());
+    }
+
     void importsBeginEndPairsAndBareArrays()
     {
         // A bare array without its closing bracket (allowed), string tids, decimal times, nested B/E, one

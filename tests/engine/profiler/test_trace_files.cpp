@@ -1,7 +1,8 @@
 // Tests for readTraceFile and writeChromeTraceFile: Chrome JSON plain, gzip and with a byte order mark;
 // RunMetadata binary and text; event files and log directories written by our EventFileWriter (steps from
 // "step_<N>" tags or Event.step); and the errors: missing, empty, absurdly large, damaged, not a trace,
-// no run metadata, cancelled.
+// no run metadata, cancelled; and, from the fixtures, the gzip trace TensorFlow 2's profiler wrote for a Keras
+// run and the run metadata PyTorch's SummaryWriter wrote.
 #include "profiler/trace_builder.h"
 #include "profiler/trace_files.h"
 
@@ -17,8 +18,10 @@
 #include <google/protobuf/text_format.h>
 #include <zlib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace tstudio;
 using namespace tstudio::profiler;
@@ -248,6 +251,55 @@ private slots:
         QVERIFY(!result);
         QVERIFY2(result.error().message().find("holds no run metadata") != std::string::npos, message(result).c_str());
         QVERIFY2(result.error().message().find("in 2 event file(s)") != std::string::npos, message(result).c_str());
+    }
+
+    /// The trace TensorFlow 2's profiler wrote into a Keras log directory's plugins/profile
+    /// (events-keras-profiler): gzip-compressed Chrome JSON, 6639 traceEvents of which 10 are
+    /// metadata, 6628 are ops on 4 threads of one process /host:CPU, and the last is an empty
+    /// object. The counts, names and times were computed from the file with Python's gzip and json.
+    void tensorFlow2ProfilerTraceOfAKerasRun()
+    {
+        const QString fixtures = testing::fixturesDir();
+        const QString file = fixtures + "/events-keras-profiler/logs/train/plugins/profile/2023_09_19_17_36_40/"
+                                        "hoon-950QED.trace.json.gz";
+        if (fixtures.isEmpty() || !QFile::exists(file))
+            QSKIP("fixture events-keras-profiler (../shared/fixtures or $TSTUDIO_FIXTURES) not found: not checked");
+        auto trace = readTraceFile(file.toStdString());
+        QVERIFY2(trace, message(trace).c_str());
+        QCOMPARE(trace->devices.size(), std::size_t(1));
+        QCOMPARE(trace->devices[0].name, std::string("/host:CPU"));
+        QCOMPARE(trace->events.size(), std::size_t(6628));
+        QCOMPARE(trace->nodes.size(), std::size_t(129)); // distinct event names
+        QVERIFY(trace->findNode("TFE_Py_FastPathExecute_C") != kNoIndex);
+        // Lanes are the four named threads, nested spans on sub-lanes "name (2)", ...
+        std::set<std::string> threads;
+        std::size_t events = 0;
+        for (const TraceLane& lane : trace->lanes) {
+            threads.insert(lane.name.substr(0, lane.name.find(" (")));
+            events += lane.eventCount;
+        }
+        QCOMPARE(events, std::size_t(6628));
+        QCOMPARE(threads, (std::set<std::string>{"python3", "tf_Compute/420993190", "tf_Compute/-1794966263",
+                                                 "tf_data_iterator_resource/2080770205"}));
+        // The first op starts at ts 75.649 us, the last ends at 847533.082 us.
+        QCOMPARE(trace->originNs, std::int64_t(75649));
+        QVERIFY2(std::llabs(trace->endNs() - 847457433) <= 1, std::to_string(trace->endNs()).c_str());
+    }
+
+    /// PyTorch's SummaryWriter wrote a tagged RunMetadata `step1` (events-pytorch-fashion-mnist) whose
+    /// step_stats name one device, /device:CPU:0, and no node: a trace of that device with no op.
+    void pyTorchTaggedRunMetadata()
+    {
+        const QString fixtures = testing::fixturesDir();
+        const QString run = fixtures + "/events-pytorch-fashion-mnist/runs/fashion_mnist_experiment_1";
+        if (fixtures.isEmpty() || !QDir(run).exists())
+            QSKIP("fixture events-pytorch-fashion-mnist (../shared/fixtures or $TSTUDIO_FIXTURES) not found");
+        auto trace = readTraceFile(run.toStdString());
+        QVERIFY2(trace, message(trace).c_str());
+        QCOMPARE(trace->devices.size(), std::size_t(1));
+        QCOMPARE(trace->devices[0].name, std::string("/device:CPU:0"));
+        QCOMPARE(trace->devices[0].type, std::string("CPU"));
+        QVERIFY(trace->events.empty());
     }
 
     void missingEmptyHugeAndCancelled()

@@ -1,4 +1,4 @@
-// Tests for EventAccumulator and its reservoirs: TensorBoard's sampling (golden from Python), purges, TF 2 metadata.
+// Tests for EventAccumulator and its reservoirs: TensorBoard's sampling (golden from Python), purges, plugin metadata.
 #include "io/events/event_accumulator.h"
 #include "io/events/python_random.h"
 #include "io/events/reservoir.h"
@@ -335,6 +335,48 @@ private slots:
         for (const auto& t : acc.tags())
             names.push_back(t.tag);
         QCOMPARE(names, (std::vector<std::string>{"acc", "lr", "note", "raw"}));
+    }
+
+    void metadataOnlyValuesArePluginData()
+    {
+        // The hparams plugin's summaries (add_hparams, hparams.summary) carry all their data in the
+        // metadata and have no value; TensorBoard records them under their plugin.
+        auto metadataOnly = [](const std::string& tag, const std::string& plugin, const std::string& content) {
+            tensorflow::Event e;
+            e.set_step(0);
+            e.set_wall_time(300.0);
+            auto* v = e.mutable_summary()->add_value();
+            v->set_tag(tag);
+            if (!plugin.empty() || !content.empty()) {
+                v->mutable_metadata()->mutable_plugin_data()->set_plugin_name(plugin);
+                v->mutable_metadata()->mutable_plugin_data()->set_content(content);
+            }
+            return serialized(e);
+        };
+        EventAccumulator acc;
+        acc.addRecord(fileVersionEvent());
+        acc.addRecord(metadataOnly("_hparams_/experiment", "hparams", "experiment-bytes"));
+        acc.addRecord(metadataOnly("_hparams_/session_start_info", "hparams", "start-bytes"));
+        acc.addRecord(metadataOnly("bare", "", ""));
+        acc.addRecord(metadataOnly("nameless", "", "content without a plugin"));
+        acc.addRecord(scalarEvent("hparam/accuracy", 0, 0.5f));
+
+        std::vector<std::string> names;
+        for (const auto& t : acc.tags())
+            names.push_back(t.tag);
+        QCOMPARE(names,
+                 (std::vector<std::string>{"_hparams_/experiment", "_hparams_/session_start_info", "hparam/accuracy"}));
+        const auto start = acc.tagInfo("_hparams_/session_start_info");
+        QCOMPARE(start->kind, TagKind::kTensor);
+        QCOMPARE(start->plugin, std::string("hparams"));
+        QCOMPARE(start->pluginContent, std::string("start-bytes"));
+        QCOMPARE(start->valuesRead, std::uint64_t(1));
+        const auto kept = acc.values("_hparams_/session_start_info");
+        QCOMPARE(kept.size(), std::size_t(1));
+        tensorflow::Summary::Value value;
+        QVERIFY(value.ParseFromString(*kept[0].value));
+        QCOMPARE(value.metadata().plugin_data().content(), std::string("start-bytes"));
+        QCOMPARE(acc.scalars("hparam/accuracy").size(), std::size_t(1));
     }
 
     void graphsRunMetadataAndKerasModel()
