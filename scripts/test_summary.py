@@ -79,8 +79,11 @@ def main():
     if p_skipped:
         print("\nSkipped test programs (%d; every test function skipped, or the program asked to be skipped):"
               % len(p_skipped))
+        first_skip = {}
+        for test, function, reason in skips:
+            first_skip.setdefault(test, "%s: %s" % (function, reason))
         for name, reason in p_skipped:
-            print("  %s: %s" % (name, reason))
+            print("  %s: %s" % (name, first_skip.get(name, reason)))
     if p_failed:
         print("\nFailed test programs (%d): %s" % (len(p_failed), ", ".join(p_failed)))
     if unfinished:
