@@ -8,9 +8,9 @@
 #include "io/npy.h"
 
 #include "model_test_support.h"
+#include "fixture_paths.h"
 #include "test_files.h"
 
-#include <QFileInfo>
 #include <QTest>
 
 #include <cstring>
@@ -22,20 +22,6 @@ namespace tf = tensorflow;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// `relative` under the fixtures, or "" when the fixtures or that path are absent (the test skips).
-std::string fixture(const char* relative)
-{
-    const QString root = fixturesDir();
-    if (root.isEmpty() || !QFileInfo::exists(root + "/" + relative))
-        return {};
-    return (root + "/" + relative).toStdString();
-}
-
-QByteArray missing(const char* relative)
-{
-    return QByteArray("fixture ") + relative + " not found (../shared/fixtures or $TSTUDIO_FIXTURES): not checked";
-}
 
 } // namespace
 
@@ -49,9 +35,9 @@ private slots:
     /// `biases` [2] as packed float_val; the README's values (bundle.load_v1).
     void v1CheckpointOfTensorFlow08()
     {
-        const std::string path = fixture("tf08-v1-checkpoint/model.ckpt");
+        const std::string path = fixturePath("tf08-v1-checkpoint/model.ckpt");
         if (path.empty())
-            QSKIP(missing("tf08-v1-checkpoint/model.ckpt"));
+            QSKIP(missingFixture("tf08-v1-checkpoint/model.ckpt"));
 
         auto report = detectFileKind(path);
         QVERIFY2(report.has_value(), err(report));
@@ -91,9 +77,9 @@ private slots:
     /// found as tf.train.latest_checkpoint finds it although the state file also lists -0 and -1000.
     void v2CheckpointOfAnEstimator()
     {
-        const std::string dir = fixture("tf1-estimator-tfdata/model");
+        const std::string dir = fixturePath("tf1-estimator-tfdata/model");
         if (dir.empty())
-            QSKIP(missing("tf1-estimator-tfdata/model"));
+            QSKIP(missingFixture("tf1-estimator-tfdata/model"));
 
         auto state = readCheckpointState(dir);
         QVERIFY2(state.has_value(), err(state));
@@ -126,10 +112,10 @@ private slots:
     /// tensor of saved_model/1567058788/variables is in the training checkpoint, with equal bytes.
     void savedModelVariablesEqualTheTrainingCheckpoint()
     {
-        const std::string exported = fixture("tf1-estimator-tfdata/saved_model/1567058788/variables/variables.index");
-        const std::string trained = fixture("tf1-estimator-tfdata/model/model.ckpt-2000.index");
+        const std::string exported = fixturePath("tf1-estimator-tfdata/saved_model/1567058788/variables/variables.index");
+        const std::string trained = fixturePath("tf1-estimator-tfdata/model/model.ckpt-2000.index");
         if (exported.empty() || trained.empty())
-            QSKIP(missing("tf1-estimator-tfdata"));
+            QSKIP(missingFixture("tf1-estimator-tfdata"));
         auto a = CheckpointReader::open(exported.substr(0, exported.size() - 6));
         auto b = CheckpointReader::open(trained.substr(0, trained.size() - 6));
         QVERIFY2(a.has_value(), err(a));
@@ -154,9 +140,9 @@ private slots:
     /// embedding.npy, which the same script wrote with NumPy.
     void projectorEmbeddingCheckpoint()
     {
-        const std::string dir = fixture("projector-tf1");
+        const std::string dir = fixturePath("projector-tf1");
         if (dir.empty())
-            QSKIP(missing("projector-tf1"));
+            QSKIP(missingFixture("projector-tf1"));
         auto latest = latestCheckpoint(dir);
         QVERIFY2(latest.has_value(), err(latest));
         QCOMPARE(latest->filename().string(), std::string("embedding-9"));

@@ -18,9 +18,9 @@
 
 #include "model_test_support.h"
 #include "shared_registries.h"
+#include "fixture_paths.h"
 #include "test_files.h"
 
-#include <QFileInfo>
 #include <QTest>
 
 #include <google/protobuf/util/message_differencer.h>
@@ -35,20 +35,6 @@ using namespace tstudio::testing;
 namespace tf = tensorflow;
 
 namespace {
-
-/// `relative` under the fixtures, or "" when the fixtures or that path are absent (the test skips).
-std::string fixture(const char* relative)
-{
-    const QString root = fixturesDir();
-    if (root.isEmpty() || !QFileInfo::exists(root + "/" + relative))
-        return {};
-    return (root + "/" + relative).toStdString();
-}
-
-QByteArray missing(const char* relative)
-{
-    return QByteArray("fixture ") + relative + " not found (../shared/fixtures or $TSTUDIO_FIXTURES): not checked";
-}
 
 SessionOptions sessionOptions()
 {
@@ -128,10 +114,10 @@ private slots:
     /// maximum overflows.
     void v1MetaGraphRunsWithItsV1Checkpoint()
     {
-        const std::string path = fixture("tf08-v1-checkpoint/model.ckpt.meta");
-        const std::string prefix = fixture("tf08-v1-checkpoint/model.ckpt");
+        const std::string path = fixturePath("tf08-v1-checkpoint/model.ckpt.meta");
+        const std::string prefix = fixturePath("tf08-v1-checkpoint/model.ckpt");
         if (path.empty() || prefix.empty())
-            QSKIP(missing("tf08-v1-checkpoint"));
+            QSKIP(missingFixture("tf08-v1-checkpoint"));
 
         auto report = detectFileKind(path);
         QVERIFY2(report.has_value(), err(report));
@@ -221,10 +207,10 @@ private slots:
     /// RepeatDataset -> OptimizeDataset -> ModelDataset, the generator in PyFunc functions.
     void tfDataMetaGraphStructure()
     {
-        const std::string path = fixture("tf1-estimator-tfdata/model/model.ckpt-2000.meta");
-        const std::string text = fixture("tf1-estimator-tfdata/model/graph.pbtxt");
+        const std::string path = fixturePath("tf1-estimator-tfdata/model/model.ckpt-2000.meta");
+        const std::string text = fixturePath("tf1-estimator-tfdata/model/graph.pbtxt");
         if (path.empty() || text.empty())
-            QSKIP(missing("tf1-estimator-tfdata/model"));
+            QSKIP(missingFixture("tf1-estimator-tfdata/model"));
 
         auto report = detectFileKind(path);
         QVERIFY2(report.has_value(), err(report));
@@ -302,10 +288,10 @@ private slots:
     /// outputs of the model that learnt y = 2x (the exported SavedModel's, whose variables are equal).
     void tfDataMetaGraphRunsWithItsCheckpoint()
     {
-        const std::string path = fixture("tf1-estimator-tfdata/model/model.ckpt-2000.meta");
-        const std::string prefix = fixture("tf1-estimator-tfdata/model/model.ckpt-2000.index");
+        const std::string path = fixturePath("tf1-estimator-tfdata/model/model.ckpt-2000.meta");
+        const std::string prefix = fixturePath("tf1-estimator-tfdata/model/model.ckpt-2000.index");
         if (path.empty() || prefix.empty())
-            QSKIP(missing("tf1-estimator-tfdata/model"));
+            QSKIP(missingFixture("tf1-estimator-tfdata/model"));
         auto meta = readMetaGraphFile(path);
         QVERIFY2(meta.has_value(), err(meta));
         MetaGraphImportOptions options;
@@ -336,9 +322,9 @@ private slots:
     /// and shuffle_batch's RandomShuffleQueueV2 with 16 enqueue threads, both closed by OUT_OF_RANGE.
     void queueRunnerMetaGraph()
     {
-        const std::string path = fixture("tf1-queue-runners-cifar10/cifar10_train/model.ckpt-92259.meta");
+        const std::string path = fixturePath("tf1-queue-runners-cifar10/cifar10_train/model.ckpt-92259.meta");
         if (path.empty())
-            QSKIP(missing("tf1-queue-runners-cifar10"));
+            QSKIP(missingFixture("tf1-queue-runners-cifar10"));
         auto report = detectFileKind(path);
         QVERIFY2(report.has_value(), err(report));
         QCOMPARE(int(report->kind), int(FileKind::kMetaGraphDef));
@@ -417,9 +403,9 @@ private slots:
     /// node a context lists then belonging to that cond, and written back as TensorFlow wrote them.
     void condContextsOfARealMetaGraph()
     {
-        const std::string path = fixture("tf1-queue-runners-cifar10/cifar10_train/model.ckpt-92259.meta");
+        const std::string path = fixturePath("tf1-queue-runners-cifar10/cifar10_train/model.ckpt-92259.meta");
         if (path.empty())
-            QSKIP(missing("tf1-queue-runners-cifar10"));
+            QSKIP(missingFixture("tf1-queue-runners-cifar10"));
         auto meta = readMetaGraphFile(path);
         QVERIFY2(meta.has_value(), err(meta));
         QVERIFY(meta->collection_def().count(std::string(kWhileContextCollection)) == 0);

@@ -12,9 +12,9 @@
 
 #include "model_test_support.h"
 #include "shared_registries.h"
+#include "fixture_paths.h"
 #include "test_files.h"
 
-#include <QFileInfo>
 #include <QTest>
 
 #include <cmath>
@@ -27,20 +27,6 @@ namespace tf = tensorflow;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// `relative` under the fixtures, or "" when the fixtures or that path are absent (the test skips).
-fs::path fixture(const char* relative)
-{
-    const QString root = fixturesDir();
-    if (root.isEmpty() || !QFileInfo::exists(root + "/" + relative))
-        return {};
-    return fs::path((root + "/" + relative).toStdString());
-}
-
-QByteArray missing(const char* relative)
-{
-    return QByteArray("fixture ") + relative + " not found (../shared/fixtures or $TSTUDIO_FIXTURES): not checked";
-}
 
 SessionOptions sessionOptions()
 {
@@ -106,9 +92,9 @@ private slots:
     /// object-based checkpoint (the README's mapping, read from the saver function by hand).
     void kerasMultiInputOutputAsStored()
     {
-        const fs::path dir = fixture("tf2-keras-cppflow/multi_input_output/model");
+        const fs::path dir = fixturePath("tf2-keras-cppflow/multi_input_output/model");
         if (dir.empty())
-            QSKIP(missing("tf2-keras-cppflow/multi_input_output/model"));
+            QSKIP(missingFixture("tf2-keras-cppflow/multi_input_output/model"));
         auto report = detectFileKind(dir);
         QVERIFY2(report.has_value(), err(report));
         QCOMPARE(int(report->kind), int(FileKind::kSavedModel));
@@ -179,9 +165,9 @@ private slots:
     /// The same model run through serving_default (`tstudio run --signature serving_default`).
     void kerasMultiInputOutputRuns()
     {
-        const fs::path dir = fixture("tf2-keras-cppflow/multi_input_output/model");
+        const fs::path dir = fixturePath("tf2-keras-cppflow/multi_input_output/model");
         if (dir.empty())
-            QSKIP(missing("tf2-keras-cppflow/multi_input_output/model"));
+            QSKIP(missingFixture("tf2-keras-cppflow/multi_input_output/model"));
         auto bundle = load(dir);
         QVERIFY2(bundle.has_value(), err(bundle));
         QCOMPARE((*bundle)->objectGraph().nodeCount, 75);
@@ -201,9 +187,9 @@ private slots:
     /// function merges two SaveV2 shards into one data file.
     void kerasLoadModelRuns()
     {
-        const fs::path dir = fixture("tf2-keras-cppflow/load_model/model");
+        const fs::path dir = fixturePath("tf2-keras-cppflow/load_model/model");
         if (dir.empty())
-            QSKIP(missing("tf2-keras-cppflow/load_model/model"));
+            QSKIP(missingFixture("tf2-keras-cppflow/load_model/model"));
         auto report = detectFileKind(dir);
         QVERIFY2(report.has_value(), err(report));
         QCOMPARE(report->nodeCount.value_or(-1), std::int64_t(15));
@@ -225,9 +211,9 @@ private slots:
     /// tf2-module-serving/x_plus_one: an int32 scalar signature with no variables; 41 gives 42.
     void moduleXPlusOne()
     {
-        const fs::path dir = fixture("tf2-module-serving/x_plus_one/1");
+        const fs::path dir = fixturePath("tf2-module-serving/x_plus_one/1");
         if (dir.empty())
-            QSKIP(missing("tf2-module-serving/x_plus_one/1"));
+            QSKIP(missingFixture("tf2-module-serving/x_plus_one/1"));
         auto report = detectFileKind(dir);
         QVERIFY2(report.has_value(), err(report));
         QCOMPARE(report->nodeCount.value_or(-1), std::int64_t(7));
@@ -246,9 +232,9 @@ private slots:
     /// default 0), x2, +3: the README's three Examples give [9, 13, 3].
     void moduleRegressParsesExamples()
     {
-        const fs::path dir = fixture("tf2-module-serving/regress_model/1");
+        const fs::path dir = fixturePath("tf2-module-serving/regress_model/1");
         if (dir.empty())
-            QSKIP(missing("tf2-module-serving/regress_model/1"));
+            QSKIP(missingFixture("tf2-module-serving/regress_model/1"));
         auto bundle = load(dir);
         QVERIFY2(bundle.has_value(), err(bundle));
         auto signature = (*bundle)->signature("regress_signature");
@@ -271,9 +257,9 @@ private slots:
     /// variables restored through saver_def); the model learnt y = 2x.
     void estimatorSavedModelRuns()
     {
-        const fs::path dir = fixture("tf1-estimator-tfdata/saved_model/1567058788");
+        const fs::path dir = fixturePath("tf1-estimator-tfdata/saved_model/1567058788");
         if (dir.empty())
-            QSKIP(missing("tf1-estimator-tfdata/saved_model/1567058788"));
+            QSKIP(missingFixture("tf1-estimator-tfdata/saved_model/1567058788"));
         auto report = detectFileKind(dir);
         QVERIFY2(report.has_value(), err(report));
         QCOMPARE(report->nodeCount.value_or(-1), std::int64_t(68));

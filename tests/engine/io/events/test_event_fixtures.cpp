@@ -15,9 +15,9 @@
 #include "proto/meta_graph.pb.h"
 #include "proto/summary.pb.h"
 
+#include "fixture_paths.h"
 #include "test_files.h"
 
-#include <QFileInfo>
 #include <QTest>
 
 #include <algorithm>
@@ -25,23 +25,11 @@
 
 using namespace tstudio;
 using namespace tstudio::events;
+using tstudio::testing::fixturePath;
+using tstudio::testing::missingFixture;
 namespace tf = tensorflow;
 
 namespace {
-
-/// `relative` under the fixtures, or "" when the fixtures or that path are absent (the test skips).
-std::string fixture(const char* relative)
-{
-    const QString root = tstudio::testing::fixturesDir();
-    if (root.isEmpty() || !QFileInfo::exists(root + "/" + relative))
-        return {};
-    return (root + "/" + relative).toStdString();
-}
-
-QByteArray missing(const char* relative)
-{
-    return QByteArray("fixture ") + relative + " not found (../shared/fixtures or $TSTUDIO_FIXTURES): not checked";
-}
 
 template <typename T> const char* err(const Expected<T>& e)
 {
@@ -98,9 +86,9 @@ private slots:
     /// `global_step/sec` (9 values). The START comes before the first value it could purge.
     void tensorFlow1EstimatorEvents()
     {
-        const std::string dir = fixture("tf1-estimator-tfdata/model");
+        const std::string dir = fixturePath("tf1-estimator-tfdata/model");
         if (dir.empty())
-            QSKIP(missing("tf1-estimator-tfdata/model"));
+            QSKIP(missingFixture("tf1-estimator-tfdata/model"));
         LogDirectory logs(dir);
         Status s = logs.reload();
         QVERIFY2(s.isOk(), s.toString().c_str());
@@ -152,9 +140,9 @@ private slots:
     /// 15 `training_loss` values, 15 PNGs 864 x 3456, and ten pr_curves tensors [6, 127].
     void pyTorchRunMetadataScalarsImagesAndPrCurves()
     {
-        const std::string dir = fixture("events-pytorch-fashion-mnist/runs/fashion_mnist_experiment_1");
+        const std::string dir = fixturePath("events-pytorch-fashion-mnist/runs/fashion_mnist_experiment_1");
         if (dir.empty())
-            QSKIP(missing("events-pytorch-fashion-mnist"));
+            QSKIP(missingFixture("events-pytorch-fashion-mnist"));
 
         auto graphs = readEventGraphs(dir);
         QVERIFY2(graphs.has_value(), err(graphs));
@@ -231,9 +219,9 @@ private slots:
     /// session_start_info carries each run's own values (float64 lr and batch_size, the optimizer).
     void hparamsLogDirectory()
     {
-        const std::string root = fixture("events-pytorch-hparams-prcurve/runs");
+        const std::string root = fixturePath("events-pytorch-hparams-prcurve/runs");
         if (root.empty())
-            QSKIP(missing("events-pytorch-hparams-prcurve"));
+            QSKIP(missingFixture("events-pytorch-hparams-prcurve"));
         LogDirectory logs(root);
         Status s = logs.reload();
         QVERIFY2(s.isOk(), s.toString().c_str());
@@ -294,9 +282,9 @@ private slots:
     /// [200, 0, 800, 0, 1, 1] from step 2 on.
     void prCurveTensors()
     {
-        const std::string dir = fixture("events-pytorch-hparams-prcurve/runs/pr_curve_experiment");
+        const std::string dir = fixturePath("events-pytorch-hparams-prcurve/runs/pr_curve_experiment");
         if (dir.empty())
-            QSKIP(missing("events-pytorch-hparams-prcurve/runs/pr_curve_experiment"));
+            QSKIP(missingFixture("events-pytorch-hparams-prcurve/runs/pr_curve_experiment"));
         LogDirectory logs(dir);
         Status s = logs.reload();
         QVERIFY2(s.isOk(), s.toString().c_str());
@@ -330,9 +318,9 @@ private slots:
     /// file, so it adds no run.
     void kerasProfilerLogDirectory()
     {
-        const std::string dir = fixture("events-keras-profiler/logs");
+        const std::string dir = fixturePath("events-keras-profiler/logs");
         if (dir.empty())
-            QSKIP(missing("events-keras-profiler/logs"));
+            QSKIP(missingFixture("events-keras-profiler/logs"));
         LogDirectory logs(dir);
         Status s = logs.reload();
         QVERIFY2(s.isOk(), s.toString().c_str());
