@@ -46,6 +46,7 @@ DebugController::DebugController() : m_copies(std::make_unique<CpuAllocator>()) 
 DebugController::~DebugController()
 {
     // Deep copies must go before the allocator that holds them.
+    m_feeds.clear();
     m_executed.clear();
     m_history.clear();
     m_paused.reset();
@@ -257,6 +258,14 @@ Expected<Tensor> DebugController::keptValue(const std::string& tensor) const
 
 Expected<Tensor> DebugController::tensorValue(const std::string& tensor) const
 {
+    {
+        // A fed tensor's value is the feed's, even where its producer ran in the last run's record.
+        std::lock_guard lock(m_mutex);
+        const std::string name = canonicalTensorName(tensor);
+        for (const auto& [fed, value] : m_feeds)
+            if (fed == name)
+                return value;
+    }
     Expected<Tensor> kept = keptValue(tensor);
     if (kept)
         return kept;
@@ -268,6 +277,23 @@ Expected<Tensor> DebugController::tensorValue(const std::string& tensor) const
                 return m_paused->values[i];
     }
     return kept;
+}
+
+std::vector<std::string> DebugController::fedTensors() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<std::string> names;
+    for (const auto& [name, value] : m_feeds)
+        names.push_back(name);
+    return names;
+}
+
+void DebugController::runFeeds(const std::vector<std::string>& names, const std::vector<Tensor>& values)
+{
+    std::lock_guard lock(m_mutex);
+    m_feeds.clear();
+    for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
+        m_feeds.emplace_back(canonicalTensorName(names[i]), values[i]);
 }
 
 std::vector<WatchedValue> DebugController::history(const std::string& tensor) const
@@ -638,6 +664,7 @@ void DebugController::sessionClosing()
                 output.value = Tensor::uninitialized(tensorflow::DT_INVALID);
     m_variableViews.clear();
     m_variableBuffers.clear();
+    m_feeds.clear();
     m_paused.reset();
 }
 

@@ -161,17 +161,21 @@ public:
     /// The nodes executed so far in the current run, or in the last run when none is under way
     /// (also while a new run is paused before its first node).
     std::vector<ExecutedNode> executedNodes() const;
-    /// The value of an executed node's output ("node:1"; "node" means ":0") from the current or
-    /// last run, or else one of the values of the pause (a fed input of the node paused at):
-    /// NotFound when the node has not run, FailedPrecondition when values are not retained,
-    /// InvalidArgument for a bad name or slot.
+    /// The value of a tensor ("node:1"; "node" means ":0"): fed to the current run (or to the last
+    /// one, when none is under way), else an executed node's output from the current or last run, else
+    /// one of the values of the pause: NotFound when the node has not run and is not fed,
+    /// FailedPrecondition when values are not retained, InvalidArgument for a bad name or slot.
     Expected<Tensor> tensorValue(const std::string& tensor) const;
+    /// The tensors fed to the current run (or the last one), as "x:0", in the order given. Their values
+    /// are kept whether or not retainValues is on (they are the caller's tensors, shared).
+    std::vector<std::string> fedTensors() const;
     /// The values a watched tensor had, oldest first.
     std::vector<WatchedValue> history(const std::string& tensor) const;
 
     ObserverAction beforeNode(const NodeExecution& execution) override;
     ObserverAction afterNode(const NodeExecution& execution) override;
     void runFinished(const Status& status) override;
+    void runFeeds(const std::vector<std::string>& names, const std::vector<Tensor>& values) override;
     /// Drops the retained values that share the session's buffers (the execution list keeps
     /// dtypes, shapes and times; deep-copied values and watched histories stay).
     void sessionClosing() override;
@@ -215,6 +219,8 @@ private:
     // The run's record, written by the run's thread (under m_mutex) and read by commands.
     std::vector<ExecutedNode> m_executed;
     std::unordered_map<std::string, std::size_t> m_executedByName; ///< last execution of each node
+    /// The run's feeds ("x:0" and value), from runFeeds: set before its first node.
+    std::vector<std::pair<std::string, Tensor>> m_feeds;
     /// (record, output) of kept values still sharing a ref variable's buffer, and those buffers
     /// (an Identity of a variable's read gets no ref input, but the same buffer).
     std::vector<std::pair<std::size_t, std::size_t>> m_variableViews;

@@ -60,6 +60,15 @@ public:
     /// Once per Session::run it was attached to, at the end, with the run's result (also when the
     /// run failed before any node started).
     virtual void runFinished(const Status& status) { (void)status; }
+    /// Once per Session::run it is attached to, after the feeds were checked and before the first node:
+    /// the fed tensors ("x:0") and their values, in the order given. A fed tensor's producer does not
+    /// run for it, so this is the only place its value is seen. The values are the caller's tensors,
+    /// which kernels never write; an observer may keep them (sharing their buffers) until sessionClosing.
+    virtual void runFeeds(const std::vector<std::string>& names, const std::vector<Tensor>& values)
+    {
+        (void)names;
+        (void)values;
+    }
     /// The Session it was attached to is about to be destroyed: drop every tensor that shares the
     /// session's buffers (they would outlive the device's allocator). Whoever owns the Session
     /// and attached the observer calls this.

@@ -510,6 +510,7 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
     // Feeds: known tensors, each once, of the right dtype and a fitting shape.
     std::vector<std::pair<NodeId, int>> feedRefs;
     std::vector<Tensor> feedValues;
+    std::vector<std::string> feedNames; // "x:0", for an observer
     for (const auto& [name, value] : feeds) {
         auto id = parseTensorId(name);
         if (!id)
@@ -543,6 +544,7 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
                                         tensor + "', which has shape '" + pythonShape(*shape) + "'");
         feedRefs.push_back(ref);
         feedValues.push_back(value);
+        feedNames.push_back(tensor);
     }
 
     std::vector<std::pair<NodeId, int>> fetchRefs;
@@ -586,6 +588,8 @@ Status Session::runOnce(const tensorflow::RunOptions& options, const std::vector
         buildLock.unlock();
     if (!plan)
         return plan.error();
+    if (observer)
+        observer->runFeeds(feedNames, feedValues);
 
     const bool traced = options.trace_level() > tensorflow::RunOptions::NO_TRACE;
     std::optional<StepStatsCollector> collector;

@@ -273,6 +273,54 @@ private slots:
         QCOMPARE(out[0].scalar<float>(), 6.0f);
     }
 
+    void fedTensorsAreInspectableOnceTheRunHasItsFeeds()
+    {
+        // x is fed (a data source's batch): its node never runs, so only the feeds hold its value.
+        RuntimeFixture f;
+        std::string error;
+        const std::string graph = "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n" +
+                                  constNode("two", 2) + binaryNode("y", "Mul", "x", "two") + unaryNode("out", "Identity", "y");
+        auto session = f.session(graph, &error);
+        QVERIFY2(session, error.c_str());
+        DebugController controller;
+        auto runWith = [&](float first) {
+            return std::async(std::launch::async, [&, first] {
+                std::vector<Tensor> out;
+                return session->run(tensorflow::RunOptions(), {{"x", floatTensor({2}, {first, first + 1})}}, {"out"}, {},
+                                    &out, nullptr, &controller);
+            });
+        };
+        controller.runToNode("out");
+        auto result = runWith(3);
+        if (!controller.waitUntilPaused(10s)) {
+            const Status s = result.get();
+            QFAIL(("the run did not pause: " + s.toString()).c_str());
+        }
+        QCOMPARE(controller.pausePoint()->node, std::string("out")); // x is no input of the node paused at
+        QCOMPARE(controller.fedTensors(), (std::vector<std::string>{"x:0"}));
+        for (const char* name : {"x", "x:0"}) {
+            Expected<Tensor> fed = controller.tensorValue(name);
+            QVERIFY2(fed, fed ? "" : fed.error().toString().c_str());
+            QCOMPARE(fed->values<float>()[0], 3.0f);
+            QCOMPARE(fed->values<float>()[1], 4.0f);
+        }
+        QVERIFY(!controller.tensorValue("x:1")); // x has one output, and only it is fed
+        controller.resume();
+        QVERIFY(result.get().isOk());
+
+        // The next run's feeds replace them before its first node, while the last run's record is still shown.
+        controller.pause();
+        result = runWith(10);
+        QVERIFY(controller.waitUntilPaused(10s));
+        QCOMPARE(controller.tensorValue("x")->values<float>()[0], 10.0f);
+        QCOMPARE(controller.tensorValue("y")->values<float>()[0], 6.0f); // run 1's y
+        controller.resume();
+        QVERIFY(result.get().isOk());
+        controller.sessionClosing(); // feeds go with the other values that may share the session's memory
+        QVERIFY(controller.fedTensors().empty());
+        QCOMPARE(controller.tensorValue("x").error().code(), StatusCode::kNotFound);
+    }
+
     void executedNodesAndTheirValues()
     {
         RuntimeFixture f;
