@@ -38,6 +38,8 @@ struct GpuProbeReport {
     /// cuDNN or cuBLAS error (see classifyGpuProbe). A failure, not a normal state; `devices` is
     /// then empty, so that nothing is placed on the GPU. Empty otherwise.
     std::string brokenReason;
+    /// Set with unavailableReason when CUDA_VISIBLE_DEVICES hides every GPU (the GPUs may be there).
+    bool hiddenByVisibleDevices = false;
 };
 
 /// Why no GPU can be used, for messages: unavailableReason, or "GPU present but unusable: " and

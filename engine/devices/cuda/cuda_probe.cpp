@@ -119,7 +119,10 @@ GpuProbeReport probeOnce()
     GpuClassification verdict = classifyGpuProbe(facts);
     switch (verdict.verdict) {
     case GpuVerdict::kUsable: report.devices = std::move(devices); break;
-    case GpuVerdict::kNoGpu: report.unavailableReason = std::move(verdict.message); break;
+    case GpuVerdict::kNoGpu:
+        report.unavailableReason = std::move(verdict.message);
+        report.hiddenByVisibleDevices = facts.cudaVisibleDevices && detail::hidesEveryGpu(*facts.cudaVisibleDevices);
+        break;
     case GpuVerdict::kBroken: report.brokenReason = std::move(verdict.message); break;
     }
     return report;
