@@ -303,10 +303,10 @@ std::optional<MpiProgress> parseMpiProgress(std::string_view text)
         return std::nullopt;
     bool sawSpeed = false;
     while (i < parts.size()) {
-        if (parts[i] == "loss" && i + 1 < parts.size()) {
+        if ((parts[i] == "loss" || parts[i] == "accuracy") && i + 1 < parts.size()) {
             const std::string value(parts[i + 1]);
             try {
-                p.loss = std::stod(value); // "nan" and "inf" too
+                (parts[i] == "loss" ? p.loss : p.accuracy) = std::stod(value); // "nan" and "inf" too
             } catch (...) {
                 return std::nullopt;
             }

@@ -112,11 +112,12 @@ private:
 };
 
 /// What rank 0's progress line says: "[####----]  1200/3000  loss 0.2345  52.3 steps/s  ETA 0:34"
-/// (`tstudio train`'s formatProgress, with or without the bar).
+/// (`tstudio train`'s formatProgress, with or without the bar; "accuracy 0.93" may follow the loss).
 struct MpiProgress {
     std::int64_t step = 0;
     std::int64_t lastStep = 0;
     std::optional<double> loss;
+    std::optional<double> accuracy;
     double stepsPerSecond = 0;
 };
 

@@ -277,7 +277,7 @@ Expected<DebuggerSettings> readDebugger(const JsonReader& r, const json& doc, co
     if (Status s = r.checkKeys(doc, path, {"breakpoints", "watch"}); !s.isOk())
         return unexpected(s);
     DebuggerSettings settings;
-    if (doc.contains("breakpoints")) {
+    if (doc.contains("breakpoints") && !doc.at("breakpoints").is_null()) {
         const json& list = doc.at("breakpoints");
         if (!list.is_array())
             return unexpected(r.error(path + ".breakpoints", "expected an array, got " + describeJson(list)));
@@ -296,9 +296,19 @@ Expected<DebuggerSettings> readDebugger(const JsonReader& r, const json& doc, co
             settings.breakpoints.push_back(std::move(*breakpoint));
         }
     }
-    if (doc.contains("watch")) {
-        TSTUDIO_TRY(watch, r.stringListKey(doc, path, "watch"));
-        settings.watch = std::move(watch);
+    // An empty list means none: the writer leaves empty lists out, but earlier versions wrote
+    // "watch": [] with every breakpoint, and those projects must still open.
+    if (doc.contains("watch") && !doc.at("watch").is_null()) {
+        const json& list = doc.at("watch");
+        if (!list.is_array())
+            return unexpected(r.error(path + ".watch", "expected an array of tensor names, got " + describeJson(list)));
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (!list[i].is_string() || list[i].get<std::string>().empty())
+                return unexpected(r.error(path + ".watch[" + std::to_string(i) + "]",
+                                          "expected a tensor name such as \"layer1/MatMul:0\", got " +
+                                              describeJson(list[i])));
+            settings.watch.push_back(list[i].get<std::string>());
+        }
     }
     return settings;
 }
@@ -704,16 +714,19 @@ std::string projectToJson(const Project& p)
     o["cuda_graphs"] = p.cudaGraphs;
     o["logdir"] = p.logdir;
     if (!p.debugger.empty()) {
-        ordered section;
-        section["breakpoints"] = ordered::array();
+        // Each list only when it has entries (the reader takes an empty or absent one as none).
+        ordered section = ordered::object();
         for (const debugger::Breakpoint& b : p.debugger.breakpoints) {
             ordered entry;
             entry["at"] = debugger::formatBreakpoint(b);
             entry["enabled"] = b.enabled;
             section["breakpoints"].push_back(std::move(entry));
         }
-        section["watch"] = p.debugger.watch;
-        o["debugger"] = std::move(section);
+        for (const std::string& tensor : p.debugger.watch)
+            if (!tensor.empty()) // names nothing, and the reader refuses it
+                section["watch"].push_back(tensor);
+        if (!section.empty())
+            o["debugger"] = std::move(section);
     }
     if (p.exportSettings)
         o["export"] = exportSettingsJson(*p.exportSettings);
@@ -739,7 +752,12 @@ std::string projectToJson(const Project& p)
 
 Status saveProject(const Project& project, const std::filesystem::path& path)
 {
-    return writeFileAtomically(path, projectToJson(project));
+    const std::string text = projectToJson(project);
+    // A file that would not open again is not written (the old one stays): a project the writer
+    // can express but the reader refuses is a bug, better reported here than found at reopening.
+    if (auto reread = parseProject(text, path.filename().string()); !reread)
+        return reread.error().withContext("not saved, as it would not open again");
+    return writeFileAtomically(path, text);
 }
 
 } // namespace tstudio::project

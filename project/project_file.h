@@ -30,6 +30,7 @@ inline constexpr int kProjectVersion = 1;
 struct GraphSource {
     std::string file;
     std::string pbtxt;
+    bool operator==(const GraphSource&) const = default;
 };
 
 /// "two_spirals": examples/two_spirals_data.h's generator. Components "points" float32 [2] and
@@ -40,6 +41,7 @@ struct TwoSpiralsParams {
     double noise = 0.04;
     std::int64_t seed = 1;
     std::string labels = "sparse"; ///< "sparse" or "one_hot"
+    bool operator==(const TwoSpiralsParams&) const = default;
 };
 
 /// "mnist": the idx files <dir>/<set>-images-idx3-ubyte[.gz] and -labels-idx1-ubyte[.gz].
@@ -52,6 +54,7 @@ struct MnistParams {
     std::int64_t take = -1;
     std::string labels = "sparse";
     bool scale = true;
+    bool operator==(const MnistParams&) const = default;
 };
 
 /// The image-decode step of a string feature: the bytes decoded to float32 [height, width,
@@ -63,6 +66,7 @@ struct ImageDecodeSpec {
     std::int64_t width = 0;           ///< >= 1
     std::string encoding = "encoded"; ///< "encoded": a PNG or JPEG file; "raw": height x width x channels uint8
     std::string method = "bilinear";  ///< the resize method of encoded images (only "bilinear")
+    bool operator==(const ImageDecodeSpec&) const = default;
 };
 
 /// One feature of a tf.train.Example: tf.io.FixedLenFeature (the default), tf.io.VarLenFeature
@@ -80,6 +84,7 @@ struct FeatureSpec {
     bool varlen = false;
     bool pad = false;
     std::optional<ImageDecodeSpec> image; ///< set: the component is float32 [height, width, channels]
+    bool operator==(const FeatureSpec&) const = default;
 };
 
 /// "tfrecord": files of serialized tf.train.Example, one component per feature.
@@ -87,6 +92,7 @@ struct TfRecordParams {
     std::vector<std::string> files;   ///< relative to data.dir when set, else to the .tsproj
     std::string compression = "none"; ///< "none", "zlib" or "gzip"
     std::map<std::string, FeatureSpec> features;
+    bool operator==(const TfRecordParams&) const = default;
 };
 
 /// One column of a CSV file: a scalar component.
@@ -94,6 +100,7 @@ struct CsvColumn {
     std::string name;
     DataType dtype = tensorflow::DT_FLOAT; ///< float32, float64, int32, int64 or string
     nlohmann::json defaultValue;           ///< null: required
+    bool operator==(const CsvColumn&) const = default;
 };
 
 /// "csv": text files, one record per line, decoded as tf.io.decode_csv decodes them.
@@ -102,6 +109,7 @@ struct CsvParams {
     bool header = false; ///< skip each file's first line
     std::string fieldDelim = ",";
     std::vector<CsvColumn> columns;
+    bool operator==(const CsvParams&) const = default;
 };
 
 /// "numpy": NumPy arrays, one component per array, the first dimension indexing the examples
@@ -113,6 +121,7 @@ struct NumpyParams {
     std::vector<std::string> keys;  ///< the .npz's arrays (required for an .npz, empty for .npy)
     std::int64_t skip = 0;
     std::int64_t take = -1;
+    bool operator==(const NumpyParams&) const = default;
 };
 
 /// "image_folder": <dir>/<class>/<image> with one subfolder per class, as Keras'
@@ -129,6 +138,7 @@ struct ImageFolderParams {
     /// null: as many classes as subfolders; set: the folder must have exactly that many (what an
     /// editor node's one-hot labels are shaped by).
     std::optional<std::int64_t> classes;
+    bool operator==(const ImageFolderParams&) const = default;
 };
 
 /// "word_text": a tokenised text file read as TensorFlow's PTB tutorial reader reads it (words
@@ -146,6 +156,7 @@ struct WordTextParams {
     std::string vocabFile;         ///< a vocabulary file instead ("": none)
     std::int64_t numSteps = 20;    ///< >= 1
     std::optional<std::int64_t> vocabSize; ///< set: the vocabulary must have exactly this many words
+    bool operator==(const WordTextParams&) const = default;
 };
 
 using SourceParams = std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams, NumpyParams,
@@ -162,6 +173,7 @@ struct DataSource {
 
     /// "two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder" or "word_text".
     std::string type() const;
+    bool operator==(const DataSource&) const = default;
 };
 
 /// A learning rate: a constant, or one of TensorFlow's decay schedules of the global step.
@@ -178,6 +190,7 @@ struct LearningRate {
     double power = 1.0;
     bool cycle = false;
     double alpha = 0;
+    bool operator==(const LearningRate&) const = default;
 };
 
 /// An optimizer to build into the graph: its type, learning rate and the type's other
@@ -187,6 +200,7 @@ struct OptimizerSpec {
     LearningRate learningRate;
     std::map<std::string, double> numbers; ///< e.g. "beta1", "momentum"
     std::map<std::string, bool> flags;     ///< e.g. "use_nesterov", "centered"
+    bool operator==(const OptimizerSpec&) const = default;
 };
 
 /// "warm_start": variables initialised from another checkpoint when training starts fresh (no
@@ -197,6 +211,7 @@ struct WarmStart {
     std::string ckptToInitializeFrom; ///< a checkpoint prefix, or a directory (its latest checkpoint)
     std::string varsToWarmStart = ".*";
     std::map<std::string, std::string> varNameToPrevVarName;
+    bool operator==(const WarmStart&) const = default;
 };
 
 /// Either an existing train op (with the loss to report) or a loss and an optimizer to build.
@@ -211,6 +226,7 @@ struct TrainingSetup {
     /// minimize(var_list=...); null: all of them. Optimizer only.
     std::optional<std::string> varList;
     std::optional<WarmStart> warmStart;
+    bool operator==(const TrainingSetup&) const = default;
 };
 
 /// When the training loop's hooks fire (null: never).
@@ -221,14 +237,18 @@ struct Hooks {
     std::optional<std::int64_t> logEverySteps = 100;
     std::optional<std::int64_t> profileEverySteps;
     std::optional<std::int64_t> stopAtStep;
+    bool operator==(const Hooks&) const = default;
 };
 
 /// "debugger": the breakpoints ({"at": "op:Log if has_nan", "enabled": true}, in parseBreakpoint's
-/// syntax) and the watched tensors ("layer1/MatMul:0"). Written only when not empty.
+/// syntax) and the watched tensors ("layer1/MatMul:0"). The section, and each list in it, is written
+/// only when it has entries; reading takes an absent, null or empty list as none (earlier versions
+/// wrote "watch": [] beside the breakpoints).
 struct DebuggerSettings {
     std::vector<debugger::Breakpoint> breakpoints;
     std::vector<std::string> watch;
     bool empty() const { return breakpoints.empty() && watch.empty(); }
+    bool operator==(const DebuggerSettings&) const = default;
 };
 
 /// "export": what File ▸ Export… and `tstudio export` write by default (project_export.h). Paths are
@@ -239,6 +259,7 @@ struct ExportSettings {
     std::vector<std::string> inputs;  ///< placeholders; empty: those a data source feeds that the outputs need
     std::vector<std::string> outputs; ///< tensor names ("y" meaning "y:0")
     bool movingAverage = false;       ///< "moving_average": the variables' ExponentialMovingAverage values
+    bool operator==(const ExportSettings&) const = default;
 };
 
 /// One entry of "summaries": a summary the training writes besides the graph's own, of a tensor of
@@ -257,6 +278,7 @@ struct SummarySpec {
     /// Image and audio: each example reshaped to this first ([-1] + shape); empty: as it is, except
     /// an mnist source's images, which are [28, 28, 1].
     std::vector<std::int64_t> shape;
+    bool operator==(const SummarySpec&) const = default;
 };
 
 /// One entry of "eval.sources": a data source of its own (the schema of data.sources), or a held-out
@@ -267,6 +289,7 @@ struct EvalSource {
     std::int64_t skip = 0;            ///< with `from`
     std::int64_t take = -1;           ///< with `from`
     DataSource source;                ///< the source itself (with `from`: the derived copy)
+    bool operator==(const EvalSource&) const = default;
 };
 
 /// One entry of "eval.metrics": tf.metrics.<kind> of tensors of the graph ("x" meaning "x:0").
@@ -288,6 +311,7 @@ struct EvalMetricSpec {
     std::optional<double> threshold;           ///< percentage_below
     std::optional<double> at;                  ///< the specificity or sensitivity of *_at_*
     std::string curve = "ROC";                 ///< auc: "ROC" or "PR"
+    bool operator==(const EvalMetricSpec&) const = default;
 };
 
 /// `source` reading examples [skip, skip + take) instead (take -1: to the end), as an eval split of
@@ -299,6 +323,7 @@ std::optional<DataSource> splitOf(const DataSource& source, std::int64_t skip, s
 struct BestCheckpointSpec {
     std::string metric;
     std::string mode;
+    bool operator==(const BestCheckpointSpec&) const = default;
 };
 
 /// "eval.early_stopping": stop training when `metric` has not improved by more than `minDelta` for
@@ -309,6 +334,7 @@ struct EarlyStoppingSpec {
     std::string mode; ///< "max", "min" or "" (by the metric's kind)
     std::int64_t patience = 5;
     double minDelta = 0;
+    bool operator==(const EarlyStoppingSpec&) const = default;
 };
 
 /// "eval": evaluation while training, as tf.estimator.train_and_evaluate: every `everySteps` steps,
@@ -325,6 +351,7 @@ struct EvalSettings {
     std::vector<EvalMetricSpec> metrics;   ///< empty: the loss alone
     std::optional<BestCheckpointSpec> best;
     std::optional<EarlyStoppingSpec> earlyStopping;
+    bool operator==(const EvalSettings&) const = default;
 };
 
 /// One entry of "carry_state": a recurrent network's state carried from one training step to the
@@ -335,6 +362,7 @@ struct EvalSettings {
 struct CarryState {
     std::string fetch;
     std::string feed;
+    bool operator==(const CarryState&) const = default;
 };
 
 /// "distributed": settings of a data-parallel run across the ranks of an MPI job (`tstudio train
@@ -384,6 +412,7 @@ struct Project {
 
     /// `relative` resolved against the .tsproj's folder (absolute paths unchanged).
     std::filesystem::path resolve(const std::string& relative) const;
+    bool operator==(const Project&) const = default;
 };
 
 /// One --set override: "training.optimizer.learning_rate=0.1". The value is JSON when it parses
@@ -391,6 +420,7 @@ struct Project {
 struct Override {
     std::string path;
     std::string value;
+    bool operator==(const Override&) const = default;
 };
 /// Splits "a.b=value"; InvalidArgument "--set 'x': expected KEY=VALUE" without '=' or key.
 Expected<Override> parseOverride(std::string_view text);
@@ -419,7 +449,9 @@ Expected<tensorflow::GraphDef> readProjectGraph(const Project& project);
 /// that saving a loaded project gives the same bytes and diffs stay small.
 std::string projectToJson(const Project& project);
 
-/// Writes projectToJson atomically (temporary file, then rename).
+/// Writes projectToJson atomically (temporary file, then rename), after checking that parseProject
+/// reads the text back; when it does not, nothing is written and the error is parseProject's
+/// prefixed "not saved, as it would not open again: ".
 Status saveProject(const Project& project, const std::filesystem::path& path);
 
 } // namespace tstudio::project

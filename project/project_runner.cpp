@@ -7,11 +7,13 @@
 #include "core/try.h"
 #include "devices/gpu_probe.h"
 #include "data_sources.h"
+#include "default_accuracy.h"
 #include "early_stopping.h"
 #include "eval_metrics.h"
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "project_summaries.h"
+#include "setting_advice.h"
 #include "proto/summary.pb.h"
 #include "runtime/arena_run_metadata.h"
 #include "runtime/execution_observer.h"
@@ -91,8 +93,9 @@ Status checkLogDirectory(const std::filesystem::path& logdir, bool resume)
         return Status::ok();
     auto latest = latestCheckpoint(logdir);
     const std::string what = latest ? latest->filename().string() : std::string("a damaged checkpoint state");
-    return failedPreconditionError("log directory '" + logdir.string() + "' already holds checkpoints (latest " +
-                                   what + "); pass --resume to continue that run or choose another log directory");
+    // What to do about it is the front end's to say (setting_advice.h): a flag, or a tick box.
+    return failedPreconditionError(
+        settingProblem("logdir", "'" + logdir.string() + "' already holds checkpoints (latest " + what + ")"));
 }
 
 /// The checkpoint files in `dir` (the state file and every "model.ckpt-*" file), by name.
@@ -381,6 +384,13 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         return unexpected(s);
     if (Status s = addLossSummary(b, prepared->loss); !s.isOk())
         return unexpected(s.withContext("adding the loss summary"));
+    // A classifier's accuracy is what a newcomer looks for first; a graph it cannot be built on
+    // (logits of unknown rank) still trains, without it.
+    std::string accuracy;
+    if (auto added = addDefaultAccuracy(b, prepared->loss); !added)
+        logWarning("training", "no default accuracy: " + added.error().message());
+    else if (*added)
+        accuracy = **added;
     // The hooks' copy of the global step (MonitoredTrainingSession orders it before the step's
     // increment); the loop fetches it too.
     auto stepRead = training::globalStepReadTensor(b, "the training loop");
@@ -501,6 +511,9 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     std::vector<std::string> fetches = {*stepRead};
     if (!prepared->loss.empty())
         fetches.push_back(prepared->loss);
+    const std::size_t accuracyAt = fetches.size();
+    if (!accuracy.empty())
+        fetches.push_back(accuracy);
     const std::size_t carriedAt = fetches.size(); // the carried state's fetches follow
     if (carried)
         fetches.insert(fetches.end(), carried->fetches().begin(), carried->fetches().end());
@@ -516,6 +529,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         p.firstStep = result.firstStep;
         p.lastStep = lastStep;
         p.loss = result.finalLoss;
+        p.accuracy = result.finalAccuracy;
         const double dt = secondsBetween(lastReport, now);
         p.stepsPerSecond = dt > 0 ? static_cast<double>(result.lastStep - lastReportStep) / dt : 0.0;
         p.seconds = secondsBetween(start, now);
@@ -632,6 +646,8 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         }
         if (!prepared->loss.empty())
             result.finalLoss = scalarAsDouble((*values)[1]);
+        if (!accuracy.empty())
+            result.finalAccuracy = scalarAsDouble((*values)[accuracyAt]);
         if (carried) {
             const auto tail = values->begin() + static_cast<std::ptrdiff_t>(carriedAt);
             auto perplexity = carried->afterStep(std::vector<Tensor>(tail, values->end()));

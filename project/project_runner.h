@@ -36,6 +36,8 @@ struct TrainProgress {
     std::int64_t firstStep = 0; ///< the global step the run started from (restored or 0)
     std::int64_t lastStep = 0;  ///< the global step the run stops at
     std::optional<double> loss; ///< the latest loss, when the project names one
+    /// The latest batch's accuracy, when the run logs the default one (default_accuracy.h).
+    std::optional<double> accuracy;
     double stepsPerSecond = 0;  ///< over the steps since the previous report
     double seconds = 0;         ///< since the first step of this run
 };
@@ -118,6 +120,7 @@ struct TrainRunResult {
     std::int64_t firstStep = 0; ///< restored global step (0 for a fresh run)
     std::int64_t lastStep = 0;  ///< global step reached
     std::optional<double> finalLoss;
+    std::optional<double> finalAccuracy; ///< the last batch's default accuracy, when it is logged
     double seconds = 0;                ///< of the training steps (not of set-up)
     double stepsPerSecond = 0;         ///< (lastStep - firstStep) / seconds
     std::string lastCheckpoint;        ///< the prefix of the checkpoint written last ("" when none)
@@ -144,6 +147,9 @@ struct TrainRunResult {
 ///    (addProjectSummaries, project_summaries.h), so that the summary hook writes them;
 ///  - a scalar summary "loss" is added when the project names a loss and no summary op is named
 ///    "loss" (as tf.estimator adds one);
+///  - a classifier's loss (a softmax cross-entropy over logits) gets the scalar summary "accuracy"
+///    and TrainProgress::accuracy when the training logs no accuracy of its own
+///    (addDefaultAccuracy, default_accuracy.h);
 ///  - the global step's increment waits for the hooks' read of it, so every hook fires at exactly
 ///    its step (tf.estimator builds its model under the same dependency);
 ///  - MonitoredTrainingSession in the log directory (checkpoints every hooks.checkpoint_every_*,
@@ -168,8 +174,8 @@ struct TrainRunResult {
 ///  - close() saves the last checkpoint; a run that fails saves none, and one that fails before
 ///    finishing its first step removes the checkpoint the session wrote when it was created (files
 ///    that were in the log directory before the run stay), so that starting again is not refused.
-/// Errors: FailedPrecondition "log directory 'runs/x' already holds checkpoints (latest
-/// model.ckpt-150); pass --resume to continue that run or choose another log directory";
+/// Errors: FailedPrecondition "logdir: '/p/runs/x' already holds checkpoints (latest model.ckpt-150)"
+/// (a settings problem, setting_advice.h: each front end adds its remedy);
 /// FailedPrecondition "device 'gpu': ..." when no GPU device is available; the preparation's,
 /// the session's and the hooks' errors (a NaN loss names the tensor and the step).
 /// With options.dataParallel (size > 1), also: prepareTraining's sharding, averaging and

@@ -16,6 +16,7 @@
 #include "io/atomic_file.h"
 #include "numpy_source.h"
 #include "project_json.h"
+#include "setting_advice.h"
 #include "two_spirals_data.h"
 #include "word_text_source.h"
 
@@ -130,26 +131,31 @@ Expected<std::vector<Tensor>> selectRows(std::vector<Tensor> tensors, std::int64
     return out;
 }
 
-Expected<Examples> mnist(const Project& project, const MnistParams& p, const std::string& where,
+/// `path` is the source's JSON path ("data.sources[0]"): a folder problem names the field to change
+/// (its own "dir" when it has one, else data.dir) and leaves the remedy to the front end.
+Expected<Examples> mnist(const Project& project, const MnistParams& p, const std::string& where, const std::string& path,
                          std::int64_t maxExamples, Allocator& allocator)
 {
     const std::string images = p.set + "-images-idx3-ubyte";
     const std::string labelsName = p.set + "-labels-idx1-ubyte";
     const std::optional<std::string> dirText = p.dir ? p.dir : project.dataDir;
+    const std::string field = p.dir ? path + ".dir" : std::string("data.dir");
     if (!dirText)
-        return unexpected(invalidArgumentError(where +
-                                               ": data.dir is not set; pass --set data.dir=DIR (a folder holding " +
-                                               images + "[.gz] and " + labelsName + "[.gz])"));
+        return unexpected(invalidArgumentError(where + ": " +
+                                               settingProblem(field, "not set; it must name a folder holding " + images +
+                                                                         "[.gz] and " + labelsName + "[.gz]")));
     const std::filesystem::path dir = project.resolve(*dirText);
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
-        return unexpected(notFoundError(where + ": '" + dir.string() + "' is not a directory"));
+        return unexpected(notFoundError(where + ": " + settingProblem(field, "'" + dir.string() + "' is not a directory")));
     const auto imageFile = idxFile(dir, images);
     if (!imageFile)
-        return unexpected(notFoundError(where + ": directory '" + dir.string() + "' has no " + images + "[.gz]"));
+        return unexpected(notFoundError(
+            where + ": " + settingProblem(field, "directory '" + dir.string() + "' has no " + images + "[.gz]")));
     const auto labelFile = idxFile(dir, labelsName);
     if (!labelFile)
-        return unexpected(notFoundError(where + ": directory '" + dir.string() + "' has no " + labelsName + "[.gz]"));
+        return unexpected(notFoundError(
+            where + ": " + settingProblem(field, "directory '" + dir.string() + "' has no " + labelsName + "[.gz]")));
     data::MnistOptions options;
     options.scaleToFloat = p.scale;
     options.oneHot = p.labels == "one_hot";
@@ -517,7 +523,7 @@ Expected<Examples> numpy(const Project& project, const NumpyParams& p, const std
 }
 
 Expected<Examples> imageFolder(const Project& project, const ImageFolderParams& p, const std::string& where,
-                               std::int64_t maxExamples, Allocator& allocator)
+                               const std::string& path, std::int64_t maxExamples, Allocator& allocator)
 {
     ImageFolderOptions options;
     options.height = static_cast<int>(p.height);
@@ -527,8 +533,13 @@ Expected<Examples> imageFolder(const Project& project, const ImageFolderParams& 
     options.classes = p.classes;
     options.maxExamples = maxExamples;
     auto loaded = loadImageFolder(sourceFiles(project, {p.dir}).front(), options, allocator);
-    if (!loaded)
-        return unexpected(loaded.error().withContext(where));
+    if (!loaded) {
+        // A folder that is missing or not one is fixed by choosing another ("dir").
+        const Status& e = loaded.error();
+        const bool folder = e.code() == StatusCode::kNotFound || e.message().find("' is not a folder") != std::string::npos;
+        return unexpected(
+            folder ? Status(e.code(), where + ": " + settingProblem(path + ".dir", e.message())) : e.withContext(where));
+    }
     Examples e;
     e.names = {"images", "labels"};
     e.dtypes = {tensorflow::DT_FLOAT, loaded->labels.dtype()};
@@ -573,7 +584,7 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSo
     if (const auto* s = std::get_if<TwoSpiralsParams>(&source.params))
         examples = twoSpirals(*s, allocator);
     else if (const auto* m = std::get_if<MnistParams>(&source.params))
-        examples = mnist(project, *m, where, maxExamples, allocator);
+        examples = mnist(project, *m, where, path, maxExamples, allocator);
     else if (const auto* t = std::get_if<TfRecordParams>(&source.params))
         examples = tfRecords(project, *t, where, projectLabel(project) + path, allocator);
     else if (const auto* c = std::get_if<CsvParams>(&source.params))
@@ -583,7 +594,7 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSo
     else if (const auto* w = std::get_if<WordTextParams>(&source.params))
         examples = wordTextExamples(project, *w, where, project.batchSize, allocator);
     else
-        examples = imageFolder(project, std::get<ImageFolderParams>(source.params), where, maxExamples, allocator);
+        examples = imageFolder(project, std::get<ImageFolderParams>(source.params), where, path, maxExamples, allocator);
     if (!examples)
         return unexpected(examples.error().message().starts_with(projectLabel(project) + path)
                               ? examples.error()

@@ -5,6 +5,7 @@
 #include "core/try.h"
 #include "data_sources.h"
 #include "io/atomic_file.h"
+#include "setting_advice.h"
 
 #include <algorithm>
 #include <cctype>
@@ -27,23 +28,25 @@ std::filesystem::path sourcePath(const Project& project, const std::string& file
     return project.resolve(file);
 }
 
-/// NotFound naming the file; for the PTB files, where they come from.
-Status missingFile(const std::filesystem::path& file)
+/// NotFound naming the file; for the PTB files, where they come from. A file named by a relative
+/// path (`inDataFolder`) is looked for in data.dir: the problem is that field's, whose remedy each
+/// front end words.
+Status missingFile(const std::filesystem::path& file, bool inDataFolder)
 {
     std::string message = "no file '" + file.string() + "'";
     if (file.filename().string().rfind("ptb.", 0) == 0)
         message += ": the Penn Treebank files ptb.train.txt, ptb.valid.txt and ptb.test.txt are in data/ of "
                    "http://www.fit.vutbr.cz/~imikolov/rnnlm/simple-examples.tgz (as in TensorFlow's PTB tutorial); "
                    "put them in '" +
-                   file.parent_path().string() + "' or pass --set data.dir=DIR";
-    return notFoundError(message);
+                   file.parent_path().string() + "' or name the folder that holds them";
+    return notFoundError(inDataFolder ? settingProblem("data.dir", message) : message);
 }
 
-Expected<std::vector<std::string>> readWordFile(const std::filesystem::path& file)
+Expected<std::vector<std::string>> readWordFile(const std::filesystem::path& file, bool inDataFolder)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
-        return unexpected(missingFile(file));
+        return unexpected(missingFile(file, inDataFolder));
     TSTUDIO_TRY(text, readWholeFile(file, kMaxWordTextBytes));
     std::vector<std::string> words = splitWords(text);
     if (words.empty())
@@ -96,7 +99,7 @@ Expected<WordVocabulary> readVocabularyFile(const std::filesystem::path& file)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
-        return unexpected(missingFile(file));
+        return unexpected(missingFile(file, false));
     TSTUDIO_TRY(text, readWholeFile(file, kMaxWordTextBytes));
     WordVocabulary out;
     std::unordered_map<std::string, std::int64_t> lines;
@@ -190,7 +193,7 @@ Expected<WordTextData> loadWordText(const Project& project, const WordTextParams
 {
     auto fail = [&](const Status& s) { return unexpected(s.withContext(where)); };
     const std::filesystem::path file = sourcePath(project, params.file);
-    auto words = readWordFile(file);
+    auto words = readWordFile(file, !std::filesystem::path(params.file).is_absolute());
     if (!words)
         return fail(words.error());
     WordTextData out;
@@ -200,7 +203,8 @@ Expected<WordTextData> loadWordText(const Project& project, const WordTextParams
             return fail(vocabulary.error());
         out.vocabulary = std::move(*vocabulary);
     } else if (!params.vocabFrom.empty() && sourcePath(project, params.vocabFrom) != file) {
-        auto from = readWordFile(sourcePath(project, params.vocabFrom));
+        auto from = readWordFile(sourcePath(project, params.vocabFrom),
+                                 !std::filesystem::path(params.vocabFrom).is_absolute());
         if (!from)
             return fail(from.error());
         out.vocabulary = buildVocabulary(*from);

@@ -8,6 +8,7 @@
 #include "project_runner.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
+#include "setting_advice.h"
 
 #include <atomic>
 #include <cstdio>
@@ -26,7 +27,7 @@ struct DebugCommandArgs : ModelRunArgs {
 
 int fail(const Status& s)
 {
-    std::fprintf(stderr, "tstudio debug: %s\n", s.toString().c_str());
+    std::fprintf(stderr, "tstudio debug: %s\n", project::withCliAdvice(s).toString().c_str());
     return kExitFailure;
 }
 

@@ -6,6 +6,7 @@
 #include "project_file.h"
 #include "runtime/default_registries.h"
 #include "json_text.h"
+#include "setting_advice.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +31,7 @@ struct EvaluateArgs {
 int evaluate(const EvaluateArgs& args)
 {
     auto fail = [](const Status& s) {
-        std::fprintf(stderr, "tstudio evaluate: %s\n", s.toString().c_str());
+        std::fprintf(stderr, "tstudio evaluate: %s\n", project::withCliAdvice(s).toString().c_str());
         return static_cast<int>(kExitFailure);
     };
     std::vector<project::Override> overrides;

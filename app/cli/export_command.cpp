@@ -7,6 +7,7 @@
 #include "project_export.h"
 #include "project_file.h"
 #include "runtime/default_registries.h"
+#include "setting_advice.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -30,7 +31,7 @@ struct ExportArgs {
 
 int fail(const Status& s)
 {
-    std::fprintf(stderr, "tstudio export: %s\n", s.toString().c_str());
+    std::fprintf(stderr, "tstudio export: %s\n", project::withCliAdvice(s).toString().c_str());
     return kExitFailure;
 }
 

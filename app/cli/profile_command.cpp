@@ -14,6 +14,7 @@
 #include "runtime/arena_run_metadata.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
+#include "setting_advice.h"
 
 #include <atomic>
 #include <cstdio>
@@ -36,7 +37,7 @@ struct ProfileArgs : ModelRunArgs {
 
 int fail(const Status& s)
 {
-    std::fprintf(stderr, "tstudio profile: %s\n", s.toString().c_str());
+    std::fprintf(stderr, "tstudio profile: %s\n", project::withCliAdvice(s).toString().c_str());
     return kExitFailure;
 }
 

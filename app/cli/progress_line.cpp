@@ -42,6 +42,10 @@ std::string formatProgress(const ProgressSample& sample, int barWidth)
         std::snprintf(text, sizeof text, "  loss %.4g", *sample.loss);
         line += text;
     }
+    if (sample.accuracy) {
+        std::snprintf(text, sizeof text, "  accuracy %.4g", *sample.accuracy);
+        line += text;
+    }
     std::snprintf(text, sizeof text, "  %.1f steps/s", sample.stepsPerSecond);
     line += text;
     const double eta = sample.stepsPerSecond > 0 ? static_cast<double>(span - done) / sample.stepsPerSecond : -1.0;

@@ -12,6 +12,7 @@
 #include "project_file.h"
 #include "project_runner.h"
 #include "runtime/default_registries.h"
+#include "setting_advice.h"
 
 #include <atomic>
 #include <cerrno>
@@ -45,7 +46,7 @@ struct TrainArgs {
 
 int fail(const Status& s)
 {
-    std::fprintf(stderr, "error: %s\n", s.toString().c_str());
+    std::fprintf(stderr, "error: %s\n", project::withCliAdvice(s).toString().c_str());
     return kExitFailure;
 }
 
@@ -188,7 +189,7 @@ int train(const TrainArgs& args)
     options.onProgress = [tty, chief](const project::TrainProgress& p) {
         if (!chief)
             return;
-        ProgressSample sample{p.step, p.firstStep, p.lastStep, p.loss, p.stepsPerSecond};
+        ProgressSample sample{p.step, p.firstStep, p.lastStep, p.loss, p.accuracy, p.stepsPerSecond};
         const std::string line = formatProgress(sample, tty ? 24 : 0);
         if (tty)
             std::printf("\r%s\033[K", line.c_str());
@@ -268,6 +269,8 @@ int train(const TrainArgs& args)
     if (!result)
         return fail(result.error());
     std::string loss = result->finalLoss ? " final loss " + std::to_string(*result->finalLoss) + "," : std::string();
+    if (result->finalAccuracy)
+        loss += " accuracy " + std::to_string(*result->finalAccuracy) + ",";
     std::printf("%s global step %lld -> %lld in %s (%.1f steps/s),%s log directory %s%s%s\n",
                 result->restored ? "resumed:" : "trained:", static_cast<long long>(result->firstStep),
                 static_cast<long long>(result->lastStep), formatDuration(result->seconds).c_str(), result->stepsPerSecond,

@@ -260,7 +260,7 @@ private slots:
             return built.error().message();
         };
         const std::string where = "x.tsproj: data.sources[0] (image_folder): ";
-        QCOMPARE(error("missing"), where + "no folder '" + d + "/missing'");
+        QCOMPARE(error("missing"), where + "data.sources[0].dir: no folder '" + d + "/missing'");
         QCOMPARE(error("noclasses"),
                  where + "'" + d + "/noclasses' has no class subfolders (expected one folder of images per class)");
         QCOMPARE(error("empty"), where + "class folder '" + d + "/empty/b' holds no PNG or JPEG images");

@@ -274,6 +274,11 @@ private slots:
         QCOMPARE(plain->step, std::int64_t(100));
         auto nan = parseMpiProgress("5/10  loss nan  1.0 steps/s  ETA 0:05");
         QVERIFY(nan && nan->loss && std::isnan(*nan->loss));
+        // A classifier's line carries its accuracy (default_accuracy.h) after the loss.
+        auto accuracy = parseMpiProgress("20/100  loss 0.3357  accuracy 0.92  13.0 steps/s  ETA 0:06");
+        QVERIFY(accuracy && accuracy->loss && accuracy->accuracy);
+        QCOMPARE(*accuracy->accuracy, 0.92);
+        QVERIFY(!plain->accuracy);
         QVERIFY(!parseMpiProgress("training 'spirals' (/p/s.tsproj)"));
         QVERIFY(!parseMpiProgress("3/4"));
         QVERIFY(!parseMpiProgress("eval at step 100: accuracy 0.9 (10 batches, 0.20 s)"));

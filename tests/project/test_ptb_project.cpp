@@ -517,7 +517,8 @@ private slots:
         auto pipeline = buildSourcePipeline(*p, 0, allocator);
         QVERIFY(!pipeline.has_value());
         const std::string m = pipeline.error().message();
-        QVERIFY2(m.find("ptb-small.tsproj: data.sources[0] (word_text): no file '/nonexistent-ptb/ptb.train.txt'") !=
+        QVERIFY2(m.find("ptb-small.tsproj: data.sources[0] (word_text): data.dir: no file "
+                        "'/nonexistent-ptb/ptb.train.txt'") !=
                      std::string::npos,
                  m.c_str());
         QVERIFY2(m.find("simple-examples.tgz") != std::string::npos, m.c_str());

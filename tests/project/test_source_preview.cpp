@@ -149,8 +149,8 @@ private slots:
         auto noDir = previewSource(*mnist, 0, 1, a);
         QVERIFY(!noDir);
         QCOMPARE(noDir.error().message(),
-                 std::string("x.tsproj: data.sources[0] (mnist): data.dir is not set; pass --set data.dir=DIR (a "
-                             "folder holding train-images-idx3-ubyte[.gz] and train-labels-idx1-ubyte[.gz])"));
+                 std::string("x.tsproj: data.sources[0] (mnist): data.dir: not set; it must name a folder holding "
+                             "train-images-idx3-ubyte[.gz] and train-labels-idx1-ubyte[.gz]"));
     }
 };
 

@@ -407,11 +407,11 @@ private slots:
     void mnistProjectsNeedTheDataDir()
     {
         QCOMPARE(prepareError("book-mnist.tsproj", {}),
-                 std::string("book-mnist.tsproj: data.sources[0] (mnist): data.dir is not set; pass --set data.dir=DIR "
-                             "(a folder holding t10k-images-idx3-ubyte[.gz] and t10k-labels-idx1-ubyte[.gz])"));
+                 std::string("book-mnist.tsproj: data.sources[0] (mnist): data.dir: not set; it must name a folder "
+                             "holding t10k-images-idx3-ubyte[.gz] and t10k-labels-idx1-ubyte[.gz]"));
         QTemporaryDir empty;
         QCOMPARE(prepareError("lenet.tsproj", {{"data.dir", empty.path().toStdString()}}),
-                 "lenet.tsproj: data.sources[0] (mnist): directory '" + empty.path().toStdString() +
+                 "lenet.tsproj: data.sources[0] (mnist): data.dir: directory '" + empty.path().toStdString() +
                      "' has no t10k-images-idx3-ubyte[.gz]");
     }
 
@@ -445,7 +445,7 @@ private slots:
                  std::string("lenet.tsproj: data.sources[0].feeds.labels: placeholder 'labels' expects int64 [?] but "
                              "the source gives float [?,10]"));
         QCOMPARE(prepareError("lenet.tsproj", {{"data.dir", dir}, {"data.sources.0.set", "train"}}),
-                 "lenet.tsproj: data.sources[0] (mnist): directory '" + dir + "' has no train-images-idx3-ubyte[.gz]");
+                 "lenet.tsproj: data.sources[0] (mnist): data.dir: directory '" + dir + "' has no train-images-idx3-ubyte[.gz]");
         // The split asks for more examples than t10k holds.
         QCOMPARE(prepareError("lenet.tsproj", {{"data.dir", dir}, {"data.sources.0.skip", "9000"}}),
                  std::string("lenet.tsproj: data.sources[0] (mnist): skip 9000 and take 8000 ask for examples 9000 to "

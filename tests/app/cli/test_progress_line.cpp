@@ -20,6 +20,17 @@ private slots:
         QCOMPARE(QString::fromStdString(formatProgress(s, 10)),
                  QStringLiteral("[#####-----]  1500/3000  loss 0.2346  50.0 steps/s  ETA 0:30"));
     }
+    void classifierLineHasItsAccuracy()
+    {
+        ProgressSample s;
+        s.step = 20;
+        s.lastStep = 100;
+        s.loss = 0.33569;
+        s.accuracy = 0.92;
+        s.stepsPerSecond = 10.0;
+        QCOMPARE(QString::fromStdString(formatProgress(s, 0)),
+                 QStringLiteral("20/100  loss 0.3357  accuracy 0.92  10.0 steps/s  ETA 0:08"));
+    }
     void resumedRunCountsFromItsFirstStep()
     {
         // Resumed at 1000 of 2000: 1500 is half of this run's work, and 500 steps remain.

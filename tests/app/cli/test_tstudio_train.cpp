@@ -98,11 +98,14 @@ private slots:
                                          "--set", "hooks.checkpoint_every_steps=100", "--set", "hooks.log_every_steps=100"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.contains("400/400  loss "), qPrintable(r.out));
+        // A classifier: its accuracy follows the loss (default_accuracy.h), on the progress line too.
+        QVERIFY2(QRegularExpression("400/400  loss [0-9.e-]+  accuracy [0-9.]+  ").match(r.out).hasMatch(), qPrintable(r.out));
         const QRegularExpression summary("trained: global step 0 -> 400 in [0-9:]+ \\([0-9.]+ steps/s\\), final loss "
-                                         "([0-9.e-]+), log directory .*, checkpoint model.ckpt-400\n");
+                                         "([0-9.e-]+), accuracy ([0-9.]+), log directory .*, checkpoint model.ckpt-400\n");
         const auto match = summary.match(r.out);
         QVERIFY2(match.hasMatch(), qPrintable(r.out));
         QVERIFY2(match.captured(1).toDouble() < 0.6, qPrintable(r.out)); // ln 2 = 0.69 is chance level
+        QVERIFY2(match.captured(2).toDouble() > 0.5, qPrintable(r.out)); // two classes: 0.5 is chance level
 
         const QString state = readText(logdir + "/checkpoint");
         QVERIFY2(state.startsWith("model_checkpoint_path: \"model.ckpt-400\""), qPrintable(state));
@@ -241,7 +244,9 @@ private slots:
     {
         ProcessRun r = runTstudio({"train", "book-mnist"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("data.dir is not set; pass --set data.dir=DIR"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("data.dir: not set; it must name a folder holding t10k-images-idx3-ubyte[.gz] and "
+                                "t10k-labels-idx1-ubyte[.gz]; pass --set data.dir=DIR"),
+                 qPrintable(r.err));
         r = runTstudio({"train", "lenet", "--set", "data.dir=/nonexistent"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("/nonexistent"), qPrintable(r.err));
