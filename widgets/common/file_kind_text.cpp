@@ -44,11 +44,15 @@ QString fileKindAvailability(FileKind kind)
 QStringList fileKindDialogFilters()
 {
     return {
-        QCoreApplication::translate("FileKind", "TensorFlow files (*.pb *.pbtxt *.meta *.index *.tfrecord *.tfrecords checkpoint *tfevents*)"),
+        // First, so the dialog shows every kind TensorStudio opens, projects included, before any is chosen.
+        QCoreApplication::translate("FileKind", "All supported files (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* "
+                                                "*.tfrecord *.tfrecords *.json *.json.gz)"),
+        QCoreApplication::translate("FileKind", "Projects (*.tsproj)"),
         QCoreApplication::translate("FileKind", "Graphs (*.pb *.pbtxt *.meta)"),
         QCoreApplication::translate("FileKind", "Checkpoints (*.index checkpoint)"),
         QCoreApplication::translate("FileKind", "Event files (*tfevents*)"),
-        QCoreApplication::translate("FileKind", "Projects (*.tsproj)"),
+        QCoreApplication::translate("FileKind", "TFRecord files (*.tfrecord *.tfrecords)"),
+        QCoreApplication::translate("FileKind", "Profile traces (*.json *.json.gz)"),
         QCoreApplication::translate("FileKind", "All files (*)"),
     };
 }

@@ -13,7 +13,7 @@ QString fileKindDisplayName(FileKind kind);
 /// What TensorStudio does with this kind in this version, in the current UI language.
 QString fileKindAvailability(FileKind kind);
 
-/// File-dialog filters covering every kind ("TensorFlow files (*.pb *.pbtxt ...)", ...).
+/// File-dialog filters: first one with every kind TensorStudio opens ("All supported files (*.tsproj *.pb ...)"), then one per kind, then "All files (*)".
 QStringList fileKindDialogFilters();
 
 } // namespace tstudio

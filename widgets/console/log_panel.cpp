@@ -2,6 +2,7 @@
 #include "console/log_panel.h"
 
 #include "console/log_model.h"
+#include "common/empty_state.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -102,6 +103,10 @@ LogPanel::LogPanel(LogModel* model, QWidget* parent)
     layout->setSpacing(0);
     layout->addLayout(bar);
     layout->addWidget(m_view);
+    m_empty = EmptyState::cover(m_view, QStringLiteral("console"));
+    // A message hidden by the filters still means the console is not empty.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &LogPanel::updateCount);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &LogPanel::updateCount);
 
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int i) {
         const int severity = m_severity->itemData(i).toInt();
@@ -191,6 +196,10 @@ void LogPanel::copySelection()
 void LogPanel::updateCount()
 {
     m_count->setText(tr("%n message(s)", nullptr, m_filter->rowCount()));
+    m_empty->setVisible(m_model->rowCount() == 0);
+    m_empty->setTitle(tr("No messages yet"));
+    m_empty->setText(tr("What TensorStudio does with your files and runs is logged here: each file opened and what it "
+                        "was detected as, training progress, warnings and errors."));
 }
 
 } // namespace tstudio

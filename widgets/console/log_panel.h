@@ -12,6 +12,7 @@ class QLabel;
 
 namespace tstudio {
 
+class EmptyState;
 class LogModel;
 class LogFilterModel;
 
@@ -40,6 +41,7 @@ private:
     QToolButton* m_clear;
     QToolButton* m_copy;
     QTableView* m_view;
+    EmptyState* m_empty = nullptr; ///< over the table while nothing has been logged
     QLabel* m_count;
     bool m_followTail = true;
 };

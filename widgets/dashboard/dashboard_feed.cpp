@@ -11,18 +11,34 @@
 #include <filesystem>
 
 namespace tstudio::dashboard {
+namespace {
+
+/// The folder name of a log directory as given ("logs/run1/" -> "run1"; "." -> the working directory's name).
+std::string folderName(const std::string& root)
+{
+    std::filesystem::path p = std::filesystem::path(root).lexically_normal();
+    if (p.filename().empty())
+        p = p.parent_path();
+    if (p.filename().empty() || p.filename() == "." || p.filename() == "..") {
+        std::error_code ec;
+        const std::filesystem::path absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec);
+        if (!ec && !absolute.filename().empty())
+            return absolute.filename().string();
+    }
+    const std::string name = p.filename().string();
+    return name.empty() ? std::string(".") : name;
+}
+
+} // namespace
 
 DashboardFeed::DashboardFeed(std::vector<std::string> roots) : m_roots(std::move(roots))
 {
     for (const std::string& root : m_roots) {
         Root r;
         r.path = root;
-        if (m_roots.size() > 1) {
-            std::filesystem::path p = std::filesystem::path(root).lexically_normal();
-            if (p.filename().empty())
-                p = p.parent_path();
-            r.prefix = p.filename().string() + "/";
-        }
+        r.selfName = folderName(root);
+        if (m_roots.size() > 1)
+            r.prefix = r.selfName + "/";
         r.directory = std::make_unique<events::LogDirectory>(root);
         r.directory->setSizeGuidance(events::TagKind::kScalar, 0);
         r.directory->setSizeGuidance(events::TagKind::kHistogram, 500);
@@ -55,11 +71,16 @@ Expected<FeedUpdate> DashboardFeed::poll()
         m_warningsSeen[d] = warnings.size();
         update.bytesRead += root.directory->bytesRead();
 
-        for (const std::string& inner : root.directory->runs()) {
-            const std::string run = root.prefix + (root.prefix.empty() || inner != "." ? inner : std::string());
-            const std::string name = run.empty() || run.back() == '/' ? run.substr(0, run.size() - 1) : run;
+        const std::vector<std::string> innerRuns = root.directory->runs();
+        // The root's own run is named after its folder, unless a run inside already has that name.
+        root.selfIsDot = root.prefix.empty() &&
+                         std::find(innerRuns.begin(), innerRuns.end(), root.selfName) != innerRuns.end();
+        for (const std::string& inner : innerRuns) {
             RunInfo info;
-            info.run = name.empty() ? std::string(".") : name;
+            if (inner != ".")
+                info.run = root.prefix + inner;
+            else
+                info.run = root.selfIsDot ? std::string(".") : root.selfName;
             info.directory = (std::filesystem::path(root.path) / (inner == "." ? std::string() : inner)).lexically_normal().string();
             root.directory->withRun(inner, [&](const events::EventAccumulator& acc) {
                 info.hasGraph = !acc.graphDef().empty() || !acc.metaGraphDef().empty();
@@ -110,7 +131,7 @@ const DashboardFeed::Root* DashboardFeed::findRun(const std::string& run, std::s
 {
     for (const Root& root : m_dirs) {
         if (root.prefix.empty()) {
-            *inner = run;
+            *inner = !root.selfIsDot && run == root.selfName ? std::string(".") : run;
             return &root;
         }
         if (run + "/" == root.prefix) {

@@ -54,9 +54,10 @@ struct FeedUpdate {
     double seconds = 0;             ///< this poll's reading and decoding time
 };
 
-/// Follows one or more log directories. With one root, runs are named as TensorBoard names them
-/// ("." for the root itself, "train", "eval/x"); with several, each run is prefixed with its root's
-/// folder name ("mnist/train"). Every scalar is kept (no sampling), 500 histograms per tag, 100
+/// Follows one or more log directories. Runs are named after their folders: the root itself after its
+/// own folder name ("logs" for "/tmp/logs/"; TensorBoard says "."), runs inside by their path below the
+/// root ("train", "eval/x"); with several roots each run inside is prefixed with its root's folder name
+/// ("mnist/train"). Only when a run inside has the root's folder name does the root stay ".". Every scalar is kept (no sampling), 500 histograms per tag, 100
 /// images, audio clips and texts per tag.
 /// Threads: poll() from one thread at a time (a worker); runInfo() and the rest from any thread.
 class DashboardFeed {
@@ -77,7 +78,9 @@ public:
 private:
     struct Root {
         std::string path;
-        std::string prefix; ///< "" or "<folder>/"
+        std::string prefix;   ///< "" or "<folder>/"
+        std::string selfName; ///< the root's own run name: its folder name
+        bool selfIsDot = false; ///< a run inside is named selfName: the root's own run is "." instead
         std::unique_ptr<events::LogDirectory> directory;
     };
     /// The root and the run name inside it for a dashboard run name; nullptr when unknown.

@@ -8,6 +8,7 @@
 #include "dashboard/runs_panel.h"
 #include "dashboard/scalars_view.h"
 #include "dashboard/text_view.h"
+#include "common/empty_state.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -142,6 +143,8 @@ void DashboardView::buildUi()
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({230, 1000});
+    m_empty = EmptyState::cover(splitter, QStringLiteral("dashboard"));
+    m_empty->addButton(m_addAction);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -409,6 +412,14 @@ void DashboardView::updateStatus()
                (m_following ? tr("following (read in %1 ms)").arg(m_lastPollSeconds * 1000.0, 0, 'f', 0)
                             : tr("paused"));
     m_status->setText(text);
+    m_empty->setVisible(m_lastError.isEmpty() && m_runs->runs().empty() && (m_polls > 0 || m_roots.isEmpty()));
+    m_empty->setTitle(tr("No runs yet"));
+    m_empty->setText(m_roots.isEmpty()
+                         ? tr("Add a log directory to compare its runs here, or train a project: the dashboard follows "
+                              "its run from the first step.")
+                         : tr("Nothing in %1 holds events yet. Runs appear here as soon as training writes event files "
+                              "there: start one from the Training panel, or add another log directory.")
+                               .arg(m_roots.join(QStringLiteral(", "))));
     m_status->setStyleSheet(m_lastError.isEmpty() ? QString() : QStringLiteral("color: #c62828;"));
 }
 

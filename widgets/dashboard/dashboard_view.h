@@ -21,6 +21,10 @@ class QTimer;
 class QToolBar;
 class QTreeWidget;
 
+namespace tstudio {
+class EmptyState;
+}
+
 namespace tstudio::dashboard {
 
 class AudioView;
@@ -133,6 +137,7 @@ private:
     QAction* m_reloadAction = nullptr;
     QLabel* m_status = nullptr;
     RunsPanel* m_runs = nullptr;
+    EmptyState* m_empty = nullptr; ///< over the runs and views while no run has been read
     QTabWidget* m_tabs = nullptr;
     ScalarsView* m_scalars = nullptr;
     ImagesView* m_images = nullptr;

@@ -7,7 +7,7 @@
 
 namespace tstudio::dashboard {
 
-/// One run of the dashboard: its name ("." for the log directory itself, "train", "eval/x"), the
+/// One run of the dashboard: its name (the log directory's folder name for the directory itself, "train", "eval/x"), the
 /// colour its curves and cards use, and whether it is shown.
 struct RunStyle {
     QString run;

@@ -211,6 +211,10 @@ private:
 
 
 constexpr int kRawAlpha = 64; // 25% opacity
+// A series with this few points drawn gets a marker on each: one point draws no line at all, and a
+// handful of points joined by lines hide where the samples are.
+constexpr qsizetype kMarkerMaxPoints = 30;
+constexpr qreal kMarkerSize = 7;
 
 QString htmlEscape(const QString& s) { return s.toHtmlEscaped(); }
 
@@ -221,6 +225,25 @@ QString relativeAxisLabel(double seconds)
     while (s.contains(' ') && (s.endsWith(QLatin1String(" 0s")) || s.endsWith(QLatin1String(" 0m")) || s.endsWith(QLatin1String(" 0h"))))
         s.chop(3);
     return s;
+}
+
+void setCategories(QCategoryAxis* axis, double lo, double hi, const std::vector<double>& ticks,
+                   const std::function<QString(double)>& label);
+
+/// Value ticks labelled with as many digits as keep the labels apart (tickLabels); `values` are what the
+/// labels show (10^tick on a log axis), `ticks` where they go.
+void setValueCategories(QCategoryAxis* axis, double lo, double hi, const std::vector<double>& ticks,
+                        const std::vector<double>& values)
+{
+    std::vector<double> shownTicks, shownValues;
+    for (std::size_t i = 0; i < ticks.size(); ++i)
+        if (ticks[i] >= lo && ticks[i] <= hi) {
+            shownTicks.push_back(ticks[i]);
+            shownValues.push_back(values[i]);
+        }
+    const std::vector<std::string> labels = tickLabels(shownValues);
+    std::size_t next = 0;
+    setCategories(axis, lo, hi, shownTicks, [&](double) { return QString::fromStdString(labels[next++]); });
 }
 
 void setCategories(QCategoryAxis* axis, double lo, double hi, const std::vector<double>& ticks,
@@ -639,6 +662,7 @@ void ScalarChart::rebuildSeries()
             pen.setJoinStyle(Qt::RoundJoin);
             s->setPen(pen);
             s->setPointsVisible(false);
+            s->setMarkerSize(kMarkerSize);
             m_chart->addSeries(s);
             s->attachAxis(m_axisX);
             s->attachAxis(m_axisY);
@@ -733,11 +757,13 @@ void ScalarChart::updateAxes()
                 if (std::floor(y0) + std::log10(m) >= y0)
                     ticks.push_back(std::floor(y0) + std::log10(m));
         std::sort(ticks.begin(), ticks.end());
-        setCategories(m_axisY, y0, y1, ticks, [](double v) { return QString::fromStdString(formatValue(std::pow(10.0, v), 3)); });
+        std::vector<double> values;
+        for (double t : ticks)
+            values.push_back(std::pow(10.0, t));
+        setValueCategories(m_axisY, y0, y1, ticks, values);
     } else {
-        setCategories(m_axisY, y0, y1, linearTicks(y0, y1, yCount), [](double v) {
-            return QString::fromStdString(formatValue(v, 3));
-        });
+        const std::vector<double> ticks = linearTicks(y0, y1, yCount);
+        setValueCategories(m_axisY, y0, y1, ticks, ticks);
     }
 }
 
@@ -792,6 +818,10 @@ void ScalarChart::redraw()
             timer.start();
             series->replace(points);
             times.replace += lap();
+            // Markers on the full-colour curve only; the faded raw one under it would double them.
+            const bool markers = series == d.smoothSeries && points.size() <= kMarkerMaxPoints;
+            if (series->pointsVisible() != markers)
+                series->setPointsVisible(markers);
         };
         fill(d.rawSeries, false);
         fill(d.smoothSeries, m_smoothing > 0);
@@ -807,6 +837,17 @@ QList<QPointF> ScalarChart::rawPoints(const QString& run) const
         return {};
     const QLineSeries* s = m_smoothing > 0 ? it->second->rawSeries : it->second->smoothSeries;
     return s ? s->points() : QList<QPointF>();
+}
+
+QStringList ScalarChart::yAxisLabels() const
+{
+    return m_axisY->categoriesLabels();
+}
+
+bool ScalarChart::markersShown(const QString& run) const
+{
+    auto it = m_data.find(run);
+    return it != m_data.end() && it->second->smoothSeries && it->second->smoothSeries->pointsVisible();
 }
 
 QList<QPointF> ScalarChart::smoothedPoints(const QString& run) const

@@ -74,6 +74,10 @@ public:
 
     /// Redraws now if anything changed (normally done on the next event loop turn, or on show).
     void refresh();
+    /// The y axis's tick labels as drawn, bottom to top (after a redraw).
+    QStringList yAxisLabels() const;
+    /// Whether the run's full-colour curve draws a marker on each point (series with few points).
+    bool markersShown(const QString& run) const;
     /// The points in the run's drawn series (decimated; x and y as plotted); empty for hidden runs.
     QList<QPointF> rawPoints(const QString& run) const;
     QList<QPointF> smoothedPoints(const QString& run) const;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -697,6 +698,65 @@ std::string formatValue(double value, int digits)
     if (absv >= 1e4 || (absv > 0 && absv < 0.01))
         return trimZeros(toExponential(value, digits));
     return trimZeros(toPrecision(value, digits));
+}
+
+std::vector<std::string> tickLabels(std::span<const double> ticks, int minDigits)
+{
+    std::vector<std::string> labels(ticks.size());
+    for (int digits = std::clamp(minDigits, 1, 17);; ++digits) {
+        for (std::size_t i = 0; i < ticks.size(); ++i)
+            labels[i] = formatValue(ticks[i], digits);
+        bool distinct = true;
+        // Ticks are ascending, so equal labels would be neighbours.
+        for (std::size_t i = 1; i < labels.size() && distinct; ++i)
+            distinct = labels[i] != labels[i - 1] || ticks[i] == ticks[i - 1];
+        if (distinct || digits >= 17)
+            return labels;
+    }
+}
+
+namespace {
+
+std::string lowerAscii(std::string_view text)
+{
+    std::string out(text);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+} // namespace
+
+int scalarTagRank(std::string_view tag)
+{
+    const std::string lower = lowerAscii(tag);
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= lower.size(); ++i) {
+        if (i == lower.size() || lower[i] == '/' || lower[i] == '_' || lower[i] == '-' || lower[i] == '.' || lower[i] == ' ') {
+            if (i > start)
+                parts.push_back(std::string_view(lower).substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    if (endsWith(lower, "per_sec") || endsWith(lower, "per_second") ||
+        (!parts.empty() && (parts.back() == "sec" || parts.back() == "second")))
+        return 2;
+    for (std::string_view part : parts)
+        if (endsWith(part, "loss") || part == "losses")
+            return 0;
+    return 1;
+}
+
+bool scalarTagLess(std::string_view a, std::string_view b)
+{
+    const int ra = scalarTagRank(a), rb = scalarTagRank(b);
+    return ra != rb ? ra < rb : a < b;
 }
 
 std::string formatRelative(double seconds)

@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,21 @@ std::string formatStep(double step);
 /// when |v| >= 1e4 or 0 < |v| < 0.01, otherwise d3 "~g" with `digits` significant digits; |v| below
 /// 1e-15 counts as 0. Axis labels use 3 digits, tooltips 4. "NaN", "Infinity", "-Infinity" as JS.
 std::string formatValue(double value, int digits);
+
+/// Labels for axis ticks (ascending, distinct values): formatValue with the fewest digits, at least
+/// `minDigits`, that keep every label distinct, so that a narrow range reads "0.98, 0.9802, 0.9804"
+/// rather than "0.98" three times. At most 17 digits (enough to tell any two doubles apart); an
+/// equal pair of labels can remain only for ticks that are equal as doubles.
+std::vector<std::string> tickLabels(std::span<const double> ticks, int minDigits = 3);
+
+/// Where a scalar tag's chart goes in the dashboard: 0 for losses (a name part, between '/', '_',
+/// '-', '.' or ' ', that is or ends in "loss", case-insensitive: "loss", "total_loss", "losses/xent"),
+/// 2 for rates ("global_step/sec", "examples/sec", "steps_per_second", "batches_per_sec": a last part
+/// "sec"/"second", or a name ending in "per_sec"/"per_second"), 1 for everything else. The chart
+/// users open the dashboard for comes first; throughput, which says nothing about the model, last.
+int scalarTagRank(std::string_view tag);
+/// Dashboard order of scalar tags (and of sections by their best tag): by scalarTagRank, then by name.
+bool scalarTagLess(std::string_view a, std::string_view b);
 
 /// TensorBoard's relative time (relativeFormatter): "1d 2h 3m 4s", leading zero units dropped.
 /// `seconds` is time since the run's first sample.

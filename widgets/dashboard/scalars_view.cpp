@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,14 +20,18 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tstudio::dashboard {
 
 namespace {
 
-constexpr int kChartWidth = 440;   // three charts per row at about 1400 px
-constexpr int kChartHeight = 320;
+constexpr int kChartWidth = 440;   // the narrowest card: two per row at 1280 px, three at 1400 px
+constexpr int kGridSpacing = 8;    // between cards, inside a section and between sections
+// Cards are as wide as the columns make them and a little over 3:5 as tall, within these bounds.
+constexpr int kMinChartHeight = 280;
+constexpr int kMaxChartHeight = 460;
 constexpr int kExpandedSections = 3;
 
 } // namespace
@@ -75,6 +80,14 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent)
     m_emptyLabel->setStyleSheet(QStringLiteral("color: #757575; padding: 40px;"));
     m_sectionsLayout->addWidget(m_emptyLabel);
     m_sectionsLayout->addStretch(1);
+    // Sections are packed into one grid, so that sections of one or two charts share a row.
+    m_sectionsHost = new QWidget(m_content);
+    m_sectionsGrid = new QGridLayout(m_sectionsHost);
+    m_sectionsGrid->setContentsMargins(0, 0, 0, 0);
+    m_sectionsGrid->setHorizontalSpacing(kGridSpacing);
+    m_sectionsGrid->setVerticalSpacing(6);
+    m_sectionsGrid->setAlignment(Qt::AlignTop);
+    m_sectionsLayout->insertWidget(m_sectionsLayout->count() - 1, m_sectionsHost);
     m_scroll = new QScrollArea(this);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
@@ -144,7 +157,7 @@ ScalarsView::Section& ScalarsView::sectionFor(const QString& tag)
     Section& s = it->second;
     if (added) {
         s.name = name;
-        s.frame = new QWidget(m_content);
+        s.frame = new QWidget(m_sectionsHost);
         auto* frameLayout = new QVBoxLayout(s.frame);
         frameLayout->setContentsMargins(0, 0, 0, 0);
         frameLayout->setSpacing(2);
@@ -155,21 +168,22 @@ ScalarsView::Section& ScalarsView::sectionFor(const QString& tag)
         QFont f = s.header->font();
         f.setBold(true);
         s.header->setFont(f);
+        // One height for every header, so that sections sharing a row align their charts (a size hint
+        // grows with some characters, an underscore's descent among them).
+        s.header->setFixedHeight(std::max(s.header->iconSize().height(), QFontMetrics(f).height()) + 8);
         s.body = new QWidget(s.frame);
         s.grid = new QGridLayout(s.body);
-        s.grid->setContentsMargins(8, 0, 0, 0);
-        s.grid->setSpacing(6);
+        s.grid->setContentsMargins(0, 0, 0, 0);
+        s.grid->setHorizontalSpacing(kGridSpacing);
+        s.grid->setVerticalSpacing(kGridSpacing);
         frameLayout->addWidget(s.header);
         frameLayout->addWidget(s.body);
-        // Sections are shown in name order; the first few start expanded.
-        int index = 0;
-        for (const auto& [other, sec] : m_sections) {
-            if (other == name)
-                break;
-            ++index;
-        }
-        s.expanded = index < kExpandedSections;
-        m_sectionsLayout->insertWidget(index + 1, s.frame); // after the empty-state label
+        // Sections are shown losses first, rates last, else by name (scalarTagLess); the first few start
+        // expanded. The new section's tag is not in it yet: its rank is the tag's.
+        s.tags.append(tag);
+        const QStringList order = sections();
+        s.tags.clear();
+        s.expanded = order.indexOf(name) < kExpandedSections;
         connect(s.header, &QToolButton::toggled, this, [this, name](bool on) { setSectionExpanded(name, on); });
     }
     return s;
@@ -191,14 +205,48 @@ void ScalarsView::updateHeader(Section& section)
 int ScalarsView::columns() const
 {
     const int width = m_scroll->viewport()->width() - 16;
-    return std::max(1, width / kChartWidth);
+    return std::max(1, (width + kGridSpacing) / (kChartWidth + kGridSpacing));
+}
+
+int ScalarsView::chartHeight() const
+{
+    const int cols = std::max(1, m_columns);
+    const int width = (m_scroll->viewport()->width() - 16 - (cols - 1) * kGridSpacing) / cols;
+    return std::clamp(width * 5 / 8, kMinChartHeight, kMaxChartHeight);
+}
+
+void ScalarsView::packSections()
+{
+    while (QLayoutItem* item = m_sectionsGrid->takeAt(0))
+        delete item;
+    const int cols = std::max(1, m_columns);
+    int row = 0, column = 0;
+    for (const QString& name : sections()) {
+        const Section& section = m_sections.at(name);
+        if (section.frame->isHidden())
+            continue;
+        // An expanded section takes as many columns as it shows charts; a collapsed one, a whole row.
+        const int span = section.expanded ? std::clamp(section.shownCharts, 1, cols) : cols;
+        if (column + span > cols) {
+            ++row;
+            column = 0;
+        }
+        m_sectionsGrid->addWidget(section.frame, row, column, 1, span, Qt::AlignTop);
+        column += span;
+        if (column >= cols) {
+            ++row;
+            column = 0;
+        }
+    }
+    for (int c = 0; c < std::max(cols, m_sectionsGrid->columnCount()); ++c)
+        m_sectionsGrid->setColumnStretch(c, c < cols ? 1 : 0);
 }
 
 ScalarChart* ScalarsView::createChart(Section& section, const QString& tag)
 {
     auto* chart = new ScalarChart(section.body);
     chart->setTag(tag);
-    chart->setMinimumHeight(kChartHeight);
+    chart->setFixedHeight(chartHeight());
     configure(chart);
     auto it = m_data.find(tag);
     if (it != m_data.end())
@@ -208,12 +256,16 @@ ScalarChart* ScalarsView::createChart(Section& section, const QString& tag)
     return chart;
 }
 
-void ScalarsView::layoutSection(Section& section)
+void ScalarsView::layoutSection(Section& section, bool pack)
 {
-    // Take every chart out of the grid, then put the shown ones back in order.
+    // Take every chart out of the grid, then put the shown ones back in order, in as many columns as
+    // the section spans (packSections).
     while (QLayoutItem* item = section.grid->takeAt(0))
         delete item;
-    const int cols = std::max(1, m_columns);
+    int shownCount = 0;
+    for (const QString& tag : section.tags)
+        shownCount += section.expanded && passes(tag) ? 1 : 0;
+    const int cols = std::clamp(shownCount, 1, std::max(1, m_columns));
     int i = 0;
     for (const QString& tag : section.tags) {
         const bool show = section.expanded && passes(tag);
@@ -225,36 +277,51 @@ void ScalarsView::layoutSection(Section& section)
             continue;
         chart->setVisible(show);
         if (show) {
-            section.grid->addWidget(chart, i / cols, i % cols);
+            section.grid->addWidget(chart, i / cols, i % cols, Qt::AlignTop);
             ++i;
         }
     }
-    // Fill the first row's unused cells so a section with few charts keeps the column width.
-    for (int c = i; c < cols; ++c)
-        section.grid->addItem(new QSpacerItem(0, 0, QSizePolicy::Expanding, QSizePolicy::Minimum), 0, c);
     for (int c = 0; c < section.grid->columnCount(); ++c)
         section.grid->setColumnStretch(c, c < cols ? 1 : 0);
+    section.shownCharts = i;
     section.body->setVisible(section.expanded && i > 0);
     bool any = false;
     for (const QString& t : section.tags)
         any = any || passes(t);
     section.frame->setVisible(any);
     updateHeader(section);
+    if (pack)
+        packSections();
 }
 
 void ScalarsView::relayoutAll()
 {
     m_columns = columns();
-    for (auto& [name, section] : m_sections)
-        layoutSection(section);
+    const int height = chartHeight();
+    for (auto& [name, section] : m_sections) {
+        for (auto& [tag, chart] : section.charts)
+            chart->setFixedHeight(height);
+        layoutSection(section, false);
+    }
+    packSections();
     updateEmptyState();
 }
 
 bool ScalarsView::eventFilter(QObject* watched, QEvent* event)
 {
-    // The viewport's width decides the columns (it is resized after this widget's own resize event).
-    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize && columns() != m_columns)
-        relayoutAll();
+    // The viewport's width decides the columns and the cards' height (it is resized after this widget's
+    // own resize event).
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize) {
+        if (columns() != m_columns) {
+            relayoutAll();
+        } else {
+            const int height = chartHeight();
+            for (auto& [name, section] : m_sections)
+                for (auto& [tag, chart] : section.charts)
+                    if (chart->height() != height)
+                        chart->setFixedHeight(height);
+        }
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -297,6 +364,7 @@ void ScalarsView::setScalars(const QString& run, const QString& tag, ScalarChart
             if (section.tags.isEmpty()) {
                 delete section.frame;
                 m_sections.erase(sectionOf(tag));
+                packSections();
             } else {
                 layoutSection(section);
             }
@@ -310,7 +378,9 @@ void ScalarsView::setScalars(const QString& run, const QString& tag, ScalarChart
     Section& section = sectionFor(tag);
     if (newTag) {
         section.tags.append(tag);
-        section.tags.sort();
+        std::sort(section.tags.begin(), section.tags.end(), [](const QString& a, const QString& b) {
+            return scalarTagLess(a.toStdString(), b.toStdString());
+        });
         if (m_columns == 0)
             m_columns = columns();
         layoutSection(section); // creates the chart when shown, with all its data
@@ -350,8 +420,17 @@ ScalarChart* ScalarsView::chart(const QString& tag) const
 
 QStringList ScalarsView::sections() const
 {
+    // Each section by its first tag in dashboard order (losses first, rates last), then by name.
+    std::vector<std::pair<int, QString>> ranked;
+    for (const auto& [name, s] : m_sections) {
+        int rank = s.tags.isEmpty() ? 1 : 2;
+        for (const QString& tag : s.tags)
+            rank = std::min(rank, scalarTagRank(tag.toStdString()));
+        ranked.emplace_back(rank, name);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     QStringList out;
-    for (const auto& [name, s] : m_sections)
+    for (const auto& [rank, name] : ranked)
         out << name;
     return out;
 }

@@ -24,7 +24,10 @@ namespace tstudio::dashboard {
 /// when invalid; smoothing slider and number box, 0..0.999, default 0.6; x axis Step / Relative /
 /// Wall; log-scale y; ignore outliers, on by default) above the tags grouped into collapsible
 /// sections by the text before their first '/' (a tag without '/' is its own section), each a grid
-/// of ScalarCharts (about 440 px wide, so three per row at 1400 px) in a scroll area.
+/// of ScalarCharts in a scroll area. The cards use the width: as many columns as fit cards of at
+/// least 440 px (two at 1280 px, three at 1400 px), about 5:8 as tall as wide; sections are packed
+/// into that grid, so sections of one chart share a row. Losses come first and rates
+/// ("global_step/sec") last, sections and the charts inside them alike (scalarTagLess).
 /// Charts are created only for tags in expanded sections that pass the filter; the first three
 /// sections start expanded. Data setters replace one (run, tag) series and touch only that chart.
 /// GUI thread only.
@@ -44,7 +47,7 @@ public:
     QStringList tags() const;
     /// The chart of `tag`, or nullptr when it has not been created (collapsed section, filtered out).
     ScalarChart* chart(const QString& tag) const;
-    /// Section names in display order, and whether a section is shown (some tag passes the filter)
+    /// Section names in display order (losses first, rates last, else by name), and whether a section is shown (some tag passes the filter)
     /// and expanded.
     QStringList sections() const;
     bool isSectionShown(const QString& section) const;
@@ -69,7 +72,8 @@ protected:
 private:
     struct Section {
         QString name;
-        QStringList tags; ///< sorted
+        QStringList tags; ///< in display order (scalarTagLess)
+        int shownCharts = 0; ///< charts laid out the last time
         QWidget* frame = nullptr;
         QToolButton* header = nullptr;
         QWidget* body = nullptr;
@@ -79,7 +83,10 @@ private:
     };
 
     Section& sectionFor(const QString& tag);
-    void layoutSection(Section& section);
+    /// Lays out the charts of one section; `pack`: then the sections' grid too.
+    void layoutSection(Section& section, bool pack = true);
+    void packSections();
+    int chartHeight() const;
     void updateHeader(Section& section);
     void relayoutAll();
     void applyFilter();
@@ -112,6 +119,8 @@ private:
     QScrollArea* m_scroll = nullptr;
     QWidget* m_content = nullptr;
     QVBoxLayout* m_sectionsLayout = nullptr;
+    QWidget* m_sectionsHost = nullptr;
+    QGridLayout* m_sectionsGrid = nullptr;
     QLabel* m_emptyLabel = nullptr;
 };
 

@@ -7,6 +7,7 @@
 #include "debugger/execution_list_view.h"
 #include "debugger/node_info_view.h"
 #include "debugger/tensor_inspector.h"
+#include "common/empty_state.h"
 #include "framework/allocator.h"
 #include "framework/data_type.h"
 #include "graph/tensor_id.h"
@@ -217,6 +218,7 @@ void DebuggerView::buildUi()
     vertical->setStretchFactor(0, 1);
     vertical->setStretchFactor(1, 1);
     layout->addWidget(vertical, 1);
+    m_empty = EmptyState::cover(vertical, QStringLiteral("debugger"));
 
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
@@ -456,6 +458,7 @@ void DebuggerView::setState(RunState state)
 {
     m_state = state;
     m_status->setText(statusText());
+    m_empty->setVisible(state == RunState::kDetached);
     updateActions();
 }
 
@@ -605,6 +608,12 @@ void DebuggerView::listTensors(const QString& node)
     } else if (const ExecutedNode* executed = m_execution->model()->nodeAt(m_execution->model()->lastRowOf(node))) {
         for (std::size_t i = 0; i < executed->outputs.size(); ++i)
             addTensorItem(node + ':' + QString::number(i), tr("output %1").arg(i), -1);
+    } else if (m_controller) {
+        // A fed node (a Placeholder the data source fills) does not run: its outputs are the feeds.
+        const std::string prefix = name + ":";
+        for (const std::string& fed : m_controller->fedTensors())
+            if (fed.starts_with(prefix))
+                addTensorItem(q(fed), tr("output %1").arg(q(fed.substr(prefix.size()))), -1);
     }
     for (int c = 0; c < kTensorColumns - 1; ++c)
         m_tensors->resizeColumnToContents(c);
@@ -624,6 +633,18 @@ void DebuggerView::addTensorItem(const QString& tensor, const QString& role, int
         item->setText(kTensorShape, live && value.isInitialized() ? q(value.shape().toString())
                                                                   : (live ? tr("uninitialized") : QString()));
         return;
+    }
+    // A fed tensor: the feed's dtype and shape (its producer did not run for it).
+    if (m_controller) {
+        const std::vector<std::string> fed = m_controller->fedTensors();
+        if (std::find(fed.begin(), fed.end(), tensor.toStdString()) != fed.end()) {
+            if (Expected<Tensor> value = m_controller->tensorValue(tensor.toStdString()); value && value->isInitialized()) {
+                item->setText(kTensorRole, tr("%1, fed", "a tensor's role, and that the run was given its value").arg(role));
+                item->setText(kTensorDtype, q(dataTypeName(value->dtype())));
+                item->setText(kTensorShape, q(value->shape().toString()));
+                return;
+            }
+        }
     }
     // Else what the execution list knows of the producer's output.
     const qsizetype colon = tensor.lastIndexOf(':');
@@ -722,6 +743,10 @@ void DebuggerView::changeEvent(QEvent* event)
 
 void DebuggerView::retranslateUi()
 {
+    m_empty->setTitle(tr("No run to debug yet"));
+    m_empty->setText(tr("Open a project, switch on Debug in the Training panel and press Start: the run stops at the "
+                        "breakpoints you set (F9 on a node in the node editor or the graph), and here you step "
+                        "through its ops and look at every tensor."));
     const auto withKey = [](QAction* a, const QString& tip) {
         a->setToolTip(
             a->shortcut().isEmpty() ? tip : tr("%1 (%2)").arg(tip, a->shortcut().toString(QKeySequence::NativeText)));

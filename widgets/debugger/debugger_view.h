@@ -28,6 +28,10 @@ class QToolBar;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace tstudio {
+class EmptyState;
+}
+
 namespace tstudio::debugger_ui {
 
 class BreakpointListModel;
@@ -176,6 +180,7 @@ private:
     std::vector<QAction*> m_actions;
     QSpinBox* m_continueRuns = nullptr;
     QLabel* m_status = nullptr;
+    EmptyState* m_empty = nullptr; ///< over the lists and the inspector while no run is attached
     QTabWidget* m_leftTabs = nullptr;
     ExecutionListView* m_execution = nullptr;
     BreakpointListView* m_breakpoints = nullptr;

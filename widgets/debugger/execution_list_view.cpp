@@ -55,21 +55,7 @@ ExecutionListView::ExecutionListView(QWidget* parent) : QWidget(parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(ExecutionListModel::kNode, QHeaderView::Stretch);
-    m_table->setColumnWidth(ExecutionListModel::kIndex, 40);
-    // The other columns as wide as typical values (not 100 px each), so that the node name, with a loop
-    // node's "(iteration k)", keeps the room.
-    const QFontMetrics metrics = m_table->fontMetrics();
-    const auto fit = [this, &metrics](int column, const QString& sample) {
-        m_table->setColumnWidth(column, metrics.horizontalAdvance(sample) + 18);
-    };
-    fit(ExecutionListModel::kOp, QStringLiteral("NextIteration"));
-    fit(ExecutionListModel::kDevice, QStringLiteral("GPU:0"));
-    fit(ExecutionListModel::kDtype, QStringLiteral("float32, int32"));
-    fit(ExecutionListModel::kShape, QStringLiteral("[100,784]"));
-    fit(ExecutionListModel::kSize, QStringLiteral("999.9 KB"));
-    fit(ExecutionListModel::kStart, QStringLiteral("1234.567"));
-    fit(ExecutionListModel::kDuration, QStringLiteral("999.9 us"));
+    m_table->viewport()->installEventFilter(this); // the node column follows the table's width
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     layout->addWidget(m_table, 1);
@@ -123,6 +109,37 @@ void ExecutionListView::applyFilters()
                           : tr("Invalid %1").arg(error));
 }
 
+void ExecutionListView::fitColumns()
+{
+    // The other columns as wide as typical values (not 100 px each), so that the node name, with a loop
+    // node's "(iteration k)", keeps the room; and never narrower than their headers, which are wider
+    // than the values in some languages ("t（毫秒）").
+    QHeaderView* header = m_table->horizontalHeader();
+    const QFontMetrics metrics = m_table->fontMetrics();
+    static const std::pair<int, const char*> samples[] = {
+        {ExecutionListModel::kIndex, "9999"},       {ExecutionListModel::kOp, "NextIteration"},
+        {ExecutionListModel::kDevice, "GPU:0"},     {ExecutionListModel::kDtype, "float32, int32"},
+        {ExecutionListModel::kShape, "[100,784]"},  {ExecutionListModel::kSize, "999.9 KB"},
+        {ExecutionListModel::kStart, "1234.567"},   {ExecutionListModel::kDuration, "999.9 us"}};
+    int others = 0;
+    for (const auto& [column, sample] : samples) {
+        const int width = std::max(metrics.horizontalAdvance(QLatin1String(sample)) + 18, header->sectionSizeHint(column));
+        m_table->setColumnWidth(column, width);
+        others += width;
+    }
+    const int least = std::max(metrics.horizontalAdvance(QStringLiteral("layer1/dense/MatMul")) + 18,
+                               header->sectionSizeHint(ExecutionListModel::kNode));
+    header->setSectionResizeMode(ExecutionListModel::kNode, QHeaderView::Interactive);
+    m_table->setColumnWidth(ExecutionListModel::kNode, std::max(least, m_table->viewport()->width() - others));
+}
+
+bool ExecutionListView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
 void ExecutionListView::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange)
@@ -141,6 +158,7 @@ void ExecutionListView::retranslateUi()
     m_device->setItemText(0, tr("All devices"));
     m_model->retranslate();
     applyFilters();
+    fitColumns();
 }
 
 } // namespace tstudio::debugger_ui

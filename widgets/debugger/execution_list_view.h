@@ -39,10 +39,15 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslateUi();
     void applyFilters();
+    /// Each column as wide as its header (in the UI language, with the sort mark) and its typical values;
+    /// the node column takes the rest of the width but never less than a typical name: past that the
+    /// table scrolls instead of squeezing it.
+    void fitColumns();
 
     ExecutionListModel* m_model = nullptr;
     ExecutionFilterModel* m_filter = nullptr;

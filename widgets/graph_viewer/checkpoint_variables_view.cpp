@@ -2,6 +2,8 @@
 #include "graph_viewer/checkpoint_variables_view.h"
 
 #include "framework/allocator.h"
+#include "framework/tensor.h"
+#include "graph_viewer/tensor_value_dialog.h"
 #include "framework/tensor_statistics.h"
 #include "io/checkpoint/checkpoint_reader.h"
 #include "io/npy.h"
@@ -10,6 +12,7 @@
 #include <QAction>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -24,9 +27,19 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace tstudio::graph_viewer {
+
+/// A tensor read for "Show values". The allocator is declared first so that every copy frees its tensor before
+/// giving up its share of the allocator.
+struct CheckpointValueRead {
+    std::shared_ptr<CpuAllocator> allocator;
+    std::optional<Tensor> tensor;
+    QString name;
+    QString error;
+};
 
 /// One message from the worker: the listing, one tensor's statistics, or why the checkpoint cannot be read.
 struct CheckpointScanReport {
@@ -327,6 +340,9 @@ CheckpointVariablesView::CheckpointVariablesView(QWidget* parent)
     m_filter->setObjectName(QStringLiteral("filterEdit"));
     m_filter->setClearButtonEnabled(true);
     m_toolBar->addWidget(m_filter);
+    m_showValuesAction = new QAction(this);
+    m_showValuesAction->setObjectName(QStringLiteral("showValuesAction"));
+    m_toolBar->addAction(m_showValuesAction);
     m_exportAction = new QAction(this);
     m_exportAction->setObjectName(QStringLiteral("exportAction"));
     m_toolBar->addAction(m_exportAction);
@@ -361,6 +377,7 @@ CheckpointVariablesView::CheckpointVariablesView(QWidget* parent)
     m_table->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setColumnWidth(kName, 320);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_table->addAction(m_showValuesAction);
     m_table->addAction(m_exportAction);
     layout->addWidget(m_table, 1);
     layout->addStretch(0); // keeps an error message at the top while the table is hidden
@@ -370,6 +387,17 @@ CheckpointVariablesView::CheckpointVariablesView(QWidget* parent)
         updateActions();
     });
     connect(m_exportAction, &QAction::triggered, this, &CheckpointVariablesView::exportSelected);
+    connect(m_showValuesAction, &QAction::triggered, this, [this] {
+        const QString name = selectedTensor();
+        if (!name.isEmpty())
+            showValues(name);
+    });
+    // A double-click or Enter on a row opens its values, as in a file manager.
+    connect(m_table, &QTreeView::activated, this, [this](const QModelIndex& index) {
+        const QString name = index.siblingAtColumn(kName).data(kSortRole).toString();
+        if (!name.isEmpty())
+            showValues(name);
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &CheckpointVariablesView::updateActions);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &CheckpointVariablesView::updateActions);
@@ -381,6 +409,8 @@ CheckpointVariablesView::~CheckpointVariablesView()
     cancelScan();
     if (m_export)
         m_export->disconnect(this); // the export finishes on its own; nothing is left to report to
+    if (m_valueRead)
+        m_valueRead->disconnect(this);
 }
 
 void CheckpointVariablesView::cancelScan()
@@ -477,6 +507,7 @@ QString CheckpointVariablesView::selectedTensor() const
 void CheckpointVariablesView::updateActions()
 {
     m_exportAction->setEnabled(m_reader && !selectedTensor().isEmpty() && !(m_export && m_export->isRunning()));
+    m_showValuesAction->setEnabled(m_reader && !selectedTensor().isEmpty());
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
     m_count->setText(shown == total ? tr("%n tensor(s)", nullptr, total)
@@ -513,6 +544,52 @@ void CheckpointVariablesView::exportSelected()
     updateActions();
 }
 
+void CheckpointVariablesView::showValues(const QString& name)
+{
+    if (!m_reader) {
+        const QString message = tr("No checkpoint is open to read %1 from").arg(name);
+        showMessage(message, true);
+        emit valuesFailed(message);
+        return;
+    }
+    if (!m_valueRead) {
+        m_valueRead = new QFutureWatcher<CheckpointValueRead>(this);
+        connect(m_valueRead, &QFutureWatcherBase::finished, this, [this] {
+            const CheckpointValueRead read = m_valueRead->result();
+            if (!m_pendingValues.isEmpty()) {
+                showValues(std::exchange(m_pendingValues, QString()));
+                return;
+            }
+            if (!read.tensor) {
+                const QString message = tr("Cannot read %1: %2").arg(read.name, read.error);
+                showMessage(message, true);
+                emit valuesFailed(message);
+                return;
+            }
+            auto* dialog = new TensorValueDialog(read.name, tr("checkpoint %1").arg(QFileInfo(m_prefix).fileName()),
+                                                 *read.tensor, this);
+            dialog->show();
+            emit valuesShown(dialog);
+        });
+    }
+    if (m_valueRead->isRunning()) {
+        m_pendingValues = name;
+        return;
+    }
+    // Only now is the tensor read: the table holds statistics, never values.
+    m_valueRead->setFuture(QtConcurrent::run([reader = m_reader, name] {
+        CheckpointValueRead read;
+        read.allocator = std::make_shared<CpuAllocator>();
+        read.name = name;
+        auto tensor = reader->read(name.toStdString(), *read.allocator);
+        if (tensor)
+            read.tensor = std::move(*tensor);
+        else
+            read.error = QString::fromStdString(tensor.error().message());
+        return read;
+    }));
+}
+
 void CheckpointVariablesView::showMessage(const QString& text, bool error)
 {
     m_message->setText(text);
@@ -534,6 +611,8 @@ void CheckpointVariablesView::changeEvent(QEvent* event)
 void CheckpointVariablesView::retranslateUi()
 {
     m_filter->setPlaceholderText(tr("Filter tensors by name"));
+    m_showValuesAction->setText(tr("Show values"));
+    m_showValuesAction->setToolTip(tr("Read the selected tensor and show its values in a table (double-click a row)"));
     m_exportAction->setText(tr("Export as .npy\u2026"));
     m_exportAction->setToolTip(tr("Write the selected tensor to a NumPy .npy file"));
     m_progress->setFormat(tr("Statistics %v of %m"));

@@ -26,7 +26,9 @@ class CheckpointReader;
 namespace tstudio::graph_viewer {
 
 class CheckpointVariablesModel;
+class TensorValueDialog;
 struct CheckpointScanReport;
+struct CheckpointValueRead;
 
 /// Lists the tensors of a V2 checkpoint (PREFIX.index + PREFIX.data-*) in a sortable, filterable table: name,
 /// dtype, shape, stored size, and min / max / mean / std / sparsity over the finite values (as
@@ -36,12 +38,14 @@ struct CheckpointScanReport;
 /// after the tensor it is reading). Errors opening the checkpoint are shown in the view, naming the file; a
 /// tensor that cannot be read shows "unreadable" with the reason as tooltip.
 ///
-/// The toolbar and the context menu offer "Export as .npy…" for the selected tensor.
+/// The toolbar and the context menu offer "Show values" (also a double-click or Enter on a row: the tensor is read
+/// on a worker only then, and opens in a TensorValueDialog) and "Export as .npy…" for the selected tensor.
 ///
-/// Object names: "filterEdit", "tensorTable", "progressBar", "messageLabel", "exportAction".
+/// Object names: "filterEdit", "tensorTable", "progressBar", "messageLabel", "showValuesAction", "exportAction".
 /// GUI thread only.
 class CheckpointVariablesView : public QWidget {
     Q_OBJECT
+    Q_MOC_INCLUDE("graph_viewer/tensor_value_dialog.h")
 public:
     /// Table columns.
     enum Column { kName, kDType, kShape, kSize, kMin, kMax, kMean, kStd, kSparsity, kColumnCount };
@@ -62,6 +66,11 @@ public:
     /// `path`. Blocks while it reads and writes: the GUI action runs it on a worker thread.
     Status exportTensor(const QString& name, const QString& path) const;
 
+    /// Reads tensor `name` on a worker thread and opens its values in a TensorValueDialog (valuesShown); a read
+    /// error is shown in the view's message line, naming the tensor (valuesFailed). One read at a time: a second
+    /// request while one runs replaces the one to show.
+    void showValues(const QString& name);
+
     /// The filtered and sorted table, as the view shows it.
     QAbstractItemModel* model() const;
     /// True while the index is read or statistics are computed.
@@ -77,6 +86,10 @@ signals:
     void statisticsFinished();
     /// The checkpoint could not be opened; `message` names the file.
     void loadFailed(const QString& message);
+    /// showValues opened `dialog` (it deletes itself when closed).
+    void valuesShown(TensorValueDialog* dialog);
+    /// showValues could not read the tensor; `message` names it and says why.
+    void valuesFailed(const QString& message);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -95,11 +108,14 @@ private:
     std::shared_ptr<const CheckpointReader> m_reader;
     QFutureWatcher<CheckpointScanReport>* m_scan = nullptr;
     QFutureWatcher<Status>* m_export = nullptr;
+    QFutureWatcher<CheckpointValueRead>* m_valueRead = nullptr;
+    QString m_pendingValues; ///< a showValues request waiting for the running read
     CheckpointVariablesModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QToolBar* m_toolBar;
     QLineEdit* m_filter;
     QAction* m_exportAction;
+    QAction* m_showValuesAction;
     QTreeView* m_table;
     QProgressBar* m_progress;
     QLabel* m_message;

@@ -253,6 +253,7 @@ private:
             if (path != def.name())
                 m_h.m_byName.emplace(def.name(), id);
             m_opByGraphName.emplace(def.name(), id);
+            m_h.m_opByNodeName.emplace(def.name(), id);
             m_opOfGraphIndex[static_cast<std::size_t>(kept[k])] = id;
         }
     }
@@ -289,9 +290,17 @@ private:
         for (int i : kept)
             for (const auto& input : m_graph.node(i).input())
                 consumed.insert(sourceName(input));
+        // A node named like a scope ("dense/kernel" beside "dense/kernel/read", as a frozen graph's weights are)
+        // stays a node: embedded, it would be drawn nowhere and its name would select the scope instead.
+        std::unordered_set<std::string_view> scopes;
+        for (const auto& name : names)
+            for (std::size_t i = name.find('/'); i != std::string::npos; i = name.find('/', i + 1))
+                scopes.insert(std::string_view(name).substr(0, i));
         const auto& inTypes = m_options.inEmbeddingTypes;
         for (std::size_t k = 0; k < kept.size(); ++k) {
             const auto& def = m_graph.node(kept[k]);
+            if (scopes.count(names[k]))
+                continue;
             if (std::find(inTypes.begin(), inTypes.end(), def.op()) != inTypes.end() && consumed.count(names[k]))
                 m_embedKind[static_cast<std::size_t>(kept[k])] = kInEmbedding;
             else if (m_options.embedSummaries && isSummaryOp(def.op()) && def.input_size() > 0)
@@ -431,8 +440,10 @@ private:
             for (const auto& input : m_graph.node(gi).input()) {
                 const ParsedInput in = parseInput(input);
                 const auto found = m_opByGraphName.find(in.source);
-                if (found != m_opByGraphName.end())
+                if (found != m_opByGraphName.end()) {
                     nodes[static_cast<std::size_t>(found->second)].outEmbeddings.push_back(gi);
+                    m_h.m_embeddedIn.emplace(m_graph.node(gi).name(), found->second);
+                }
                 else if (!m_graphIndexByName.count(in.source))
                     m_h.m_problems.push_back("node '" + m_graph.node(gi).name() + "' has input '" + input +
                                              "' naming a node that is not in the graph");
@@ -463,6 +474,7 @@ private:
                 const auto& embedDef = m_graph.node(embedded->second);
                 if (kind == kInEmbedding) {
                     nodes[static_cast<std::size_t>(dst)].inEmbeddings.push_back(embedded->second);
+                    m_h.m_embeddedIn.emplace(embedDef.name(), dst); // the first consumer hosts it
                     // The constant's own inputs (control dependencies) arrive at the consumer.
                     for (const auto& embedInput : embedDef.input())
                         connect(parseInput(embedInput), false, dst, embedDef.name(), embedInput);
@@ -811,6 +823,18 @@ int GraphHierarchy::find(const std::string& name) const
 {
     const auto it = m_byName.find(name);
     return it == m_byName.end() ? -1 : it->second;
+}
+
+int GraphHierarchy::findOp(const std::string& nodeName) const
+{
+    const auto it = m_opByNodeName.find(nodeName);
+    return it == m_opByNodeName.end() ? -1 : it->second;
+}
+
+int GraphHierarchy::embeddingHost(const std::string& nodeName) const
+{
+    const auto it = m_embeddedIn.find(nodeName);
+    return it == m_embeddedIn.end() ? -1 : it->second;
 }
 
 const HierarchyEdge* GraphHierarchy::edge(int from, int to) const

@@ -27,7 +27,8 @@ struct HierarchyOptions {
     std::vector<std::string> outExtractTypes{"NoOp"};
     std::vector<std::string> inExtractTypes{};
     /// Embeddings (TensorBoard): ops of these types that have a consumer are drawn attached to each consumer
-    /// instead of as nodes (TensorBoard: Const); their own inputs become inputs of the consumer.
+    /// instead of as nodes (TensorBoard: Const); their own inputs become inputs of the consumer. A node whose name
+    /// is also a scope ("dense/kernel" beside "dense/kernel/read") is never embedded: it is drawn inside that scope.
     bool enableEmbedding = true;
     std::vector<std::string> inEmbeddingTypes{"Const"};
     /// Summary ops ("ScalarSummary", "HistogramSummary": letters then "Summary") with an input are drawn
@@ -94,6 +95,12 @@ public:
     int root() const { return 0; }
     /// Id of the node with this hierarchical path or GraphDef name, or -1.
     int find(const std::string& name) const;
+    /// Id of the op drawn for the GraphDef node `nodeName`, or -1 (absent, or drawn as an embedding). Unlike
+    /// find(), never a group: "dense/kernel" is the op "dense/kernel/(kernel)" even though a scope has that path.
+    int findOp(const std::string& nodeName) const;
+    /// For a GraphDef node drawn as an embedding (a constant attached to its consumer, a summary to its input):
+    /// the op it is drawn on (its first consumer or input), else -1.
+    int embeddingHost(const std::string& nodeName) const;
     /// Edge between siblings `from` and `to` (in their parent's list), or nullptr.
     const HierarchyEdge* edge(int from, int to) const;
     /// Number of GraphDef nodes drawn as embeddings rather than hierarchy ops.
@@ -107,6 +114,8 @@ private:
     class Builder;
     std::vector<HierarchyNode> m_nodes;
     std::unordered_map<std::string, int> m_byName;
+    std::unordered_map<std::string, int> m_opByNodeName;
+    std::unordered_map<std::string, int> m_embeddedIn;
     std::vector<std::string> m_problems;
     int m_embeddedCount = 0;
 };

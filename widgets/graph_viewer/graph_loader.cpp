@@ -4,7 +4,9 @@
 #include "core/status.h"
 #include "io/file_kind_detector.h"
 #include "io/formats/open_graph.h"
+#include "io/formats/saved_model_format.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace tstudio::graph_viewer {
@@ -51,6 +53,15 @@ Expected<LoadedGraph> loadGraph(const GraphLoadRequest& request, const std::atom
     out.runMetadata = std::move(opened->runMetadata);
     out.warnings = std::move(opened->warnings);
     const fs::path& path = request.path;
+    if (out.kind == FileKind::kSavedModel) {
+        // The probe's parse when the report holds it: the SavedModel is not read a second time.
+        auto model = formats::savedModelOf(*report);
+        if (!model)
+            return unexpected(model.error());
+        const int meta = std::max(0, out.chosen);
+        if (meta < (*model)->meta_graphs_size())
+            out.signatures = signaturesOf((*model)->meta_graphs(meta));
+    }
     if (cancelled && cancelled->load())
         return unexpected(cancelledError("loading '" + path.string() + "' was cancelled"));
     out.readMilliseconds = millisecondsSince(start);

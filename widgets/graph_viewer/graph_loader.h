@@ -6,6 +6,7 @@
 #include "graph_viewer/graph_hierarchy.h"
 #include "io/events/event_graphs.h"
 #include "io/file_kind.h"
+#include "model/saved_model.h"
 #include "proto/graph.pb.h"
 
 #include <atomic>
@@ -51,6 +52,8 @@ struct LoadedGraph {
     /// A checkpoint that belongs with the graph: the prefix next to a .meta, a SavedModel's variables,
     /// or the checkpoint that was opened. Empty when none.
     std::string checkpointPrefix;
+    /// A SavedModel's signatures (of the chosen MetaGraph), sorted by key; empty for other kinds.
+    std::vector<SignatureInfo> signatures;
     /// RunMetadata records of an event file or log directory (for colouring by time and memory).
     std::vector<events::EventRunMetadataRecord> runMetadata;
     /// Damaged records skipped in event files, as readable lines.

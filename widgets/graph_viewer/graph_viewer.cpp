@@ -7,6 +7,8 @@
 #include "graph_viewer/graph_minimap.h"
 #include "graph/tensor_id.h"
 #include "graph_viewer/node_properties_panel.h"
+#include "graph_viewer/signatures_view.h"
+#include "common/empty_state.h"
 #include "runtime/default_registries.h"
 
 #include <QAction>
@@ -43,6 +45,7 @@
 #include <chrono>
 #include <cmath>
 #include <unordered_map>
+#include <utility>
 
 namespace tstudio::graph_viewer {
 namespace {
@@ -126,6 +129,7 @@ void GraphViewer::buildUi()
     outer->setContentsMargins(0, 0, 0, 0);
     m_pages = new QStackedWidget(this);
     outer->addWidget(m_pages);
+    m_empty = EmptyState::cover(m_pages, QStringLiteral("viewer"));
 
     // Loading page: what is happening, a progress bar and Cancel.
     m_loadingPage = new QWidget(m_pages);
@@ -429,6 +433,10 @@ void GraphViewer::buildUi()
 
 void GraphViewer::retranslateUi()
 {
+    m_empty->setTitle(tr("No graph to show"));
+    m_empty->setText(tr("Open a GraphDef (.pb, .pbtxt), a MetaGraph, a SavedModel, a checkpoint or a log directory "
+                        "with File ▸ Open File… or Open Folder…, or drop it on the window. A graph without any "
+                        "node shows this page too."));
     m_cancelButton->setText(tr("Cancel"));
     m_colourLabel->setText(tr(" Colour by: "));
     const QStringList modes = {tr("Structure"), tr("Device (requested)"), tr("Device (placed by the engine)"),
@@ -469,9 +477,11 @@ void GraphViewer::retranslateUi()
     m_findNext->setToolTip(tr("Next match (Enter)"));
     m_findClose->setToolTip(tr("Close the find bar"));
     m_side->setTabText(0, tr("Properties"));
-    m_side->setTabText(1, m_facts ? tr("Problems (%1)").arg(m_problems->count()) : tr("Problems"));
+    m_side->setTabText(m_side->indexOf(m_problems), m_facts ? tr("Problems (%1)").arg(m_problems->count()) : tr("Problems"));
     if (m_checkpoint)
         m_side->setTabText(m_side->indexOf(m_checkpoint), tr("Checkpoint"));
+    if (m_signatures)
+        m_side->setTabText(m_side->indexOf(m_signatures), tr("Signatures"));
     // The legend's labels are made with the colouring: colour again for the new language.
     if (m_loaded)
         recolour();
@@ -546,6 +556,7 @@ void GraphViewer::startLoad(std::function<Expected<LoadedGraph>(const std::atomi
     m_factsReady = false;
     m_errorText.clear();
     m_cancelButton->setEnabled(true);
+    m_empty->hide();
     m_pages->setCurrentWidget(m_loadingPage);
     m_progressTimer->start();
 
@@ -615,6 +626,7 @@ void GraphViewer::showError(const QString& text)
 {
     m_errorText = text;
     m_errorLabel->setText(text);
+    m_empty->hide();
     m_pages->setCurrentWidget(m_errorPage);
 }
 
@@ -667,6 +679,20 @@ void GraphViewer::installLoaded(LoadedGraph result, std::shared_ptr<GraphViewLay
         m_checkpoint->deleteLater();
         m_checkpoint = nullptr;
     }
+    if (m_loaded->kind == FileKind::kSavedModel) {
+        if (!m_signatures) {
+            m_signatures = new SignaturesView(m_side);
+            connect(m_signatures, &SignaturesView::nodeActivated, this, [this](const QString& name) { selectNodeNamed(name); });
+            m_side->insertTab(1, m_signatures, tr("Signatures"));
+        }
+        m_signatures->setSignatures(m_loaded->signatures);
+        // What a SavedModel is for: how to call it. Shown first; a selection is one tab away.
+        m_side->setCurrentWidget(m_signatures);
+    } else if (m_signatures) {
+        m_side->removeTab(m_side->indexOf(m_signatures));
+        m_signatures->deleteLater();
+        m_signatures = nullptr;
+    }
 
     QString title = m_title;
     if (!m_loaded->choices.empty() && m_loaded->chosen >= 0)
@@ -674,6 +700,7 @@ void GraphViewer::installLoaded(LoadedGraph result, std::shared_ptr<GraphViewLay
     emit titleChanged(title);
     m_ready = true;
     m_pages->setCurrentWidget(m_viewPage);
+    m_empty->setVisible(m_loaded->viewGraph && m_loaded->viewGraph->node_size() == 0);
     recolour();
     fillProblems();
     onSelectionChanged(-1);
@@ -914,14 +941,17 @@ void GraphViewer::onSelectionChanged(int node)
         return;
     }
     const HierarchyNode& n = h.node(node);
+    const EmbeddedSelection embedded = std::exchange(m_embeddedSelection, {});
     if (n.kind == HierarchyNodeKind::kOp) {
-        m_properties->showNode(n.graphIndex);
+        // An embedded constant asked for by name: its consumer is selected, the panel describes the constant.
+        const int shown = embedded.host == node && embedded.graphIndex >= 0 ? embedded.graphIndex : n.graphIndex;
+        m_properties->showNode(shown);
         QString placed;
-        if (m_facts && n.graphIndex >= 0 && static_cast<std::size_t>(n.graphIndex) < m_facts->nodes.size())
-            placed = q(m_facts->nodes[static_cast<std::size_t>(n.graphIndex)].placedDevice);
+        if (m_facts && shown >= 0 && static_cast<std::size_t>(shown) < m_facts->nodes.size())
+            placed = q(m_facts->nodes[static_cast<std::size_t>(shown)].placedDevice);
         m_properties->setPlacedDevice(placed);
-        if (m_loaded->functions && n.graphIndex >= 0)
-            m_properties->setFunctionCalls(functionLinks(m_loaded->functions->callsOf(n.graphIndex)));
+        if (m_loaded->functions && shown >= 0)
+            m_properties->setFunctionCalls(functionLinks(m_loaded->functions->callsOf(shown)));
     } else {
         QMap<QString, int> ops, devices;
         for (const auto& [k, v] : n.opHistogram)
@@ -929,6 +959,10 @@ void GraphViewer::onSelectionChanged(int node)
         for (const auto& [k, v] : n.deviceHistogram)
             devices.insert(q(k), v);
         m_properties->showGroup(q(n.name), static_cast<int>(n.opCount), ops, devices);
+        // A scope that is also a node's name (a frozen graph's "dense/kernel" Const): offer the node itself.
+        const int self = n.kind == HierarchyNodeKind::kGroup ? h.findOp(n.name) : -1;
+        if (self >= 0)
+            m_properties->setScopeNode(q(h.node(self).nodeName), q(h.node(self).op));
         const int function = m_loaded->functions ? m_loaded->functions->findScope(n.name) : -1;
         if (function >= 0)
             m_properties->setFunction(functionSummary(*m_loaded->functions, function));
@@ -952,7 +986,26 @@ bool GraphViewer::selectNodeNamed(const QString& name)
 {
     if (!m_loaded)
         return false;
-    const int node = m_loaded->hierarchy->find(name.toStdString());
+    const GraphHierarchy& h = *m_loaded->hierarchy;
+    const std::string key = name.toStdString();
+    int node = h.findOp(key);
+    if (node < 0) {
+        const int host = h.embeddingHost(key);
+        if (host >= 0) {
+            const tensorflow::GraphDef& view = *m_loaded->viewGraph;
+            int index = -1;
+            for (int i = 0; i < view.node_size() && index < 0; ++i)
+                if (view.node(i).name() == key)
+                    index = i;
+            m_embeddedSelection = {host, index};
+            if (m_canvas->selected() == host)
+                onSelectionChanged(host); // no selection change to wait for
+            else
+                selectNode(host);
+            return true;
+        }
+        node = h.find(key);
+    }
     if (node < 0)
         return false;
     selectNode(node);

@@ -36,6 +36,7 @@ class QToolButton;
 
 namespace tstudio {
 class CanvasOverlays;
+class EmptyState;
 struct Registries;
 }
 
@@ -45,6 +46,7 @@ class CheckpointVariablesView;
 class GraphMinimap;
 class GraphViewLayout;
 class NodePropertiesPanel;
+class SignaturesView;
 
 /// Everything happens off the GUI thread except painting: the file is read and its hierarchy built on a
 /// worker, then the first (collapsed) layout; node facts (shapes, problems, placement) follow on a second
@@ -87,6 +89,8 @@ public:
     NodePropertiesPanel* properties() const { return m_properties; }
     QListWidget* problemsList() const { return m_problems; }
     CheckpointVariablesView* checkpointView() const { return m_checkpoint; }
+    /// The "Signatures" tab of a SavedModel (null for other files).
+    SignaturesView* signaturesView() const { return m_signatures; }
 
     /// Expands or collapses a group; the layout follows asynchronously (layoutFinished).
     void setExpanded(int node, bool expanded);
@@ -102,7 +106,9 @@ public:
 
     /// Selects a node by hierarchy id, expanding its ancestors when needed and bringing it into view.
     void selectNode(int node);
-    /// Selects the op with this GraphDef name (see selectNode). False when there is none.
+    /// Selects the op with this GraphDef name (see selectNode); a name that is also a scope selects the op, not
+    /// the scope. A node drawn as an embedding (a constant on its consumer) selects the op it is drawn on and
+    /// shows the embedded node's properties. Else a hierarchy path (a scope). False when there is none.
     bool selectNodeNamed(const QString& name);
     /// Opens library function `name`: expands the "Functions" group and the function's own, selects it and
     /// brings it into view (the layout follows asynchronously). False when the library has no such function.
@@ -220,6 +226,7 @@ private:
     QSet<QString> m_debugBreakpoints;
 
     QStackedWidget* m_pages = nullptr;
+    EmptyState* m_empty = nullptr; ///< over the pages before a graph is shown, and for a graph without nodes
     QWidget* m_loadingPage = nullptr;
     QLabel* m_loadingTitle = nullptr;
     QLabel* m_loadingStage = nullptr;
@@ -270,6 +277,12 @@ private:
     NodePropertiesPanel* m_properties = nullptr;
     QListWidget* m_problems = nullptr;
     CheckpointVariablesView* m_checkpoint = nullptr;
+    SignaturesView* m_signatures = nullptr;
+    /// selectNodeNamed of an embedded node: once `host` is selected the panel shows `graphIndex` instead.
+    struct EmbeddedSelection {
+        int host = -1;
+        int graphIndex = -1;
+    } m_embeddedSelection;
 };
 
 /// Label width measurement for layout on worker threads: the average character width and line height of

@@ -10,13 +10,19 @@
 #include "framework/tensor.h"
 #include "graph/tensor_id.h"
 #include "graph_viewer/function_library_view.h"
+#include "graph_viewer/tensor_value_dialog.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -222,6 +228,16 @@ QStringList argumentNames(const google::protobuf::RepeatedPtrField<tensorflow::O
 
 // --- Tree helpers -------------------------------------------------------------------------------------------------
 
+/// A cell's text as a copy should hold it: an attr elided to kMaxStringChars keeps its full value in the tooltip.
+QString fullText(const QTreeWidgetItem* item, int column)
+{
+    const QString text = item->text(column);
+    const QString tip = item->toolTip(column);
+    if (text.endsWith(kEllipsis) && tip.size() > text.size() && tip.startsWith(text.left(text.size() - 1)))
+        return tip;
+    return text;
+}
+
 QTreeWidget* makeTree(const QString& objectName, int columns, QWidget* parent)
 {
     auto* tree = new QTreeWidget(parent);
@@ -229,7 +245,9 @@ QTreeWidget* makeTree(const QString& objectName, int columns, QWidget* parent)
     tree->setColumnCount(columns);
     tree->setRootIsDecorated(false);
     tree->setUniformRowHeights(true);
-    tree->setSelectionMode(QAbstractItemView::NoSelection);
+    // Selectable, so that a row can be copied (Ctrl+C, context menu): an elided cell is still readable.
+    tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    tree->setContextMenuPolicy(Qt::CustomContextMenu);
     tree->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     tree->setTextElideMode(Qt::ElideMiddle);
     tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -356,7 +374,7 @@ NodePropertiesPanel::NodePropertiesPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(header);
 
     auto* opLine = new QHBoxLayout;
-    m_op = makeLabel(QStringLiteral("opLabel"), false);
+    m_op = makeLabel(QStringLiteral("opLabel"), true);
     m_category = makeLabel(QStringLiteral("categoryLabel"), false);
     m_category->setEnabled(false);
     m_category->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
@@ -372,6 +390,23 @@ NodePropertiesPanel::NodePropertiesPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_device);
     layout->addWidget(m_placed);
 
+    // A tensor-holding node's value: what a reader of a frozen graph's weights came for.
+    m_valueTitle = new QLabel(m_content);
+    {
+        QFont font = m_valueTitle->font();
+        font.setBold(true);
+        m_valueTitle->setFont(font);
+    }
+    layout->addSpacing(6);
+    layout->addWidget(m_valueTitle);
+    m_value = makeLabel(QStringLiteral("valueLabel"), true);
+    m_value->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    layout->addWidget(m_value);
+    m_showValues = new QPushButton(m_content);
+    m_showValues->setObjectName(QStringLiteral("showValuesButton"));
+    layout->addWidget(m_showValues, 0, Qt::AlignLeft);
+    connect(m_showValues, &QPushButton::clicked, this, [this] { showValues(); });
+
     auto section = [&](const QString& objectName, int columns, QLabel** title) {
         *title = new QLabel(m_content);
         QFont font = (*title)->font();
@@ -385,6 +420,19 @@ NodePropertiesPanel::NodePropertiesPanel(QWidget* parent) : QWidget(parent)
         connect(tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { onItemClicked(item); });
         connect(tree, &QTreeWidget::itemExpanded, tree, [tree] { fitTreeHeight(tree); });
         connect(tree, &QTreeWidget::itemCollapsed, tree, [tree] { fitTreeHeight(tree); });
+        connect(tree, &QTreeWidget::customContextMenuRequested, this, [this, tree](const QPoint& pos) {
+            QTreeWidgetItem* item = tree->itemAt(pos);
+            if (!item)
+                return;
+            const int column = tree->columnAt(pos.x());
+            QMenu menu(tree);
+            if (column >= 0 && !item->text(column).isEmpty())
+                menu.addAction(tr("Copy \"%1\"").arg(elided(item->text(column), 40)),
+                               [item, column] { QApplication::clipboard()->setText(fullText(item, column)); });
+            menu.addAction(tr("Copy row"), [this, tree, item] { copyRow(tree, item); });
+            menu.exec(tree->viewport()->mapToGlobal(pos));
+        });
+        tree->installEventFilter(this);
         return tree;
     };
     // What a call node calls comes first: it is what the user came to the node for.
@@ -446,7 +494,12 @@ void NodePropertiesPanel::clear()
     m_shownNode = -1;
     m_groupShown = false;
     m_groupScope.clear();
+    m_scopeNode.clear();
+    m_scopeNodeOp.clear();
     m_placedDevice.clear();
+    m_valueTitle->setVisible(false);
+    m_value->setVisible(false);
+    m_showValues->setVisible(false);
     m_attributes->clear();
     m_inputs->clear();
     m_outputs->clear();
@@ -463,8 +516,35 @@ void NodePropertiesPanel::setTreeVisible(QTreeWidget* tree, QLabel* title, bool 
 {
     tree->setVisible(visible);
     title->setVisible(visible);
-    if (visible)
-        fitTreeHeight(tree);
+    if (!visible)
+        return;
+    // A narrow panel elides any cell: each keeps its full text as tooltip unless it has a more useful one.
+    for (QTreeWidgetItemIterator it(tree); *it; ++it)
+        for (int c = 0; c < tree->columnCount(); ++c)
+            if ((*it)->toolTip(c).isEmpty() && !(*it)->text(c).isEmpty())
+                (*it)->setToolTip(c, (*it)->text(c));
+    fitTreeHeight(tree);
+}
+
+void NodePropertiesPanel::copyRow(QTreeWidget* tree, QTreeWidgetItem* item)
+{
+    if (!item)
+        return;
+    QStringList cells;
+    for (int c = 0; c < tree->columnCount(); ++c)
+        if (!item->text(c).isEmpty())
+            cells << fullText(item, c);
+    QApplication::clipboard()->setText(cells.join(QLatin1Char('\t')));
+}
+
+bool NodePropertiesPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    auto* tree = qobject_cast<QTreeWidget*>(watched);
+    if (tree && event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        copyRow(tree, tree->currentItem());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void NodePropertiesPanel::showNode(int graphIndex)
@@ -518,6 +598,7 @@ void NodePropertiesPanel::showNode(int graphIndex)
     m_device->setVisible(true);
     m_placed->setVisible(false);
 
+    fillValue(node);
     fillAttributes(node, opDef);
     fillInputs(node, opDef);
     fillOutputs(graphIndex, node, opDef);
@@ -527,6 +608,62 @@ void NodePropertiesPanel::showNode(int graphIndex)
     setTreeVisible(m_group, m_groupTitle, false);
     m_placeholder->setVisible(false);
     m_scroll->setVisible(true);
+}
+
+void NodePropertiesPanel::fillValue(const tensorflow::NodeDef& node)
+{
+    const auto it = node.attr().find("value");
+    if (it == node.attr().end() || it->second.value_case() != tensorflow::AttrValue::kTensor)
+        return;
+    const tensorflow::TensorProto& proto = it->second.tensor();
+    CpuAllocator allocator;
+    auto tensor = Tensor::fromProto(allocator, proto);
+    QString text = dtypeText(proto.dtype()) + ' ' + shapeText(proto.tensor_shape());
+    if (tensor) {
+        text = tr("%1 · %2 value(s)").arg(text, QLocale().toString(static_cast<qlonglong>(tensor->numElements())));
+        const QString preview = tensorText(proto);
+        const auto equals = preview.indexOf(QStringLiteral(" = "));
+        if (equals >= 0)
+            text += '\n' + preview.mid(equals + 3);
+    } else {
+        text += '\n' + tr("The value does not parse: %1").arg(QString::fromStdString(tensor.error().message()));
+    }
+    m_value->setText(text);
+    m_valueTitle->setVisible(true);
+    m_value->setVisible(true);
+    m_showValues->setVisible(tensor.has_value());
+}
+
+TensorValueDialog* NodePropertiesPanel::showValues()
+{
+    if (!m_graph || m_shownNode < 0 || m_shownNode >= m_graph->node_size())
+        return nullptr;
+    const tensorflow::NodeDef& node = m_graph->node(m_shownNode);
+    const auto it = node.attr().find("value");
+    if (it == node.attr().end() || it->second.value_case() != tensorflow::AttrValue::kTensor)
+        return nullptr;
+    CpuAllocator allocator;
+    auto tensor = Tensor::fromProto(allocator, it->second.tensor());
+    if (!tensor)
+        return nullptr;
+    auto* dialog = new TensorValueDialog(QString::fromStdString(node.name()),
+                                         tr("%1 node").arg(QString::fromStdString(node.op())), *tensor, this);
+    dialog->show();
+    return dialog;
+}
+
+void NodePropertiesPanel::setScopeNode(const QString& nodeName, const QString& op)
+{
+    if (!m_groupShown)
+        return;
+    m_scopeNode = nodeName;
+    m_scopeNodeOp = op;
+    auto* item = new QTreeWidgetItem({tr("Node %1 (%2)").arg(nodeName, op)});
+    m_group->insertTopLevelItem(0, item);
+    item->setFirstColumnSpanned(true);
+    item->setToolTip(0, tr("This scope is also the name of a node: show it"));
+    makeLink(item, 0, nodeName, palette());
+    setTreeVisible(m_group, m_groupTitle, true);
 }
 
 void NodePropertiesPanel::fillAttributes(const tensorflow::NodeDef& node, const tensorflow::OpDef* opDef)
@@ -838,6 +975,9 @@ void NodePropertiesPanel::retranslateUi()
 {
     m_placeholder->setText(tr("Select a node to see its properties"));
     m_copyName->setText(tr("Copy name"));
+    m_valueTitle->setText(tr("Value"));
+    m_showValues->setText(tr("Show values…"));
+    m_showValues->setToolTip(tr("Open the whole tensor in a table, with its histogram and heat map"));
     m_copyName->setToolTip(tr("Copy the full name to the clipboard"));
     m_attributes->setHeaderLabels({tr("Name"), tr("Value")});
     m_inputs->setHeaderLabels({tr("Input"), tr("Argument"), tr("Output")});
@@ -855,7 +995,11 @@ void NodePropertiesPanel::retranslateUi()
     } else if (m_groupShown) {
         const QMap<QString, int> ops = m_groupOps;
         const QMap<QString, int> devices = m_groupDevices;
+        const QString scopeNode = m_scopeNode;
+        const QString scopeNodeOp = m_scopeNodeOp;
         showGroup(QString(m_groupScope), m_groupOpCount, ops, devices);
+        if (!scopeNode.isEmpty())
+            setScopeNode(scopeNode, scopeNodeOp);
         if (function)
             setFunction(*function);
     }

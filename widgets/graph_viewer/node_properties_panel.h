@@ -16,6 +16,7 @@
 #include <vector>
 
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QToolButton;
 class QTreeWidget;
@@ -47,6 +48,7 @@ struct FunctionSummary {
 };
 
 class FunctionLibraryView;
+class TensorValueDialog;
 struct FunctionCall;
 
 /// The panel's view of the calls a node makes (FunctionLibraryView::callsOf).
@@ -62,9 +64,16 @@ FunctionSummary functionSummary(const FunctionLibraryView& functions, int index)
 ///
 /// Object names for tests and style sheets: "nameLabel", "copyNameButton", "opLabel", "categoryLabel",
 /// "summaryLabel", "descriptionLabel", "deviceLabel", "placedDeviceLabel", "placeholderLabel", and the trees
-/// "attributesTree", "inputsTree", "outputsTree", "groupTree", "functionsTree" (each item's Qt::UserRole holds
+/// "valueLabel", "showValuesButton", "attributesTree", "inputsTree", "outputsTree", "groupTree", "functionsTree"
+/// (each item's Qt::UserRole holds
 /// the node name a click activates, empty for items that are not links; kFunctionRole the function a click opens;
 /// attribute items hold the attr name in column 0).
+///
+/// A node holding a tensor (a Const's "value") gets a "Value" section: dtype, shape, element count and the first
+/// values, and "Show values…", which opens the whole tensor in a TensorValueDialog.
+///
+/// Nothing is clipped without a way to read it: labels wrap and are selectable; tree cells that do not fit are
+/// elided with their full text as tooltip, rows are selectable, and Ctrl+C or the context menu copies a row.
 ///
 /// The panel keeps the GraphDef it is given (shared, never modified); the consumer index is built on the first
 /// showNode after setGraph, in one pass over the edges. GUI thread only.
@@ -102,6 +111,12 @@ public:
     void setFunctionCalls(const QList<FunctionLink>& calls);
     /// After showGroup for a function's group: the function's signature, its callers and the functions it calls.
     void setFunction(const FunctionSummary& function);
+    /// After showGroup for a scope that is also a node's name ("dense/kernel" and "dense/kernel/read"): a link
+    /// to that node (op type `op`) at the top of the contents, so the scope's own node is one click away.
+    void setScopeNode(const QString& nodeName, const QString& op);
+    /// Opens the shown node's tensor value (its "value" attr) in a TensorValueDialog and returns it (it deletes
+    /// itself when closed); null when the shown node holds no tensor or the tensor does not parse.
+    TensorValueDialog* showValues();
 
     /// The node shown, or -1 (nothing, or a group).
     int shownNode() const { return m_shownNode; }
@@ -116,6 +131,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Consumer {
@@ -129,6 +145,8 @@ private:
     void fillAttributes(const tensorflow::NodeDef& node, const tensorflow::OpDef* opDef);
     void fillInputs(const tensorflow::NodeDef& node, const tensorflow::OpDef* opDef);
     void fillOutputs(int graphIndex, const tensorflow::NodeDef& node, const tensorflow::OpDef* opDef);
+    void fillValue(const tensorflow::NodeDef& node);
+    void copyRow(QTreeWidget* tree, QTreeWidgetItem* item);
     void onItemClicked(QTreeWidgetItem* item);
     void copyName();
     void setTreeVisible(QTreeWidget* tree, QLabel* title, bool visible);
@@ -142,6 +160,8 @@ private:
     int m_shownNode = -1;
     bool m_groupShown = false;
     QString m_groupScope;
+    QString m_scopeNode;
+    QString m_scopeNodeOp;
     int m_groupOpCount = 0;
     QMap<QString, int> m_groupOps;
     QMap<QString, int> m_groupDevices;
@@ -160,6 +180,9 @@ private:
     QLabel* m_description;
     QLabel* m_device;
     QLabel* m_placed;
+    QLabel* m_valueTitle;
+    QLabel* m_value;
+    QPushButton* m_showValues;
     QLabel* m_attributesTitle;
     QTreeWidget* m_attributes;
     QLabel* m_inputsTitle;

@@ -277,8 +277,13 @@ std::vector<std::string> componentNames(const DocNode& node)
 /// unless one of base's sources feeds its placeholders already. A data-source node's params are
 /// its source: it replaces any source of base that feeds its placeholders (keeping that one's
 /// shuffle settings), so that the node and the project never disagree.
-Status addDatasetSources(project::Project& p, const GraphDocument& document, const DocumentBuild& build)
+/// `origin` says, for each source, its index in p.sources before (nullopt: added here).
+Status addDatasetSources(project::Project& p, const GraphDocument& document, const DocumentBuild& build,
+                         std::vector<std::optional<std::size_t>>& origin)
 {
+    origin.clear();
+    for (std::size_t k = 0; k < p.sources.size(); ++k)
+        origin.push_back(k);
     std::set<std::string> fed;
     for (const project::DataSource& s : p.sources)
         for (const auto& [placeholder, components] : s.feeds)
@@ -320,20 +325,26 @@ Status addDatasetSources(project::Project& p, const GraphDocument& document, con
             }
             const auto ours = source.feeds;
             const std::size_t index = static_cast<std::size_t>(old - p.sources.begin());
-            if (old != p.sources.end())
+            if (old != p.sources.end()) {
                 *old = std::move(source);
-            else
+            } else {
                 p.sources.push_back(std::move(source));
+                origin.push_back(std::nullopt);
+            }
             // Any other source feeding these placeholders (an Input fed by hand before it was bound)
             // would feed them twice: those feeds go, and a source left with none goes too.
             std::vector<project::DataSource> kept;
+            std::vector<std::optional<std::size_t>> keptOrigin;
             for (std::size_t k = 0; k < p.sources.size(); ++k) {
                 if (k != index)
                     std::erase_if(p.sources[k].feeds, [&](const auto& f) { return ours.count(nodeOf(f.first)) > 0; });
-                if (!p.sources[k].feeds.empty())
+                if (!p.sources[k].feeds.empty()) {
                     kept.push_back(std::move(p.sources[k]));
+                    keptOrigin.push_back(origin[k]);
+                }
             }
             p.sources = std::move(kept);
+            origin = std::move(keptOrigin);
             continue;
         }
         if (node->type != "Dataset")
@@ -351,6 +362,53 @@ Status addDatasetSources(project::Project& p, const GraphDocument& document, con
         source.params = mnist;
         source.feeds = {{images, {"images"}}, {labels, {"labels"}}};
         p.sources.push_back(std::move(source));
+        origin.push_back(std::nullopt);
+    }
+    return Status::ok();
+}
+
+/// Summaries and eval splits name data sources by index: after addDatasetSources dropped or
+/// replaced some, they follow their source to its new index, and an eval split is cut again from
+/// the source as it is now (what reading the saved file gives back).
+Status followSources(project::Project& p, const std::vector<std::optional<std::size_t>>& origin)
+{
+    const auto now = [&](std::int64_t before) -> std::optional<std::int64_t> {
+        for (std::size_t k = 0; k < origin.size(); ++k)
+            if (origin[k] && static_cast<std::int64_t>(*origin[k]) == before)
+                return static_cast<std::int64_t>(k);
+        return std::nullopt;
+    };
+    const auto gone = [](const std::string& what, std::int64_t before) {
+        return invalidArgumentError(what + " reads data.sources[" + std::to_string(before) +
+                                    "], whose placeholders are now fed by a data-source node; point it at that "
+                                    "node's source in the Training panel or remove it");
+    };
+    for (std::size_t i = 0; i < p.summaries.size(); ++i) {
+        project::SummarySpec& spec = p.summaries[i];
+        if (!spec.source)
+            continue;
+        const auto index = now(*spec.source);
+        if (!index)
+            return gone("summaries[" + std::to_string(i) + "]", *spec.source);
+        spec.source = *index;
+    }
+    if (!p.eval)
+        return Status::ok();
+    for (std::size_t i = 0; i < p.eval->sources.size(); ++i) {
+        project::EvalSource& eval = p.eval->sources[i];
+        if (!eval.from)
+            continue;
+        const std::string what = "eval.sources[" + std::to_string(i) + "]";
+        const auto index = now(*eval.from);
+        if (!index)
+            return gone(what, *eval.from);
+        auto split = project::splitOf(p.sources[static_cast<std::size_t>(*index)], eval.skip, eval.take);
+        if (!split)
+            return invalidArgumentError(what + " splits data.sources[" + std::to_string(*index) + "], now a " +
+                                        p.sources[static_cast<std::size_t>(*index)].type() +
+                                        " source; only mnist and numpy sources split by skip and take");
+        eval.from = *index;
+        eval.source = std::move(*split);
     }
     return Status::ok();
 }
@@ -501,6 +559,28 @@ std::map<std::string, QPointF> readPositions(const json& value, std::vector<std:
     return out;
 }
 
+/// "collapsed" and "auto_layout" of settings.editor; nullopt (with a warning when malformed) when
+/// there is no view state to restore.
+std::optional<EditorView> readView(const json& editor, std::vector<std::string>& warnings)
+{
+    if (!editor.contains("collapsed") && !editor.contains("auto_layout"))
+        return std::nullopt;
+    EditorView view;
+    const json collapsed = editor.value("collapsed", json::array());
+    const json autoLayout = editor.value("auto_layout", json(false));
+    if (!collapsed.is_array() ||
+        !std::all_of(collapsed.begin(), collapsed.end(), [](const json& s) { return s.is_string(); }) ||
+        !autoLayout.is_boolean()) {
+        warnings.push_back("settings.editor: \"collapsed\" must be an array of scope names and \"auto_layout\" "
+                           "true or false; every scope is shown expanded");
+        return std::nullopt;
+    }
+    for (const json& scope : collapsed)
+        view.collapsedScopes.insert(scope.get<std::string>());
+    view.autoLayout = autoLayout.get<bool>();
+    return view;
+}
+
 } // namespace
 
 Expected<project::DataSource> dataSourceOfNode(const DocNode& node)
@@ -529,14 +609,18 @@ project::Project newProject(const std::string& name)
     return p;
 }
 
-Expected<project::Project> documentProject(const GraphDocument& document, const OpRegistry& ops, project::Project base)
+Expected<project::Project> documentProject(const GraphDocument& document, const OpRegistry& ops, project::Project base,
+                                           const EditorView& view)
 {
     auto built = buildDocumentGraph(document, ops);
     if (!built)
         return unexpected(built.error());
     if (Status s = setTraining(base, document, built->build, built->graph); !s.isOk())
         return unexpected(s);
-    if (Status s = addDatasetSources(base, document, built->build); !s.isOk())
+    std::vector<std::optional<std::size_t>> origin;
+    if (Status s = addDatasetSources(base, document, built->build, origin); !s.isOk())
+        return unexpected(s);
+    if (Status s = followSources(base, origin); !s.isOk())
         return unexpected(s);
 
     auto text = serializeGraphDef(built->graph, GraphDefFormat::kText);
@@ -551,9 +635,22 @@ Expected<project::Project> documentProject(const GraphDocument& document, const 
         return unexpected(fragment.error());
     if (!base.settings.is_object())
         base.settings = json::object();
+    // Only the scopes the document has: a collapsed scope whose nodes were deleted is no state of this graph.
+    std::set<std::string> scopes;
+    for (DocNodeId id : ids)
+        for (std::string name = document.node(id)->name; name.rfind('/') != std::string::npos;) {
+            name.resize(name.rfind('/'));
+            scopes.insert(name);
+        }
+    json collapsed = json::array();
+    for (const std::string& scope : view.collapsedScopes)
+        if (scopes.count(scope) > 0)
+            collapsed.push_back(scope);
     base.settings[kEditorSettingsKey] = json{{"version", kEditorSettingsVersion},
                                              {"document", *fragment},
-                                             {"positions", positionsJson(document.positions())}};
+                                             {"positions", positionsJson(document.positions())},
+                                             {"collapsed", std::move(collapsed)},
+                                             {"auto_layout", view.autoLayout}};
     return base;
 }
 
@@ -576,7 +673,9 @@ Expected<EditorState> editorState(const project::Project& project, const OpRegis
         state.warnings.push_back("settings.editor: written by a newer TensorStudio (version " +
                                  editor.at("version").dump() + "); only the positions are used");
     state.positions = readPositions(editor.value("positions", json()), state.warnings);
-    if (!state.warnings.empty() || !editor.contains("document") || !editor.at("document").is_string())
+    const bool positionsRead = state.warnings.empty();
+    state.view = readView(editor, state.warnings); // a bad view state costs only the view
+    if (!positionsRead || !editor.contains("document") || !editor.at("document").is_string())
         return state;
 
     auto fragment = parseGraphDef(editor.at("document").get<std::string>(), "settings.editor.document");

@@ -11,6 +11,8 @@
 #include <QPointF>
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,11 +25,25 @@ namespace tstudio::node_editor {
 /// The key of the editor's state in a project's free-form settings:
 ///   "editor": {"version": 1,
 ///              "document": "<GraphDef text: the document's nodes, layer nodes marked as in a fragment>",
-///              "positions": {"<node name>": [x, y], ...}}
+///              "positions": {"<node name>": [x, y], ...},
+///              "collapsed": ["<name scope>", ...],
+///              "auto_layout": true}
 /// The project's "graph" holds the same document expanded to TensorFlow ops (what the runner and
-/// TensorFlow read); "document" lets the editor reopen it with its layer nodes.
+/// TensorFlow read); "document" lets the editor reopen it with its layer nodes. "collapsed" and
+/// "auto_layout" (added later; absent in older files) are the canvas's view state: the positions
+/// of a graph laid out with collapsed scopes only make sense with those scopes collapsed.
 inline constexpr const char* kEditorSettingsKey = "editor";
 inline constexpr int kEditorSettingsVersion = 1;
+
+/// The canvas's view state saved with the document (not part of the graph, not an edit).
+struct EditorView {
+    /// The name scopes shown collapsed (sorted; only scopes of the document's node names).
+    std::set<std::string> collapsedScopes;
+    /// The positions are the editor's automatic layout (expanding a scope lays it out again),
+    /// not an arrangement by hand.
+    bool autoLayout = false;
+    bool operator==(const EditorView&) const = default;
+};
 
 /// A new project's settings for a document that was never part of one: named `name`, batch size
 /// 100, 1,000 steps, log directory "runs/<name>", CPU, no data sources and no training set-up (the
@@ -36,7 +52,7 @@ project::Project newProject(const std::string& name);
 
 /// `base` with the document in it:
 ///  - graph: the document as documentGraphDef builds it, inline as text ("pbtxt");
-///  - settings.editor: the document's nodes and positions (kEditorSettingsKey);
+///  - settings.editor: the document's nodes and positions, and `view` (kEditorSettingsKey);
 ///  - training: from the document's optimizer node (palette group "Training"), when it has one: its
 ///    train op, the loss it minimises (the tensor on its input), the global step ("Variable":
 ///    the variable its train op increments) and "init"; else base's set-up, whose loss or train op
@@ -55,7 +71,9 @@ project::Project newProject(const std::string& name);
 ///    a component may be bound and wired into layers at once, and feeding a placeholder that no
 ///    fetch needs costs nothing (Session::Run prunes it, as TensorFlow does; the batch tensor is
 ///    shared, not copied). A feed of those placeholders in another source of base (an Input fed by
-///    hand before it was bound) is dropped, and a source left without feeds goes with it.
+///    hand before it was bound) is dropped, and a source left without feeds goes with it. The
+///    summaries and eval splits that name base's sources by index follow them to their new index
+///    (an eval split is cut again from the source as it is now).
 /// Errors (InvalidArgument unless said): documentGraphDef's ("node 'mm' cannot be built: input 'b'
 /// is not connected"); "the graph has no optimizer node, so a project cannot train it: add one
 /// from the palette's Training group (it names the loss to minimise)"; "the graph has 2 optimizer
@@ -65,9 +83,11 @@ project::Project newProject(const std::string& name);
 /// (NumpySource): param 'files' is empty; set the files to read", "node 'data' (NumpySource): file
 /// 'a.npy' gives the component 'a' but param 'components' names 'x' in its place", the component
 /// list errors of layers::dataSourceComponents; a binding that does not fit: "node 'input' cannot be
-/// built: Input 'input' is float32 [?,784] but port 'images' of 'mnist' is uint8 [?,784]: ...".
+/// built: Input 'input' is float32 [?,784] but port 'images' of 'mnist' is uint8 [?,784]: ...";
+/// "summaries[0] reads data.sources[1], whose placeholders are now fed by a data-source node; ..."
+/// (that source was dropped), "eval.sources[0] splits data.sources[0], now a two_spirals source; ...".
 Expected<project::Project> documentProject(const GraphDocument& document, const OpRegistry& ops,
-                                           project::Project base);
+                                           project::Project base, const EditorView& view = {});
 
 /// The project data source a data-source node stands for (layers/data_source_nodes.h): the source
 /// of its kind with the node's params (missing ones take their defaults), feeding
@@ -91,6 +111,9 @@ struct EditorState {
     std::map<std::string, QPointF> positions;
     /// True when `graph` is the saved document with its layer nodes.
     bool layersKept = false;
+    /// The saved view state; nullopt when the project has none (saved before it was kept, or
+    /// never by the editor), so the editor chooses.
+    std::optional<EditorView> view;
     /// Why the saved state was (partly) not used, for the user.
     std::vector<std::string> warnings;
 };

@@ -1,6 +1,7 @@
 // The node editor tab: wiring of palette, canvas, attribute editor, problems, history and live feedback.
 #include "node_editor/node_editor.h"
 
+#include "common/empty_state.h"
 #include "document/document_commands.h"
 #include "graph/graph_def_io.h"
 #include "graph/graph_file.h"
@@ -26,6 +27,7 @@
 #include "common/canvas_overlays.h"
 #include "common/catalog_text.h"
 #include "framework/op_registry.h"
+#include "log_directory.h"
 #include "project_relocation.h"
 #include "runtime/default_registries.h"
 
@@ -179,6 +181,11 @@ void NodeEditor::buildUi()
     grid->setContentsMargins(0, 0, 0, 0);
     m_view = new NodeEditorView(m_scene, canvasHost);
     grid->addWidget(m_view, 0, 0, 2, 2);
+    m_empty = EmptyState::cover(m_view->viewport(), QStringLiteral("editor"), false);
+    const auto showEmpty = [this] { m_empty->setVisible(m_document->nodeCount() == 0); };
+    connect(m_document, &GraphDocument::nodeAdded, this, showEmpty);
+    connect(m_document, &GraphDocument::nodeRemoved, this, showEmpty);
+    connect(m_document, &GraphDocument::reset, this, showEmpty);
     m_minimap = new NodeEditorMinimap(m_view, canvasHost);
     // The minimap floats in a corner, away from the selected nodes; right-click moves or hides it.
     m_overlays = new CanvasOverlays(canvasHost);
@@ -313,6 +320,14 @@ void NodeEditor::createActions()
     QUndoStack* stack = m_document->undoStack();
     QAction* undo = add("undo", QKeySequence::Undo, [stack] { stack->undo(); });
     QAction* redo = add("redo", QKeySequence::Redo, [stack] { stack->redo(); });
+    // Ctrl+Y as well as the platform's Redo (Ctrl+Shift+Z on Linux), first so that the Edit menu shows
+    // it, as Qt Creator does on Linux and Windows; macOS keeps its own.
+#ifndef Q_OS_MACOS
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    redoKeys.removeAll(QKeySequence(Qt::CTRL | Qt::Key_Y));
+    redoKeys.prepend(QKeySequence(Qt::CTRL | Qt::Key_Y));
+    redo->setShortcuts(redoKeys);
+#endif
     undo->setEnabled(stack->canUndo());
     redo->setEnabled(stack->canRedo());
     connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
@@ -390,6 +405,9 @@ void NodeEditor::retranslateUi()
     m_side->setTabText(2, tr("History"));
     m_history->setEmptyLabel(tr("<empty>"));
     m_nameEdit->setPlaceholderText(tr("Node name"));
+    m_empty->setTitle(tr("An empty graph"));
+    m_empty->setText(tr("Drag an op or a layer from the palette onto the canvas, or click the canvas and press Tab (or "
+                        "type an op's name) to add one. Connect nodes by dragging from an output port to an input port."));
     showSelection();
 }
 
@@ -550,8 +568,10 @@ DocNodeId NodeEditor::addNode(const QString& kindAndType, QPointF scenePos)
     m_document->undoStack()->push(command->release());
     const DocNodeId id = raw->nodeId();
     m_scene->clearSelection();
-    if (NodeItem* item = m_scene->nodeItem(id))
+    if (NodeItem* item = m_scene->nodeItem(id)) {
         item->setSelected(true);
+        m_view->reveal(item->sceneBoundingRect()); // placed beside the selection, maybe off-screen
+    }
     return id;
 }
 
@@ -764,9 +784,14 @@ void NodeEditor::paste()
     PasteCommand* raw = command->get();
     m_document->undoStack()->push(command->release());
     m_scene->clearSelection();
+    QRectF pasted;
     for (DocNodeId id : raw->pastedIds())
-        if (NodeItem* item = m_scene->nodeItem(id))
+        if (NodeItem* item = m_scene->nodeItem(id)) {
             item->setSelected(true);
+            pasted |= item->sceneBoundingRect();
+        }
+    if (!pasted.isEmpty())
+        m_view->reveal(pasted); // pasted beside the copied nodes, which may be scrolled away
 }
 
 void NodeEditor::duplicateSelection()
@@ -957,6 +982,7 @@ Status NodeEditor::openFile(const QString& path)
     if (s.isOk()) {
         m_path = path;
         m_project.reset();
+        m_scene->setBreakpoints({});
     }
     return s;
 }
@@ -979,11 +1005,18 @@ Status NodeEditor::openProject(const QString& path)
     bool placed = true;
     for (DocNodeId id : m_document->nodes())
         placed = placed && state->positions.count(m_document->node(id)->name) > 0;
+    // The saved view state with the saved positions: positions laid out with collapsed scopes pile
+    // the frames on each other when those scopes open expanded.
     if (!placed) {
         refreshFeedback(); // the nodes' widths follow their live port labels
-        collapseLargeGraph();
+        if (state->view)
+            m_scene->setCollapsedScopes(state->view->collapsedScopes);
+        else
+            collapseLargeGraph();
         autoArrange();
     } else {
+        m_scene->setCollapsedScopes(state->view ? state->view->collapsedScopes : std::set<std::string>{});
+        m_autoLayout = state->view && state->view->autoLayout;
         m_view->zoomToFit();
     }
     m_fitWhenShown = true;
@@ -991,6 +1024,7 @@ Status NodeEditor::openProject(const QString& path)
     m_document->undoStack()->setClean();
     m_path = path;
     m_project = std::move(*project);
+    m_scene->setBreakpoints(m_project->debugger.breakpoints);
     m_status->setText(notes.empty() ? QString() : q(notes.front()));
     for (const std::string& note : notes)
         emit message(QFileInfo(path).fileName() + QStringLiteral(": ") + q(note));
@@ -1053,7 +1087,19 @@ Status NodeEditor::saveAs(const QString& path)
         // Under a new name or in another folder: the project's name, log folder and relative paths follow.
         project::Project base = m_project ? project::relocatedProject(*m_project, path.toStdString())
                                           : newProject(QFileInfo(path).completeBaseName().toStdString());
-        auto p = documentProject(*m_document, m_registries->ops, std::move(base));
+        // A log directory that holds a trained run stays the project's: the copy goes on training
+        // that run (Continue) instead of starting over in a new folder.
+        if (m_project && !m_project->logdir.empty()) {
+            const std::filesystem::path trained = m_project->resolve(m_project->logdir);
+            std::error_code ec;
+            if (std::filesystem::exists(trained / "checkpoint", ec)) {
+                base.location = path.toStdString();
+                base.logdir = project::storedLogDirectory(base, trained);
+            }
+        }
+        // With the view state: which scopes are collapsed, and whether the places are the automatic layout.
+        auto p = documentProject(*m_document, m_registries->ops, std::move(base),
+                                 EditorView{m_scene->collapsedScopes(), m_autoLayout});
         if (!p)
             return p.error();
         p->location = path.toStdString();
@@ -1077,6 +1123,7 @@ Status NodeEditor::saveAs(const QString& path)
     if (savedProject) {
         m_project = std::move(savedProject);
         m_debuggerSettingsChanged = false;
+        m_runSettingsChanged = false;
     }
     m_document->undoStack()->setClean();
     emit titleChanged(QFileInfo(path).fileName());
@@ -1144,7 +1191,7 @@ bool NodeEditor::suggestsProject() const
 
 bool NodeEditor::isModified() const
 {
-    return !m_document->undoStack()->isClean() || m_debuggerSettingsChanged;
+    return !m_document->undoStack()->isClean() || m_debuggerSettingsChanged || m_runSettingsChanged;
 }
 
 void NodeEditor::toggleBreakpointsOnSelection()
@@ -1220,6 +1267,23 @@ void NodeEditor::addSummariesToSelection()
                          nullptr, static_cast<int>(targets.size())));
 }
 
+void NodeEditor::editProjectSettings(const std::function<void(project::Project&)>& edit)
+{
+    if (!m_project) {
+        const QString name = m_path.isEmpty() ? QStringLiteral("model") : QFileInfo(m_path).completeBaseName();
+        m_project = newProject(name.toStdString());
+    }
+    const project::Project before = *m_project;
+    edit(*m_project);
+    const project::Project& after = *m_project;
+    if (after.steps == before.steps && after.device == before.device && after.logdir == before.logdir &&
+        after.dataDir == before.dataDir)
+        return;
+    m_runSettingsChanged = true;
+    // The tab marks the unsaved change, as it does for an edit.
+    emit titleChanged(QFileInfo(m_path).fileName().isEmpty() ? tr("Untitled graph") : QFileInfo(m_path).fileName());
+}
+
 void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)
 {
     if (!m_project) {
@@ -1227,6 +1291,7 @@ void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)
         m_project = newProject(name.toStdString());
     }
     m_project->debugger = std::move(settings);
+    m_scene->setBreakpoints(m_project->debugger.breakpoints);
     m_debuggerSettingsChanged = true;
     // The tab marks the unsaved change, as it does for an edit.
     emit titleChanged(QFileInfo(m_path).fileName().isEmpty() ? tr("Untitled graph") : QFileInfo(m_path).fileName());

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -22,6 +23,7 @@ class QUndoView;
 
 namespace tstudio {
 class CanvasOverlays;
+class EmptyState;
 struct Registries;
 }
 
@@ -56,11 +58,12 @@ public:
     /// Opens a .pb/.pbtxt/.meta file; errors name the file.
     Status openFile(const QString& path);
     /// Opens a project (.tsproj): its layer nodes and node positions when the editor state saved in it
-    /// still describes its graph, else its graph laid out automatically (the reason shown).
+    /// still describes its graph, else its graph laid out automatically (the reason shown); the
+    /// scopes saved collapsed are collapsed again (EditorView).
     Status openProject(const QString& path);
     /// Saves as .pbtxt, .pb or .meta (with variables, collections and a saver), or as a project
-    /// (.tsproj: the graph, the node positions and layer nodes, training and data; see
-    /// document_project.h), chosen by the extension.
+    /// (.tsproj: the graph, the node positions and layer nodes, the collapsed scopes, training and
+    /// data; see document_project.h), chosen by the extension.
     Status saveAs(const QString& path);
     /// The project the document belongs to (opened from or saved as), if any.
     const std::optional<project::Project>& project() const { return m_project; }
@@ -75,6 +78,11 @@ public:
     /// The debugger's breakpoints and watches for this graph: kept in its project (one is made
     /// when there is none) and written with it by the next save as .tsproj.
     void setDebuggerSettings(project::DebuggerSettings settings);
+    /// The Training panel's form edits (steps, device, log directory, data folder) applied to the
+    /// document's project (one is made, as for setDebuggerSettings, when it has none), so that the
+    /// next save as .tsproj writes what the panel trains. The document counts as modified when one
+    /// of those four changed.
+    void editProjectSettings(const std::function<void(project::Project&)>& edit);
     /// F9: a breakpoint on each selected node is removed when it has one, else added (an op node:
     /// "node:NAME"; a layer node, whose ops lie in its scope: "regex:^NAME/"). Emits breakpointsEdited.
     void toggleBreakpointsOnSelection();
@@ -158,6 +166,7 @@ private:
     GraphDocument* m_document;
     NodeEditorScene* m_scene;
     NodeEditorView* m_view = nullptr;
+    EmptyState* m_empty = nullptr; ///< on the canvas while the graph has no node (clicks and drops pass through)
     NodeEditorMinimap* m_minimap = nullptr;
     CanvasOverlays* m_overlays = nullptr;
     QAction* m_minimapAction = nullptr;
@@ -175,6 +184,7 @@ private:
     QString m_path;
     std::optional<project::Project> m_project;
     bool m_debuggerSettingsChanged = false; ///< since the last save
+    bool m_runSettingsChanged = false;      ///< editProjectSettings changed the project since the last save
     bool m_fitWhenShown = false; ///< a graph was opened: fit it once the tab is shown at its size
     bool m_autoLayout = false;   ///< the positions are the last arrange()'s (no hand moves since)
     double m_feedbackMs = 0;

@@ -234,6 +234,72 @@ void NodeEditorScene::refreshNode(DocNodeId id)
     }
     item->setNode(*node, colourOf(*node), std::move(inputs), std::move(outputs));
     applyFeedback(id);
+    applyBreakpointMark(id); // a rename may move the node into or out of a breakpoint's reach
+}
+
+void NodeEditorScene::setBreakpoints(std::vector<debugger::Breakpoint> breakpoints)
+{
+    m_breakpoints = std::move(breakpoints);
+    m_breakpointRegexes.assign(m_breakpoints.size(), nullptr);
+    for (std::size_t i = 0; i < m_breakpoints.size(); ++i) {
+        if (m_breakpoints[i].target != debugger::Breakpoint::Target::kNameRegex)
+            continue;
+        // One that does not compile marks nothing; the debugger's breakpoint table says why.
+        try {
+            m_breakpointRegexes[i] = std::make_shared<const std::regex>(m_breakpoints[i].pattern, std::regex::ECMAScript);
+        } catch (const std::regex_error&) {
+        }
+    }
+    for (const auto& [id, item] : m_nodes)
+        applyBreakpointMark(id);
+}
+
+std::vector<std::size_t> NodeEditorScene::breakpointsOf(DocNodeId id) const
+{
+    std::vector<std::size_t> result;
+    const DocNode* node = m_document->node(id);
+    if (node == nullptr)
+        return result;
+    const bool layer = node->kind == NodeKind::kLayer;
+    const std::string scope = node->name + "/";
+    for (std::size_t i = 0; i < m_breakpoints.size(); ++i) {
+        const debugger::Breakpoint& b = m_breakpoints[i];
+        bool applies = false;
+        switch (b.target) {
+        case debugger::Breakpoint::Target::kNode:
+            applies = b.pattern == node->name || (layer && b.pattern.starts_with(scope));
+            break;
+        case debugger::Breakpoint::Target::kOpType: applies = !layer && b.pattern == node->type; break;
+        case debugger::Breakpoint::Target::kNameRegex:
+            try { // a search can give up on a pathological pattern (error_complexity): no mark then
+                applies = m_breakpointRegexes[i] && std::regex_search(layer ? scope : node->name, *m_breakpointRegexes[i]);
+            } catch (const std::regex_error&) {
+            }
+            break;
+        case debugger::Breakpoint::Target::kAnyNode: break;
+        }
+        if (applies)
+            result.push_back(i);
+    }
+    return result;
+}
+
+void NodeEditorScene::applyBreakpointMark(DocNodeId id)
+{
+    NodeItem* item = nodeItem(id);
+    if (item == nullptr)
+        return;
+    NodeItem::BreakpointMark mark = NodeItem::BreakpointMark::kNone;
+    QStringList specs;
+    for (std::size_t i : breakpointsOf(id)) {
+        const debugger::Breakpoint& b = m_breakpoints[i];
+        specs << QString::fromStdString(debugger::formatBreakpoint(b));
+        if (b.enabled)
+            mark = NodeItem::BreakpointMark::kEnabled;
+        else if (mark == NodeItem::BreakpointMark::kNone)
+            mark = NodeItem::BreakpointMark::kDisabled;
+    }
+    item->setBreakpointMark(mark, specs);
 }
 
 void NodeEditorScene::applyFeedback(DocNodeId id)
@@ -504,7 +570,18 @@ void NodeEditorScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
 
 void NodeEditorScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
+    // A press at a port soon after the last one there (a second wire from the same output, drawn fast)
+    // arrives as a press and then this double click. It belongs to the wire the press began: handed to
+    // QGraphicsScene it would make the node grab the mouse, so that a later drag moved that node.
+    if (m_drag) {
+        event->accept();
+        return;
+    }
     if (NodeItem* item = nodeItemAt(event->scenePos())) {
+        if (item->portAt(item->mapFromScene(event->scenePos())).first != -2) {
+            mousePressEvent(event); // no press came first: begin the wire here
+            return;
+        }
         const DocNode* node = m_document->node(item->nodeId());
         if (node && node->kind == NodeKind::kLayer) {
             emit layerOpenRequested(item->nodeId());

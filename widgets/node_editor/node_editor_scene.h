@@ -1,13 +1,16 @@
 // NodeEditorScene: the canvas as a projection of a GraphDocument; drags become undoable commands.
 #pragma once
 
+#include "debugger/breakpoint.h"
 #include "document/graph_document.h"
 
 #include <QGraphicsScene>
 #include <QString>
 
 #include <map>
+#include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -57,6 +60,17 @@ public:
     void setFeedback(const std::map<DocNodeId, NodeFeedback>& feedback);
     std::vector<DocNodeId> selectedNodes() const;
     std::vector<Connection> selectedConnections() const;
+
+    // ---- debugger breakpoints ----
+    /// The debugger's breakpoints (the project's list): every node marks whether one applies to it,
+    /// enabled or only disabled ones; kept through rebuilds, renames and new nodes.
+    void setBreakpoints(std::vector<debugger::Breakpoint> breakpoints);
+    const std::vector<debugger::Breakpoint>& breakpoints() const { return m_breakpoints; }
+    /// The breakpoints that apply to node `id`, as indexes into breakpoints(). An op node: "node:" its
+    /// name, "op:" its type, a "regex:" found in its name. A layer node, whose ops lie in its name scope:
+    /// "node:" one of them, a "regex:" found in "NAME/" (F9's "regex:^NAME/"). "any" marks no node (it
+    /// applies to every one) and "op:" no layer node (its ops are known only once built).
+    std::vector<std::size_t> breakpointsOf(DocNodeId id) const;
 
     /// Starts / finishes a connection drag from a port (the mouse handlers call these; tests too).
     /// Returns the reason when the connection is refused, or empty when it was pushed.
@@ -119,6 +133,8 @@ private:
     void applyVisibility();
     /// Moves every node of `scope` by `delta` (a header drag; the release makes it one command).
     void dragScope(const std::string& scope, QPointF delta);
+    /// Puts node `id`'s breakpoint marker on its item.
+    void applyBreakpointMark(DocNodeId id);
 
     GraphDocument* m_document;
     std::map<DocNodeId, NodeItem*> m_nodes;
@@ -140,6 +156,9 @@ private:
     std::map<DocNodeId, std::string> m_hiddenBy;
     bool m_framesPending = false;
     bool m_membershipPending = false;
+    std::vector<debugger::Breakpoint> m_breakpoints;
+    /// Per breakpoint: its compiled regex (null unless a "regex:" that compiles).
+    std::vector<std::shared_ptr<const std::regex>> m_breakpointRegexes;
 };
 
 } // namespace tstudio::node_editor

@@ -34,6 +34,19 @@ void NodeEditorView::zoomBy(double factor)
     scale(target / current, target / current);
 }
 
+void NodeEditorView::reveal(const QRectF& sceneRect)
+{
+    if (sceneRect.isEmpty())
+        return;
+    constexpr int kMargin = 40; // view pixels: room for the node's labels growing once shapes are known
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+    const double scale = transform().m11();
+    if (sceneRect.width() + 2 * kMargin / scale > shown.width() || sceneRect.height() + 2 * kMargin / scale > shown.height())
+        centerOn(sceneRect.center());
+    else
+        ensureVisible(sceneRect, kMargin, kMargin);
+}
+
 QRectF NodeEditorView::shownBounds(QGraphicsScene* scene)
 {
     auto* editorScene = qobject_cast<NodeEditorScene*>(scene);

@@ -14,6 +14,9 @@ public:
     /// Fits every shown item in view (zoom at most 1).
     void zoomToFit();
     void zoomBy(double factor);
+    /// Scrolls, without zooming, so that `sceneRect` is shown with a margin (a node just added or
+    /// pasted); one larger than the view is centred.
+    void reveal(const QRectF& sceneRect);
 
 signals:
     /// A palette entry ("layer:Dense", "op:MatMul") dropped at a scene position.

@@ -67,11 +67,32 @@ void NodeItem::setProblem(const QString& problem)
     update();
 }
 
+void NodeItem::setBreakpointMark(BreakpointMark mark, const QStringList& specs)
+{
+    if (mark == m_breakpointMark && specs == m_breakpointSpecs)
+        return;
+    m_breakpointMark = mark;
+    m_breakpointSpecs = specs;
+    updateToolTip();
+    update();
+}
+
+QRectF NodeItem::breakpointMarkRect() const
+{
+    // On the top-left corner, where an IDE's gutter would be: clear of the control-in square below it
+    // and of the title, and inside boundingRect (which reaches kPortRadius + 2 beyond the body).
+    return m_breakpointMark == BreakpointMark::kNone ? QRectF() : QRectF(-5, -5, 12, 12);
+}
+
 void NodeItem::updateToolTip()
 {
     m_nodeToolTip = QStringLiteral("<b>%1</b><br>%2").arg(m_name.toHtmlEscaped(), m_type.toHtmlEscaped()) +
                     (m_problem.isEmpty() ? QString()
                                          : QStringLiteral("<br><span style='color:#c00'>%1</span>").arg(m_problem.toHtmlEscaped()));
+    for (const QString& spec : m_breakpointSpecs)
+        m_nodeToolTip += QStringLiteral("<br>") + tr("Breakpoint: %1").arg(spec.toHtmlEscaped());
+    if (m_breakpointMark == BreakpointMark::kDisabled)
+        m_nodeToolTip += QStringLiteral(" ") + tr("(disabled)");
     setToolTip(m_nodeToolTip);
 }
 
@@ -230,6 +251,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setPen(QPen(border, 1.5));
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(body, 6, 6);
+        paintBreakpointMark(painter, lod);
         return;
     }
     QFont bold = portFont();
@@ -279,6 +301,31 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setFont(bold);
         painter->drawText(badge, Qt::AlignCenter, QStringLiteral("!"));
     }
+    paintBreakpointMark(painter, lod);
+}
+
+void NodeItem::paintBreakpointMark(QPainter* painter, double lod) const
+{
+    if (m_breakpointMark == BreakpointMark::kNone)
+        return;
+    // The colours of an IDE's gutter: a filled red dot, or a red ring for a disabled breakpoint. Zoomed
+    // far out, where the node shows no text, a larger dot fills the header's left end so that it stays a
+    // few pixels wide on screen (the corner one would shrink to nothing).
+    const QColor red(0xd3, 0x2f, 0x2f);
+    QRectF dot = breakpointMarkRect().adjusted(1, 1, -1, -1);
+    if (lod < 0.35) {
+        const double radius = std::min(kHeader / 2 - 2, 4 / std::max(lod, 0.01));
+        dot = QRectF(kHeader / 2 - radius, kHeader / 2 - radius, 2 * radius, 2 * radius);
+    }
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    if (m_breakpointMark == BreakpointMark::kEnabled) {
+        painter->setPen(QPen(Qt::white, 1.5));
+        painter->setBrush(red);
+    } else {
+        painter->setPen(QPen(red, 2));
+        painter->setBrush(scene() ? scene()->palette().color(QPalette::Base) : QColor(Qt::white));
+    }
+    painter->drawEllipse(dot);
 }
 
 QVariant NodeItem::itemChange(GraphicsItemChange change, const QVariant& value)

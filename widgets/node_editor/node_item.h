@@ -7,6 +7,7 @@
 #include <QFont>
 #include <QGraphicsObject>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -82,6 +83,15 @@ public:
     /// While the user drags a connection: ports that may take it are lit (-2: none).
     void setHighlightedInput(int slot);
 
+    /// The debugger's breakpoints on this node, drawn as a gutter dot on its top-left corner: filled red
+    /// when an enabled breakpoint applies, a red ring when only disabled ones do.
+    enum class BreakpointMark { kNone, kEnabled, kDisabled };
+    /// `specs` ("node:dense/MatMul", "regex:^dense/") go into the node's tooltip.
+    void setBreakpointMark(BreakpointMark mark, const QStringList& specs = {});
+    BreakpointMark breakpointMark() const { return m_breakpointMark; }
+    /// The marker's rectangle in item coordinates (empty without a mark).
+    QRectF breakpointMarkRect() const;
+
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
@@ -96,6 +106,8 @@ protected:
 private:
     void relayout();
     void updateToolTip();
+    /// `lod`: the painter's level of detail (scene to screen scale).
+    void paintBreakpointMark(QPainter* painter, double lod) const;
     double portY(int row) const { return kHeader + 6 + kPortPitch * (row + 0.5); }
 
     DocNodeId m_id;
@@ -111,6 +123,8 @@ private:
     double m_inputTextWidth = 0;
     double m_outputTextWidth = 0;
     int m_highlightedInput = -2;
+    BreakpointMark m_breakpointMark = BreakpointMark::kNone;
+    QStringList m_breakpointSpecs;
 };
 
 } // namespace tstudio::node_editor

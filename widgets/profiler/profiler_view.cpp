@@ -5,6 +5,7 @@
 #include "profiler/profile_tables_view.h"
 #include "profiler/timeline_view.h"
 #include "profiler/trace_files.h"
+#include "common/empty_state.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -67,6 +68,7 @@ ProfilerView::ProfilerView(const OpRegistry* ops, QWidget* parent) : QWidget(par
     // Half and half: a step's lanes are few, the tables long.
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
+    m_empty = EmptyState::cover(m_splitter, QStringLiteral("profiler"));
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_summary, 1);
@@ -206,6 +208,11 @@ void ProfilerView::changeEvent(QEvent* event)
 
 void ProfilerView::updateSummary()
 {
+    m_empty->setVisible(!m_trace && !m_loading && m_error.isEmpty());
+    m_empty->setTitle(tr("No trace"));
+    m_empty->setText(tr("Open a trace with File ▸ Open Profile Trace… (a Chrome trace, a RunMetadata .pb or an event "
+                        "file), or press Profile in the Training panel while a project trains: the traced step opens "
+                        "here as a timeline and op tables."));
     if (m_loading) {
         m_summary->setText(tr("Reading %1…").arg(m_title));
         return;

@@ -16,6 +16,7 @@ class QPushButton;
 class QSplitter;
 
 namespace tstudio {
+class EmptyState;
 class OpRegistry;
 }
 
@@ -29,8 +30,10 @@ class TimelineView;
 }
 
 /// One trace per tab. The timeline's step selector also picks the step the tables show (-1: the
-/// average per step). A click on an op or a table row emits nodeActivated (the main window selects
-/// that node in a graph viewer); showNode goes the other way. GUI thread only.
+/// average per step). A click on an op selects it and shows its details; an explicit request (a double
+/// click on an op or a table row, "Show in graph") emits nodeActivated, and the main window selects that
+/// node in a graph viewer, opening one beside the profile when none has it; showNode goes the other way.
+/// GUI thread only.
 class ProfilerView : public QWidget {
     Q_OBJECT
 public:
@@ -89,6 +92,7 @@ private:
     QLabel* m_summary = nullptr;
     QPushButton* m_export = nullptr;
     QSplitter* m_splitter = nullptr;
+    EmptyState* m_empty = nullptr; ///< over the timeline and tables while there is no trace
     timeline::TimelineView* m_timeline = nullptr;
     tables::ProfileTablesView* m_tables = nullptr;
 };

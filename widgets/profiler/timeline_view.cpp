@@ -15,6 +15,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPainter>
 #include <QSplitter>
 #include <QTimer>
@@ -118,10 +119,17 @@ TimelineView::TimelineView(const OpRegistry* ops, QWidget* parent)
     connect(m_modeGroup, &QButtonGroup::idClicked, this, [this](int id) { setMode(static_cast<TimelineMode>(id)); });
     for (TimelineCanvas* canvas : {m_canvas, m_compareCanvas}) {
         connect(canvas, &TimelineCanvas::modeRequested, this, &TimelineView::setMode);
+        // A click selects and shows the details; opening the graph takes a double click or "Show in graph"
+        // (the details' link, the context menu), as in Chrome's trace viewer and TensorBoard's profiler.
         connect(canvas, &TimelineCanvas::eventClicked, this,
-                [this, canvas](std::uint32_t event) { onEventClicked(canvas, event); });
-        connect(canvas, &TimelineCanvas::eventDoubleClicked, this,
-                [this, canvas](std::uint32_t event) { onEventClicked(canvas, event); });
+                [this, canvas](std::uint32_t event) { showSelection(event == kNoIndex ? nullptr : canvas, event); });
+        connect(canvas, &TimelineCanvas::eventDoubleClicked, this, [this, canvas](std::uint32_t event) {
+            showSelection(event == kNoIndex ? nullptr : canvas, event);
+            showSelectedInGraph();
+        });
+        canvas->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(canvas, &QWidget::customContextMenuRequested, this,
+                [this, canvas](const QPoint& pos) { showContextMenu(canvas, pos); });
         connect(canvas, &TimelineCanvas::boxSelectionChanged, this, [this, canvas] { onBoxSelection(canvas); });
     }
     // Compared steps share the horizontal zoom: both canvases start at their step's start.
@@ -132,14 +140,8 @@ TimelineView::TimelineView(const OpRegistry* ops, QWidget* parent)
     connect(m_compareCanvas, &TimelineCanvas::windowChanged, this, [this](double start, double span) {
         m_canvas->setWindow(TimeWindow{start, span});
     });
-    connect(m_details, &TimelineDetails::eventLinkActivated, this, [this](std::uint32_t event) {
-        selectEvent(event);
-        if (m_index && event < m_index->trace().events.size()) {
-            const std::uint32_t node = m_index->trace().events[event].node;
-            if (node < m_index->trace().nodes.size())
-                emit nodeActivated(QString::fromStdString(m_index->trace().nodes[node].name));
-        }
-    });
+    // An input or consumer link moves the selection along the timeline; it asks for no graph.
+    connect(m_details, &TimelineDetails::eventLinkActivated, this, &TimelineView::selectEvent);
     connect(m_details, &TimelineDetails::nodeLinkActivated, this, &TimelineView::nodeActivated);
     connect(m_stepBox, &QComboBox::activated, this, [this](int item) { setStep(item - 1); });
     connect(m_compareBox, &QComboBox::activated, this, [this](int item) { setCompareStep(item - 1); });
@@ -398,14 +400,35 @@ void TimelineView::showSelection(TimelineCanvas* canvas, std::uint32_t event)
     }
 }
 
-void TimelineView::onEventClicked(TimelineCanvas* source, std::uint32_t event)
+QString TimelineView::nodeOfEvent(std::uint32_t event) const
 {
-    showSelection(event == kNoIndex ? nullptr : source, event);
-    if (m_selectedEvent != kNoIndex) {
-        const std::uint32_t node = m_index->trace().events[m_selectedEvent].node;
-        if (node < m_index->trace().nodes.size())
-            emit nodeActivated(QString::fromStdString(m_index->trace().nodes[node].name));
-    }
+    if (!m_index || event >= m_index->trace().events.size())
+        return {};
+    const std::uint32_t node = m_index->trace().events[event].node;
+    return node < m_index->trace().nodes.size() ? QString::fromStdString(m_index->trace().nodes[node].name) : QString();
+}
+
+bool TimelineView::showSelectedInGraph()
+{
+    const QString node = nodeOfEvent(m_selectedEvent);
+    if (node.isEmpty())
+        return false;
+    emit nodeActivated(node);
+    return true;
+}
+
+void TimelineView::showContextMenu(TimelineCanvas* canvas, QPoint pos)
+{
+    const std::uint32_t hit = canvas->eventAt(pos);
+    if (hit == kNoIndex)
+        return;
+    // A right click selects what it is on, as in a file manager, so that the menu acts on what is shown.
+    showSelection(canvas, hit);
+    QMenu menu(this);
+    QAction* show = menu.addAction(tr("Show in graph"), [this] { showSelectedInGraph(); });
+    show->setEnabled(!nodeOfEvent(hit).isEmpty());
+    menu.addAction(tr("Frame selection"), [canvas] { canvas->frameSelection(); });
+    menu.exec(canvas->mapToGlobal(pos));
 }
 
 void TimelineView::onBoxSelection(TimelineCanvas* source)

@@ -76,6 +76,9 @@ public:
     std::uint32_t selectedEvent() const { return m_selectedEvent; }
     /// Selects an execution in the canvas that shows it and brings it into view; emits nothing.
     void selectEvent(std::uint32_t event);
+    /// "Show in graph" (a double click on an op, the context menu): emits nodeActivated for the selected
+    /// execution's node; false when nothing with a node is selected.
+    bool showSelectedInGraph();
 
     /// Renders `frames` frames of a zoom-in, pan and zoom-out sequence at 1600x900 into an offscreen image and
     /// returns the per-frame times; the view is left as it was.
@@ -87,7 +90,8 @@ public slots:
     bool showNode(const QString& nodeName);
 
 signals:
-    /// The user clicked an op (in a canvas or a link of the details pane): select this node in the graph.
+    /// The user asked to see an op's node in the graph: a double click on it, "Show in graph" in the details
+    /// pane or the context menu. A single click only selects the op and shows its details.
     void nodeActivated(const QString& nodeName);
     /// The shown step changed (an index into trace().steps; -1: all steps), by the step box, setStep or a
     /// new trace.
@@ -103,7 +107,9 @@ private:
     void applySteps();
     void updateTitles();
     void announceStep();
-    void onEventClicked(TimelineCanvas* source, std::uint32_t event);
+    void showContextMenu(TimelineCanvas* canvas, QPoint pos);
+    /// The node name of execution `event`, or empty.
+    QString nodeOfEvent(std::uint32_t event) const;
     void onBoxSelection(TimelineCanvas* source);
     void showSelection(TimelineCanvas* canvas, std::uint32_t event);
     void runSearch();

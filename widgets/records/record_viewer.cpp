@@ -4,6 +4,7 @@
 #include "records/feature_statistics_tree.h"
 #include "records/record_detail_tree.h"
 #include "records/record_table_model.h"
+#include "common/empty_state.h"
 
 #include <QElapsedTimer>
 #include <QEvent>
@@ -99,6 +100,7 @@ RecordViewer::RecordViewer(QWidget* parent)
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
+    m_empty = EmptyState::cover(splitter, QStringLiteral("records"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_title);
@@ -338,6 +340,13 @@ QString RecordViewer::statusText() const
 
 void RecordViewer::updateStatus()
 {
+    const bool noRecords = m_index && !m_indexing && m_errorText.isEmpty() && m_model && m_model->knownRecords() == 0;
+    m_empty->setVisible((!m_index && m_errorText.isEmpty()) || noRecords);
+    m_empty->setTitle(noRecords ? tr("This file holds no records") : tr("No records file"));
+    m_empty->setText(noRecords ? tr("%1 is a TFRecord file with nothing in it yet; a writer that is still running may "
+                                    "add records later: open it again then.").arg(QFileInfo(m_path).fileName())
+                               : tr("Open a TFRecord file (File ▸ Open File…) to page through its records, see each "
+                                    "tf.train.Example's features and the statistics of every feature."));
     if (!m_index) {
         m_status->setText(m_errorText.isEmpty() ? QString() : tr("Cannot open the file"));
         return;

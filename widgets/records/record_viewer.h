@@ -18,6 +18,10 @@ class QSpinBox;
 class QTabWidget;
 class QTableView;
 
+namespace tstudio {
+class EmptyState;
+}
+
 namespace tstudio::records {
 
 class FeatureStatisticsTree;
@@ -99,6 +103,7 @@ private:
     QLabel* m_title;
     QLabel* m_status;
     QLabel* m_banner;
+    EmptyState* m_empty = nullptr; ///< over the records while there are none to show
     QProgressBar* m_progress;
     QLabel* m_goLabel;
     QSpinBox* m_recordBox;

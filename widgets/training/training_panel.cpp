@@ -1,11 +1,18 @@
 // The Training panel: the form, the run's controls and its progress.
 #include "training/training_panel.h"
 
+#include "checkpoint_match.h"
 #include "devices/gpu_probe.h"
+#include "log_directory.h"
+#include "runtime/default_registries.h"
 #include "eval_metrics.h"
 #include "io/checkpoint/checkpoint_state.h"
+#include "training/data_folders_section.h"
 #include "training/distributed_run.h"
+#include "training/evaluation_section.h"
+#include "training/training_advice.h"
 #include "training/training_run.h"
+#include "common/empty_state.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -50,9 +57,8 @@ bool isRelative(const std::string& path)
 /// to be relative to.
 QStringList dataFolderNeeds(const project::Project& p)
 {
+    // data.dir itself is what the field edits: a project that has one still shows it.
     QStringList needs;
-    if (p.dataDir)
-        return needs;
     const bool unsaved = p.location.empty();
     for (const project::DataSource& s : p.sources) {
         if (const auto* mnist = std::get_if<project::MnistParams>(&s.params)) {
@@ -65,6 +71,10 @@ QStringList dataFolderNeeds(const project::Project& p)
                 needs << QCoreApplication::translate("tstudio::training_panel::TrainingPanel",
                                                      "one subfolder of images per class%1")
                              .arg(images->dir.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(images->dir)));
+        } else if (const auto* words = std::get_if<project::WordTextParams>(&s.params);
+                   words && isRelative(words->file) && (p.dataDir || unsaved)) {
+            // A text file read from data.dir (PTB's ptb.train.txt in data/ptb): the folder is settable.
+            needs << QString::fromStdString(words->file);
         } else if (unsaved) {
             std::vector<std::string> files;
             if (const auto* numpy = std::get_if<project::NumpyParams>(&s.params))
@@ -126,7 +136,21 @@ QString duration(double seconds)
                  : QStringLiteral("%1:%2").arg(m).arg(s, 2, 10, QLatin1Char('0'));
 }
 
-/// The node names of a project's graph, for finding the node an error names.
+/// "a, b, c and 4 more": the first names of a list, for a status line.
+QString shortNames(const std::vector<std::string>& names)
+{
+    constexpr std::size_t kShown = 3;
+    QStringList shown;
+    for (std::size_t i = 0; i < names.size() && i < kShown; ++i)
+        shown << QString::fromStdString(names[i]);
+    const QString list = shown.join(QStringLiteral(", "));
+    if (names.size() <= kShown)
+        return list;
+    return QCoreApplication::translate("tstudio::training_panel::TrainingPanel", "%1 and %n more", nullptr,
+                                       static_cast<int>(names.size() - kShown))
+        .arg(list);
+}
+
 /// The project's graph (null when it cannot be read: the run's own error will say why).
 std::shared_ptr<const tensorflow::GraphDef> projectGraph(const project::Project& p)
 {
@@ -190,6 +214,7 @@ void TrainingPanel::buildUi()
     m_device->addItem(QString(), QStringLiteral("gpu"));
     m_stepsLabel = new QLabel(this);
     m_steps = new QSpinBox(this);
+    m_steps->setObjectName(QStringLiteral("trainingSteps"));
     m_steps->setRange(1, 2000000000);
     m_steps->setGroupSeparatorShown(true);
     m_logdirLabel = new QLabel(this);
@@ -249,6 +274,18 @@ void TrainingPanel::buildUi()
     profileRow->addWidget(m_profileStep);
     profileRow->addStretch(1);
     form->addLayout(profileRow, 5, 1, 1, 2);
+    // The folders the sources name themselves, and "Evaluate while training": both edit the
+    // document's project as the fields above do.
+    m_folders = new DataFoldersSection(this);
+    form->addWidget(m_folders, 6, 0, 1, 3);
+    m_evaluation = new EvaluationSection(m_registries, this);
+    form->addWidget(m_evaluation, 7, 0, 1, 3);
+    connect(m_folders, &DataFoldersSection::edited, this,
+            [this] { editProject([this](project::Project& p) { m_folders->applyTo(p); }); });
+    connect(m_evaluation, &EvaluationSection::edited, this, [this] {
+        // An unfinished form (no folder chosen yet) leaves the project as it was; Start says why.
+        editProject([this](project::Project& p) { (void)m_evaluation->applyTo(p); });
+    });
     form->setColumnStretch(1, 1);
 
     m_start = new QPushButton(this);
@@ -277,6 +314,7 @@ void TrainingPanel::buildUi()
     buttons->addStretch(1);
 
     m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("trainingProgress"));
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setTextVisible(true);
@@ -288,8 +326,8 @@ void TrainingPanel::buildUi()
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
     connect(m_status, &QLabel::linkActivated, this, [this](const QString&) {
-        if (!m_errorNode.isEmpty())
-            emit showNodeRequested(m_errorNode);
+        if (!shown().errorNode.isEmpty())
+            emit showNodeRequested(shown().errorNode);
     });
 
     // In a scroll area, so that a short dock never forces the window taller.
@@ -302,6 +340,7 @@ void TrainingPanel::buildUi()
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
+    m_empty = EmptyState::cover(this, QStringLiteral("training"));
     auto* layout = new QVBoxLayout(content);
     layout->addWidget(m_projectLabel);
     layout->addLayout(form);
@@ -339,7 +378,7 @@ void TrainingPanel::buildUi()
     connect(m_browseLogdir, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Log Directory"), m_logdir->text());
         if (!dir.isEmpty())
-            m_logdir->setText(dir);
+            chooseLogDirectory(dir);
     });
     connect(m_browseWarm, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Warm Start From"), m_warmFrom->text());
@@ -348,8 +387,30 @@ void TrainingPanel::buildUi()
     });
     connect(m_browseData, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Data Folder"), m_dataDir->text());
-        if (!dir.isEmpty())
+        if (!dir.isEmpty()) {
             m_dataDir->setText(dir);
+            emit m_dataDir->textEdited(dir);
+        }
+    });
+    // The user's edits of the form go into the document's project, so that saving it writes what
+    // the panel trains (the panel filling the form is no edit).
+    connect(m_steps, &QSpinBox::valueChanged, this, [this](int steps) {
+        if (!m_fillingForm)
+            editProject([steps](project::Project& p) { p.steps = steps; });
+    });
+    connect(m_device, &QComboBox::activated, this, [this] {
+        const std::string device = m_device->currentData().toString().toStdString();
+        editProject([device](project::Project& p) { p.device = device; });
+    });
+    connect(m_logdir, &QLineEdit::textEdited, this, [this](const QString& text) { chooseLogDirectory(text); });
+    connect(m_dataDir, &QLineEdit::textEdited, this, [this](const QString& text) {
+        const QString dir = text.trimmed();
+        editProject([dir](project::Project& p) {
+            if (dir.isEmpty())
+                p.dataDir.reset();
+            else
+                p.dataDir = dir.toStdString();
+        });
     });
 
     if (probeGpus().devices.empty()) {
@@ -409,6 +470,10 @@ void TrainingPanel::retranslateUi()
     m_debug->setText(tr("Debug"));
     m_debug->setToolTip(tr("Attach the debugger to the next run: breakpoints, stepping through ops and every "
                            "tensor, in the Debugger tab"));
+    m_empty->setVisible(!m_source);
+    m_empty->setTitle(tr("No project to train"));
+    m_empty->setText(tr("Open a .tsproj project, or compose a network in the node editor (File ▸ New Graph): this "
+                        "panel trains the graph of the editor tab in front."));
     m_projectLabel->setText(m_title.isEmpty() ? tr("No project: open a .tsproj or a graph in the node editor")
                                               : tr("Project: %1").arg(m_title));
     if (!m_run && m_figures->text().isEmpty())
@@ -423,22 +488,125 @@ void TrainingPanel::changeEvent(QEvent* event)
 }
 
 void TrainingPanel::setProjectSource(std::function<Expected<project::Project>()> source, const QString& title,
-                                     const QObject* owner)
+                                     const QObject* owner, ProjectEdit edit)
 {
-    // The same document again (a rename, a tab switch back): the form keeps what the user typed.
-    const bool same = owner && owner == m_owner && title == m_title;
+    // The form in front belongs to the document shown until now: kept in its state.
+    if (m_source)
+        storeForm();
+    // A null owner is a new document on every call (unless its run is the one going).
+    if (!owner && !(isRunning() && !m_runOwnerClosed && m_runOwner == nullptr))
+        m_states.erase(nullptr);
+    if (owner && !m_states.count(owner))
+        connect(owner, &QObject::destroyed, this, [this, owner] { forgetDocument(owner); });
     m_source = std::move(source);
+    m_edit = std::move(edit);
     m_title = title;
     m_owner = owner;
+    m_states[owner]; // the document's state exists from here on
+    refreshForm();
     retranslateUi();
-    if (!isRunning() && !same)
-        refreshForm();
-    else if (!isRunning() && m_source) {
-        // The form keeps what the user typed, but the document may now need a data folder.
-        if (auto p = m_source())
-            refreshDataField(*p);
-    }
     updateButtons();
+}
+
+DocumentTrainingState& TrainingPanel::shown()
+{
+    return m_states[m_owner];
+}
+
+const DocumentTrainingState& TrainingPanel::shown() const
+{
+    static const DocumentTrainingState none;
+    const auto it = m_states.find(m_owner);
+    return it == m_states.end() ? none : it->second;
+}
+
+DocumentTrainingState& TrainingPanel::runState()
+{
+    return m_runOwnerClosed ? m_closedRunState : m_states[m_runOwner];
+}
+
+void TrainingPanel::forgetDocument(const QObject* owner)
+{
+    if (isRunning() && !m_runOwnerClosed && m_runOwner == owner) {
+        // Nothing would show or stop this run any more: it stops, with its final checkpoint.
+        m_closedRunState = m_states[owner];
+        m_runOwnerClosed = true;
+        emit message(tr("The tab of %1 was closed: its training stops after the current step").arg(m_runTitle));
+        stop();
+    }
+    m_states.erase(owner);
+    if (owner != m_owner)
+        return;
+    m_source = nullptr;
+    m_edit = nullptr;
+    m_title.clear();
+    m_owner = nullptr;
+    if (!(isRunning() && !m_runOwnerClosed && m_runOwner == nullptr))
+        m_states[nullptr] = DocumentTrainingState{};
+    refreshForm();
+    retranslateUi();
+    updateButtons();
+}
+
+void TrainingPanel::storeForm()
+{
+    DocumentTrainingState& state = shown();
+    state.steps = m_steps->value();
+    state.device = m_device->currentData().toString();
+    // A log directory other than the one the panel put there was set by someone else: it stays.
+    if (m_logdir->text() != state.logdir)
+        state.logdirChosen = true;
+    state.logdir = m_logdir->text();
+    state.dataDir = m_dataDir->text();
+    state.resume = m_resume->isChecked();
+    state.debug = m_debug->isChecked();
+    state.warmFrom = m_warmFrom->text();
+    state.warmVars = m_warmVars->text();
+    state.profileAt = m_profileAt->isChecked();
+    state.profileStep = m_profileStep->value();
+}
+
+void TrainingPanel::showState()
+{
+    const DocumentTrainingState& state = shown();
+    m_fillingForm = true;
+    m_steps->setValue(std::min(state.steps, m_steps->maximum()));
+    m_device->setCurrentIndex(state.device == QLatin1String("gpu") ? 1 : 0);
+    // Only what differs: setText moves the cursor of a field the user is typing in.
+    if (m_logdir->text() != state.logdir)
+        m_logdir->setText(state.logdir);
+    if (m_dataDir->text() != state.dataDir)
+        m_dataDir->setText(state.dataDir);
+    m_resume->setChecked(state.resume);
+    m_debug->setChecked(state.debug);
+    m_warmFrom->setText(state.warmFrom);
+    m_warmVars->setText(state.warmVars);
+    m_profileAt->setChecked(state.profileAt);
+    m_profileStep->setValue(state.profileStep);
+    m_fillingForm = false;
+    drawProgress(state);
+    m_evalFigures->setText(state.evalFigures);
+    m_evalFigures->setVisible(!state.evalFigures.isEmpty());
+    drawStatus(state);
+}
+
+void TrainingPanel::editProject(const std::function<void(project::Project&)>& edit)
+{
+    if (m_edit && !m_fillingForm)
+        m_edit(edit);
+}
+
+void TrainingPanel::chooseLogDirectory(const QString& dir)
+{
+    if (m_logdir->text() != dir)
+        m_logdir->setText(dir);
+    shown().logdir = dir;
+    shown().logdirChosen = true;
+    const QString trimmed = dir.trimmed();
+    if (trimmed.isEmpty())
+        return; // Start says to choose one; the project keeps its own meanwhile
+    const std::string absolute = QDir::cleanPath(QFileInfo(trimmed).absoluteFilePath()).toStdString();
+    editProject([absolute](project::Project& p) { p.logdir = project::storedLogDirectory(p, absolute); });
 }
 
 void TrainingPanel::refreshDataField(const project::Project& p)
@@ -455,39 +623,83 @@ void TrainingPanel::refreshDataField(const project::Project& p)
     m_dataDir->setToolTip(m_dataDir->placeholderText());
 }
 
-QString TrainingPanel::defaultLogDirectory(const project::Project& p) const
+QString TrainingPanel::defaultLogDirectory(const project::Project& p)
 {
-    if (!p.location.empty())
-        return QString::fromStdString(p.resolve(p.logdir).lexically_normal().string());
-    const QString base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-    return QDir(base).filePath(QString::fromStdString(p.logdir));
+    const std::filesystem::path userData =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation).toStdString();
+    DocumentTrainingState& state = shown();
+    if (p.location.empty() && state.untitled.isEmpty()) {
+        // Numbered once per document and session, past any folder an earlier session left.
+        int number = 0;
+        state.untitled = QString::fromStdString(project::untitledRunName(userData, m_nextUntitled, &number));
+        m_nextUntitled = number + 1;
+    }
+    return QString::fromStdString(
+        project::defaultLogDirectory(p, userData, state.untitled.toStdString()).string());
 }
 
 void TrainingPanel::refreshForm()
 {
-    if (!m_source) {
+    auto hideDataField = [this] {
         m_dataLabel->setVisible(false);
         m_dataDir->setVisible(false);
         m_browseData->setVisible(false);
+        refreshSections(nullptr);
+    };
+    if (!m_source) {
+        showState();
+        hideDataField();
         return;
     }
+    DocumentTrainingState& state = shown();
     auto p = m_source();
     if (!p) {
-        showStatus(QString::fromStdString(p.error().message()), true);
-        m_dataLabel->setVisible(false);
-        m_dataDir->setVisible(false);
-        m_browseData->setVisible(false);
+        // A graph that cannot train yet (a new one) still shows where it would train: as a graph
+        // without a project file, until its project builds and says otherwise.
+        if (!state.logdirChosen && state.logdir.isEmpty()) {
+            project::Project unsaved;
+            state.logdir = defaultLogDirectory(unsaved);
+        }
+        showState();
+        if (!(isRunning() && runShown())) {
+            showStatus(QString::fromStdString(p.error().message()), true);
+            state.statusFromSource = true;
+        }
+        hideDataField();
         return;
     }
-    m_steps->setValue(static_cast<int>(std::min<std::int64_t>(p->steps, m_steps->maximum())));
-    m_device->setCurrentIndex(p->device == "gpu" ? 1 : 0);
-    m_logdir->setText(defaultLogDirectory(*p));
-    m_warmFrom->setText(p->training.warmStart ? QString::fromStdString(p->training.warmStart->ckptToInitializeFrom) : QString());
-    m_warmVars->setText(p->training.warmStart && p->training.warmStart->varsToWarmStart != ".*"
-                            ? QString::fromStdString(p->training.warmStart->varsToWarmStart)
-                            : QString());
+    if (state.statusFromSource)
+        showStatus(QString(), false);
+    if (!state.formFilled) {
+        // The first time: the document's project, as its file has it.
+        state.formFilled = true;
+        state.steps = static_cast<int>(std::min<std::int64_t>(p->steps, m_steps->maximum()));
+        state.device = QString::fromStdString(p->device);
+        state.dataDir = p->dataDir ? QString::fromStdString(*p->dataDir)
+                                   : QSettings().value(QLatin1String(kDataDirSetting)).toString();
+        state.warmFrom =
+            p->training.warmStart ? QString::fromStdString(p->training.warmStart->ckptToInitializeFrom) : QString();
+        state.warmVars = p->training.warmStart && p->training.warmStart->varsToWarmStart != ".*"
+                             ? QString::fromStdString(p->training.warmStart->varsToWarmStart)
+                             : QString();
+    }
+    // Until the user chooses one, the log directory follows the project (Save As moves it).
+    if (!state.logdirChosen)
+        state.logdir = defaultLogDirectory(*p);
+    showState();
     refreshDataField(*p);
-    showStatus(QString(), false);
+    refreshSections(&*p);
+}
+
+void TrainingPanel::refreshSections(const project::Project* p)
+{
+    if (!p) {
+        m_folders->hide();
+        m_evaluation->hide();
+        return;
+    }
+    m_folders->fillFrom(*p);
+    m_evaluation->fillFrom(*p);
 }
 
 Expected<project::Project> TrainingPanel::preparedProject(QString* logdir) const
@@ -508,6 +720,11 @@ Expected<project::Project> TrainingPanel::preparedProject(QString* logdir) const
                     .toStdString()));
         p->dataDir = m_dataDir->text().trimmed().toStdString();
     }
+    m_folders->applyTo(*p);
+    if (const QString missing = m_folders->missingFolders(); !missing.isEmpty())
+        return unexpected(failedPreconditionError(missing.toStdString()));
+    if (Status s = m_evaluation->applyTo(*p); !s.isOk())
+        return unexpected(s);
     if (const QString from = m_warmFrom->text().trimmed(); from.isEmpty()) {
         p->training.warmStart.reset();
     } else {
@@ -534,16 +751,52 @@ Expected<project::Project> TrainingPanel::preparedProject(QString* logdir) const
 
 bool TrainingPanel::start()
 {
-    if (isRunning())
+    if (isRunning()) {
+        if (!runShown()) {
+            // Another document's run: one at a time. Said for a moment, then this document's status again.
+            const DocumentTrainingState before = shown();
+            const QString text = tr("Training %1 is under way: one run at a time. Stop it in its tab, or wait for it "
+                                    "to finish.")
+                                     .arg(m_runOwnerClosed ? tr("a closed graph") : m_runTitle);
+            showStatus(text, true);
+            const QObject* owner = m_owner;
+            QTimer::singleShot(6000, this, [this, owner, text, before] {
+                if (m_owner == owner && m_states.count(owner) && shown().status == text)
+                    showStatus(before.status, before.statusIsError, before.statusHtml);
+            });
+        }
         return false;
+    }
     QString dir;
     auto p = preparedProject(&dir);
     if (!p) {
-        showStatus(QString::fromStdString(p.error().message()), true);
+        // A settings problem the project layer names by field gets the panel's remedy.
+        showStatus(withGuiAdvice(QString::fromStdString(p.error().message())), true);
         return false;
     }
+    if (m_resume->isChecked() && refuseForeignCheckpoint(*p, dir))
+        return false;
     if (!m_dataDir->text().trimmed().isEmpty() && needsDataFolder(*p))
         QSettings().setValue(QLatin1String(kDataDirSetting), m_dataDir->text().trimmed());
+    // What is trained is the document's project (saving it writes this run's settings), whoever
+    // filled the form; a default log directory is not written (it follows the project's file).
+    storeForm();
+    {
+        const std::int64_t steps = p->steps;
+        const std::string device = p->device;
+        const std::optional<std::string> data = p->dataDir;
+        const std::optional<std::string> chosen =
+            shown().logdirChosen ? std::optional<std::string>(QDir::cleanPath(QFileInfo(dir).absoluteFilePath()).toStdString())
+                                 : std::nullopt;
+        editProject([=](project::Project& q) {
+            q.steps = steps;
+            q.device = device;
+            if (data)
+                q.dataDir = data;
+            if (chosen)
+                q.logdir = project::storedLogDirectory(q, *chosen);
+        });
+    }
     project::TrainRunOptions options;
     options.resume = m_resume->isChecked();
     if (m_profileAt->isChecked())
@@ -552,8 +805,41 @@ bool TrainingPanel::start()
     return true;
 }
 
+bool TrainingPanel::refuseForeignCheckpoint(const project::Project& p, const QString& dir)
+{
+    if (!m_registries)
+        return false;
+    // Errors (a graph that does not prepare, a damaged checkpoint) are the run's to report.
+    auto match = project::matchLatestCheckpoint(p, m_registries->ops, dir.toStdString());
+    if (!match || !*match || (*match)->matches())
+        return false;
+    const project::CheckpointMatch& m = **match;
+    QStringList parts;
+    if (!m.missing.empty())
+        parts << tr("%n variable(s) of the graph missing from it (%1)", nullptr, static_cast<int>(m.missing.size()))
+                     .arg(shortNames(m.missing));
+    if (!m.unexpected.empty())
+        parts << tr("%n variable(s) that are not in the graph (%1)", nullptr, static_cast<int>(m.unexpected.size()))
+                     .arg(shortNames(m.unexpected));
+    if (!m.mismatched.empty()) {
+        const project::VariableMismatch& first = m.mismatched.front();
+        parts << tr("%n variable(s) of another shape or type (%1: %2 in the graph, %3 in the checkpoint)", nullptr,
+                    static_cast<int>(m.mismatched.size()))
+                     .arg(QString::fromStdString(first.name), QString::fromStdString(first.inGraph),
+                          QString::fromStdString(first.inCheckpoint));
+    }
+    showStatus(tr("Not continued: the latest checkpoint in %1 (%2) is not of this graph: %3. Untick \"Continue from "
+                  "the latest checkpoint\" or choose another log directory.")
+                   .arg(dir, QFileInfo(QString::fromStdString(m.checkpoint)).fileName(), parts.join(QStringLiteral("; "))),
+               true);
+    return true;
+}
+
 void TrainingPanel::launch(project::Project p, const QString& dir, project::TrainRunOptions options)
 {
+    m_runOwner = m_owner;
+    m_runOwnerClosed = false;
+    m_runTitle = m_title;
     m_graph = projectGraph(p);
     options.logdir = dir.toStdString();
     std::shared_ptr<DebugController> debugger;
@@ -566,38 +852,42 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
     }
     m_evalSettings = p.eval;
     m_bestEval.reset();
+    runState().evalFigures.clear();
     m_evalFigures->clear();
-    m_evalFigures->setVisible(p.eval.has_value());
+    m_evalFigures->hide();
     m_run = std::make_unique<TrainingRun>(m_registries, std::move(p), options);
     m_run->setDebugger(debugger);
     if (debugger) {
         connect(m_run.get(), &TrainingRun::sessionGraph, this,
                 [this, debugger](std::shared_ptr<const tensorflow::GraphDef> graph) {
-                    emit debugging(debugger, std::move(graph), m_title);
+                    emit debugging(debugger, std::move(graph), m_runTitle);
                 });
     }
-    m_runLogdir = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
-    m_last = {};
-    m_errorNode.clear();
+    DocumentTrainingState& state = runState();
+    state.runLogdir = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
+    state.last = {};
+    state.hasProgress = false;
+    state.errorNode.clear();
     m_pausedNode.clear();
     connect(m_run.get(), &TrainingRun::started, this, [this](const project::TrainProgress& progress) {
         showProgress(progress);
+        const QString logdir = runState().runLogdir;
         // The debugger may have paused the first step before this arrives: its status stays.
         if (m_pausedNode.isEmpty())
-            showStatus(tr("Training; checkpoints and event files go to %1").arg(m_runLogdir), false);
+            showRunStatus(tr("Training; checkpoints and event files go to %1").arg(logdir), false);
         emit message(tr("Training %1 from step %2 to %3 in %4")
-                         .arg(m_title)
+                         .arg(m_runTitle)
                          .arg(progress.firstStep)
                          .arg(progress.lastStep)
-                         .arg(m_runLogdir));
-        emit runStarted(m_runLogdir);
+                         .arg(logdir));
+        emit runStarted(logdir);
     });
     connect(m_run.get(), &TrainingRun::progressed, this, [this](const project::TrainProgress& progress) {
         showProgress(progress);
         emit progressed(progress);
     });
     connect(m_run.get(), &TrainingRun::checkpointSaved, this, [this](const QString& prefix) {
-        showStatus(tr("Saved checkpoint %1").arg(prefix), false);
+        showRunStatus(tr("Saved checkpoint %1").arg(prefix), false);
         emit message(tr("Saved checkpoint %1").arg(prefix));
     });
     connect(m_run.get(), &TrainingRun::evaluated, this, &TrainingPanel::showEvaluation);
@@ -605,10 +895,10 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
     connect(m_run.get(), &TrainingRun::profiled, this,
             [this](std::shared_ptr<const profiler::ProfileTrace> trace) {
                 updateButtons();
-                emit profiled(trace, m_graph, m_title);
+                emit profiled(trace, m_graph, m_runTitle);
             });
-    m_progress->setFormat(tr("Preparing…"));
-    showStatus(tr("Building the training graph…"), false);
+    setRunProgressFormat(tr("Preparing…"));
+    showRunStatus(tr("Building the training graph…"), false);
     m_run->start();
     updateButtons();
 }
@@ -618,7 +908,7 @@ void TrainingPanel::pause()
     if (!m_run || !m_run->isRunning())
         return;
     m_run->setPaused(true);
-    showStatus(tr("Paused at step %1").arg(m_last.step), false);
+    showRunStatus(tr("Paused at step %1").arg(runState().last.step), false);
     retranslateUi();
     updateButtons();
 }
@@ -628,7 +918,7 @@ void TrainingPanel::resume()
     if (!m_run || !m_run->isRunning())
         return;
     m_run->setPaused(false);
-    showStatus(tr("Training; checkpoints and event files go to %1").arg(m_runLogdir), false);
+    showRunStatus(tr("Training; checkpoints and event files go to %1").arg(runState().runLogdir), false);
     retranslateUi();
     updateButtons();
 }
@@ -638,14 +928,14 @@ void TrainingPanel::stop()
     if (m_mpi && m_mpi->isRunning()) {
         m_mpi->setStopGraceMs(m_stopGraceMs);
         m_mpi->stop();
-        showStatus(tr("Stopping the %1 processes…").arg(m_mpiProcesses), false);
+        showRunStatus(tr("Stopping the %1 processes…").arg(m_mpiProcesses), false);
         m_stop->setEnabled(false);
         return;
     }
     if (!m_run || !m_run->isRunning())
         return;
     m_run->requestStop();
-    showStatus(tr("Stopping after the current step…"), false);
+    showRunStatus(tr("Stopping after the current step…"), false);
     m_stop->setEnabled(false);
 }
 
@@ -660,14 +950,17 @@ bool TrainingPanel::profileNextStep(int steps)
     if (m_mpi || m_checkingHostfile)
         return false; // not under mpirun
     if (isRunning()) {
+        if (!runShown())
+            return false; // another document's run
         m_run->requestProfile(steps);
         m_profile->setEnabled(false);
         return true;
     }
     // After a run: one more step from its last checkpoint, traced.
     std::int64_t step = -1;
-    if (!m_runLogdir.isEmpty())
-        if (auto latest = latestCheckpoint(m_runLogdir.toStdString()))
+    const QString runLogdir = shown().runLogdir;
+    if (!runLogdir.isEmpty())
+        if (auto latest = latestCheckpoint(runLogdir.toStdString()))
             step = checkpointStep(*latest);
     if (step < 0) {
         showStatus(tr("Nothing to profile yet: press Start, or arm \"Profile step\" before it."), true);
@@ -683,12 +976,16 @@ bool TrainingPanel::profileNextStep(int steps)
     p->device = m_device->currentData().toString().toStdString();
     if (needsDataFolder(*p) && !m_dataDir->text().trimmed().isEmpty())
         p->dataDir = m_dataDir->text().trimmed().toStdString();
+    m_folders->applyTo(*p);
+    // The graph may have been edited since that run.
+    if (refuseForeignCheckpoint(*p, runLogdir))
+        return false;
     project::TrainRunOptions options;
     options.resume = true;
     options.steps = step + 1;
     options.traceAtStep = step;
-    launch(std::move(*p), m_runLogdir, std::move(options));
-    showStatus(tr("Profiling one more step (%1) from %2").arg(step + 1).arg(m_runLogdir), false);
+    launch(std::move(*p), runLogdir, std::move(options));
+    showStatus(tr("Profiling one more step (%1) from %2").arg(step + 1).arg(runLogdir), false);
     return true;
 }
 
@@ -705,17 +1002,19 @@ void TrainingPanel::showDebuggerPause(const QString& node)
         return;
     m_pausedNode = node;
     if (node.isEmpty())
-        showStatus(tr("Training; checkpoints and event files go to %1").arg(m_runLogdir), false);
+        showRunStatus(tr("Training; checkpoints and event files go to %1").arg(runState().runLogdir), false);
     else
-        showStatus(tr("Paused at %1 (step %2): step, continue or stop in the Debugger tab").arg(node).arg(m_last.step + 1),
-                   false);
+        showRunStatus(tr("Paused at %1 (step %2): step, continue or stop in the Debugger tab")
+                          .arg(node)
+                          .arg(runState().last.step + 1),
+                      false);
 }
 
 void TrainingPanel::prepareToStart()
 {
-    if (isRunning())
+    if (isRunning() && runShown())
         return;
-    if (m_source && !m_statusIsError) {
+    if (m_source && !shown().statusIsError) {
         if (auto p = m_source())
             showStatus(tr("Check the settings, then press Start."), false);
         else
@@ -746,15 +1045,59 @@ QString TrainingPanel::statusText() const
 
 void TrainingPanel::showStatus(const QString& text, bool error, bool html)
 {
-    m_statusIsError = error;
-    m_status->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
-    m_status->setTextFormat(html ? Qt::RichText : Qt::PlainText);
-    m_status->setText(text);
+    DocumentTrainingState& state = shown();
+    state.status = text;
+    state.statusIsError = error;
+    state.statusHtml = html;
+    state.statusFromSource = false;
+    drawStatus(state);
 }
 
-void TrainingPanel::showProgress(const project::TrainProgress& p)
+void TrainingPanel::showRunStatus(const QString& text, bool error, bool html)
 {
-    m_last = p;
+    DocumentTrainingState& state = runState();
+    state.status = text;
+    state.statusIsError = error;
+    state.statusHtml = html;
+    state.statusFromSource = false;
+    if (runShown())
+        drawStatus(state);
+}
+
+void TrainingPanel::drawStatus(const DocumentTrainingState& state)
+{
+    m_status->setStyleSheet(state.statusIsError ? QStringLiteral("color: #c62828;") : QString());
+    m_status->setTextFormat(state.statusHtml ? Qt::RichText : Qt::PlainText);
+    m_status->setText(state.status);
+}
+
+void TrainingPanel::setRunProgressFormat(const QString& format)
+{
+    DocumentTrainingState& state = runState();
+    state.progressFormat = format;
+    if (runShown())
+        drawProgress(state);
+}
+
+void TrainingPanel::showProgress(const project::TrainProgress& progress)
+{
+    DocumentTrainingState& state = runState();
+    state.last = progress;
+    state.hasProgress = true;
+    state.progressFormat.clear();
+    if (runShown())
+        drawProgress(state);
+}
+
+void TrainingPanel::drawProgress(const DocumentTrainingState& state)
+{
+    if (!state.hasProgress) {
+        m_progress->setValue(0);
+        m_progress->setFormat(state.progressFormat.isEmpty() ? tr("Not started") : state.progressFormat);
+        m_figures->clear();
+        return;
+    }
+    const project::TrainProgress& p = state.last;
     const std::int64_t span = std::max<std::int64_t>(p.lastStep - p.firstStep, 1);
     m_progress->setValue(static_cast<int>(1000.0 * static_cast<double>(p.step - p.firstStep) / static_cast<double>(span)));
     const QLocale locale;
@@ -768,7 +1111,11 @@ void TrainingPanel::showProgress(const project::TrainProgress& p)
     parts << tr("elapsed %1").arg(duration(p.seconds));
     if (p.loss)
         parts << tr("loss %1").arg(locale.toString(*p.loss, 'g', 5));
+    if (p.accuracy)
+        parts << tr("accuracy %1").arg(locale.toString(*p.accuracy, 'g', 4));
     m_figures->setText(parts.join(QStringLiteral("  ·  ")));
+    if (!state.progressFormat.isEmpty())
+        m_progress->setFormat(state.progressFormat);
 }
 
 void TrainingPanel::showEvaluation(const project::EvalResult& result)
@@ -793,18 +1140,22 @@ void TrainingPanel::showEvaluation(const project::EvalResult& result)
                         .arg(QString::fromStdString(metric), locale.toString(m_bestEval->second, 'g', 4),
                              locale.toString(static_cast<qlonglong>(m_bestEval->first)));
     }
-    m_evalFigures->setText(text);
-    m_evalFigures->show();
+    runState().evalFigures = text;
+    if (runShown()) {
+        m_evalFigures->setText(text);
+        m_evalFigures->show();
+    }
     emit evaluated(result);
 }
 
 void TrainingPanel::onFinished(bool ok, const QString& text, const project::TrainRunResult& result)
 {
+    DocumentTrainingState& state = runState();
     if (ok) {
-        project::TrainProgress p = m_last;
+        project::TrainProgress p = state.last;
         p.step = result.lastStep;
         p.firstStep = result.firstStep;
-        p.loss = result.finalLoss ? result.finalLoss : m_last.loss;
+        p.loss = result.finalLoss ? result.finalLoss : state.last.loss;
         p.seconds = result.seconds;
         p.stepsPerSecond = result.stepsPerSecond;
         if (p.lastStep == 0)
@@ -819,20 +1170,20 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
                       .arg(result.lastStep)
                       .arg(result.stepsPerSecond, 0, 'f', 1)
                       .arg(QString::fromStdString(result.lastCheckpoint));
-        const QString shown = result.earlyStopped.empty()
-                                  ? summary
-                                  : summary + QStringLiteral("; ") +
-                                        tr("stopped early: %1").arg(QString::fromStdString(result.earlyStopped));
-        showStatus(shown, false);
-        emit message(shown);
+        const QString said = result.earlyStopped.empty()
+                                 ? summary
+                                 : summary + QStringLiteral("; ") +
+                                       tr("stopped early: %1").arg(QString::fromStdString(result.earlyStopped));
+        showRunStatus(said, false);
+        emit message(said);
     } else {
-        m_errorNode = nodeNamedIn(text, graphNodeNames(m_graph.get()));
-        QString shown = text.toHtmlEscaped();
-        if (!m_errorNode.isEmpty())
-            shown += QStringLiteral(" <a href=\"node\">%1</a>").arg(tr("Show node %1").arg(m_errorNode.toHtmlEscaped()));
-        showStatus(tr("Training failed: %1").arg(shown), true, true);
-        if (m_progress->format() == tr("Preparing…"))
-            m_progress->setFormat(tr("Not started"));
+        state.errorNode = nodeNamedIn(text, graphNodeNames(m_graph.get()));
+        QString said = withGuiAdvice(text).toHtmlEscaped();
+        if (!state.errorNode.isEmpty())
+            said += QStringLiteral(" <a href=\"node\">%1</a>").arg(tr("Show node %1").arg(state.errorNode.toHtmlEscaped()));
+        showRunStatus(tr("Training failed: %1").arg(said), true, true);
+        if (state.progressFormat == tr("Preparing…"))
+            setRunProgressFormat(tr("Not started"));
     }
     m_run.reset();
     retranslateUi();
@@ -843,21 +1194,26 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
 void TrainingPanel::updateButtons()
 {
     const bool running = isRunning();
+    // This document's run: its controls. Another document's run leaves this form editable and
+    // Start enabled (pressing it says which run is going).
+    const bool runningHere = running && runShown();
     // Under mpirun the ranks are other processes: Stop ends them; pausing, saving and tracing are
     // the in-process runner's.
-    const bool inProcess = m_run && m_run->isRunning();
-    m_start->setEnabled(!running && m_source != nullptr);
+    const bool inProcess = m_run && m_run->isRunning() && runShown();
+    m_start->setEnabled(!runningHere && m_source != nullptr);
     m_distributed->setEnabled(!running && m_source != nullptr);
     m_pause->setEnabled(inProcess);
-    m_stop->setEnabled(inProcess || (m_mpi && m_mpi->isRunning() && !m_mpi->stopRequested()));
+    m_stop->setEnabled(inProcess || (runningHere && m_mpi && m_mpi->isRunning() && !m_mpi->stopRequested()));
     m_checkpoint->setEnabled(inProcess);
     // Running: trace the next step. Stopped: one more step from the last run's checkpoint.
-    m_profile->setEnabled(inProcess || (!running && m_source != nullptr && !m_runLogdir.isEmpty()));
-    m_debug->setEnabled(!running);
+    m_profile->setEnabled(inProcess || (!running && m_source != nullptr && !shown().runLogdir.isEmpty()));
+    m_debug->setEnabled(!runningHere);
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData,
                                                       m_resume, m_warmFrom, m_warmVars, m_browseWarm, m_profileAt})
-        w->setEnabled(!running);
-    m_profileStep->setEnabled(!running && m_profileAt->isChecked());
+        w->setEnabled(!runningHere);
+    m_profileStep->setEnabled(!runningHere && m_profileAt->isChecked());
+    m_folders->setEnabled(!runningHere);
+    m_evaluation->setEnabled(!runningHere);
 }
 
 } // namespace tstudio::training_panel

@@ -17,7 +17,9 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -30,12 +32,46 @@ class QTimer;
 class QWidget;
 
 namespace tstudio {
+class EmptyState;
 struct Registries;
 }
 
 namespace tstudio::training_panel {
 
+class DataFoldersSection;
 class DistributedRun;
+class EvaluationSection;
+
+/// What the panel keeps for one document (a node editor tab): its form, the session toggles
+/// (Debug, Continue; not saved in the project) and its last run's progress and status. The panel
+/// shows the state of the document in front only; another document's run updates its own state.
+struct DocumentTrainingState {
+    bool formFilled = false; ///< the form was filled from the document's project once
+    QString untitled;        ///< "untitled-N": the run folder of a document without a project file
+    // The form.
+    int steps = 1000;
+    QString device = QStringLiteral("cpu");
+    QString logdir;
+    bool logdirChosen = false; ///< typed or browsed by the user (else it follows the project)
+    QString dataDir;
+    bool resume = false;
+    bool debug = false;
+    QString warmFrom;
+    QString warmVars;
+    bool profileAt = false;
+    int profileStep = 10;
+    // The last run.
+    QString runLogdir;
+    project::TrainProgress last;
+    bool hasProgress = false;
+    QString progressFormat; ///< the bar's text when it is not "Step N of M" (Preparing…, Not started)
+    QString evalFigures;
+    QString status;
+    bool statusIsError = false;
+    bool statusHtml = false;
+    QString errorNode;             ///< the node the status's error names ("Show node")
+    bool statusFromSource = false; ///< the status is the project's error (cleared once it builds)
+};
 
 /// The panel trains what its project source gives at the moment Start is pressed, so edits made
 /// since the last save are trained too. Only one run at a time.
@@ -47,12 +83,21 @@ public:
     /// What the settings, buttons and status need without scrolling (the panel itself scrolls).
     QSize sizeHint() const override;
 
+    /// Applies an edit to the document's project (marking the document modified), so that what
+    /// the form trains is what saving the document writes.
+    using ProjectEdit = std::function<void(const std::function<void(project::Project&)>& edit)>;
+
     /// What Start trains: `source` gives the project (errors are shown, in the engine's words);
-    /// `title` names it in the panel ("mnist.tsproj"). The form (steps, log directory, device) is
-    /// filled from the project, unless `owner` (the document) and `title` are those of the previous
-    /// call: then what the user typed stays. An empty source: nothing to train.
+    /// `title` names it in the panel ("mnist.tsproj"). Each `owner` (the document) has its own
+    /// DocumentTrainingState: the form is filled from its project the first time, then shows what
+    /// the user set for that document (its log directory following the project, e.g. after Save
+    /// As, until the user chooses one); a null owner is a new document on every call. The user's
+    /// edits of steps, device, log directory and data folder go to `edit` (none: kept in the form
+    /// only). When the owner is destroyed its state goes; if it was in front the panel shows its
+    /// empty state, and its run, if one is going, is stopped (a final checkpoint is saved). An
+    /// empty source: nothing to train.
     void setProjectSource(std::function<Expected<project::Project>()> source, const QString& title,
-                          const QObject* owner = nullptr);
+                          const QObject* owner = nullptr, ProjectEdit edit = {});
 
     /// Start with the panel's settings; false (with the reason shown) when it cannot.
     bool start();
@@ -94,19 +139,30 @@ public:
     /// How long Stop waits after SIGTERM before it kills mpirun (default 5000 ms).
     void setStopGraceMs(int milliseconds) { m_stopGraceMs = milliseconds; }
 
+    /// A run (of any document) is going.
     bool isRunning() const;
-    /// The log directory of the current or last run (empty before the first).
-    QString logDirectory() const { return m_runLogdir; }
+    /// The document whose run is going (null: none, or its document was closed).
+    const QObject* runningDocument() const { return isRunning() && !m_runOwnerClosed ? m_runOwner : nullptr; }
+    /// The log directory of the shown document's current or last run (empty before the first).
+    QString logDirectory() const { return shown().runLogdir; }
     /// The text of the status line (what tests read).
     QString statusText() const;
-    /// The latest progress (step, loss, ...) shown.
-    const project::TrainProgress& lastProgress() const { return m_last; }
+    /// The latest progress (step, loss, ...) of the shown document's run.
+    const project::TrainProgress& lastProgress() const { return shown().last; }
+    /// The shown document's state (form as last stored, status, progress); tests read it.
+    const DocumentTrainingState& shownState() const { return shown(); }
 
     // For tests and the command line: the fields of the form.
     QLineEdit* logDirectoryEdit() const { return m_logdir; }
     QLineEdit* dataFolderEdit() const { return m_dataDir; }
     QSpinBox* stepsBox() const { return m_steps; }
     QCheckBox* resumeBox() const { return m_resume; }
+    QPushButton* debugButton() const { return m_debug; }
+    QComboBox* deviceBox() const { return m_device; }
+    /// The sources' own folders (Browse…) and the evaluation section (data_folders_section.h,
+    /// evaluation_section.h): applied to what Start trains and, through the edit route, to the project.
+    DataFoldersSection* sourceFoldersSection() const { return m_folders; }
+    EvaluationSection* evaluationSection() const { return m_evaluation; }
     QCheckBox* profileAtStepBox() const { return m_profileAt; }
     QSpinBox* profileStepBox() const { return m_profileStep; }
     QLineEdit* warmStartEdit() const { return m_warmFrom; }
@@ -155,16 +211,42 @@ private:
     void retranslateUi();
     void updateButtons();
     void refreshForm();
+    /// The state of the document in front / of the run going or last run (map entries; the run's
+    /// is a separate record once its document was closed).
+    DocumentTrainingState& shown();
+    const DocumentTrainingState& shown() const;
+    DocumentTrainingState& runState();
+    bool runShown() const { return !m_runOwnerClosed && m_runOwner == m_owner; }
+    /// The form's widgets into the shown state, and back (with its progress and status).
+    void storeForm();
+    void showState();
+    /// The run's status and progress: stored in its document's state, shown when it is in front.
+    void showRunStatus(const QString& text, bool error, bool html = false);
+    void setRunProgressFormat(const QString& format);
+    /// The document `owner` is gone (its tab closed).
+    void forgetDocument(const QObject* owner);
+    /// A user edit of the form into the document's project (through m_edit).
+    void editProject(const std::function<void(project::Project&)>& edit);
+    /// With "Continue" ticked: refuses (status shown, true) when the latest checkpoint in `dir` is
+    /// not of `p`'s graph (project::matchLatestCheckpoint), naming the variables.
+    bool refuseForeignCheckpoint(const project::Project& p, const QString& dir);
     /// Shows the data folder field when a source of `p` needs one, saying what it must hold.
     void refreshDataField(const project::Project& p);
     /// Starts a TrainingRun of `p` into `dir` with `options` (logdir filled in here).
     void launch(project::Project p, const QString& dir, project::TrainRunOptions options);
+    /// The shown document's status line.
     void showStatus(const QString& text, bool error, bool html = false);
+    /// The run's progress (stored in its document's state, drawn when that is in front).
     void showProgress(const project::TrainProgress& p);
+    void drawProgress(const DocumentTrainingState& state);
     void onFinished(bool ok, const QString& text, const project::TrainRunResult& result);
     /// The latest evaluation beside the loss: its metrics and the best so far by eval.best's metric.
     void showEvaluation(const project::EvalResult& result);
-    QString defaultLogDirectory(const project::Project& p) const;
+    /// project::defaultLogDirectory of `p` for the shown document (its untitled-N name given on first use).
+    QString defaultLogDirectory(const project::Project& p);
+    /// The user chose `dir` as the shown document's log directory (typed, browsed, in a dialog).
+    void chooseLogDirectory(const QString& dir);
+    void drawStatus(const DocumentTrainingState& state);
     /// Writes the project and starts mpirun (after the hostfile check).
     void launchDistributed(project::Project p, const QString& dir, const DistributedChoices& choices);
     void onDistributedFinished(bool ok, int exitCode, bool stopped, const QString& startError);
@@ -176,8 +258,16 @@ private:
 
     const Registries* m_registries;
     std::function<Expected<project::Project>()> m_source;
+    ProjectEdit m_edit;
     QString m_title;
     const QObject* m_owner = nullptr; // compared only, never dereferenced
+    std::map<const QObject*, DocumentTrainingState> m_states;
+    const QObject* m_runOwner = nullptr; ///< the document whose run is going or went last
+    bool m_runOwnerClosed = false;       ///< its tab was closed: the run's state is m_closedRunState
+    DocumentTrainingState m_closedRunState;
+    QString m_runTitle;
+    int m_nextUntitled = 1;
+    bool m_fillingForm = false; ///< the form is being filled by the panel, not edited by the user
     std::unique_ptr<TrainingRun> m_run;
     std::unique_ptr<DistributedRun> m_mpi;
     int m_mpiProcesses = 0; ///< of m_mpi, or of the hostfile being checked
@@ -187,14 +277,11 @@ private:
     QString m_tstudioOverride;
     int m_stopGraceMs = 5000;
     QTimer* m_startPoll = nullptr;
-    QString m_runLogdir;
-    project::TrainProgress m_last;
     std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project (parameters, "Show node")
-    QString m_errorNode;
     QString m_pausedNode; // where the debugger holds the run; empty while it runs
-    bool m_statusIsError = false;
 
     QLabel* m_projectLabel = nullptr;
+    EmptyState* m_empty = nullptr; ///< over the form while no document is bound
     QLabel* m_deviceLabel = nullptr;
     QComboBox* m_device = nullptr;
     QLabel* m_stepsLabel = nullptr;
@@ -211,6 +298,10 @@ private:
     QLineEdit* m_warmVars = nullptr;  ///< training.warm_start.vars_to_warm_start
     QPushButton* m_browseWarm = nullptr;
     QCheckBox* m_profileAt = nullptr;
+    DataFoldersSection* m_folders = nullptr;
+    EvaluationSection* m_evaluation = nullptr;
+    /// Fills the two sections from `p` (null: hides them).
+    void refreshSections(const project::Project* p);
     QSpinBox* m_profileStep = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_distributed = nullptr; ///< "Run on N processes…"

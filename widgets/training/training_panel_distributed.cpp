@@ -144,7 +144,8 @@ void TrainingPanel::openDistributedDialog()
         const DistributedChoices chosen = dialog->choices();
         QSettings settings;
         chosen.save(settings);
-        m_logdir->setText(chosen.logdir);
+        if (chosen.logdir != m_logdir->text())
+            chooseLogDirectory(chosen.logdir);
         retranslateDistributedButton();
         startDistributed(chosen);
     });
@@ -161,7 +162,8 @@ bool TrainingPanel::startDistributed(const DistributedChoices& choices)
         showStatus(preview.problem, true);
         return false;
     }
-    m_logdir->setText(choices.logdir);
+    if (choices.logdir != m_logdir->text())
+        chooseLogDirectory(choices.logdir);
     QString dir;
     auto p = preparedProject(&dir);
     if (!p) {
@@ -169,6 +171,11 @@ bool TrainingPanel::startDistributed(const DistributedChoices& choices)
         return false;
     }
     dir = absoluteDirectory(dir);
+    if (m_resume->isChecked() && refuseForeignCheckpoint(*p, dir))
+        return false;
+    m_runOwner = m_owner;
+    m_runOwnerClosed = false;
+    m_runTitle = m_title;
     m_mpiProcesses = choices.processes;
     if (!choices.useHostfile) {
         launchDistributed(std::move(*p), dir, choices);
@@ -188,7 +195,7 @@ bool TrainingPanel::startDistributed(const DistributedChoices& choices)
             const QString text = tr("The hostfile cannot run %1 processes: %2")
                                      .arg(choices.processes)
                                      .arg(QString::fromStdString(s.message()));
-            showStatus(text, true);
+            showRunStatus(text, true);
             updateButtons();
             emit runFinished(false, text);
             return;
@@ -204,7 +211,7 @@ bool TrainingPanel::startDistributed(const DistributedChoices& choices)
 void TrainingPanel::launchDistributed(project::Project p, const QString& dir, const DistributedChoices& choices)
 {
     auto fail = [this](const QString& text) {
-        showStatus(text, true);
+        showRunStatus(text, true);
         updateButtons();
         emit runFinished(false, text);
     };
@@ -237,12 +244,15 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
     m_evalSettings.reset();
     m_evalFigures->clear();
     m_evalFigures->hide();
-    m_runLogdir = dir;
-    m_last = {};
-    m_last.firstStep = resume ? latestCheckpointStep(dir) : 0;
-    m_last.step = m_last.firstStep;
-    m_last.lastStep = m_steps->value();
-    m_errorNode.clear();
+    DocumentTrainingState& state = runState();
+    state.evalFigures.clear();
+    state.runLogdir = dir;
+    state.last = {};
+    state.last.firstStep = resume ? latestCheckpointStep(dir) : 0;
+    state.last.step = state.last.firstStep;
+    state.last.lastStep = m_steps->value();
+    state.hasProgress = false;
+    state.errorNode.clear();
     m_pausedNode.clear();
     m_mpiProcesses = choices.processes;
     m_mpiStartedSignalled = false;
@@ -253,18 +263,19 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
         emit processOutput(source, text, error);
     });
     connect(m_mpi.get(), &DistributedRun::progressed, this, [this](const project::MpiProgress& mp) {
-        project::TrainProgress progress = m_last;
+        project::TrainProgress progress = runState().last;
         progress.step = mp.step;
         progress.lastStep = mp.lastStep;
         progress.loss = mp.loss;
+        progress.accuracy = mp.accuracy;
         progress.stepsPerSecond = mp.stepsPerSecond;
         progress.seconds = m_mpi ? m_mpi->elapsedSeconds() : 0.0;
         showProgress(progress);
         const QLocale locale;
-        m_progress->setFormat(tr("Step %1 of %2 on %3 processes")
-                                  .arg(locale.toString(static_cast<qlonglong>(progress.step)),
-                                       locale.toString(static_cast<qlonglong>(progress.lastStep)))
-                                  .arg(m_mpiProcesses));
+        setRunProgressFormat(tr("Step %1 of %2 on %3 processes")
+                                 .arg(locale.toString(static_cast<qlonglong>(progress.step)),
+                                      locale.toString(static_cast<qlonglong>(progress.lastStep)))
+                                 .arg(m_mpiProcesses));
         emit progressed(progress);
         checkDistributedStarted();
     });
@@ -273,13 +284,11 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
                      .arg(m_title)
                      .arg(choices.processes)
                      .arg(QString::fromStdString(project::shellCommandLine(mpirun->string(), *args))));
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("Starting %1 processes…").arg(choices.processes));
-    m_figures->clear();
-    showStatus(tr("Running on %1 processes; rank 0 writes checkpoints and event files to %2")
-                   .arg(choices.processes)
-                   .arg(m_runLogdir),
-               false);
+    setRunProgressFormat(tr("Starting %1 processes…").arg(choices.processes));
+    showRunStatus(tr("Running on %1 processes; rank 0 writes checkpoints and event files to %2")
+                      .arg(choices.processes)
+                      .arg(dir),
+                  false);
     m_mpi->start();
     m_startPoll->start();
     updateButtons();
@@ -293,18 +302,19 @@ void TrainingPanel::checkDistributedStarted()
     }
     // Rank 0's log directory is the run's own (project::rankLogDirectory(dir, 0)); the workers'
     // folders below it are runs of the same dashboard.
-    const QDir rank0(toQString(project::rankLogDirectory(m_runLogdir.toStdString(), 0)));
-    if (rank0.entryList({QStringLiteral("*tfevents*")}, QDir::Files).isEmpty() && m_last.step == m_last.firstStep)
+    const DocumentTrainingState& state = runState();
+    const QDir rank0(toQString(project::rankLogDirectory(state.runLogdir.toStdString(), 0)));
+    if (rank0.entryList({QStringLiteral("*tfevents*")}, QDir::Files).isEmpty() && state.last.step == state.last.firstStep)
         return;
     m_mpiStartedSignalled = true;
     m_startPoll->stop();
     emit message(tr("Training %1 on %2 processes from step %3 to %4 in %5")
-                     .arg(m_title)
+                     .arg(m_runTitle)
                      .arg(m_mpiProcesses)
-                     .arg(m_last.firstStep)
-                     .arg(m_last.lastStep)
-                     .arg(m_runLogdir));
-    emit runStarted(m_runLogdir);
+                     .arg(state.last.firstStep)
+                     .arg(state.last.lastStep)
+                     .arg(state.runLogdir));
+    emit runStarted(state.runLogdir);
 }
 
 void TrainingPanel::onDistributedFinished(bool ok, int exitCode, bool stopped, const QString& startError)
@@ -317,20 +327,21 @@ void TrainingPanel::onDistributedFinished(bool ok, int exitCode, bool stopped, c
     const int n = m_mpiProcesses;
     QString text;
     bool success = ok;
+    const QString runLogdir = runState().runLogdir;
     if (ok || stopped) {
-        project::TrainProgress p = m_last;
+        project::TrainProgress p = runState().last;
         p.seconds = seconds;
         if (ok)
             p.step = std::max(p.step, p.lastStep);
         showProgress(p);
         QString checkpoint;
-        if (auto latest = latestCheckpoint(m_runLogdir.toStdString()))
+        if (auto latest = latestCheckpoint(runLogdir.toStdString()))
             checkpoint = QFileInfo(toQString(*latest)).fileName();
         if (ok) {
             text = tr("Finished on %1 processes at step %2; rank 0's checkpoints and event files are in %3")
                        .arg(n)
                        .arg(p.step)
-                       .arg(m_runLogdir);
+                       .arg(runLogdir);
         } else {
             text = checkpoint.isEmpty()
                        ? tr("Stopped the %1 processes at step %2; no checkpoint was saved").arg(n).arg(p.step)
@@ -340,7 +351,7 @@ void TrainingPanel::onDistributedFinished(bool ok, int exitCode, bool stopped, c
                              .arg(checkpoint);
         }
         success = true;
-        showStatus(text, false);
+        showRunStatus(text, false);
         emit message(text);
     } else {
         const QString headline = !startError.isEmpty()
@@ -356,9 +367,9 @@ void TrainingPanel::onDistributedFinished(bool ok, int exitCode, bool stopped, c
         if (!lines.isEmpty())
             html += QStringLiteral("<pre style=\"margin-top:4px\">%1</pre>")
                         .arg(lines.join(QLatin1Char('\n')).toHtmlEscaped());
-        showStatus(html, true, true);
-        if (m_last.step == m_last.firstStep)
-            m_progress->setFormat(tr("Not started"));
+        showRunStatus(html, true, true);
+        if (runState().last.step == runState().last.firstStep)
+            setRunProgressFormat(tr("Not started"));
     }
     m_mpiProcesses = 0;
     retranslateUi();

@@ -351,6 +351,47 @@ private slots:
         QCOMPARE(idx.back(), std::uint32_t(n - 1));
     }
 
+    void tickLabelsAreDistinct()
+    {
+        // A flat loss near 0.98: d3's ticks over the padded domain, labelled with 3 digits, would repeat.
+        for (const auto& [lo, hi] : std::vector<std::pair<double, double>>{
+                 {0.9795, 0.9805}, {0.97999, 0.98001}, {0.98, 0.98 + 1e-9}, {-1e-7, 1e-7}, {1e5, 1e5 + 0.01}, {0.0, 1.0}}) {
+            const std::vector<double> ticks = linearTicks(lo, hi, 8);
+            QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(lo, 'g', 17)));
+            const std::vector<std::string> labels = tickLabels(ticks);
+            QCOMPARE(labels.size(), ticks.size());
+            for (std::size_t i = 1; i < labels.size(); ++i)
+                QVERIFY2(labels[i] != labels[i - 1],
+                         qPrintable(QString::fromStdString(labels[i]) + " repeats over " + QString::number(lo, 'g', 17)));
+        }
+        // The fewest digits that tell them apart, and TensorBoard's 3 where those do.
+        QCOMPARE(tickLabels(std::vector<double>{0.9796, 0.9798, 0.98, 0.9802}),
+                 (std::vector<std::string>{"0.9796", "0.9798", "0.98", "0.9802"}));
+        QCOMPARE(tickLabels(std::vector<double>{0, 0.5, 1}), (std::vector<std::string>{"0", "0.5", "1"}));
+        QCOMPARE(tickLabels(std::vector<double>{98000, 98500}), (std::vector<std::string>{"9.8e+4", "9.85e+4"}));
+        QCOMPARE(tickLabels(std::vector<double>{}), std::vector<std::string>{});
+        QCOMPARE(tickLabels(std::vector<double>{0.98}), std::vector<std::string>{"0.98"});
+    }
+
+    void tagOrderPutsLossFirstAndRatesLast()
+    {
+        QCOMPARE(scalarTagRank("loss"), 0);
+        QCOMPARE(scalarTagRank("total_loss"), 0);
+        QCOMPARE(scalarTagRank("losses/cross_entropy"), 0);
+        QCOMPARE(scalarTagRank("train/Loss"), 0);
+        QCOMPARE(scalarTagRank("epoch_loss"), 0);
+        QCOMPARE(scalarTagRank("global_step/sec"), 2);
+        QCOMPARE(scalarTagRank("examples/sec"), 2);
+        QCOMPARE(scalarTagRank("steps_per_sec"), 2);
+        QCOMPARE(scalarTagRank("batches_per_second"), 2);
+        QCOMPARE(scalarTagRank("accuracy"), 1);
+        QCOMPARE(scalarTagRank("lossy_compression_ratio"), 1); // "lossy" is not a loss
+        QCOMPARE(scalarTagRank("learning_rate"), 1);
+        std::vector<std::string> tags{"global_step/sec", "accuracy", "loss", "learning_rate", "eval/loss"};
+        std::sort(tags.begin(), tags.end(), [](const std::string& a, const std::string& b) { return scalarTagLess(a, b); });
+        QCOMPARE(tags, (std::vector<std::string>{"eval/loss", "loss", "accuracy", "learning_rate", "global_step/sec"}));
+    }
+
     void labels()
     {
         QCOMPARE(formatStep(0), std::string("0"));

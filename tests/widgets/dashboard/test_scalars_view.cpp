@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -283,6 +284,109 @@ private slots:
         const QImage blank = empty.grab().toImage();
         blank.save(QStringLiteral("/tmp/scalars_view_empty.png"));
         QVERIFY(countColour(blank, QColor(0xff7043)) == 0);
+    }
+
+    void lossFirstRatesLastAndCardsUseTheWidth()
+    {
+        // Tags a TF 1 training run writes: each without '/' is its own section.
+        ScalarsView view;
+        view.resize(1030, 800); // the Scalars tab of a 1280 x 800 window, beside the runs list
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setRuns(twoRuns());
+        for (const QString& tag : {QStringLiteral("accuracy"), QStringLiteral("global_step/sec"), QStringLiteral("loss"),
+                                   QStringLiteral("metrics/auc"), QStringLiteral("metrics/loss")})
+            view.setScalars(QStringLiteral("train"), tag, m_train);
+        QCOMPARE(view.sections(), (QStringList{"loss", "metrics", "accuracy", "global_step"}));
+        // Inside a section too: the loss before the rest.
+        for (const QString& s : view.sections())
+            view.setSectionExpanded(s, true);
+        QCoreApplication::processEvents();
+        auto place = [&](const QString& tag) {
+            ScalarChart* chart = view.chart(tag);
+            return chart ? QRect(chart->mapTo(&view, QPoint(0, 0)), chart->size()) : QRect();
+        };
+        const QRect loss = place(QStringLiteral("loss"));
+        const QRect metricsLoss = place(QStringLiteral("metrics/loss"));
+        const QRect auc = place(QStringLiteral("metrics/auc"));
+        const QRect accuracy = place(QStringLiteral("accuracy"));
+        const QRect rate = place(QStringLiteral("global_step/sec"));
+        for (const QRect& r : {loss, metricsLoss, auc, accuracy, rate})
+            QVERIFY(r.isValid());
+        // Two columns at this width, cards wider than before (440) and not squeezed.
+        QVERIFY2(loss.width() > 440 && loss.width() < 520, qPrintable(QString::number(loss.width())));
+        QVERIFY2(loss.height() >= 280, qPrintable(QString::number(loss.height())));
+        // The loss is the first card, top left; the one-chart "loss" section shares its row with nothing wider.
+        QVERIFY(loss.top() <= metricsLoss.top() && loss.top() <= accuracy.top() && loss.top() <= rate.top());
+        QVERIFY(loss.left() < 40);
+        QCOMPARE(metricsLoss.top(), auc.top());
+        QVERIFY(metricsLoss.left() < auc.left());
+        // global_step/sec comes last in reading order.
+        for (const QRect& r : {loss, metricsLoss, auc, accuracy})
+            QVERIFY2(rate.top() > r.top() || (rate.top() == r.top() && rate.left() > r.left()),
+                     qPrintable(QStringLiteral("rate at (%1, %2), a card at (%3, %4)")
+                                    .arg(rate.left()).arg(rate.top()).arg(r.left()).arg(r.top())));
+        // One-chart sections share a row rather than each taking a full-width one.
+        QCOMPARE(accuracy.top(), rate.top());
+
+        // A wider window (1920 x 1080) gets three columns of larger cards.
+        view.resize(1670, 1000);
+        QCoreApplication::processEvents();
+        const QRect wideAuc = place(QStringLiteral("metrics/auc"));
+        const QRect wideLoss = place(QStringLiteral("metrics/loss"));
+        QCOMPARE(wideAuc.top(), wideLoss.top());
+        QVERIFY2(wideAuc.width() > 440, qPrintable(QString::number(wideAuc.width())));
+        int onFirstRow = 0;
+        for (const QString& tag : view.tags())
+            onFirstRow += place(tag).top() == place(QStringLiteral("loss")).top() ? 1 : 0;
+        QCOMPARE(onFirstRow, 3);
+    }
+
+    void onePointSeriesShowsAMarker()
+    {
+        ScalarChart chart;
+        chart.resize(500, 340);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setRuns(twoRuns());
+        auto one = std::make_shared<std::vector<events::ScalarSample>>();
+        one->push_back({0, 1.7e9, 0.98});
+        chart.setSeries(QStringLiteral("train"), one);
+        chart.refresh();
+        QCOMPARE(chart.smoothedPoints(QStringLiteral("train")).size(), 1);
+        QVERIFY(chart.markersShown(QStringLiteral("train")));
+        const QImage image = chart.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        image.save(QStringLiteral("/tmp/scalar_chart_one_point.png"));
+        const int marker = countColour(image, QColor(0xff7043));
+        QVERIFY2(marker >= 20, qPrintable(QStringLiteral("%1 marker pixels").arg(marker)));
+
+        // Many points: a line, no markers.
+        chart.setSeries(QStringLiteral("train"), m_train);
+        chart.refresh();
+        QVERIFY(!chart.markersShown(QStringLiteral("train")));
+    }
+
+    void flatSeriesHasDistinctAxisLabels()
+    {
+        ScalarChart chart;
+        chart.resize(500, 340);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setRuns(twoRuns());
+        chart.setSmoothing(0);
+        // A loss that has settled: 0.98 give or take a few parts in a hundred thousand.
+        auto flat = std::make_shared<std::vector<events::ScalarSample>>();
+        for (int i = 0; i < 50; ++i)
+            flat->push_back({i, 1.7e9 + i, 0.98 + 2e-5 * std::sin(i)});
+        chart.setSeries(QStringLiteral("train"), flat);
+        chart.refresh();
+        const QStringList labels = chart.yAxisLabels();
+        QVERIFY2(labels.size() >= 3, qPrintable(labels.join(", ")));
+        for (const QString& label : labels)
+            QVERIFY2(!label.contains(QChar(0x200b)), qPrintable(labels.join(", "))); // never made unique by padding
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+        for (int i = 1; i < labels.size(); ++i)
+            QVERIFY2(labels[i].toDouble() > labels[i - 1].toDouble(), qPrintable(labels.join(", ")));
     }
 
     void redrawBenchmarkRuns()

@@ -8,6 +8,7 @@
 #include "debugger/execution_list_view.h"
 #include "debugger/node_info_view.h"
 #include "debugger/tensor_inspector.h"
+#include "framework/allocator.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
@@ -69,6 +70,14 @@ const std::string kNanGraph = constNode("zero", {0, 0, 0, 0}) + constNode("one",
                               "node { name: 'after' op: 'Add' input: 'nan' input: 'ratio' "
                               "attr { key: 'T' value { type: DT_FLOAT } } }\n";
 
+/// A Placeholder fed as a data source feeds it, then a scope that uses it once and a node that does not.
+const std::string kFedGraph =
+    "node { name: 'images' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n" +
+    constNode("layer1/w", {0.5f, -1, 2, 1}) +
+    "node { name: 'layer1/MatMul' op: 'MatMul' input: 'images' input: 'layer1/w' "
+    "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+    "node { name: 'layer1/Relu' op: 'Relu' input: 'layer1/MatMul' attr { key: 'T' value { type: DT_FLOAT } } }\n";
+
 /// A Session over a text GraphDef with a DebugController, runs started on another thread when the view asks.
 struct DebugRun {
     std::shared_ptr<const tensorflow::GraphDef> graph;
@@ -77,6 +86,7 @@ struct DebugRun {
     std::future<Status> result;
     std::vector<Tensor> outputs;
     std::string fetch;
+    std::vector<std::pair<std::string, Tensor>> feeds; ///< what each run is fed (a data source's batch)
 
     ~DebugRun()
     {
@@ -106,7 +116,7 @@ struct DebugRun {
     {
         outputs.clear();
         result = std::async(std::launch::async, [this] {
-            return session->run(tensorflow::RunOptions(), {}, {fetch}, {}, &outputs, nullptr, controller.get());
+            return session->run(tensorflow::RunOptions(), feeds, {fetch}, {}, &outputs, nullptr, controller.get());
         });
     }
 
@@ -267,6 +277,42 @@ private slots:
         QCOMPARE(run.outputs.size(), std::size_t(1));
         const auto out = run.outputs[0].values<float>();
         QCOMPARE(std::vector<float>(out.begin(), out.end()), (std::vector<float>{0, 0, 9.5f, 1}));
+    }
+
+    void fedPlaceholderIsInspectable()
+    {
+        DebugRun run;
+        QVERIFY(run.create(*m_registries, kFedGraph, "layer1/Relu"));
+        static CpuAllocator allocator; // outlives the run and the view's copies
+        auto batch = Tensor::fromVector<float>(allocator, TensorShape({2, 2}), {1, -2, 3, 4});
+        QVERIFY(batch);
+        run.feeds = {{"images", *batch}};
+        DebuggerView view;
+        view.resize(1200, 800);
+        view.show();
+        run.connect(view);
+        view.attach(run.controller, run.graph);
+        QSignalSpy paused(&view, &DebuggerView::pausedAt);
+        // Paused before Relu: the fed tensor is no input of the node paused at, and its node never runs.
+        QVERIFY(view.breakpointModel()->addFromSpec("node:layer1/Relu"));
+        view.action(Action::kRunContinue)->trigger();
+        QVERIFY(paused.wait(10000));
+        QCOMPARE(paused.last().at(0).toString(), QString("layer1/Relu"));
+        QVERIFY(!view.executedNodeNames().contains("images"));
+        QVERIFY2(view.showTensor("images"), qPrintable(view.findChild<QLabel*>("tensorMessageLabel")->text()));
+        QCOMPARE(view.shownTensor(), QString("images:0"));
+        const Tensor& shown = view.inspector()->shownTensor();
+        QCOMPARE(shown.shape(), TensorShape({2, 2}));
+        QCOMPARE(shown.values<float>()[1], -2.0f);
+        QCOMPARE(shown.values<float>()[3], 4.0f);
+        // MatMul's inputs list it with the feed's dtype and shape, not as "not run".
+        emit view.executionView()->nodeClicked("layer1/MatMul");
+        QCOMPARE(tensorRows(view.tensorsTree()).first(), QString("images:0 input 0, fed float32 [2,2]"));
+        // The Placeholder itself lists its fed output.
+        emit view.executionView()->nodeClicked("images");
+        QCOMPARE(tensorRows(view.tensorsTree()), (QStringList{"images:0 output 0, fed float32 [2,2]"}));
+        view.action(Action::kRunContinue)->trigger();
+        QVERIFY(run.wait().isOk());
     }
 
     void executionListFilters()

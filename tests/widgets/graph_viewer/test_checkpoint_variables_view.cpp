@@ -1,5 +1,8 @@
 // Tests for the checkpoint tab: statistics rows of a checkpoint written here, sorting, filter, export, errors, fixture.
 #include "graph_viewer/checkpoint_variables_view.h"
+#include "graph_viewer/tensor_value_dialog.h"
+#include "debugger/tensor_inspector.h"
+#include "debugger/tensor_table_model.h"
 
 #include "framework/allocator.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
@@ -9,6 +12,8 @@
 #include "../../support/test_files.h"
 
 #include <QAbstractItemModel>
+#include <QAction>
+#include <QTreeView>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -279,6 +284,54 @@ private slots:
         busy->setCheckpoint(big);
         QVERIFY(busy->isBusy());
         delete busy;
+    }
+
+    void showValuesReadsTheTensorLazily()
+    {
+        QTemporaryDir dir;
+        const QString prefix = writeCheckpoint(dir.path());
+        View view;
+        view.setCheckpoint(prefix);
+        QVERIFY(waitUntilIdle(view));
+        QSignalSpy shown(&view, &View::valuesShown);
+        QSignalSpy failed(&view, &View::valuesFailed);
+
+        // Double-click (activation) on the a/kernel row opens its values.
+        auto* table = view.findChild<QTreeView*>(QStringLiteral("tensorTable"));
+        QVERIFY(table);
+        const int row = rowOf(view.model(), QStringLiteral("a/kernel"));
+        QVERIFY(row >= 0);
+        emit table->activated(view.model()->index(row, View::kMean));
+        QVERIFY(shown.wait(10000));
+        auto* dialog = shown.at(0).at(0).value<TensorValueDialog*>();
+        QVERIFY(dialog);
+        QVERIFY(dialog->windowTitle().contains(QStringLiteral("a/kernel")));
+        QCOMPARE(dialog->inspector()->tensorName(), QStringLiteral("a/kernel"));
+        const auto* cells = dialog->inspector()->tableModel();
+        QCOMPARE(cells->rowCount(), 2);
+        QCOMPARE(cells->columnCount(), 2);
+        QCOMPARE(cells->index(0, 1).data().toString().toDouble(), 2.0);
+        QCOMPARE(cells->index(1, 0).data().toString().toDouble(), 3.0);
+        QCOMPARE(cells->index(1, 1).data().toString().toDouble(), 4.0);
+        dialog->close();
+
+        // The action works on the selection.
+        auto* action = view.findChild<QAction*>(QStringLiteral("showValuesAction"));
+        QVERIFY(action);
+        QVERIFY(!action->isEnabled());
+        table->setCurrentIndex(view.model()->index(rowOf(view.model(), QStringLiteral("z_mask")), View::kName));
+        QVERIFY(action->isEnabled());
+        action->trigger();
+        QVERIFY(shown.wait(10000));
+        auto* mask = shown.at(1).at(0).value<TensorValueDialog*>();
+        QCOMPARE(mask->inspector()->tableModel()->rowCount(), 4);
+        mask->close();
+
+        // A tensor the checkpoint lacks: the error names it, and no window opens.
+        view.showValues(QStringLiteral("no/such/tensor"));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("no/such/tensor")));
+        QCOMPARE(shown.count(), 2);
     }
 
     void mnistFixture()

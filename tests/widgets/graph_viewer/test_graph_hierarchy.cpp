@@ -328,6 +328,40 @@ private slots:
         QVERIFY(!plain.edge(plain.find("dep"), plain.find("scope")));
     }
 
+    void constNamedLikeScopeStaysANode()
+    {
+        // A frozen graph's weights: Const "dense/kernel" read by "dense/kernel/read". Embedded, it would be
+        // drawn nowhere and its name would only find the scope.
+        tensorflow::GraphDef g;
+        addNode(g, "x", "Placeholder");
+        addNode(g, "dense/kernel", "Const");
+        addNode(g, "dense/kernel/read", "Identity", {"dense/kernel"});
+        addNode(g, "dense/MatMul", "MatMul", {"x", "dense/kernel/read"});
+        addNode(g, "dense/bias", "Const");
+        addNode(g, "dense/BiasAdd", "BiasAdd", {"dense/MatMul", "dense/bias"});
+        addNode(g, "loss", "ScalarSummary", {"dense/BiasAdd"});
+        const auto h = GraphHierarchy::build(g);
+        QVERIFY(h.problems().empty());
+        QCOMPARE(h.embeddedCount(), 2); // dense/bias and the summary only
+        const int kernel = h.findOp("dense/kernel");
+        QVERIFY(kernel > 0);
+        QCOMPARE(h.node(kernel).name, std::string("dense/kernel/(kernel)"));
+        QCOMPARE(h.node(kernel).graphIndex, 1);
+        QCOMPARE(h.node(h.node(kernel).parent).name, std::string("dense/kernel"));
+        // find() keeps answering the scope for the path; findOp() the op for the GraphDef name.
+        QCOMPARE(h.node(h.find("dense/kernel")).kind, HierarchyNodeKind::kGroup);
+        QCOMPARE(h.findOp("dense/kernel/read"), h.find("dense/kernel/read"));
+        QCOMPARE(h.findOp("dense/kernel/read") > 0, true);
+        QCOMPARE(h.edge(kernel, h.find("dense/kernel/read"))->dataCount, 1);
+        // Embedded nodes have no op but a host.
+        QCOMPARE(h.findOp("dense/bias"), -1);
+        QCOMPARE(h.embeddingHost("dense/bias"), h.findOp("dense/BiasAdd"));
+        QCOMPARE(h.embeddingHost("loss"), h.findOp("dense/BiasAdd"));
+        QCOMPARE(h.embeddingHost("dense/kernel"), -1);
+        QCOMPARE(h.findOp("nothing"), -1);
+        QCOMPARE(h.embeddingHost("nothing"), -1);
+    }
+
     void problemsAndCycles()
     {
         tensorflow::GraphDef g;

@@ -2,18 +2,28 @@
 #include "graph_viewer/graph_canvas.h"
 #include "graph_viewer/graph_search.h"
 #include "graph_viewer/graph_viewer.h"
+#include "graph_viewer/node_properties_panel.h"
+#include "graph_viewer/signatures_view.h"
+#include "graph_viewer/tensor_value_dialog.h"
+#include "debugger/tensor_inspector.h"
+#include "debugger/tensor_table_model.h"
 #include "io/events/event_file_writer.h"
 #include "proto/config.pb.h"
+#include "proto/saved_model.pb.h"
 #include "proto/step_stats.pb.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"
 
 #include "../../support/graph_def_nodes.h"
+#include "../../support/test_files.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTreeWidget>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -61,6 +71,64 @@ tensorflow::GraphDef twoLayers()
     return g;
 }
 
+/// A float32 Const holding `values` in `shape`.
+tensorflow::NodeDef* addConst(tensorflow::GraphDef& g, const std::string& name, std::initializer_list<int> shape,
+                              const std::vector<float>& values)
+{
+    auto* node = tstudio::testing::addNode(g, name, "Const");
+    (*node->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
+    auto* tensor = (*node->mutable_attr())["value"].mutable_tensor();
+    tensor->set_dtype(tensorflow::DT_FLOAT);
+    for (int d : shape)
+        tensor->mutable_tensor_shape()->add_dim()->set_size(d);
+    for (float v : values)
+        tensor->add_float_val(v);
+    return node;
+}
+
+/// A frozen dense layer: the weights are Consts named like the scopes of their reads, as freeze_graph leaves them.
+tensorflow::GraphDef frozenDense()
+{
+    tensorflow::GraphDef g;
+    addTypedNode(g, "X", "Placeholder");
+    std::vector<float> kernel;
+    for (int i = 0; i < 12; ++i)
+        kernel.push_back(0.5f * static_cast<float>(i));
+    addConst(g, "dense/kernel", {4, 3}, kernel);
+    addTypedNode(g, "dense/kernel/read", "Identity", {"dense/kernel"});
+    addTypedNode(g, "dense/MatMul", "MatMul", {"X", "dense/kernel/read"});
+    addConst(g, "dense/bias", {3}, {0.25f, -1.0f, 2.0f}); // no scope of that name: drawn on its consumer
+    addTypedNode(g, "dense/BiasAdd", "BiasAdd", {"dense/MatMul", "dense/bias"});
+    return g;
+}
+
+tensorflow::SignatureDef signature(const std::string& method, std::map<std::string, std::string> inputs,
+                                   std::map<std::string, std::string> outputs)
+{
+    tensorflow::SignatureDef sig;
+    sig.set_method_name(method);
+    auto fill = [](auto& map, const std::map<std::string, std::string>& tensors) {
+        for (const auto& [key, name] : tensors) {
+            tensorflow::TensorInfo& info = map[key];
+            info.set_name(name);
+            info.set_dtype(tensorflow::DT_FLOAT);
+            info.mutable_tensor_shape()->add_dim()->set_size(-1);
+            info.mutable_tensor_shape()->add_dim()->set_size(4);
+        }
+    };
+    fill(*sig.mutable_inputs(), inputs);
+    fill(*sig.mutable_outputs(), outputs);
+    return sig;
+}
+
+QTreeWidgetItem* findItem(QTreeWidget* tree, int column, const QString& text)
+{
+    for (QTreeWidgetItemIterator it(tree); *it; ++it)
+        if ((*it)->text(column) == text)
+            return *it;
+    return nullptr;
+}
+
 class TestGraphViewer : public QObject {
     Q_OBJECT
 
@@ -101,6 +169,156 @@ private slots:
         auto registries = makeDefaultRegistries();
         QVERIFY(registries.has_value());
         m_registries = std::move(*registries);
+    }
+
+    void scopeNamedConstIsSelectableWithItsValue()
+    {
+        auto viewer = show(frozenDense());
+        QVERIFY(viewer);
+        const GraphHierarchy& h = *viewer->hierarchy();
+        // The Const is drawn inside the scope of its own name, as TensorBoard draws "(kernel)".
+        const int kernel = h.findOp("dense/kernel");
+        QVERIFY(kernel >= 0);
+        QCOMPARE(h.node(kernel).name, std::string("dense/kernel/(kernel)"));
+        const int scope = h.find("dense/kernel");
+        QCOMPARE(h.node(scope).kind, HierarchyNodeKind::kGroup);
+
+        // Its name selects the node, not the scope, and the panel shows its dtype, shape and values.
+        QVERIFY(viewer->selectNodeNamed(QStringLiteral("dense/kernel")));
+        QVERIFY(waitForLayout(*viewer));
+        QCOMPARE(viewer->canvas()->selected(), kernel);
+        NodePropertiesPanel* panel = viewer->properties();
+        QCOMPARE(panel->shownNode(), 1);
+        auto* value = panel->findChild<QLabel*>(QStringLiteral("valueLabel"));
+        QVERIFY(value && value->isVisibleTo(panel));
+        QVERIFY2(value->text().contains(QStringLiteral("float32 [4, 3] · 12 value(s)")), qPrintable(value->text()));
+        QVERIFY2(value->text().contains(QStringLiteral("[0, 0.5, 1, 1.5, 2,")), qPrintable(value->text()));
+        TensorValueDialog* dialog = panel->showValues();
+        QVERIFY(dialog);
+        const auto* cells = dialog->inspector()->tableModel();
+        QCOMPARE(cells->rowCount(), 4);
+        QCOMPARE(cells->columnCount(), 3);
+        QCOMPARE(cells->index(3, 2).data().toString().toDouble(), 5.5);
+        dialog->close();
+
+        // The scope itself offers its node of the same name; following the link selects the node again.
+        viewer->selectNode(scope);
+        QVERIFY(waitForLayout(*viewer));
+        QCOMPARE(viewer->canvas()->selected(), scope);
+        auto* group = panel->findChild<QTreeWidget*>(QStringLiteral("groupTree"));
+        QVERIFY(group && group->topLevelItemCount() > 0);
+        QTreeWidgetItem* link = group->topLevelItem(0);
+        QCOMPARE(link->data(0, NodePropertiesPanel::kNodeNameRole).toString(), QStringLiteral("dense/kernel"));
+        emit group->itemClicked(link, 0);
+        QVERIFY(waitForLayout(*viewer));
+        QCOMPARE(viewer->canvas()->selected(), kernel);
+
+        // A Const drawn on its consumer: its name selects the consumer and the panel describes the Const.
+        QCOMPARE(h.findOp("dense/bias"), -1);
+        const int biasAdd = h.findOp("dense/BiasAdd");
+        QCOMPARE(h.embeddingHost("dense/bias"), biasAdd);
+        QVERIFY(viewer->selectNodeNamed(QStringLiteral("dense/bias")));
+        QVERIFY(waitForLayout(*viewer));
+        QCOMPARE(viewer->canvas()->selected(), biasAdd);
+        QCOMPARE(panel->shownNode(), 4);
+        QVERIFY2(value->text().contains(QStringLiteral("[0.25, -1, 2]")), qPrintable(value->text()));
+        // Selecting the consumer itself describes the consumer.
+        viewer->canvas()->setSelected(-1);
+        viewer->selectNode(biasAdd);
+        QCOMPARE(panel->shownNode(), 5);
+        QVERIFY(!value->isVisibleTo(panel));
+    }
+
+    void savedModelSignaturesSelectTheirNodes()
+    {
+        QTemporaryDir dir;
+        tensorflow::SavedModel model;
+        model.set_saved_model_schema_version(1);
+        tensorflow::MetaGraphDef* meta = model.add_meta_graphs();
+        meta->mutable_meta_info_def()->add_tags("serve");
+        *meta->mutable_graph_def() = twoLayers();
+        (*meta->mutable_signature_def())["serving_default"] =
+            signature("tensorflow/serving/predict", {{"x", "input/x:0"}}, {{"scores", "layer2/Relu:0"}});
+        (*meta->mutable_signature_def())["hidden"] =
+            signature("tensorflow/serving/predict", {{"x", "input/x:0"}}, {{"features", "layer1/Relu:0"}});
+        QFile file(dir.filePath(QStringLiteral("saved_model.pb")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const std::string bytes = model.SerializeAsString();
+        file.write(bytes.data(), static_cast<qint64>(bytes.size()));
+        file.close();
+
+        GraphViewer viewer(m_registries.get());
+        viewer.resize(1000, 700);
+        viewer.show();
+        QSignalSpy loaded(&viewer, &GraphViewer::loaded);
+        viewer.open(dir.path());
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.at(0).at(0).toBool());
+        SignaturesView* signatures = viewer.signaturesView();
+        QVERIFY(signatures);
+        // Shown first: how to call the model is what a SavedModel is for.
+        auto* tabs = viewer.findChild<QTabWidget*>(QStringLiteral("graphSideTabs"));
+        QVERIFY(tabs);
+        QCOMPARE(tabs->currentWidget(), signatures);
+        QCOMPARE(signatures->signatures().size(), std::size_t(2));
+        QTreeWidget* tree = signatures->tree();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("hidden")); // sorted by key
+        QTreeWidgetItem* serving = tree->topLevelItem(1);
+        QCOMPARE(serving->text(0), QStringLiteral("serving_default"));
+        QVERIFY(findItem(tree, 0, QStringLiteral("Method: tensorflow/serving/predict")));
+        QTreeWidgetItem* scores = findItem(tree, SignaturesView::kTensor, QStringLiteral("layer2/Relu:0"));
+        QVERIFY(scores);
+        QCOMPARE(scores->text(SignaturesView::kKey), QStringLiteral("scores"));
+        QCOMPARE(scores->text(SignaturesView::kType), QStringLiteral("float32 [?,4]"));
+        QCOMPARE(scores->toolTip(SignaturesView::kKey), QStringLiteral("scores"));
+
+        emit tree->itemClicked(scores, SignaturesView::kTensor);
+        QVERIFY(waitForLayout(viewer));
+        QCOMPARE(selectedName(viewer), QStringLiteral("layer2/Relu"));
+        QTreeWidgetItem* input = findItem(tree, SignaturesView::kTensor, QStringLiteral("input/x:0"));
+        QVERIFY(input);
+        emit tree->itemActivated(input, 0);
+        QVERIFY(waitForLayout(viewer));
+        QCOMPARE(selectedName(viewer), QStringLiteral("input/x"));
+
+        // Another file kind drops the tab.
+        viewer.showGraph(twoLayers(), QStringLiteral("plain"));
+        QTRY_VERIFY_WITH_TIMEOUT(viewer.signaturesView() == nullptr, 10000);
+    }
+
+    void savedModelFixtureSignatures()
+    {
+        const QString fixtures = tstudio::testing::fixturesDir();
+        const QString path = fixtures + "/tf2-keras-cppflow/multi_input_output/model";
+        if (fixtures.isEmpty() || !QFile::exists(path + "/saved_model.pb"))
+            QSKIP("fixture tf2-keras-cppflow/multi_input_output/model not found (../shared/fixtures or $TSTUDIO_FIXTURES)");
+        GraphViewer viewer(m_registries.get());
+        viewer.resize(1000, 700);
+        viewer.show();
+        QSignalSpy loaded(&viewer, &GraphViewer::loaded);
+        viewer.open(path);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.at(0).at(0).toBool());
+        QVERIFY(viewer.signaturesView());
+        // As the fixture's README lists them (saved_model_cli's view).
+        std::vector<std::string> keys;
+        for (const SignatureInfo& s : viewer.signaturesView()->signatures())
+            keys.push_back(s.key);
+        QCOMPARE(keys, (std::vector<std::string>{"__saved_model_init_op", "serving_default"}));
+        const SignatureInfo& serving = viewer.signaturesView()->signatures()[1];
+        QCOMPARE(serving.methodName, std::string("tensorflow/serving/predict"));
+        QCOMPARE(serving.inputs.size(), std::size_t(2));
+        QCOMPARE(serving.inputs[0].key, std::string("my_input_1"));
+        QCOMPARE(serving.inputs[0].tensorName, std::string("serving_default_my_input_1:0"));
+        QCOMPARE(serving.outputs[1].tensorName, std::string("StatefulPartitionedCall:1"));
+        QTreeWidget* tree = viewer.signaturesView()->tree();
+        QTreeWidgetItem* input = findItem(tree, SignaturesView::kTensor, QStringLiteral("serving_default_my_input_2:0"));
+        QVERIFY(input);
+        QCOMPARE(input->text(SignaturesView::kType), QStringLiteral("float32 [?,5]"));
+        emit tree->itemClicked(input, SignaturesView::kTensor);
+        QVERIFY(waitForLayout(viewer));
+        QCOMPARE(selectedName(viewer), QStringLiteral("serving_default_my_input_2"));
     }
 
     void firstViewIsTheCollapsedTopLevel()

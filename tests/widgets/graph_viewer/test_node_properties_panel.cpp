@@ -1,12 +1,18 @@
 // Tests for the graph viewer's node properties panel: rows shown for real ops, links, unknown ops, groups, clearing.
 #include "graph_viewer/node_properties_panel.h"
+#include "graph_viewer/tensor_value_dialog.h"
+#include "debugger/tensor_inspector.h"
+#include "debugger/tensor_table_model.h"
 
 #include "framework/op_registry.h"
 #include "ops/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
 
+#include <QApplication>
+#include <QClipboard>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
@@ -189,6 +195,75 @@ private slots:
         panel.showNode(kSmall);
         QCOMPARE(child<QTreeWidget>(panel, "attributesTree")->topLevelItem(0)->text(1),
                  QStringLiteral("int32 [2] = [7, -3]"));
+    }
+
+    void constValueSectionAndTable()
+    {
+        NodePropertiesPanel panel;
+        setUp(panel);
+        panel.showNode(kW);
+        auto* value = child<QLabel>(panel, "valueLabel");
+        auto* button = child<QPushButton>(panel, "showValuesButton");
+        QVERIFY(value->isVisibleTo(&panel));
+        QVERIFY(button->isVisibleTo(&panel));
+        QCOMPARE(value->text(), QStringLiteral("float32 [3, 4] · 12 value(s)\n[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, \u2026]"));
+        QVERIFY(value->textInteractionFlags() & Qt::TextSelectableByMouse);
+        QVERIFY(value->wordWrap());
+
+        // The whole tensor, read-only, in the debugger's inspector.
+        TensorValueDialog* dialog = panel.showValues();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->windowTitle().contains(QStringLiteral("w")));
+        const auto* cells = dialog->inspector()->tableModel();
+        QCOMPARE(cells->rowCount(), 3);
+        QCOMPARE(cells->columnCount(), 4);
+        QCOMPARE(cells->index(2, 3).data().toString().toDouble(), 12.5);
+        dialog->grab().save(QStringLiteral("/tmp/tensor_value_dialog.png")); // to look at
+        for (QToolButton* b : dialog->findChildren<QToolButton*>())
+            QVERIFY2(!b->isCheckable() || b->isHidden(), "a stored tensor has no Watch toggle");
+        dialog->close();
+
+        // Ops without a tensor attr have no Value section and nothing to show.
+        panel.showNode(kMatMul);
+        QVERIFY(!value->isVisibleTo(&panel));
+        QVERIFY(!button->isVisibleTo(&panel));
+        QVERIFY(panel.showValues() == nullptr);
+    }
+
+    void longTextIsReadableAndCopyable()
+    {
+        NodePropertiesPanel panel;
+        setUp(panel);
+        panel.resize(220, 700); // narrower than the shared_name attr and the output description
+        panel.showNode(kV);
+        auto* attributes = child<QTreeWidget>(panel, "attributesTree");
+        QTreeWidgetItem* shared = nullptr;
+        for (int i = 0; i < attributes->topLevelItemCount(); ++i)
+            if (attributes->topLevelItem(i)->text(0) == QStringLiteral("shared_name"))
+                shared = attributes->topLevelItem(i);
+        QVERIFY(shared);
+        // Elided in the cell, in full in the tooltip (strings up to 2000 characters).
+        QVERIFY(shared->toolTip(1).contains(QString(90, QLatin1Char('a'))));
+        // Every cell of every tree carries its text as tooltip, so an elided one can be read.
+        for (const char* name : {"attributesTree", "outputsTree"}) {
+            auto* tree = child<QTreeWidget>(panel, name);
+            for (QTreeWidgetItemIterator it(tree); *it; ++it)
+                for (int c = 0; c < tree->columnCount(); ++c)
+                    if (!(*it)->text(c).isEmpty())
+                        QVERIFY2(!(*it)->toolTip(c).isEmpty(), qPrintable(name + QStringLiteral(": ") + (*it)->text(c)));
+        }
+        // Rows are selectable and Ctrl+C copies the selected row in full.
+        QCOMPARE(attributes->selectionMode(), QAbstractItemView::SingleSelection);
+        attributes->setCurrentItem(shared);
+        attributes->setFocus();
+        QApplication::clipboard()->clear();
+        QTest::keyClick(attributes, Qt::Key_C, Qt::ControlModifier);
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(copied.startsWith(QStringLiteral("shared_name\t\"aaaa")), qPrintable(copied));
+        QVERIFY(copied.contains(QString(90, QLatin1Char('a'))));
+        // The op line wraps rather than clips.
+        QVERIFY(child<QLabel>(panel, "opLabel")->wordWrap());
     }
 
     void placeholderVariableAndAssign()

@@ -296,8 +296,7 @@ private slots:
         QSignalSpy activated(view.get(), &TimelineView::nodeActivated);
         QTest::mouseClick(canvas, Qt::LeftButton, {}, box.center().toPoint());
         QCOMPARE(view->selectedEvent(), add);
-        QCOMPARE(activated.count(), 1);
-        QCOMPARE(activated.at(0).at(0).toString(), QString("add"));
+        QCOMPARE(activated.count(), 0); // a click selects; it asks for no graph
         // Arrows come from mm and b of the same step and go to relu.
         const auto& producers = canvas->producerLinks();
         QCOMPARE(producers.size(), std::size_t(2));
@@ -315,16 +314,48 @@ private slots:
               "Show in graph", "200 KB (200000 B)"})
             QVERIFY2(text.contains(QString::fromUtf8(expected)),
                      qPrintable(QString("%1 not in:\n%2").arg(expected, text)));
-        // The producer link selects mm and tells the graph viewer.
+        // The producer link moves the selection to mm, still without asking for a graph.
         emit view->details()->anchorClicked(QUrl(QString("event:%1").arg(exec(*view, "mm", 0))));
         QCOMPARE(view->selectedEvent(), exec(*view, "mm", 0));
-        QCOMPARE(activated.count(), 2);
-        QCOMPARE(activated.at(1).at(0).toString(), QString("mm"));
+        QCOMPARE(activated.count(), 0);
         QVERIFY(view->details()->toPlainText().contains("400000 B")); // mm's peak bytes
         // A click on empty space clears the selection.
         QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(int(canvas->xOfTraceTime(18500)), laneY(*canvas, 0)));
         QCOMPARE(view->selectedEvent(), kNoIndex);
+        QVERIFY(!view->showSelectedInGraph()); // nothing selected: nothing to show
+        QCOMPARE(activated.count(), 0);
+    }
+
+    void onlyExplicitRequestsAskForTheGraph()
+    {
+        auto view = makeView(twoStepTrace());
+        QVERIFY(view);
+        TimelineCanvas* canvas = view->canvas();
+        canvas->frameTraceRange(0, 25000);
+        QSignalSpy activated(view.get(), &TimelineView::nodeActivated);
+        const std::uint32_t add = exec(*view, "add", 0);
+        const QPoint onAdd = canvas->eventRect(add).center().toPoint();
+        // Several single clicks, on ops and beside them: selections only.
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, onAdd);
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, canvas->eventRect(exec(*view, "relu", 0)).center().toPoint());
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, onAdd);
+        QCOMPARE(view->selectedEvent(), add);
+        QCOMPARE(activated.count(), 0);
+        // A double click asks for the op's node.
+        QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->eventRect(add).center().toPoint());
+        QTest::mouseRelease(canvas, Qt::LeftButton, {}, canvas->eventRect(add).center().toPoint());
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.at(0).at(0).toString(), QString("add"));
+        QCOMPARE(view->selectedEvent(), add);
+        // So do "Show in graph" in the details pane and the context menu's action.
+        emit view->details()->anchorClicked(QUrl(QString("graph:relu")));
         QCOMPARE(activated.count(), 2);
+        QCOMPARE(activated.at(1).at(0).toString(), QString("relu"));
+        view->selectEvent(exec(*view, "mm", 0));
+        QCOMPARE(activated.count(), 2);
+        QVERIFY(view->showSelectedInGraph());
+        QCOMPARE(activated.count(), 3);
+        QCOMPARE(activated.at(2).at(0).toString(), QString("mm"));
     }
 
     void stepsAndComparisonShareTheZoom()

@@ -1,20 +1,27 @@
 // Tests for the Training panel: training the node editor's project on a worker while the GUI thread
-// keeps running, pausing, stopping with a final checkpoint, refusing to overwrite a run, and a failure
-// that names a node of the graph.
+// keeps running, pausing, stopping with a final checkpoint, refusing to overwrite a run, a failure
+// that names a node of the graph, and each document's own training state (form, toggles, status,
+// default log directory, a foreign checkpoint refused, form edits saved with the project).
+#include "common/empty_state.h"
 #include "document/document_commands.h"
 #include "node_editor/node_editor.h"
 #include "runtime/default_registries.h"
 #include "training/training_panel.h"
 #include "training/training_run.h"
+#include "io/checkpoint/checkpoint_state.h"
 
 #include <QCheckBox>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -27,6 +34,24 @@ using namespace tstudio::training_panel;
 namespace {
 
 constexpr char kSpirals[] = TSTUDIO_SOURCE_DIR "/examples/projects/spirals.tsproj";
+
+constexpr char kExamples[] = TSTUDIO_SOURCE_DIR "/examples/projects";
+
+/// The spirals example copied into `dir` (project and graph file), for saving and permissions.
+QString copySpirals(const QString& dir)
+{
+    const QString project = QDir(dir).filePath(QStringLiteral("spirals.tsproj"));
+    for (const char* name : {"spirals.tsproj", "spirals_forward.pbtxt"})
+        if (!QFile::copy(QDir(QString::fromLatin1(kExamples)).filePath(QString::fromLatin1(name)),
+                         QDir(dir).filePath(QString::fromLatin1(name))))
+            return {};
+    return project;
+}
+
+QString userRuns()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("runs"));
+}
 
 bool hasEventFile(const QString& dir)
 {
@@ -50,9 +75,27 @@ class TestTrainingPanel : public QObject {
         panel.stepsBox()->setValue(steps);
     }
 
+    /// The panel bound to `editor` as the main window binds it: the editor is the owner, and the
+    /// form's edits go into its project.
+    static void bindDocument(TrainingPanel& panel, node_editor::NodeEditor& editor, const QString& title)
+    {
+        QPointer<node_editor::NodeEditor> guard(&editor);
+        panel.setProjectSource([guard]() -> Expected<project::Project> {
+            if (!guard)
+                return unexpected(failedPreconditionError("closed"));
+            return guard->trainingProject();
+        },
+                               title, &editor, [guard](const std::function<void(project::Project&)>& edit) {
+                                   if (guard)
+                                       guard->editProjectSettings(edit);
+                               });
+    }
+
 private slots:
     void initTestCase()
     {
+        // Default log directories go under the user's data folder: the test's own.
+        QStandardPaths::setTestModeEnabled(true);
         auto registries = makeDefaultRegistries();
         QVERIFY(registries);
         m_registries = std::move(*registries);
@@ -331,6 +374,245 @@ private slots:
         panel.logDirectoryEdit()->setText(dir.filePath(QStringLiteral("other")));
         QVERIFY(!panel.start());
         QVERIFY2(panel.statusText().contains(QStringLiteral("no optimizer node")), qPrintable(panel.statusText()));
+    }
+
+    /// Two documents: each has its own form, toggles and last run; switching swaps them all.
+    /// Another document's run keeps going while a document without one is shown, and Start there
+    /// says which run is under way.
+    void eachDocumentHasItsOwnState()
+    {
+        QTemporaryDir dir;
+        node_editor::NodeEditor a(m_registries.get());
+        node_editor::NodeEditor b(m_registries.get());
+        QVERIFY(a.openFile(QString::fromLatin1(kSpirals)).isOk());
+        QVERIFY(b.openFile(QString::fromLatin1(kSpirals)).isOk());
+        TrainingPanel panel(m_registries.get());
+        bindDocument(panel, a, QStringLiteral("a.tsproj"));
+        QCOMPARE(panel.stepsBox()->value(), 3000); // the example's own
+        panel.logDirectoryEdit()->setText(dir.filePath(QStringLiteral("a")));
+        emit panel.logDirectoryEdit()->textEdited(panel.logDirectoryEdit()->text());
+        panel.stepsBox()->setValue(12);
+        panel.setDebugging(true);
+
+        bindDocument(panel, b, QStringLiteral("b.tsproj"));
+        QCOMPARE(panel.stepsBox()->value(), 3000);
+        QVERIFY(!panel.isDebugging());
+        QVERIFY(!panel.resumeBox()->isChecked());
+        QCOMPARE(panel.logDirectoryEdit()->text(), QDir::cleanPath(QString::fromLatin1(kExamples) + QStringLiteral("/runs/spirals")));
+        panel.logDirectoryEdit()->setText(dir.filePath(QStringLiteral("b")));
+        emit panel.logDirectoryEdit()->textEdited(panel.logDirectoryEdit()->text());
+        panel.stepsBox()->setValue(8);
+        panel.resumeBox()->setChecked(true);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.back().at(0).toBool(), qPrintable(panel.statusText()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Finished at step 8")), qPrintable(panel.statusText()));
+        QCOMPARE(panel.lastProgress().step, std::int64_t(8));
+
+        // Back to a: its form, its toggles, no run of its own.
+        bindDocument(panel, a, QStringLiteral("a.tsproj"));
+        QCOMPARE(panel.logDirectoryEdit()->text(), dir.filePath(QStringLiteral("a")));
+        QCOMPARE(panel.stepsBox()->value(), 12);
+        QVERIFY(panel.isDebugging());
+        QVERIFY(!panel.resumeBox()->isChecked());
+        QCOMPARE(panel.statusText(), QString());
+        QCOMPARE(panel.lastProgress().step, std::int64_t(0));
+        QCOMPARE(panel.logDirectory(), QString());
+        QVERIFY(!panel.profileButton()->isEnabled()); // a has not run
+
+        // And to b again: its run's status and progress.
+        bindDocument(panel, b, QStringLiteral("b.tsproj"));
+        QCOMPARE(panel.stepsBox()->value(), 8);
+        QVERIFY(panel.resumeBox()->isChecked());
+        QVERIFY(!panel.isDebugging());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Finished at step 8")), qPrintable(panel.statusText()));
+        QCOMPARE(panel.lastProgress().step, std::int64_t(8));
+        QCOMPARE(panel.logDirectory(), dir.filePath(QStringLiteral("b")));
+
+        // b trains on (to a far step) while a is shown: a's panel shows none of it.
+        panel.stepsBox()->setValue(1000000);
+        QSignalSpy progressed(&panel, &TrainingPanel::progressed);
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(panel.runningDocument() == &b);
+        bindDocument(panel, a, QStringLiteral("a.tsproj"));
+        QTRY_VERIFY_WITH_TIMEOUT(progressed.size() >= 2, 30000);
+        QCOMPARE(panel.lastProgress().step, std::int64_t(0));
+        QCOMPARE(panel.statusText(), QString());
+        QVERIFY(panel.startButton()->isEnabled());
+        QVERIFY(!panel.stopButton()->isEnabled()); // b's run is stopped in b's tab
+        QVERIFY(panel.logDirectoryEdit()->isEnabled());
+        QVERIFY(!panel.start()); // one run at a time
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Training b.tsproj is under way")), qPrintable(panel.statusText()));
+        bindDocument(panel, b, QStringLiteral("b.tsproj"));
+        QVERIFY(panel.lastProgress().step > 8);
+        QVERIFY(panel.stopButton()->isEnabled());
+        QVERIFY(!panel.logDirectoryEdit()->isEnabled());
+        panel.stop();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.back().at(0).toBool());
+    }
+
+    /// A new graph (no project file) trains in a fresh runs/untitled-N of the user's data folder,
+    /// one N per document; an example in a read-only folder trains under the user's data folder;
+    /// Save As moves a log directory the user did not choose to runs/<name> beside the file.
+    void defaultLogDirectories()
+    {
+        TrainingPanel panel(m_registries.get());
+        node_editor::NodeEditor first(m_registries.get());
+        node_editor::NodeEditor second(m_registries.get());
+        bindDocument(panel, first, QStringLiteral("Untitled graph"));
+        const QString one = panel.logDirectoryEdit()->text();
+        QVERIFY2(one.startsWith(userRuns() + QStringLiteral("/untitled-")), qPrintable(one));
+        QVERIFY(!QFileInfo::exists(one));
+        bindDocument(panel, second, QStringLiteral("Untitled graph"));
+        const QString two = panel.logDirectoryEdit()->text();
+        QVERIFY2(two.startsWith(userRuns() + QStringLiteral("/untitled-")), qPrintable(two));
+        QVERIFY(one != two);
+        bindDocument(panel, first, QStringLiteral("Untitled graph"));
+        QCOMPARE(panel.logDirectoryEdit()->text(), one);
+
+        // A read-only install of the example.
+        QTemporaryDir dir;
+        const QString readOnly = dir.filePath(QStringLiteral("installed"));
+        QVERIFY(QDir().mkpath(readOnly));
+        const QString file = copySpirals(readOnly);
+        QVERIFY(!file.isEmpty());
+        namespace fs = std::filesystem;
+        fs::permissions(readOnly.toStdString(), fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                        fs::perm_options::remove);
+        node_editor::NodeEditor example(m_registries.get());
+        QVERIFY(example.openFile(file).isOk());
+        bindDocument(panel, example, QStringLiteral("spirals.tsproj"));
+        fs::permissions(readOnly.toStdString(), fs::perms::owner_write, fs::perm_options::add);
+        QCOMPARE(panel.logDirectoryEdit()->text(), userRuns() + QStringLiteral("/spirals"));
+
+        // Writable again, saved under another name: runs/<name> beside the new file.
+        QVERIFY(example.saveAs(dir.filePath(QStringLiteral("mine.tsproj"))).isOk());
+        bindDocument(panel, example, QStringLiteral("mine.tsproj"));
+        QCOMPARE(panel.logDirectoryEdit()->text(), dir.filePath(QStringLiteral("runs/mine")));
+    }
+
+    /// "Continue" over a checkpoint of another graph is refused before anything runs, naming the
+    /// variables that do not match; the checkpoint stays as it was.
+    void continueRefusesAnotherGraphsCheckpoint()
+    {
+        QTemporaryDir dir;
+        const QString logdir = dir.filePath(QStringLiteral("run"));
+        node_editor::NodeEditor adam(m_registries.get());
+        QVERIFY(adam.openFile(QString::fromLatin1(kSpirals)).isOk());
+        TrainingPanel panel(m_registries.get());
+        bind(panel, adam, logdir, 5);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.back().at(0).toBool());
+
+        // The same network trained by plain gradient descent: none of Adam's slots.
+        auto loaded = project::loadProject(kSpirals);
+        QVERIFY(loaded);
+        project::Project plain = *loaded;
+        plain.graph.file = (std::filesystem::path(kSpirals).parent_path() / plain.graph.file).string();
+        plain.training.optimizer->type = "GradientDescent";
+        plain.training.optimizer->numbers.clear();
+        const QString file = dir.filePath(QStringLiteral("plain.tsproj"));
+        QVERIFY(project::saveProject(plain, file.toStdString()).isOk());
+        node_editor::NodeEditor other(m_registries.get());
+        QVERIFY(other.openFile(file).isOk());
+        bind(panel, other, logdir, 10);
+        panel.resumeBox()->setChecked(true);
+        QSignalSpy started(&panel, &TrainingPanel::runStarted);
+        QVERIFY(!panel.start());
+        QVERIFY(!panel.isRunning());
+        const QString status = panel.statusText();
+        QVERIFY2(status.contains(QStringLiteral("Not continued: the latest checkpoint in %1 (model.ckpt-5) is not of this graph").arg(logdir)),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("that are not in the graph (beta1_power, beta2_power, dense/bias/Adam and ")),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("Untick \"Continue from the latest checkpoint\" or choose another log directory")),
+                 qPrintable(status));
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(finished.size(), 1);
+        auto latest = latestCheckpoint(logdir.toStdString());
+        QVERIFY(latest);
+        QCOMPARE(QString::fromStdString(latest->filename().string()), QStringLiteral("model.ckpt-5"));
+
+        // Its own checkpoint continues.
+        bind(panel, adam, logdir, 7);
+        panel.resumeBox()->setChecked(true);
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.back().at(0).toBool(), qPrintable(panel.statusText()));
+        QCOMPARE(panel.lastProgress().firstStep, std::int64_t(5));
+    }
+
+    /// Closing a document's tab (destroying the editor) empties the panel; a run of it stops with
+    /// its final checkpoint.
+    void closingTheDocumentEmptiesThePanel()
+    {
+        QTemporaryDir dir;
+        TrainingPanel panel(m_registries.get());
+        auto* empty = panel.findChild<EmptyState*>();
+        QVERIFY(empty);
+        QVERIFY(!empty->isHidden());
+        auto editor = std::make_unique<node_editor::NodeEditor>(m_registries.get());
+        QVERIFY(editor->openFile(QString::fromLatin1(kSpirals)).isOk());
+        bindDocument(panel, *editor, QStringLiteral("spirals.tsproj"));
+        QVERIFY(empty->isHidden());
+        QVERIFY(panel.startButton()->isEnabled());
+        panel.logDirectoryEdit()->setText(dir.path());
+        panel.stepsBox()->setValue(1000000);
+        QSignalSpy progressed(&panel, &TrainingPanel::progressed);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY(panel.start());
+        QTRY_VERIFY_WITH_TIMEOUT(progressed.size() >= 1, 30000);
+        editor.reset();
+        QVERIFY(!empty->isHidden());
+        QVERIFY(!panel.startButton()->isEnabled());
+        QVERIFY(!panel.distributedButton()->isEnabled());
+        QVERIFY(!panel.runningDocument());
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.back().at(0).toBool());
+        QVERIFY(!panel.isRunning());
+        auto latest = latestCheckpoint(dir.path().toStdString());
+        QVERIFY(latest);
+        QVERIFY(!panel.start());
+        QVERIFY(empty && !empty->isHidden());
+    }
+
+    /// The form's steps, log directory and data folder go into the document's project (it is
+    /// modified); saved and opened again, the project trains the same way.
+    void formEditsAreSavedWithTheProject()
+    {
+        QTemporaryDir dir;
+        const QString file = copySpirals(dir.path());
+        QVERIFY(!file.isEmpty());
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(file).isOk());
+        TrainingPanel panel(m_registries.get());
+        bindDocument(panel, editor, QStringLiteral("spirals.tsproj"));
+        QVERIFY(!editor.isModified());
+        panel.stepsBox()->setValue(321);
+        QVERIFY(editor.isModified());
+        panel.logDirectoryEdit()->selectAll();
+        QTest::keyClicks(panel.logDirectoryEdit(), dir.filePath(QStringLiteral("runs/custom")));
+        QCOMPARE(editor.project()->steps, std::int64_t(321));
+        QCOMPARE(editor.project()->logdir, std::string("runs/custom"));
+        QVERIFY(editor.saveAs(file).isOk());
+        QVERIFY(!editor.isModified());
+        auto reopened = project::loadProject(file.toStdString());
+        QVERIFY2(reopened, reopened ? "" : reopened.error().toString().c_str());
+        QCOMPARE(reopened->steps, std::int64_t(321));
+        QCOMPARE(reopened->logdir, std::string("runs/custom"));
+
+        // Opened in another editor: the panel shows what was saved.
+        node_editor::NodeEditor again(m_registries.get());
+        QVERIFY(again.openFile(file).isOk());
+        bindDocument(panel, again, QStringLiteral("spirals.tsproj"));
+        QCOMPARE(panel.stepsBox()->value(), 321);
+        QCOMPARE(panel.logDirectoryEdit()->text(), dir.filePath(QStringLiteral("runs/custom")));
+        // Filling the form is no edit.
+        QVERIFY(!again.isModified());
     }
 };
 
