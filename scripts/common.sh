@@ -19,6 +19,7 @@ TSTUDIO_PACKAGES=(
     openmpi-bin libopenmpi-dev
     python3 python3-protobuf python3-numpy
     fonts-noto-cjk
+    xvfb openbox xdotool x11-utils imagemagick
 )
 
 # ccache: paths relative to the checkout and the working directory left out of the hash, so a

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds TensorStudio and starts it on the built-in example.
+# Installs what is missing, builds TensorStudio and starts it on the spirals example project, open in the
+# node editor: F5 shows the Training panel, Start trains it (File > Open Example and Help > Welcome for the rest).
 # Extra arguments go to tensorstudio, e.g. scripts/run.sh --language zh_CN
 #                                       or scripts/run.sh --screenshot shot.png (no display needed)
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -17,5 +18,5 @@ if [ -z "${QT_QPA_PLATFORM:-}" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DIS
     echo "       or make a picture instead: scripts/run.sh --screenshot tensorstudio.png" >&2
     exit 1
 fi
-tstudio_log "Starting tensorstudio on the built-in example"
+tstudio_log "Starting tensorstudio on the spirals example (F5 in the node editor trains it)"
 exec "$TSTUDIO_BUILD_DIR/app/tensorstudio" --example "$@"

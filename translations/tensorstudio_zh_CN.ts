@@ -24,10 +24,6 @@
         <translation>--screenshot 使用的窗口尺寸（默认为 1280x800）。</translation>
     </message>
     <message>
-        <source>Open the built-in example graph.</source>
-        <translation>打开内置示例图。</translation>
-    </message>
-    <message>
         <source>Files or folders to open.</source>
         <translation>要打开的文件或文件夹。</translation>
     </message>
@@ -80,10 +76,6 @@
         <translation>在性能分析器中打开 TRACE，并打印显示第一个时间线所需的时间以及平移和缩放的帧时间。</translation>
     </message>
     <message>
-        <source>Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, debugger, settings, about).</source>
-        <translation>显示面板 NAME（console、training、start、document、graph、editor、dashboard、profiler、debugger、settings、about）。</translation>
-    </message>
-    <message>
         <source>With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul).</source>
         <translation>配合 --panel graph、editor 或 profiler：选中此节点；配合 --panel debugger：要暂停的断点（默认 op:MatMul）。</translation>
     </message>
@@ -115,12 +107,136 @@
         <source>With --panel training: capture the Run on N processes dialog.</source>
         <translation>与 --panel training 一起使用：截取“在 N 个进程上运行”对话框。</translation>
     </message>
+    <message>
+        <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
+        <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
+    </message>
+    <message>
+        <source>Open the spirals example project in the node editor (F5 trains it).</source>
+        <translation>在节点编辑器中打开双螺旋示例项目（按 F5 训练）。</translation>
+    </message>
+    <message>
+        <source>Draw the graph file given (with --left-to-right: laid out left to right) to FILE (.png or .svg) as the graph viewer&apos;s Export image does, and exit.</source>
+        <translation>将给定的计算图文件按计算图查看器“导出图像”的方式绘制到 FILE（.png 或 .svg）（配合 --left-to-right：从左到右布局），然后退出。</translation>
+    </message>
 </context>
 <context>
-    <name>Example</name>
+    <name>ExampleGallery</name>
     <message>
-        <source>cannot create %1</source>
-        <translation>无法创建 %1</translation>
+        <source>MNIST test images and labels (idx files, .gz or unpacked)</source>
+        <translation>MNIST 测试图像和标签（idx 文件，.gz 或已解压）</translation>
+    </message>
+    <message>
+        <source>the four .gz files at</source>
+        <translation>四个 .gz 文件</translation>
+    </message>
+    <message>
+        <source>Two spirals</source>
+        <translation>双螺旋</translation>
+    </message>
+    <message>
+        <source>A 2-64-64-2 ReLU network learns to tell two interleaved spirals apart (Adam, 3,000 steps).</source>
+        <translation>一个 2-64-64-2 的 ReLU 网络学习区分两条交错的螺旋线（Adam，3,000 步）。</translation>
+    </message>
+    <message>
+        <source>generated as it trains, nothing to download</source>
+        <translation>训练时生成，无需下载</translation>
+    </message>
+    <message>
+        <source>MNIST, the book&apos;s network</source>
+        <translation>MNIST，书中的网络</translation>
+    </message>
+    <message>
+        <source>784-500-10 with L2 regularisation, a decaying learning rate and moving averages, as in chapter 5 of the TensorFlow book.</source>
+        <translation>784-500-10 网络，带 L2 正则化、衰减的学习率和滑动平均，与《TensorFlow》一书第 5 章相同。</translation>
+    </message>
+    <message>
+        <source>LeNet-5</source>
+        <translation>LeNet-5</translation>
+    </message>
+    <message>
+        <source>Two convolution and pooling layers and two dense layers classify handwritten digits (Adam 0.001).</source>
+        <translation>两个卷积和池化层加两个全连接层，对手写数字进行分类（Adam 0.001）。</translation>
+    </message>
+    <message>
+        <source>MNIST with evaluation</source>
+        <translation>带评估的 MNIST</translation>
+    </message>
+    <message>
+        <source>Batch norm, dropout, image and accuracy summaries, evaluation every 200 steps and export for serving.</source>
+        <translation>批归一化、dropout、图像和准确率摘要，每 200 步评估一次，并导出用于部署服务。</translation>
+    </message>
+    <message>
+        <source>PTB language model</source>
+        <translation>PTB 语言模型</translation>
+    </message>
+    <message>
+        <source>A two-layer LSTM of 200 units predicts the next word of the Penn Treebank (TensorFlow&apos;s PTB tutorial, small configuration).</source>
+        <translation>一个 200 单元的两层 LSTM 预测 Penn Treebank 中的下一个词（TensorFlow 的 PTB 教程，small 配置）。</translation>
+    </message>
+    <message>
+        <source>Penn Treebank text (ptb.train.txt, ptb.valid.txt)</source>
+        <translation>Penn Treebank 文本（ptb.train.txt、ptb.valid.txt）</translation>
+    </message>
+    <message>
+        <source>the data/ folder of</source>
+        <translation>其中的 data/ 文件夹</translation>
+    </message>
+    <message>
+        <source>ResNet-20 on CIFAR-10</source>
+        <translation>CIFAR-10 上的 ResNet-20</translation>
+    </message>
+    <message>
+        <source>A 20-layer residual network classifies 32×32 colour images into ten classes.</source>
+        <translation>一个 20 层的残差网络将 32×32 的彩色图像分为十类。</translation>
+    </message>
+    <message>
+        <source>CIFAR-10, binary version (data_batch_1.bin … data_batch_5.bin)</source>
+        <translation>CIFAR-10，二进制版本（data_batch_1.bin … data_batch_5.bin）</translation>
+    </message>
+    <message>
+        <source>the cifar-10-batches-bin folder of</source>
+        <translation>其中的 cifar-10-batches-bin 文件夹</translation>
+    </message>
+    <message>
+        <source>Get %1 %2.</source>
+        <translation>请从 %2 获取%1。</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> 和 </translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds %1.</source>
+        <translation>请选择包含 %1 的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder. Choose the folder that holds %2.</source>
+        <translation>%1 不是文件夹。请选择包含 %2 的文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder %1 has no %2.</source>
+        <translation>文件夹 %1 中没有 %2。</translation>
+    </message>
+    <message>
+        <source> and no </source>
+        <translation> 和 </translation>
+    </message>
+    <message>
+        <source>The example project %1 is not in the examples folder (%2); set TSTUDIO_EXAMPLES_DIR to the folder that holds it.</source>
+        <translation>示例项目 %1 不在示例文件夹（%2）中；请将 TSTUDIO_EXAMPLES_DIR 设置为包含它的文件夹。</translation>
+    </message>
+    <message>
+        <source>none found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1 for the example&apos;s copy.</source>
+        <translation>无法为示例的副本创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -186,10 +302,6 @@
         <translation>已识别。此版本的 TensorStudio 可以识别此类文件，但暂不支持查看其内容。</translation>
     </message>
     <message>
-        <source>TensorFlow files (*.pb *.pbtxt *.meta *.index *.tfrecord *.tfrecords checkpoint *tfevents*)</source>
-        <translation>TensorFlow 文件 (*.pb *.pbtxt *.meta *.index *.tfrecord *.tfrecords checkpoint *tfevents*)</translation>
-    </message>
-    <message>
         <source>Graphs (*.pb *.pbtxt *.meta)</source>
         <translation>图 (*.pb *.pbtxt *.meta)</translation>
     </message>
@@ -216,6 +328,49 @@
     <message>
         <source>Chrome trace (JSON)</source>
         <translation>Chrome 跟踪（JSON）</translation>
+    </message>
+    <message>
+        <source>All supported files (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* *.tfrecord *.tfrecords *.json *.json.gz)</source>
+        <translation>所有支持的文件 (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* *.tfrecord *.tfrecords *.json *.json.gz)</translation>
+    </message>
+    <message>
+        <source>TFRecord files (*.tfrecord *.tfrecords)</source>
+        <translation>TFRecord 文件 (*.tfrecord *.tfrecords)</translation>
+    </message>
+    <message>
+        <source>Profile traces (*.json *.json.gz)</source>
+        <translation>性能跟踪 (*.json *.json.gz)</translation>
+    </message>
+</context>
+<context>
+    <name>GpuStatus</name>
+    <message>
+        <source>An NVIDIA GPU is here but cannot be used — training runs on the CPU</source>
+        <translation>检测到 NVIDIA GPU，但无法使用 — 训练在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>GPU found: %1 — training can run on the GPU</source>
+        <translation>找到 GPU：%1 — 训练可在 GPU 上运行</translation>
+    </message>
+    <message>
+        <source>%1 GPUs found (GPU 0: %2) — training can run on the GPU</source>
+        <translation>找到 %1 个 GPU（GPU 0：%2）— 训练可在 GPU 上运行</translation>
+    </message>
+    <message>
+        <source>This build has no GPU support — training runs on the CPU</source>
+        <translation>此版本不支持 GPU — 训练在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>CUDA_VISIBLE_DEVICES hides every GPU — training runs on the CPU</source>
+        <translation>CUDA_VISIBLE_DEVICES 隐藏了所有 GPU — 训练在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU driver found — training runs on the CPU</source>
+        <translation>未找到 NVIDIA GPU 驱动程序 — 训练在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2, compute capability %3.%4</source>
+        <translation>GPU %1：%2，计算能力 %3.%4</translation>
     </message>
 </context>
 <context>
@@ -430,6 +585,25 @@
     </message>
 </context>
 <context>
+    <name>TrainingAdvice</name>
+    <message>
+        <source>set the Data folder in the Training panel (Browse…)</source>
+        <translation>请在训练面板中设置数据文件夹（浏览…）</translation>
+    </message>
+    <message>
+        <source>tick &quot;Continue from the latest checkpoint in the log directory&quot; in the Training panel, or choose another Log directory</source>
+        <translation>请在训练面板中勾选“从日志目录中最新的检查点继续”，或选择其他日志目录</translation>
+    </message>
+    <message>
+        <source>choose another Log directory in the Training panel (Browse…)</source>
+        <translation>请在训练面板中选择其他日志目录（浏览…）</translation>
+    </message>
+    <message>
+        <source>set &quot;%1&quot; in the Training panel (Browse…)</source>
+        <translation>请在训练面板中设置“%1”（浏览…）</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::AboutDialog</name>
     <message>
         <source>About TensorStudio</source>
@@ -542,6 +716,17 @@
     <message>
         <source>Disconnect &apos;%1&apos; from &apos;%2&apos;</source>
         <translation>断开“%1”与“%2”</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::EmptyState</name>
+    <message>
+        <source>What is this?</source>
+        <translation>这是什么？</translation>
+    </message>
+    <message>
+        <source>Open the guide&apos;s page about this panel (F1)</source>
+        <translation>打开指南中关于此面板的页面（F1）</translation>
     </message>
 </context>
 <context>
@@ -783,6 +968,53 @@ Your open documents are kept; save them and report the error.</source>
     </message>
 </context>
 <context>
+    <name>tstudio::HelpBrowser</name>
+    <message>
+        <source>The guide&apos;s pages are not in this build: docs/guide holds none of them.</source>
+        <translation>此版本中没有指南页面：docs/guide 中一个页面也没有。</translation>
+    </message>
+    <message>
+        <source>The guide has no page &quot;%1&quot;. Choose a page from the list.</source>
+        <translation>指南中没有页面“%1”。请从列表中选择一个页面。</translation>
+    </message>
+    <message>
+        <source>TensorStudio Guide</source>
+        <translation>TensorStudio 指南</translation>
+    </message>
+    <message>
+        <source>%1 — TensorStudio Guide</source>
+        <translation>%1 — TensorStudio 指南</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n hit(s))</source>
+        <translation>
+            <numerusform>%1（%n 处匹配）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s)</source>
+        <translation>
+            <numerusform>%n 个页面</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Back (%1)</source>
+        <translation>后退（%1）</translation>
+    </message>
+    <message>
+        <source>Forward (%1)</source>
+        <translation>前进（%1）</translation>
+    </message>
+    <message>
+        <source>The first page of the guide</source>
+        <translation>指南的首页</translation>
+    </message>
+    <message>
+        <source>Search the guide</source>
+        <translation>搜索指南</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::LogModel</name>
     <message>
         <source>Debug</source>
@@ -853,6 +1085,14 @@ Your open documents are kept; save them and report the error.</source>
             <numerusform>%n 条消息</numerusform>
         </translation>
     </message>
+    <message>
+        <source>No messages yet</source>
+        <translation>暂无消息</translation>
+    </message>
+    <message>
+        <source>What TensorStudio does with your files and runs is logged here: each file opened and what it was detected as, training progress, warnings and errors.</source>
+        <translation>TensorStudio 对您的文件和运行所做的操作都记录在这里：打开的每个文件及其被识别的类型、训练进度、警告和错误。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MainWindow</name>
@@ -891,10 +1131,6 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>Open &amp;Example</source>
         <translation>打开示例(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Open the built-in linear-regression example graph</source>
-        <translation>打开内置的线性回归示例图</translation>
     </message>
     <message>
         <source>&amp;Close Tab</source>
@@ -957,10 +1193,6 @@ Your open documents are kept; save them and report the error.</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <source>Could not write the built-in example: %1</source>
-        <translation>无法写入内置示例：%1</translation>
-    </message>
-    <message>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -971,10 +1203,6 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
-    </message>
-    <message>
-        <source>%1: unrecognised content (%2)</source>
-        <translation>%1：无法识别的内容（%2）</translation>
     </message>
     <message>
         <source>%1: detected %2 (%3)</source>
@@ -995,10 +1223,6 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>Opened %1 — %2 (%3 ms)</source>
         <translation>已打开 %1 — %2（%3 毫秒）</translation>
-    </message>
-    <message>
-        <source>Cannot show the graph of %1: %2</source>
-        <translation>无法显示 %1 的计算图：%2</translation>
     </message>
     <message>
         <source>Cannot show the graph of run %1: %2</source>
@@ -1196,6 +1420,78 @@ Your open documents are kept; save them and report the error.</source>
         <source>Cannot read the records of %1: %2</source>
         <translation>无法读取 %1 的记录：%2</translation>
     </message>
+    <message>
+        <source>Open Project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>&amp;Welcome</source>
+        <translation>欢迎页(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show the welcome page: start actions, recent files and the example gallery</source>
+        <translation>显示欢迎页：开始操作、最近打开的文件和示例库</translation>
+    </message>
+    <message>
+        <source>&amp;Guide</source>
+        <translation>指南(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Open the guide: the five-minute first network and a page for each panel</source>
+        <translation>打开指南：五分钟搭建第一个网络，以及每个面板的介绍页面</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>List every keyboard shortcut and canvas gesture</source>
+        <translation>列出所有键盘快捷键和画布手势</translation>
+    </message>
+    <message>
+        <source>No example projects found (set TSTUDIO_EXAMPLES_DIR)</source>
+        <translation>未找到示例项目（请设置 TSTUDIO_EXAMPLES_DIR）</translation>
+    </message>
+    <message>
+        <source>The spirals example: press F5 to train it (the Training panel shows Start)</source>
+        <translation>双螺旋示例：按 F5 训练（训练面板显示“开始”）</translation>
+    </message>
+    <message>
+        <source>The example %1 was not found in the examples folder (%2); set TSTUDIO_EXAMPLES_DIR to the folder that holds the .tsproj files.</source>
+        <translation>在示例文件夹（%2）中未找到示例 %1；请将 TSTUDIO_EXAMPLES_DIR 设置为包含 .tsproj 文件的文件夹。</translation>
+    </message>
+    <message>
+        <source>none found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>There is no example called %1.</source>
+        <translation>没有名为 %1 的示例。</translation>
+    </message>
+    <message>
+        <source>A training run is going on: stop it in the Training panel first.</source>
+        <translation>正在进行训练：请先在训练面板中停止训练。</translation>
+    </message>
+    <message>
+        <source>%1 could not be opened; the Console says why.</source>
+        <translation>无法打开 %1；原因见控制台。</translation>
+    </message>
+    <message>
+        <source>unrecognised content (%1)</source>
+        <translation>无法识别的内容（%1）</translation>
+    </message>
+    <message>
+        <source>TensorStudio cannot open %1.</source>
+        <translation>TensorStudio 无法打开 %1。</translation>
+    </message>
+    <message>
+        <source>%1
+
+Check that the file is complete (a download or copy may have been cut short) and of a kind TensorStudio reads; the Console (Ctrl+`) keeps this message.</source>
+        <translation>%1
+
+请检查该文件是否完整（下载或复制可能被中断），以及是否为 TensorStudio 能读取的类型；控制台（Ctrl+`）中保留了此消息。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>
@@ -1291,18 +1587,269 @@ Your open documents are kept; save them and report the error.</source>
     </message>
 </context>
 <context>
-    <name>tstudio::StartPage</name>
+    <name>tstudio::ShortcutsDialog</name>
     <message>
-        <source>Files you open will be listed here.</source>
-        <translation>打开过的文件将列在这里。</translation>
+        <source>%1 menu</source>
+        <translation>%1菜单</translation>
     </message>
+    <message>
+        <source>Node editor</source>
+        <translation>节点编辑器</translation>
+    </message>
+    <message>
+        <source>Graph viewer</source>
+        <translation>计算图查看器</translation>
+    </message>
+    <message>
+        <source>Profiler</source>
+        <translation>性能分析器</translation>
+    </message>
+    <message>
+        <source>Debugger</source>
+        <translation>调试器</translation>
+    </message>
+    <message>
+        <source>Dashboard</source>
+        <translation>仪表板</translation>
+    </message>
+    <message>
+        <source>Node editor canvas</source>
+        <translation>节点编辑器画布</translation>
+    </message>
+    <message>
+        <source>Add an op or layer: type its name in the quick-add popup</source>
+        <translation>添加操作或层：在快速添加弹出框中输入其名称</translation>
+    </message>
+    <message>
+        <source>Tab, or a letter key</source>
+        <translation>Tab，或任意字母键</translation>
+    </message>
+    <message>
+        <source>Add an op or layer</source>
+        <translation>添加操作或层</translation>
+    </message>
+    <message>
+        <source>Drag it from the palette onto the canvas</source>
+        <translation>将其从组件面板拖到画布上</translation>
+    </message>
+    <message>
+        <source>Connect two ports</source>
+        <translation>连接两个端口</translation>
+    </message>
+    <message>
+        <source>Drag from an output port to an input port</source>
+        <translation>从输出端口拖到输入端口</translation>
+    </message>
+    <message>
+        <source>Move a connection to another input</source>
+        <translation>将连接移到另一个输入</translation>
+    </message>
+    <message>
+        <source>Drag it away from its connected input port</source>
+        <translation>将其从所连接的输入端口拖开</translation>
+    </message>
+    <message>
+        <source>Select nodes</source>
+        <translation>选择节点</translation>
+    </message>
+    <message>
+        <source>Drag a rectangle on the empty canvas</source>
+        <translation>在画布空白处拖出矩形</translation>
+    </message>
+    <message>
+        <source>Show the ops a layer builds in a graph viewer</source>
+        <translation>在计算图查看器中显示某个层构建的操作</translation>
+    </message>
+    <message>
+        <source>Double-click the layer</source>
+        <translation>双击该层</translation>
+    </message>
+    <message>
+        <source>Collapse or expand a name scope</source>
+        <translation>折叠或展开名称作用域</translation>
+    </message>
+    <message>
+        <source>Double-click its frame, or click its arrow</source>
+        <translation>双击其边框，或点击其箭头</translation>
+    </message>
+    <message>
+        <source>Zoom</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>Mouse wheel; + or = and −</source>
+        <translation>鼠标滚轮；+ 或 = 以及 −</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Middle-drag; arrow keys</source>
+        <translation>中键拖动；方向键</translation>
+    </message>
+    <message>
+        <source>Graph viewer canvas</source>
+        <translation>计算图查看器画布</translation>
+    </message>
+    <message>
+        <source>Zoom at the pointer</source>
+        <translation>以指针为中心缩放</translation>
+    </message>
+    <message>
+        <source>Mouse wheel</source>
+        <translation>鼠标滚轮</translation>
+    </message>
+    <message>
+        <source>Drag (left or middle button); Shift+wheel; arrow keys</source>
+        <translation>拖动（左键或中键）；Shift+滚轮；方向键</translation>
+    </message>
+    <message>
+        <source>Select a node</source>
+        <translation>选择节点</translation>
+    </message>
+    <message>
+        <source>Click it</source>
+        <translation>点击它</translation>
+    </message>
+    <message>
+        <source>Expand or collapse a name scope</source>
+        <translation>展开或折叠名称作用域</translation>
+    </message>
+    <message>
+        <source>Double-click it, click its toggle, or Enter</source>
+        <translation>双击它、点击其展开/折叠按钮，或按 Enter</translation>
+    </message>
+    <message>
+        <source>Expand the selected scope (zoom in when nothing is selected)</source>
+        <translation>展开选中的作用域（未选中任何内容时放大）</translation>
+    </message>
+    <message>
+        <source>Collapse the selected scope or its parent (zoom out when nothing is selected)</source>
+        <translation>折叠选中的作用域或其父作用域（未选中任何内容时缩小）</translation>
+    </message>
+    <message>
+        <source>Clear the selection</source>
+        <translation>清除选择</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Node menu (edit, trace, breakpoint, timeline)</source>
+        <translation>节点菜单（编辑、跟踪、断点、时间线）</translation>
+    </message>
+    <message>
+        <source>Right-click</source>
+        <translation>右键单击</translation>
+    </message>
+    <message>
+        <source>Profiler timeline</source>
+        <translation>性能分析器时间线</translation>
+    </message>
+    <message>
+        <source>Zoom in / out</source>
+        <translation>放大 / 缩小</translation>
+    </message>
+    <message>
+        <source>W / S (hold to keep zooming); Ctrl+wheel or Alt+wheel</source>
+        <translation>W / S（按住可持续缩放）；Ctrl+滚轮或 Alt+滚轮</translation>
+    </message>
+    <message>
+        <source>Pan in time</source>
+        <translation>沿时间平移</translation>
+    </message>
+    <message>
+        <source>A / D or ← / → (hold to keep moving); Shift+wheel</source>
+        <translation>A / D 或 ← / →（按住可持续移动）；Shift+滚轮</translation>
+    </message>
+    <message>
+        <source>Scroll the lanes</source>
+        <translation>滚动通道</translation>
+    </message>
+    <message>
+        <source>Middle-drag, or Alt+drag</source>
+        <translation>中键拖动，或 Alt+拖动</translation>
+    </message>
+    <message>
+        <source>Select, Pan, Zoom and Timing tools</source>
+        <translation>选择、平移、缩放和计时工具</translation>
+    </message>
+    <message>
+        <source>Frame the selection</source>
+        <translation>缩放以显示所选内容</translation>
+    </message>
+    <message>
+        <source>Show the whole trace</source>
+        <translation>显示整个跟踪</translation>
+    </message>
+    <message>
+        <source>Clear the box selection and the measurement</source>
+        <translation>清除框选和测量结果</translation>
+    </message>
+    <message>
+        <source>Select an op execution</source>
+        <translation>选中一次操作执行</translation>
+    </message>
+    <message>
+        <source>Select an op execution and frame it</source>
+        <translation>选中一次操作执行并缩放以显示它</translation>
+    </message>
+    <message>
+        <source>Double-click it</source>
+        <translation>双击它</translation>
+    </message>
+    <message>
+        <source>Select the executions in a time range</source>
+        <translation>选中某个时间范围内的执行</translation>
+    </message>
+    <message>
+        <source>Drag with the Select tool</source>
+        <translation>使用选择工具拖动</translation>
+    </message>
+    <message>
+        <source>Measure a time span</source>
+        <translation>测量时间跨度</translation>
+    </message>
+    <message>
+        <source>Drag in the time ruler (click it to clear)</source>
+        <translation>在时间标尺中拖动（点击标尺可清除）</translation>
+    </message>
+    <message>
+        <source>Collapse or expand a device&apos;s lanes</source>
+        <translation>折叠或展开设备的通道</translation>
+    </message>
+    <message>
+        <source>Click the device&apos;s label</source>
+        <translation>点击设备的名称标签</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Filter by action, key or place</source>
+        <translation>按操作、按键或位置筛选</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::StartPage</name>
     <message>
         <source>TensorStudio</source>
         <translation>TensorStudio</translation>
-    </message>
-    <message>
-        <source>Open a TensorFlow graph (.pb, .pbtxt), MetaGraph (.meta), SavedModel, checkpoint, event log or TFRecord. You can also drop files onto this window.</source>
-        <translation>打开 TensorFlow 图（.pb、.pbtxt）、MetaGraph（.meta）、SavedModel、检查点、事件日志或 TFRecord。也可以将文件拖放到此窗口中。</translation>
     </message>
     <message>
         <source>Open File…</source>
@@ -1313,12 +1860,112 @@ Your open documents are kept; save them and report the error.</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <source>Open Example</source>
-        <translation>打开示例</translation>
+        <source>Projects you open or save will be listed here.</source>
+        <translation>您打开或保存的项目将列在此处。</translation>
     </message>
     <message>
-        <source>Recent</source>
-        <translation>最近打开</translation>
+        <source>Graphs, checkpoints and logs you open will be listed here.</source>
+        <translation>您打开的计算图、检查点和日志将列在此处。</translation>
+    </message>
+    <message>
+        <source>Data: %1</source>
+        <translation>数据：%1</translation>
+    </message>
+    <message>
+        <source>Download %1 &lt;a href=&quot;%2&quot;&gt;%3&lt;/a&gt;</source>
+        <translation>下载 %1 &lt;a href=&quot;%2&quot;&gt;%3&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Folder with the data</source>
+        <translation>存放数据的文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Data Folder for %1</source>
+        <translation>%1 的数据文件夹</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Open %1 in the node editor</source>
+        <translation>在节点编辑器中打开 %1</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Open the project and train it on the data in the folder above</source>
+        <translation>打开项目，并用上方文件夹中的数据训练它</translation>
+    </message>
+    <message>
+        <source>Open the project and start training it: the dashboard follows the run</source>
+        <translation>打开项目并开始训练：仪表板将跟踪本次运行</translation>
+    </message>
+    <message>
+        <source>Compose, train and inspect TensorFlow 1.x graphs. Open a graph (.pb, .pbtxt, .meta), SavedModel, checkpoint, event log, TFRecord or project, or drop files onto this window.</source>
+        <translation>构建、训练和检查 TensorFlow 1.x 计算图。可打开计算图（.pb、.pbtxt、.meta）、SavedModel、检查点、事件日志、TFRecord 或项目，也可将文件拖放到此窗口。</translation>
+    </message>
+    <message>
+        <source>Back to Documents</source>
+        <translation>返回文档</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>New Graph</source>
+        <translation>新建计算图</translation>
+    </message>
+    <message>
+        <source>Compose a new graph in the node editor</source>
+        <translation>在节点编辑器中构建新计算图</translation>
+    </message>
+    <message>
+        <source>Open Project…</source>
+        <translation>打开项目…</translation>
+    </message>
+    <message>
+        <source>Open a TensorStudio project (.tsproj): graph, data and training</source>
+        <translation>打开 TensorStudio 项目（.tsproj）：计算图、数据和训练</translation>
+    </message>
+    <message>
+        <source>Open a graph, MetaGraph, checkpoint, event file, TFRecord or trace</source>
+        <translation>打开图、MetaGraph、检查点、事件文件、TFRecord 或跟踪文件</translation>
+    </message>
+    <message>
+        <source>Open a SavedModel, checkpoint directory or log directory</source>
+        <translation>打开 SavedModel、检查点目录或日志目录</translation>
+    </message>
+    <message>
+        <source>Recent Projects</source>
+        <translation>最近打开的项目</translation>
+    </message>
+    <message>
+        <source>Recent Files</source>
+        <translation>最近打开的文件</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Train a network in one click and watch it learn, or open it to see how it is built.</source>
+        <translation>一键训练网络并观察它的学习过程，或打开它查看其构建方式。</translation>
+    </message>
+    <message>
+        <source>No example projects were found. Set TSTUDIO_EXAMPLES_DIR to the folder that holds them (examples/projects in the source tree).</source>
+        <translation>未找到示例项目。请将 TSTUDIO_EXAMPLES_DIR 设置为存放它们的文件夹（源码树中的 examples/projects）。</translation>
+    </message>
+    <message>
+        <source>No example projects were found in %1.</source>
+        <translation>在 %1 中未找到示例项目。</translation>
     </message>
 </context>
 <context>
@@ -1492,6 +2139,18 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>Compare the runs of another log directory in this dashboard</source>
         <translation>在此仪表板中比较另一个日志目录的运行</translation>
+    </message>
+    <message>
+        <source>No runs yet</source>
+        <translation>暂无运行</translation>
+    </message>
+    <message>
+        <source>Add a log directory to compare its runs here, or train a project: the dashboard follows its run from the first step.</source>
+        <translation>添加日志目录以在此比较其中的运行，或训练一个项目：仪表板会从第一步起跟踪其运行。</translation>
+    </message>
+    <message>
+        <source>Nothing in %1 holds events yet. Runs appear here as soon as training writes event files there: start one from the Training panel, or add another log directory.</source>
+        <translation>%1 中尚无任何事件。训练一旦向其中写入事件文件，运行就会显示在此处：可在训练面板中开始训练，或添加其他日志目录。</translation>
     </message>
 </context>
 <context>
@@ -2173,6 +2832,19 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>Shape</source>
         <translation>形状</translation>
+    </message>
+    <message>
+        <source>%1, fed</source>
+        <comment>a tensor&apos;s role, and that the run was given its value</comment>
+        <translation>%1，已馈送</translation>
+    </message>
+    <message>
+        <source>No run to debug yet</source>
+        <translation>暂无可调试的运行</translation>
+    </message>
+    <message>
+        <source>Open a project, switch on Debug in the Training panel and press Start: the run stops at the breakpoints you set (F9 on a node in the node editor or the graph), and here you step through its ops and look at every tensor.</source>
+        <translation>打开项目，在训练面板中开启“调试”并按“开始”：运行会在您设置的断点处停止（在节点编辑器或计算图中的节点上按 F9 设置），您可以在此逐个单步执行其操作并查看每个张量。</translation>
     </message>
 </context>
 <context>
@@ -2889,6 +3561,26 @@ max %4</source>
         <source>Statistics %v of %m</source>
         <translation>统计 %v / %m</translation>
     </message>
+    <message>
+        <source>No checkpoint is open to read %1 from</source>
+        <translation>没有打开的检查点可供读取 %1</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>checkpoint %1</source>
+        <translation>检查点 %1</translation>
+    </message>
+    <message>
+        <source>Show values</source>
+        <translation>显示值</translation>
+    </message>
+    <message>
+        <source>Read the selected tensor and show its values in a table (double-click a row)</source>
+        <translation>读取选中的张量并在表格中显示其值（或双击某一行）</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::graph_viewer::GraphCanvas</name>
@@ -3216,6 +3908,18 @@ max %4</source>
         <source>Show minimap</source>
         <translation>显示缩略图</translation>
     </message>
+    <message>
+        <source>No graph to show</source>
+        <translation>没有可显示的计算图</translation>
+    </message>
+    <message>
+        <source>Open a GraphDef (.pb, .pbtxt), a MetaGraph, a SavedModel, a checkpoint or a log directory with File ▸ Open File… or Open Folder…, or drop it on the window. A graph without any node shows this page too.</source>
+        <translation>使用“文件 ▸ 打开文件…”或“打开文件夹…”打开 GraphDef（.pb、.pbtxt）、MetaGraph、SavedModel、检查点或日志目录，或将其拖放到窗口上。不含任何节点的计算图也会显示此页面。</translation>
+    </message>
+    <message>
+        <source>Signatures</source>
+        <translation>签名</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::graph_viewer::NodePropertiesPanel</name>
@@ -3432,6 +4136,92 @@ max %4</source>
     <message>
         <source>Function %1</source>
         <translation>函数 %1</translation>
+    </message>
+    <message>
+        <source>Copy &quot;%1&quot;</source>
+        <translation>复制“%1”</translation>
+    </message>
+    <message>
+        <source>Copy row</source>
+        <translation>复制该行</translation>
+    </message>
+    <message>
+        <source>%1 · %2 value(s)</source>
+        <translation>%1 · %2 个值</translation>
+    </message>
+    <message>
+        <source>The value does not parse: %1</source>
+        <translation>无法解析该值：%1</translation>
+    </message>
+    <message>
+        <source>%1 node</source>
+        <translation>%1 节点</translation>
+    </message>
+    <message>
+        <source>Node %1 (%2)</source>
+        <translation>节点 %1（%2）</translation>
+    </message>
+    <message>
+        <source>This scope is also the name of a node: show it</source>
+        <translation>此作用域同时也是一个节点的名称：显示该节点</translation>
+    </message>
+    <message>
+        <source>Show values…</source>
+        <translation>显示值…</translation>
+    </message>
+    <message>
+        <source>Open the whole tensor in a table, with its histogram and heat map</source>
+        <translation>在表格中打开整个张量，并附带其直方图和热力图</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::graph_viewer::SignaturesView</name>
+    <message>
+        <source>sparse: indices %1, values %2, dense shape %3</source>
+        <translation>稀疏：索引 %1，值 %2，稠密形状 %3</translation>
+    </message>
+    <message>
+        <source>(a composite tensor)</source>
+        <translation>（复合张量）</translation>
+    </message>
+    <message>
+        <source>%1 — click to select node %2 in the graph</source>
+        <translation>%1 — 单击以在计算图中选中节点 %2</translation>
+    </message>
+    <message>
+        <source>Method: %1</source>
+        <translation>方法：%1</translation>
+    </message>
+    <message>
+        <source>Inputs (%1)</source>
+        <translation>输入（%1）</translation>
+    </message>
+    <message>
+        <source>Outputs (%1)</source>
+        <translation>输出（%1）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>This SavedModel has no signatures</source>
+        <translation>此 SavedModel 没有签名</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::graph_viewer::TensorValueDialog</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -4233,6 +5023,14 @@ max %4</source>
         <source>Run on Several Processes…</source>
         <translation>在多个进程上运行…</translation>
     </message>
+    <message>
+        <source>An empty graph</source>
+        <translation>空计算图</translation>
+    </message>
+    <message>
+        <source>Drag an op or a layer from the palette onto the canvas, or click the canvas and press Tab (or type an op&apos;s name) to add one. Connect nodes by dragging from an output port to an input port.</source>
+        <translation>将操作或层从组件面板拖到画布上，或单击画布后按 Tab（或输入操作名称）即可添加。从输出端口拖到输入端口即可连接节点。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::NodeEditorMinimap</name>
@@ -4268,6 +5066,14 @@ max %4</source>
     <message>
         <source>Takes a reference to a variable (a _ref dtype)</source>
         <translation>接收变量的引用（_ref dtype）</translation>
+    </message>
+    <message>
+        <source>Breakpoint: %1</source>
+        <translation>断点：%1</translation>
+    </message>
+    <message>
+        <source>(disabled)</source>
+        <translation>（已禁用）</translation>
     </message>
 </context>
 <context>
@@ -7252,6 +8058,10 @@ max %4</source>
         <source>Save the trace as Chrome trace JSON in TensorFlow&apos;s timeline layout (opens in Perfetto and chrome://tracing)</source>
         <translation>将跟踪按 TensorFlow 时间线的布局保存为 Chrome 跟踪 JSON（可在 Perfetto 和 chrome://tracing 中打开）</translation>
     </message>
+    <message>
+        <source>Open a trace with File ▸ Open Profile Trace… (a Chrome trace, a RunMetadata .pb or an event file), or press Profile in the Training panel while a project trains: the traced step opens here as a timeline and op tables.</source>
+        <translation>使用“文件 ▸ 打开性能跟踪…”打开跟踪（Chrome 跟踪、RunMetadata .pb 或事件文件），或在项目训练时按训练面板中的“性能分析”：被跟踪的步骤会在此处以时间线和操作表格的形式打开。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::tables::ProfileTableModel</name>
@@ -7809,6 +8619,14 @@ max %4</source>
         <source>%1 of %2</source>
         <translation>第 %1 个，共 %2 个</translation>
     </message>
+    <message>
+        <source>Show in graph</source>
+        <translation>在图中显示</translation>
+    </message>
+    <message>
+        <source>Frame selection</source>
+        <translation>缩放到选中项</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::records::FeatureStatisticsTree</name>
@@ -8123,6 +8941,61 @@ max %4</source>
         <source>%1-compressed: read from the start, so jumps take longer</source>
         <translation>%1 压缩：需从头读取，因此跳转较慢</translation>
     </message>
+    <message>
+        <source>This file holds no records</source>
+        <translation>此文件不含任何记录</translation>
+    </message>
+    <message>
+        <source>No records file</source>
+        <translation>没有记录文件</translation>
+    </message>
+    <message>
+        <source>%1 is a TFRecord file with nothing in it yet; a writer that is still running may add records later: open it again then.</source>
+        <translation>%1 是一个尚无内容的 TFRecord 文件；仍在运行的写入程序稍后可能会添加记录：届时请重新打开它。</translation>
+    </message>
+    <message>
+        <source>Open a TFRecord file (File ▸ Open File…) to page through its records, see each tf.train.Example&apos;s features and the statistics of every feature.</source>
+        <translation>打开 TFRecord 文件（文件 ▸ 打开文件…）即可逐条浏览其记录，查看每个 tf.train.Example 的特征以及每个特征的统计信息。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::training_panel::DataFoldersSection</name>
+    <message>
+        <source>Source %1 folder</source>
+        <translation>数据源 %1 的文件夹</translation>
+    </message>
+    <message>
+        <source>Source %1 folder (%2)</source>
+        <translation>数据源 %1 的文件夹（%2）</translation>
+    </message>
+    <message>
+        <source>Eval source %1 folder</source>
+        <translation>评估数据源 %1 的文件夹</translation>
+    </message>
+    <message>
+        <source>Eval source %1 folder (%2)</source>
+        <translation>评估数据源 %1 的文件夹（%2）</translation>
+    </message>
+    <message>
+        <source>%1: choose a folder (Browse…)</source>
+        <translation>%1：请选择文件夹（浏览…）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Empty: the Data folder</source>
+        <translation>留空：使用数据文件夹</translation>
+    </message>
+    <message>
+        <source>A folder with one subfolder of images per class</source>
+        <translation>一个文件夹，每个类别一个图像子文件夹</translation>
+    </message>
+    <message>
+        <source>%1 (%2 in the project file); a relative path is read from the Data folder, else from the project file&apos;s folder</source>
+        <translation>%1（项目文件中为 %2）；相对路径从数据文件夹读取，未设置数据文件夹时从项目文件所在的文件夹读取</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::training_panel::DistributedDialog</name>
@@ -8197,6 +9070,161 @@ max %4</source>
     <message>
         <source>Run</source>
         <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::training_panel::EvaluationSection</name>
+    <message>
+        <source>Evaluate on the Folder</source>
+        <translation>用于评估的文件夹</translation>
+    </message>
+    <message>
+        <source>Evaluate on the File</source>
+        <translation>用于评估的文件</translation>
+    </message>
+    <message>
+        <source>Evaluate on the Files</source>
+        <translation>用于评估的多个文件</translation>
+    </message>
+    <message>
+        <source>Evaluation: enter the seed of the points to evaluate on</source>
+        <translation>评估：请输入用于评估的数据点的种子</translation>
+    </message>
+    <message>
+        <source>Evaluation: choose the folder to evaluate on (Browse…)</source>
+        <translation>评估：请选择用于评估的文件夹（浏览…）</translation>
+    </message>
+    <message>
+        <source>Evaluation: choose the file to evaluate on (Browse…)</source>
+        <translation>评估：请选择用于评估的文件（浏览…）</translation>
+    </message>
+    <message>
+        <source>Evaluation: choose the files to evaluate on (Browse…)</source>
+        <translation>评估：请选择用于评估的多个文件（浏览…）</translation>
+    </message>
+    <message>
+        <source>Evaluation: %1</source>
+        <translation>评估：%1</translation>
+    </message>
+    <message>
+        <source>Evaluation: tick at least one metric</source>
+        <translation>评估：请至少勾选一个指标</translation>
+    </message>
+    <message>
+        <source>Evaluate while training</source>
+        <translation>训练时进行评估</translation>
+    </message>
+    <message>
+        <source>As tf.estimator.train_and_evaluate: the metrics on other data every N steps, written to the log directory&apos;s eval folder (the project&apos;s &quot;eval&quot; section)</source>
+        <translation>与 tf.estimator.train_and_evaluate 相同：每 N 步在其他数据上计算指标，写入日志目录的 eval 文件夹（项目的“eval”部分）</translation>
+    </message>
+    <message>
+        <source>Data:</source>
+        <translation>数据：</translation>
+    </message>
+    <message>
+        <source>As in the project file</source>
+        <translation>与项目文件中相同</translation>
+    </message>
+    <message>
+        <source>Source %1 (%2)</source>
+        <translation>数据源 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Held-out examples</source>
+        <translation>留出的样本</translation>
+    </message>
+    <message>
+        <source>Other points (another seed)</source>
+        <translation>其他数据点（另一个种子）</translation>
+    </message>
+    <message>
+        <source>Another folder</source>
+        <translation>另一个文件夹</translation>
+    </message>
+    <message>
+        <source>Another file</source>
+        <translation>另一个文件</translation>
+    </message>
+    <message>
+        <source>Other files</source>
+        <translation>其他文件</translation>
+    </message>
+    <message>
+        <source>The training data</source>
+        <translation>训练数据</translation>
+    </message>
+    <message>
+        <source>Skip:</source>
+        <translation>跳过：</translation>
+    </message>
+    <message>
+        <source>The examples of the source before those the evaluation reads</source>
+        <translation>数据源中位于评估所读取样本之前的样本</translation>
+    </message>
+    <message>
+        <source>Take:</source>
+        <translation>取用：</translation>
+    </message>
+    <message>
+        <source>the rest</source>
+        <translation>其余全部</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Files:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>e.g. ptb.valid.txt (read from the Data folder)</source>
+        <translation>例如 ptb.valid.txt（从数据文件夹读取）</translation>
+    </message>
+    <message>
+        <source>Comma-separated; relative paths are read from the Data folder</source>
+        <translation>以逗号分隔；相对路径从数据文件夹读取</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Metrics:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>top-k accuracy, k =</source>
+        <translation>top-k 准确率，k =</translation>
+    </message>
+    <message>
+        <source>Of the logits %1 against the labels %2 (from the loss)</source>
+        <translation>基于 logits %1 与标签 %2（取自损失）</translation>
+    </message>
+    <message>
+        <source>Also kept from the project file: %1</source>
+        <translation>同时保留项目文件中的：%1</translation>
+    </message>
+    <message>
+        <source>The project names no loss: add metrics in the project file</source>
+        <translation>项目未指定损失：请在项目文件中添加指标</translation>
+    </message>
+    <message>
+        <source>Every:</source>
+        <translation>每隔：</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
     </message>
 </context>
 <context>
@@ -8552,6 +9580,52 @@ max %4</source>
     <message>
         <source>GPU present but unusable: %1</source>
         <translation>GPU 存在但无法使用：%1</translation>
+    </message>
+    <message>
+        <source>No project to train</source>
+        <translation>没有可训练的项目</translation>
+    </message>
+    <message>
+        <source>Open a .tsproj project, or compose a network in the node editor (File ▸ New Graph): this panel trains the graph of the editor tab in front.</source>
+        <translation>打开 .tsproj 项目，或在节点编辑器中构建网络（文件 ▸ 新建计算图）：此面板训练前台编辑器标签页中的计算图。</translation>
+    </message>
+    <message>
+        <source>The tab of %1 was closed: its training stops after the current step</source>
+        <translation>%1 的标签页已关闭：其训练将在当前步骤之后停止</translation>
+    </message>
+    <message>
+        <source>Training %1 is under way: one run at a time. Stop it in its tab, or wait for it to finish.</source>
+        <translation>正在训练 %1：一次只能进行一个运行。请在其标签页中停止它，或等待其完成。</translation>
+    </message>
+    <message>
+        <source>a closed graph</source>
+        <translation>已关闭的计算图</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n variable(s) of the graph missing from it (%1)</source>
+        <translation>
+            <numerusform>计算图中有 %n 个变量在检查点中缺失（%1）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n variable(s) that are not in the graph (%1)</source>
+        <translation>
+            <numerusform>%n 个不在计算图中的变量（%1）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n variable(s) of another shape or type (%1: %2 in the graph, %3 in the checkpoint)</source>
+        <translation>
+            <numerusform>%n 个形状或类型不同的变量（%1：计算图中为 %2，检查点中为 %3）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not continued: the latest checkpoint in %1 (%2) is not of this graph: %3. Untick &quot;Continue from the latest checkpoint&quot; or choose another log directory.</source>
+        <translation>未继续：%1 中最新的检查点（%2）不属于此计算图：%3。请取消勾选“从日志目录中最新的检查点继续”，或选择其他日志目录。</translation>
+    </message>
+    <message>
+        <source>accuracy %1</source>
+        <translation>准确率 %1</translation>
     </message>
 </context>
 </TS>

@@ -4,24 +4,29 @@
 #include "dashboard_bench.h"
 #include "profiler_bench.h"
 #include "editor_bench.h"
+#include "gpu_status_text.h"
 #include "guarded_application.h"
 #include "layout_bench.h"
 #include "main_window.h"
 #include "screenshot.h"
 #include "theme.h"
+#include "ui_map.h"
 
 #include "core/build_info.h"
 #include "core/log.h"
 #include "devices/gpu_probe.h"
+#include "graph_viewer/graph_viewer.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QIcon>
 #include <QSettings>
 #include <QTemporaryDir>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string_view>
 #include <memory>
 
@@ -45,18 +50,58 @@ std::unique_ptr<QSettings> openSettings(bool readOnlyCopy, QTemporaryDir& scratc
 void logStartup()
 {
     logInfo("app", "TensorStudio " + std::string(engineVersion()) + " with Qt " + qVersion());
+    // A sentence a person understands first; the CUDA error or the devices as the details.
     const GpuProbeReport gpus = probeGpus();
-    if (!gpus.brokenReason.empty()) {
-        logWarning("gpu", gpuUnusableText(gpus)); // a failure, unlike having no GPU
-        return;
+    const std::string headline = gpuHeadline(gpus).toStdString();
+    const std::string details = gpuDetails(gpus).toStdString();
+    const std::string text = details.empty() ? headline : headline + " (details: " + details + ")";
+    if (gpuIsBroken(gpus))
+        logWarning("gpu", text); // a failure, unlike having no GPU
+    else
+        logInfo("gpu", text);
+}
+
+/// --graph-image: the graph viewer's drawing of `graphFile` (its Export image: the whole graph, no
+/// window around it) written to `output` (.png or .svg); the welcome page's pictures are made so.
+int writeGraphImage(MainWindow& window, const QString& graphFile, const QString& output, bool leftToRight)
+{
+    window.setPersistLayout(false);
+    window.setOpenErrorDialogs(false);
+    window.show();
+    QElapsedTimer timer;
+    timer.start();
+    auto waitFor = [&timer](const std::function<bool()>& done) {
+        while (!done() && timer.elapsed() < 120000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+        return done();
+    };
+    window.openPath(graphFile);
+    graph_viewer::GraphViewer* viewer = nullptr;
+    waitFor([&] {
+        viewer = qobject_cast<graph_viewer::GraphViewer*>(window.documents()->currentWidget());
+        return window.pendingOpens() == 0 && (!viewer || !viewer->isLoading());
+    });
+    if (!viewer || !viewer->isReady()) {
+        std::fprintf(stderr, "tensorstudio: --graph-image: %s does not open in the graph viewer%s%s\n", qPrintable(graphFile),
+                     viewer ? ": " : "", viewer ? qPrintable(viewer->errorText()) : "");
+        return 1;
     }
-    if (gpus.devices.empty()) {
-        logInfo("gpu", gpus.unavailableReason);
-        return;
+    if (leftToRight) {
+        int layouts = 0;
+        QObject::connect(viewer, &graph_viewer::GraphViewer::layoutFinished, viewer, [&layouts] { ++layouts; });
+        viewer->setDirection(graph_viewer::LayoutDirection::kLeftToRight);
+        if (!waitFor([&] { return layouts > 0 && !viewer->layoutPending(); })) {
+            std::fprintf(stderr, "tensorstudio: --graph-image: timed out laying out %s\n", qPrintable(graphFile));
+            return 1;
+        }
     }
-    for (const GpuDeviceInfo& gpu : gpus.devices)
-        logInfo("gpu", "GPU " + std::to_string(gpu.ordinal) + ": " + gpu.name + ", compute capability " +
-                           std::to_string(gpu.computeMajor) + "." + std::to_string(gpu.computeMinor));
+    QString error;
+    if (!viewer->exportImage(output, &error)) {
+        std::fprintf(stderr, "tensorstudio: --graph-image: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("%s\n", qPrintable(output));
+    return 0;
 }
 
 } // namespace
@@ -79,7 +124,10 @@ int main(int argc, char** argv)
                                 std::any_of(arguments.begin(), arguments.end(),
                                             [](const QString& a) { return a.startsWith(QStringLiteral("--screenshot=")); });
     QTemporaryDir scratch;
-    std::unique_ptr<QSettings> qsettings = openSettings(screenshotMode, scratch);
+    // --graph-image opens a file too, which would otherwise be added to the recent files.
+    const bool graphImageMode = std::any_of(arguments.begin(), arguments.end(),
+                                            [](const QString& a) { return a.startsWith(QStringLiteral("--graph-image")); });
+    std::unique_ptr<QSettings> qsettings = openSettings(screenshotMode || graphImageMode, scratch);
     AppSettings settings(qsettings.get());
     QString language = settings.language();
     for (qsizetype i = 1; i < arguments.size(); ++i) {
@@ -103,7 +151,7 @@ int main(int argc, char** argv)
                                         QCoreApplication::translate("CommandLine", "Render the window to FILE.png offscreen and exit."),
                                         QStringLiteral("FILE.png"));
     QCommandLineOption panelOption(QStringLiteral("panel"),
-                                   QCoreApplication::translate("CommandLine", "Show panel NAME (console, training, start, document, graph, editor, dashboard, profiler, debugger, settings, about)."),
+                                   QCoreApplication::translate("CommandLine", "Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT))."),
                                    QStringLiteral("NAME"));
     QCommandLineOption languageOption(QStringLiteral("language"),
                                       QCoreApplication::translate("CommandLine", "UI language for this run: en or zh_CN (not saved)."),
@@ -112,7 +160,7 @@ int main(int argc, char** argv)
                                    QStringLiteral("THEME"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QCoreApplication::translate("CommandLine", "Window size for --screenshot (default 1280x800)."),
                                   QStringLiteral("WxH"));
-    QCommandLineOption exampleOption(QStringLiteral("example"), QCoreApplication::translate("CommandLine", "Open the built-in example graph."));
+    QCommandLineOption exampleOption(QStringLiteral("example"), QCoreApplication::translate("CommandLine", "Open the spirals example project in the node editor (F5 trains it)."));
     QCommandLineOption expandOption(QStringLiteral("expand"),
                                     QCoreApplication::translate("CommandLine", "With --panel graph: expand these name scopes (comma-separated)."),
                                     QStringLiteral("SCOPES"));
@@ -164,6 +212,12 @@ int main(int argc, char** argv)
                                                                             "scopes, nodes or advice; with --panel debugger: the inspector's table, histogram, heatmap or images."),
                                  QStringLiteral("TAB"));
     parser.addOption(tabOption);
+    QCommandLineOption graphImageOption(QStringLiteral("graph-image"),
+                                        QCoreApplication::translate("CommandLine", "Draw the graph file given (with --left-to-right: "
+                                                                                   "laid out left to right) to FILE (.png or .svg) as the "
+                                                                                   "graph viewer's Export image does, and exit."),
+                                        QStringLiteral("FILE"));
+    parser.addOption(graphImageOption);
     QCommandLineOption benchLayoutOption(QStringLiteral("bench-layout"),
                                          QCoreApplication::translate("CommandLine", "Load and lay out FILE without a window and print timings."),
                                          QStringLiteral("FILE"));
@@ -239,6 +293,14 @@ int main(int argc, char** argv)
 
     MainWindow window(&settings, &languages);
     logStartup();
+    if (parser.isSet(graphImageOption)) {
+        if (parser.positionalArguments().size() != 1) {
+            std::fprintf(stderr, "tensorstudio: --graph-image needs exactly one graph file\n");
+            return 2;
+        }
+        return writeGraphImage(window, parser.positionalArguments().front(), parser.value(graphImageOption),
+                               parser.isSet(leftToRightOption));
+    }
 
     if (screenshotMode) {
         ScreenshotRequest request;
@@ -296,10 +358,19 @@ int main(int argc, char** argv)
 
     window.restoreLayout();
     window.show();
-    if (parser.isSet(panelOption) && !window.showPanel(parser.value(panelOption)))
-        std::fprintf(stderr, "tensorstudio: unknown panel '%s'\n", qPrintable(parser.value(panelOption)));
+    // A test driving this window from outside (tests/app/gui/window_walkthrough.sh) reads where
+    // the widgets are from this file.
+    std::unique_ptr<UiMap> uiMap;
+    if (const QString mapPath = qEnvironmentVariable("TSTUDIO_UI_MAP"); !mapPath.isEmpty())
+        uiMap = std::make_unique<UiMap>(&window, mapPath);
+    const QString panel = parser.value(panelOption);
+    const bool welcome = panel == QLatin1String("start") || panel == QLatin1String("welcome");
+    if (parser.isSet(panelOption) && !welcome && !window.showPanel(panel))
+        std::fprintf(stderr, "tensorstudio: unknown panel '%s'\n", qPrintable(panel));
     if (parser.isSet(exampleOption))
         window.openExample();
     window.openPaths(parser.positionalArguments());
+    if (welcome)
+        window.showWelcome();
     return QApplication::exec();
 }

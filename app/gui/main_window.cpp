@@ -2,11 +2,14 @@
 #include "main_window.h"
 
 #include "about_dialog.h"
-#include "example_project.h"
+#include "example_gallery.h"
 #include "export_dialog.h"
+#include "gpu_status_text.h"
 #include "guarded_application.h"
+#include "help_browser.h"
 #include "language_manager.h"
 #include "settings_dialog.h"
+#include "shortcuts_dialog.h"
 #include "start_page.h"
 
 #include "common/file_kind_text.h"
@@ -33,6 +36,7 @@
 #include <filesystem>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -41,6 +45,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -56,6 +61,15 @@ namespace tstudio {
 namespace {
 constexpr int kLayoutVersion = 1;
 const char* kPathProperty = "tstudioPath";
+
+/// The platform's bindings of `key`, or `fallback` where it has none.
+QList<QKeySequence> standardOr(QKeySequence::StandardKey key, const QKeySequence& fallback)
+{
+    QList<QKeySequence> keys = QKeySequence::keyBindings(key);
+    if (keys.isEmpty())
+        keys.append(fallback);
+    return keys;
+}
 
 void logApp(LogSeverity severity, const QString& message)
 {
@@ -91,12 +105,33 @@ MainWindow::MainWindow(AppSettings* settings, LanguageManager* languages, QWidge
     connect(m_documents, &QTabWidget::tabCloseRequested, this, &MainWindow::closeDocument);
     connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::openFileDialog);
     connect(m_startPage, &StartPage::openFolderRequested, this, &MainWindow::openFolderDialog);
-    connect(m_startPage, &StartPage::openExampleRequested, this, &MainWindow::openExample);
+    connect(m_startPage, &StartPage::newGraphRequested, this, &MainWindow::newGraph);
+    connect(m_startPage, &StartPage::openProjectRequested, this, [this] {
+        // The same types as Open File, the projects' own filter chosen.
+        const QStringList filters = fileKindDialogFilters();
+        QString chosen = filters.value(0);
+        for (const QString& filter : filters.mid(1))
+            if (filter.contains(QStringLiteral("*.tsproj")))
+                chosen = filter;
+        const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
+                                                          filters.join(QStringLiteral(";;")), &chosen);
+        if (!file.isEmpty())
+            openPath(file);
+    });
+    connect(m_startPage, &StartPage::openExampleRequested, this, &MainWindow::openExampleProject);
+    connect(m_startPage, &StartPage::trainExampleRequested, this, [this](const QString& id, const QString& folder) {
+        const QString problem = trainExample(id, folder);
+        m_startPage->showExampleMessage(id, problem);
+    });
+    connect(m_startPage, &StartPage::backToDocumentsRequested, this, &MainWindow::updateCentralPage);
     connect(m_startPage, &StartPage::openPathRequested, this, &MainWindow::openPath);
 
     m_deviceLabel = new QLabel(this);
     statusBar()->addPermanentWidget(m_deviceLabel);
 
+    // The guide answers the "help:<page>" links of the panels' empty states (common/empty_state.h).
+    m_helpBrowser = new HelpBrowser(this);
+    QDesktopServices::setUrlHandler(QStringLiteral("help"), m_helpBrowser, "openHelpUrl");
     createActions();
     createMenus();
     createPanels();
@@ -109,6 +144,7 @@ MainWindow::MainWindow(AppSettings* settings, LanguageManager* languages, QWidge
 
 MainWindow::~MainWindow()
 {
+    QDesktopServices::unsetUrlHandler(QStringLiteral("help"));
     // A training run reads the registries on its worker: stop it (the panel waits for it) first.
     delete m_trainingPanel;
     m_trainingPanel = nullptr;
@@ -132,7 +168,9 @@ void MainWindow::createActions()
     connect(m_saveAction, &QAction::triggered, this, &MainWindow::saveCurrent);
     m_saveAsAction = new QAction(this);
     m_saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
-    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // The platform's keys, or the common ones where the platform has none (X11 without a desktop
+    // environment gives none for Save As, Quit and Preferences).
+    m_saveAsAction->setShortcuts(standardOr(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
     connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveCurrentAs);
     m_exportAction = new QAction(this);
     m_exportAction->setObjectName(QStringLiteral("exportAction"));
@@ -169,8 +207,9 @@ void MainWindow::createActions()
         if (!file.isEmpty())
             openProfiler(QFileInfo(file).absoluteFilePath());
     });
-    m_openExampleAction = new QAction(this);
-    connect(m_openExampleAction, &QAction::triggered, this, &MainWindow::openExample);
+    m_welcomeAction = new QAction(this);
+    m_welcomeAction->setObjectName(QStringLiteral("welcomeAction"));
+    connect(m_welcomeAction, &QAction::triggered, this, &MainWindow::showWelcome);
     m_closeTabAction = new QAction(this);
     m_closeTabAction->setShortcut(QKeySequence::Close);
     connect(m_closeTabAction, &QAction::triggered, this, [this] {
@@ -183,13 +222,13 @@ void MainWindow::createActions()
         updateRecentMenu();
     });
     m_quitAction = new QAction(this);
-    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setShortcuts(standardOr(QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q)));
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
     m_resetLayoutAction = new QAction(this);
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
     m_settingsAction = new QAction(this);
-    m_settingsAction->setShortcut(QKeySequence::Preferences);
+    m_settingsAction->setShortcuts(standardOr(QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma)));
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettingsDialog);
     m_aboutAction = new QAction(this);
@@ -198,6 +237,13 @@ void MainWindow::createActions()
     m_aboutQtAction = new QAction(this);
     m_aboutQtAction->setMenuRole(QAction::AboutQtRole);
     connect(m_aboutQtAction, &QAction::triggered, qApp, &QApplication::aboutQt);
+    m_guideAction = new QAction(this);
+    m_guideAction->setObjectName(QStringLiteral("guideAction"));
+    m_guideAction->setShortcut(QKeySequence::HelpContents);
+    connect(m_guideAction, &QAction::triggered, this, [this] { showGuide(); });
+    m_shortcutsAction = new QAction(this);
+    m_shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
+    connect(m_shortcutsAction, &QAction::triggered, this, &MainWindow::showShortcuts);
 }
 
 void MainWindow::createMenus()
@@ -210,7 +256,8 @@ void MainWindow::createMenus()
     m_fileMenu->addAction(m_openTraceAction);
     m_recentMenu = m_fileMenu->addMenu(QString());
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
-    m_fileMenu->addAction(m_openExampleAction);
+    m_examplesMenu = m_fileMenu->addMenu(QString());
+    m_examplesMenu->setObjectName(QStringLiteral("examplesMenu"));
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_saveAction);
     m_fileMenu->addAction(m_saveAsAction);
@@ -241,6 +288,10 @@ void MainWindow::createMenus()
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_helpMenu->setObjectName(QStringLiteral("helpMenu"));
+    m_helpMenu->addAction(m_welcomeAction);
+    m_helpMenu->addAction(m_guideAction);
+    m_helpMenu->addAction(m_shortcutsAction);
+    m_helpMenu->addSeparator();
     m_helpMenu->addAction(m_aboutAction);
     m_helpMenu->addAction(m_aboutQtAction);
 }
@@ -319,7 +370,8 @@ void MainWindow::openDashboard(const QStringList& roots, bool inFront)
     auto* view = new dashboard::DashboardView(m_documents);
     const QString first = roots.value(0);
     addDocument(view, first);
-    m_documents->setTabText(m_documents->indexOf(view), tr("%1 (dashboard)").arg(QFileInfo(first).fileName()));
+    const QString followed = QFileInfo(first).fileName();
+    setTabTitle(view, [followed] { return tr("%1 (dashboard)").arg(followed); });
     connect(view, &dashboard::DashboardView::openGraphRequested, this, [this, view](const QString& run) {
         // The feed already holds the run's graph and run metadata: no event file is read again.
         auto graph = view->runGraph(run);
@@ -334,6 +386,7 @@ void MainWindow::openDashboard(const QStringList& roots, bool inFront)
         auto* viewer = new graph_viewer::GraphViewer(m_registries.get(), m_documents);
         const QString title = tr("%1 (graph of run)").arg(run);
         const int index = m_documents->addTab(viewer, title);
+        setTabTitle(viewer, [run] { return tr("%1 (graph of run)").arg(run); });
         m_documents->setCurrentIndex(index);
         connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
         connect(viewer, &graph_viewer::GraphViewer::showInTimelineRequested, this, &MainWindow::showNodeInProfiler);
@@ -368,7 +421,12 @@ void MainWindow::bindTrainingPanel(node_editor::NodeEditor* editor)
                 return unexpected(failedPreconditionError("the graph's tab was closed"));
             return guard->trainingProject();
         },
-        title, editor);
+        title, editor,
+        // The form's edits go into the document's project: what Ctrl+S saves is what the panel trains.
+        [guard](const std::function<void(project::Project&)>& edit) {
+            if (guard)
+                guard->editProjectSettings(edit);
+        });
 }
 
 bool MainWindow::showPanel(const QString& name)
@@ -410,8 +468,10 @@ void MainWindow::retranslateUi()
         tr("Open a Chrome trace (TensorFlow timeline), a RunMetadata .pb or an event file's run metadata in the profiler"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_clearRecentAction->setText(tr("&Clear Recent Files"));
-    m_openExampleAction->setText(tr("Open &Example"));
-    m_openExampleAction->setStatusTip(tr("Open the built-in linear-regression example graph"));
+    m_examplesMenu->setTitle(tr("Open &Example"));
+    m_welcomeAction->setText(tr("&Welcome"));
+    m_welcomeAction->setStatusTip(tr("Show the welcome page: start actions, recent files and the example gallery"));
+    updateExamplesMenu();
     m_closeTabAction->setText(tr("&Close Tab"));
     m_quitAction->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
@@ -424,11 +484,21 @@ void MainWindow::retranslateUi()
     m_helpMenu->setTitle(tr("&Help"));
     m_aboutAction->setText(tr("&About TensorStudio"));
     m_aboutQtAction->setText(tr("About &Qt"));
+    m_guideAction->setText(tr("&Guide"));
+    m_guideAction->setStatusTip(tr("Open the guide: the five-minute first network and a page for each panel"));
+    m_shortcutsAction->setText(tr("&Keyboard Shortcuts"));
+    m_shortcutsAction->setStatusTip(tr("List every keyboard shortcut and canvas gesture"));
     if (QDockWidget* console = m_panels.value(QStringLiteral("console")))
         console->setWindowTitle(tr("Console"));
     if (QDockWidget* training = m_panels.value(QStringLiteral("training")))
         training->setWindowTitle(tr("Training"));
     m_deviceLabel->setText(tr("Default device: %1").arg(m_settings->defaultDevice()));
+    retranslateTabTitles();
+    {
+        const GpuProbeReport gpus = probeGpus();
+        const QString details = gpuDetails(gpus);
+        m_deviceLabel->setToolTip(details.isEmpty() ? gpuHeadline(gpus) : gpuHeadline(gpus) + QStringLiteral("\n") + details);
+    }
     updateRecentMenu();
 }
 
@@ -454,6 +524,7 @@ void MainWindow::updateRecentMenu()
 void MainWindow::updateCentralPage()
 {
     m_central->setCurrentWidget(m_documents->count() > 0 ? static_cast<QWidget*>(m_documents) : m_startPage);
+    m_startPage->setDocumentsOpen(false); // shown over open documents only by Help > Welcome
     m_closeTabAction->setEnabled(m_documents->count() > 0);
 }
 
@@ -471,14 +542,93 @@ void MainWindow::openFolderDialog()
         openPath(dir);
 }
 
-void MainWindow::openExample()
+void MainWindow::updateExamplesMenu()
 {
-    auto path = materializeExample();
-    if (!path) {
-        logApp(LogSeverity::kError, tr("Could not write the built-in example: %1").arg(path.error()));
-        return;
+    m_examplesMenu->clear();
+    const QList<GalleryExample> examples = availableExamples();
+    for (const GalleryExample& e : examples) {
+        QAction* action = m_examplesMenu->addAction(e.title);
+        action->setObjectName(QStringLiteral("openExample.%1").arg(e.id));
+        action->setStatusTip(e.description);
+        connect(action, &QAction::triggered, this, [this, id = e.id] { openExampleProject(id); });
     }
-    openPath(*path);
+    if (examples.isEmpty()) {
+        QAction* none = m_examplesMenu->addAction(tr("No example projects found (set TSTUDIO_EXAMPLES_DIR)"));
+        none->setEnabled(false);
+    }
+}
+
+void MainWindow::showWelcome()
+{
+    m_startPage->refresh();
+    m_central->setCurrentWidget(m_startPage);
+    m_startPage->setDocumentsOpen(m_documents->count() > 0);
+}
+
+bool MainWindow::openExample()
+{
+    if (!openExampleProject(QStringLiteral("spirals")))
+        return false;
+    statusBar()->showMessage(tr("The spirals example: press F5 to train it (the Training panel shows Start)"), 30000);
+    return true;
+}
+
+bool MainWindow::openExampleProject(const QString& id)
+{
+    const std::optional<GalleryExample> example = findGalleryExample(id);
+    const QString path = example ? exampleProjectPath(*example) : QString();
+    if (path.isEmpty()) {
+        logApp(LogSeverity::kError, tr("The example %1 was not found in the examples folder (%2); set TSTUDIO_EXAMPLES_DIR to "
+                                       "the folder that holds the .tsproj files.")
+                                        .arg(id, examplesDirectory().isEmpty() ? tr("none found") : examplesDirectory()));
+        return false;
+    }
+    for (int i = 0; i < m_documents->count(); ++i)
+        if (m_documents->widget(i)->property(kPathProperty).toString() == path) {
+            m_documents->setCurrentIndex(i);
+            updateCentralPage();
+            return true;
+        }
+    if (!openInEditor(path))
+        return false;
+    m_settings->addRecentFile(path);
+    updateRecentMenu();
+    return true;
+}
+
+QString MainWindow::trainExample(const QString& id, const QString& dataFolder)
+{
+    const std::optional<GalleryExample> example = findGalleryExample(id);
+    if (!example)
+        return tr("There is no example called %1.").arg(id);
+    if (m_trainingPanel->isRunning())
+        return tr("A training run is going on: stop it in the Training panel first.");
+    const auto launch = prepareExampleLaunch(*example, dataFolder);
+    if (!launch)
+        return launch.error();
+    // Opened as any project is (an open tab is reused), then trained with the panel's own Start.
+    node_editor::NodeEditor* editor = nullptr;
+    for (int i = 0; i < m_documents->count() && !editor; ++i)
+        if (m_documents->widget(i)->property(kPathProperty).toString() == launch->projectPath)
+            editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
+    if (editor) {
+        m_documents->setCurrentWidget(editor);
+        updateCentralPage();
+    } else {
+        if (!openInEditor(launch->projectPath))
+            return tr("%1 could not be opened; the Console says why.").arg(example->fileName);
+        m_settings->addRecentFile(launch->projectPath);
+        updateRecentMenu();
+        editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
+    }
+    bindTrainingPanel(editor);
+    m_trainingPanel->logDirectoryEdit()->setText(freshExampleLogDirectory(m_trainingPanel->logDirectoryEdit()->text(), id));
+    if (!launch->panelDataFolder.isEmpty())
+        m_trainingPanel->dataFolderEdit()->setText(launch->panelDataFolder);
+    showPanel(QStringLiteral("training"));
+    if (!m_trainingPanel->start())
+        return m_trainingPanel->statusText();
+    return {};
 }
 
 void MainWindow::openPaths(const QStringList& paths)
@@ -505,10 +655,7 @@ void MainWindow::openPath(const QString& path)
         watcher->deleteLater();
         const Expected<FileKindReport> result = watcher->result();
         if (!result) {
-            const QString message = QString::fromStdString(result.error().message());
-            logApp(LogSeverity::kError, tr("Cannot open %1: %2").arg(absolute, message));
-            statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(absolute).fileName()), 10000);
-            showPanel(QStringLiteral("console"));
+            reportOpenFailure(absolute, QString::fromStdString(result.error().message()));
             m_settings->removeRecentFile(absolute);
             updateRecentMenu();
             finishOpen(absolute, false);
@@ -517,11 +664,12 @@ void MainWindow::openPath(const QString& path)
         const FileKindReport& report = *result;
         const QString kind = fileKindDisplayName(report.kind);
         if (report.kind == FileKind::kUnknown) {
-            logApp(LogSeverity::kWarning,
-                   tr("%1: unrecognised content (%2)").arg(absolute, QString::fromStdString(report.detail)));
-        } else {
-            logApp(LogSeverity::kInfo, tr("%1: detected %2 (%3)").arg(absolute, kind, QString::fromStdString(report.detail)));
+            // Nothing to show but its size: said as a failed open (a truncated download reads so).
+            reportOpenFailure(absolute, tr("unrecognised content (%1)").arg(QString::fromStdString(report.detail)));
+            finishOpen(absolute, false);
+            return;
         }
+        logApp(LogSeverity::kInfo, tr("%1: detected %2 (%3)").arg(absolute, kind, QString::fromStdString(report.detail)));
         m_settings->addRecentFile(absolute);
         updateRecentMenu();
         switch (formats::viewerFor(report)) {
@@ -540,8 +688,6 @@ void MainWindow::openPath(const QString& path)
             const bool ok = openInEditor(absolute);
             if (ok)
                 statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kind), 10000);
-            else
-                showPanel(QStringLiteral("console"));
             finishOpen(absolute, ok);
             return;
         }
@@ -557,6 +703,44 @@ void MainWindow::openPath(const QString& path)
         finishOpen(absolute, true);
     });
     watcher->setFuture(QtConcurrent::run([p = absolute.toStdString()] { return detectFileKind(p); }));
+}
+
+void MainWindow::setTabTitle(QWidget* page, std::function<QString()> title)
+{
+    if (!m_tabTitles.contains(page))
+        connect(page, &QObject::destroyed, this, [this, page] { m_tabTitles.remove(page); });
+    m_tabTitles.insert(page, title);
+    const int index = m_documents->indexOf(page);
+    if (const QString text = title(); index >= 0 && !text.isEmpty())
+        m_documents->setTabText(index, text);
+}
+
+void MainWindow::retranslateTabTitles()
+{
+    for (auto it = m_tabTitles.cbegin(); it != m_tabTitles.cend(); ++it) {
+        const int index = m_documents->indexOf(it.key());
+        if (const QString text = it.value()(); index >= 0 && !text.isEmpty())
+            m_documents->setTabText(index, text);
+    }
+}
+
+void MainWindow::reportOpenFailure(const QString& absolute, const QString& reason)
+{
+    logApp(LogSeverity::kError, tr("Cannot open %1: %2").arg(absolute, reason));
+    // Replaces "Opening…", which would otherwise stay.
+    statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(absolute).fileName()), 10000);
+    if (!m_openErrorDialogs)
+        return;
+    // Window-modal but not blocking: an open started from code (tests, several files at once)
+    // goes on while the dialog waits.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open %1").arg(QFileInfo(absolute).fileName()),
+                                tr("TensorStudio cannot open %1.").arg(absolute), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("openErrorDialog"));
+    box->setInformativeText(tr("%1\n\nCheck that the file is complete (a download or copy may have been cut short) "
+                               "and of a kind TensorStudio reads; the Console (Ctrl+`) keeps this message.")
+                                .arg(reason));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::addDocument(QWidget* view, const QString& absolute)
@@ -594,7 +778,7 @@ void MainWindow::openGraphViewer(const QString& absolute, const QString& kindNam
             statusBar()->showMessage(tr("Opened %1 — %2 (%3 ms)").arg(QFileInfo(absolute).fileName(), kindName)
                                          .arg(viewer->firstViewMilliseconds(), 0, 'f', 0), 10000);
         } else {
-            logApp(LogSeverity::kError, tr("Cannot show the graph of %1: %2").arg(absolute, viewer->errorText()));
+            reportOpenFailure(absolute, viewer->errorText());
         }
         if (*counted)
             return;
@@ -696,6 +880,7 @@ void MainWindow::showNodeInGraph(profiler::ProfilerView* profiler, const QString
     const int here = m_documents->currentIndex();
     auto* viewer = new graph_viewer::GraphViewer(m_registries.get(), m_documents);
     m_documents->insertTab(here + 1, viewer, tr("%1 (graph)").arg(profiler->title()));
+    setTabTitle(viewer, [profiled = profiler->title()] { return tr("%1 (graph)").arg(profiled); });
     connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
     connect(viewer, &graph_viewer::GraphViewer::showInTimelineRequested, this, &MainWindow::showNodeInProfiler);
     viewer->setTimelineAvailable(true);
@@ -739,6 +924,7 @@ void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
     if (!m_debugging) {
         m_debugging = new debugger_ui::DebuggingTab(m_registries.get(), m_documents);
         m_documents->addTab(m_debugging, tr("Debugger"));
+        setTabTitle(m_debugging, [] { return tr("Debugger"); });
         debugger_ui::DebuggerView* view = m_debugging->debugger();
         connect(view, &debugger_ui::DebuggerView::startRequested, this, [this] {
             m_trainingPanel->setDebugging(true);
@@ -817,6 +1003,11 @@ void MainWindow::newGraph()
 {
     auto* editor = new node_editor::NodeEditor(m_registries.get(), m_documents);
     const int index = m_documents->addTab(editor, tr("Untitled graph"));
+    // Until it has a file (titleChanged then names it), the tab follows the language.
+    setTabTitle(editor, [editor] {
+        return editor->filePath().isEmpty() ? tr("Untitled graph") + (editor->isModified() ? QStringLiteral(" *") : QString())
+                                            : QString();
+    });
     m_documents->setCurrentIndex(index);
     connect(editor, &node_editor::NodeEditor::titleChanged, this, [this, editor](const QString& title) {
         const int i = m_documents->indexOf(editor);
@@ -850,8 +1041,8 @@ bool MainWindow::openInEditor(const QString& path)
     auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
     const Status s = editor->openFile(path);
     if (!s.isOk()) {
-        logApp(LogSeverity::kError, tr("Cannot edit %1: %2").arg(path, QString::fromStdString(s.message())));
         closeDocument(m_documents->indexOf(editor));
+        reportOpenFailure(QFileInfo(path).absoluteFilePath(), QString::fromStdString(s.message()));
         return false;
     }
     editor->setProperty(kPathProperty, QFileInfo(path).absoluteFilePath());
@@ -873,6 +1064,7 @@ void MainWindow::viewGraph(const tensorflow::GraphDef& graph, const QString& tit
 {
     auto* viewer = new graph_viewer::GraphViewer(m_registries.get(), m_documents);
     const int index = m_documents->addTab(viewer, tr("%1 (view)").arg(title));
+    setTabTitle(viewer, [title] { return tr("%1 (view)").arg(title); });
     m_documents->setCurrentIndex(index);
     connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
     viewer->showGraph(graph, title);
@@ -922,6 +1114,9 @@ bool MainWindow::saveCurrent()
         return false;
     }
     bindTrainingPanel(editor);
+    // A saved file is one to come back to: File > Open Recent and the welcome page list it.
+    m_settings->addRecentFile(QFileInfo(path).absoluteFilePath());
+    updateRecentMenu();
     statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
     return true;
 }
@@ -964,6 +1159,9 @@ bool MainWindow::saveCurrentAs()
     editor->setProperty(kPathProperty, QFileInfo(file).absoluteFilePath());
     m_documents->setTabToolTip(m_documents->indexOf(editor), QFileInfo(file).absoluteFilePath());
     bindTrainingPanel(editor);
+    // A saved file is one to come back to: File > Open Recent and the welcome page list it.
+    m_settings->addRecentFile(QFileInfo(file).absoluteFilePath());
+    updateRecentMenu();
     statusBar()->showMessage(tr("Saved %1").arg(file), 8000);
     return true;
 }
@@ -1005,6 +1203,21 @@ void MainWindow::showAboutDialog()
 {
     AboutDialog dialog(this);
     dialog.exec();
+}
+
+void MainWindow::showGuide(const QString& page)
+{
+    QString id = page.isEmpty() ? HelpBrowser::pageForWidget(QApplication::focusWidget()) : page;
+    if (id.isEmpty() || !m_helpBrowser->pages().contains(id))
+        id = page.isEmpty() ? QStringLiteral("walkthrough") : page;
+    m_helpBrowser->openHelpUrl(QUrl(QStringLiteral("help:") + id));
+}
+
+void MainWindow::showShortcuts()
+{
+    auto* dialog = new ShortcutsDialog(this, m_registries.get(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

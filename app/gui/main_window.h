@@ -6,6 +6,7 @@
 #include "io/file_kind.h"
 
 #include <QMainWindow>
+#include <QHash>
 #include <QMap>
 #include <QPointer>
 
@@ -32,6 +33,7 @@ class LanguageManager;
 class LogModel;
 class LogPanel;
 class StartPage;
+class HelpBrowser;
 namespace profiler {
 struct ProfileTrace;
 class ProfilerView;
@@ -80,6 +82,8 @@ public:
 
     /// When false (screenshots, tests) the layout is not written back on close.
     void setPersistLayout(bool persist) { m_persistLayout = persist; }
+    /// When false (screenshots) a failed open is only logged, with no dialog.
+    void setOpenErrorDialogs(bool show) { m_openErrorDialogs = show; }
     /// Restores the panel layout saved by the last run, if any.
     void restoreLayout();
     /// Writes geometry and dock layout to the settings now.
@@ -112,7 +116,26 @@ public:
 
     void showSettingsDialog();
     void showAboutDialog();
-    void openExample();
+    /// Help ▸ Guide (F1): the guide window at `page` (a docs/guide id); empty: the page of the panel that
+    /// has focus, else the walkthrough. The same window answers "help:<page>" URLs (QDesktopServices).
+    void showGuide(const QString& page = QString());
+    HelpBrowser* helpBrowser() const { return m_helpBrowser; }
+    /// Help ▸ Keyboard Shortcuts: the list of the live actions' shortcuts and the canvases' gestures.
+    void showShortcuts();
+    /// Opens the spirals example project in a node editor tab (--example, scripts/run.sh): F5 then
+    /// shows the Training panel with Start. False, logged, when the examples are not found.
+    bool openExample();
+    /// Opens example `id` (example_gallery.h) in a node editor tab (File ▸ Open Example, a card's
+    /// Open); false, logged, when its project is not there or does not open.
+    bool openExampleProject(const QString& id);
+    /// A gallery card's Train: opens example `id` (with `dataFolder`, when it needs data) and starts
+    /// its training in the Training panel, into a log directory without checkpoints; the dashboard
+    /// follows the run. Returns "" when the run started, else why not (also shown on the card).
+    QString trainExample(const QString& id, const QString& dataFolder = QString());
+    /// Help ▸ Welcome: the welcome page in place of the documents (they stay open behind it).
+    void showWelcome();
+    StartPage* startPage() const { return m_startPage; }
+    QMenu* examplesMenu() const { return m_examplesMenu; }
 
 signals:
     void pathOpened(const QString& path, bool ok);
@@ -131,6 +154,8 @@ private:
     QDockWidget* addPanel(const QString& name, QWidget* content, Qt::DockWidgetArea area);
     void retranslateUi();
     void updateRecentMenu();
+    /// File ▸ Open Example lists the example projects found (example_gallery.h), translated.
+    void updateExamplesMenu();
     void updateCentralPage();
     /// The Edit menu lists the current tab's editing actions (with their shortcuts).
     void updateEditMenu();
@@ -146,6 +171,13 @@ private:
     /// Closes a tab, asking about unsaved changes of a node editor; false when the user cancels.
     bool closeDocument(int index);
     void finishOpen(const QString& path, bool ok);
+    /// A file could not be opened: the console and the status bar say so, and (unless turned off
+    /// by setOpenErrorDialogs) a non-blocking dialog names the file, the reason and what to do.
+    void reportOpenFailure(const QString& absolute, const QString& reason);
+    /// A tab whose title is made with tr(): `title` makes it again when the language changes (an
+    /// empty result leaves the tab's text as it is, e.g. once an editor has a file name).
+    void setTabTitle(QWidget* page, std::function<QString()> title);
+    void retranslateTabTitles();
     void addDocument(QWidget* view, const QString& absolute);
     /// `report`: what openPath detected, handed on so the viewer does not sniff the file again.
     void openGraphViewer(const QString& absolute, const QString& kindName,
@@ -184,8 +216,10 @@ private:
     StartPage* m_startPage;
     QTabWidget* m_documents;
     QMap<QString, QDockWidget*> m_panels;
+    QHash<QWidget*, std::function<QString()>> m_tabTitles; ///< see setTabTitle
     QByteArray m_defaultState;
     bool m_persistLayout = true;
+    bool m_openErrorDialogs = true;
     int m_pendingOpens = 0;
 
     QMenu* m_fileMenu = nullptr;
@@ -198,7 +232,8 @@ private:
     QAction* m_openAction = nullptr;
     QAction* m_openFolderAction = nullptr;
     QAction* m_openTraceAction = nullptr;
-    QAction* m_openExampleAction = nullptr;
+    QMenu* m_examplesMenu = nullptr; ///< File ▸ Open Example: one entry per example project found
+    QAction* m_welcomeAction = nullptr; ///< Help ▸ Welcome
     QAction* m_closeTabAction = nullptr;
     QAction* m_newGraphAction = nullptr;
     QAction* m_saveAsAction = nullptr;
@@ -211,6 +246,9 @@ private:
     QAction* m_settingsAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QAction* m_aboutQtAction = nullptr;
+    QAction* m_guideAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
+    HelpBrowser* m_helpBrowser = nullptr; ///< the guide window, a child window; registered for "help:" URLs
     QLabel* m_deviceLabel = nullptr;
 };
 

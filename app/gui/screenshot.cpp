@@ -3,7 +3,9 @@
 
 #include "about_dialog.h"
 #include "main_window.h"
+#include "help_browser.h"
 #include "settings_dialog.h"
+#include "shortcuts_dialog.h"
 
 #include "dashboard/dashboard_view.h"
 #include "dashboard/scalar_chart.h"
@@ -15,7 +17,7 @@
 #include "profiler/profiler_view.h"
 #include "profiler/timeline_view.h"
 #include "records/record_viewer.h"
-#include "example_project.h"
+#include "example_gallery.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/evaluate_dialog.h"
 #include "node_editor/node_editor.h"
@@ -24,6 +26,7 @@
 #include "node_editor/node_item.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
+#include "runtime/default_registries.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -286,9 +289,10 @@ QString prepareRecords(MainWindow& window, const ScreenshotRequest& request)
 QStringList screenshotPanelNames(const MainWindow& window)
 {
     QStringList names = window.panelNames();
-    names << QStringLiteral("start") << QStringLiteral("document") << QStringLiteral("settings")
+    names << QStringLiteral("start") << QStringLiteral("welcome") << QStringLiteral("document") << QStringLiteral("settings")
           << QStringLiteral("about") << QStringLiteral("graph") << QStringLiteral("editor") << QStringLiteral("dashboard")
           << QStringLiteral("profiler") << QStringLiteral("debugger") << QStringLiteral("records");
+    names << QStringLiteral("help") << QStringLiteral("shortcuts");
     return names;
 }
 
@@ -305,10 +309,11 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         // Files open in node editor tabs instead of viewers.
         QStringList files = request.files;
         if (request.openExample) {
-            auto example = materializeExample();
-            if (!example)
-                return fail(example.error());
-            files.prepend(*example);
+            const std::optional<GalleryExample> spirals = findGalleryExample(QStringLiteral("spirals"));
+            const QString example = spirals ? exampleProjectPath(*spirals) : QString();
+            if (example.isEmpty())
+                return fail(QStringLiteral("the spirals example project was not found (set TSTUDIO_EXAMPLES_DIR)"));
+            files.prepend(example);
         }
         if (files.isEmpty())
             window.newGraph();
@@ -372,6 +377,51 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         dialog->show();
         settle(150);
         return save(dialog->grab(), request.outputFile);
+    }
+    if (request.panel == QLatin1String("help")) {
+        // The guide at --select PAGE (default: as F1 opens it), searched for --find TEXT.
+        if (!request.select.isEmpty() && !window.helpBrowser()->pages().contains(request.select))
+            return fail(QStringLiteral("--select: the guide has no page '%1'; it has: %2")
+                            .arg(request.select, window.helpBrowser()->pages().join(", ")));
+        window.showGuide(request.select);
+        if (!request.find.isEmpty())
+            window.helpBrowser()->search(request.find);
+        window.helpBrowser()->resize(request.size.boundedTo(QSize(1100, 760)));
+        settle(200);
+        return save(window.helpBrowser()->grab(), request.outputFile);
+    }
+    if (request.panel == QLatin1String("shortcuts")) {
+        ShortcutsDialog dialog(&window, window.registries(), &window);
+        dialog.setFilter(request.find);
+        dialog.show();
+        settle(150);
+        return save(dialog.grab(), request.outputFile);
+    }
+    if (files.isEmpty() && !request.openExample && request.trainSteps == 0) {
+        // A document panel before it has anything to show: its empty state, at the window's size.
+        std::unique_ptr<QWidget> empty;
+        if (request.panel == QLatin1String("dashboard"))
+            empty = std::make_unique<dashboard::DashboardView>();
+        else if (request.panel == QLatin1String("profiler"))
+            empty = std::make_unique<profiler::ProfilerView>(window.registries() ? &window.registries()->ops : nullptr);
+        else if (request.panel == QLatin1String("debugger"))
+            empty = std::make_unique<debugger_ui::DebuggerView>();
+        else if (request.panel == QLatin1String("records"))
+            empty = std::make_unique<records::RecordViewer>();
+        else if (request.panel == QLatin1String("graph"))
+            empty = std::make_unique<graph_viewer::GraphViewer>(window.registries());
+        if (empty) {
+            empty->resize(request.size);
+            empty->show();
+            settle(200);
+            return save(empty->grab(), request.outputFile);
+        }
+    }
+    if (request.panel == QLatin1String("start") || request.panel == QLatin1String("welcome")) {
+        // The welcome page as Help > Welcome shows it (over any files opened), laid out at this size.
+        window.showWelcome();
+        settle(200);
+        return save(window.grab(), request.outputFile);
     }
     if (request.panel == QLatin1String("document") && window.documents()->count() == 0)
         return fail(QStringLiteral("panel 'document' needs a file to show"));
@@ -478,7 +528,7 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
             dashboard->reloadNow();
             waitFor([dashboard] {
                 const dashboard::ScalarChart* chart = dashboard->scalars()->chart(QStringLiteral("loss"));
-                return chart && chart->rawPoints(QStringLiteral(".")).size() >= 2;
+                return chart && !chart->seriesRuns().isEmpty() && chart->rawPoints(chart->seriesRuns().front()).size() >= 2;
             }, 20000);
         }
     }

@@ -20,7 +20,10 @@
 #include "node_editor/source_preview_view.h"
 #include "debugger/tensor_image_grid.h"
 #include "training/training_panel.h"
+#include "common/empty_state.h"
+#include "project_file.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -31,6 +34,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -173,6 +177,12 @@ class TestEditorToTraining : public QObject {
     }
 
 private slots:
+    void initTestCase()
+    {
+        // New graphs train under the user's data folder: the test's own.
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
     void init()
     {
         QVERIFY(m_dir.isValid());
@@ -305,8 +315,13 @@ private slots:
                                  60000);
         dashboard::ScalarChart* chart = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((chart = dashboard->scalars()->chart(QStringLiteral("loss"))), 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(chart->rawPoints(QStringLiteral(".")).size() >= 4, 120000);
-        const QList<QPointF> points = chart->rawPoints(QStringLiteral("."));
+        // The log directory's own run: "." as TensorBoard names it, or its folder's name ("first").
+        auto runPoints = [chart] {
+            const QList<QPointF> named = chart->rawPoints(QStringLiteral("first"));
+            return named.isEmpty() ? chart->rawPoints(QStringLiteral(".")) : named;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(runPoints().size() >= 4, 120000);
+        const QList<QPointF> points = runPoints();
         QVERIFY2(points.back().y() < 0.7 * points.front().y(),
                  qPrintable(QStringLiteral("loss %1 at step %2, %3 at step %4")
                                 .arg(points.front().y())
@@ -359,6 +374,56 @@ private slots:
         const auto& feeds = editor()->project()->sources[0].feeds;
         QCOMPARE(feeds.at("input"), std::vector<std::string>{"images"});
         QCOMPARE(feeds.at("labels"), std::vector<std::string>{"labels"});
+        // What the dock trained is what was saved: its log directory and steps.
+        QCOMPARE(editor()->project()->logdir, logdir.toStdString());
+        QCOMPARE(editor()->project()->steps, std::int64_t(100000));
+        QCOMPARE(panel->logDirectoryEdit()->text(), logdir);
+        QCOMPARE(panel->stepsBox()->value(), 100000);
+    }
+
+    /// Each tab has its own training state in the dock: a new graph its own runs/untitled-N,
+    /// Continue and Debug per document; a closed tab leaves the dock empty.
+    void documentsOwnTheirTrainingState()
+    {
+        training_panel::TrainingPanel* panel = m_window->trainingPanel();
+        const QString runs =
+            QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("runs"));
+        QTest::keyClick(m_window.get(), Qt::Key_N, Qt::ControlModifier);
+        NodeEditor* first = editor();
+        QVERIFY(first);
+        const QString firstDir = panel->logDirectoryEdit()->text();
+        QVERIFY2(firstDir.startsWith(runs + QStringLiteral("/untitled-")), qPrintable(firstDir));
+        QTest::keyClick(m_window.get(), Qt::Key_N, Qt::ControlModifier);
+        NodeEditor* second = editor();
+        QVERIFY(second && second != first);
+        const QString secondDir = panel->logDirectoryEdit()->text();
+        QVERIFY2(secondDir.startsWith(runs + QStringLiteral("/untitled-")), qPrintable(secondDir));
+        QVERIFY(secondDir != firstDir);
+        panel->resumeBox()->setChecked(true);
+        panel->setDebugging(true);
+
+        // The other tab: its own toggles and folder; and back.
+        m_window->documents()->setCurrentWidget(first);
+        QCOMPARE(panel->logDirectoryEdit()->text(), firstDir);
+        QVERIFY(!panel->resumeBox()->isChecked());
+        QVERIFY(!panel->isDebugging());
+        m_window->documents()->setCurrentWidget(second);
+        QCOMPARE(panel->logDirectoryEdit()->text(), secondDir);
+        QVERIFY(panel->resumeBox()->isChecked());
+        QVERIFY(panel->isDebugging());
+
+        // Closing the tabs: the dock offers neither graph any more.
+        auto* empty = panel->findChild<EmptyState*>();
+        QVERIFY(empty);
+        QVERIFY(empty->isHidden());
+        emit m_window->documents()->tabCloseRequested(m_window->documents()->indexOf(second));
+        QCOMPARE(editor(), first);
+        QCOMPARE(panel->logDirectoryEdit()->text(), firstDir);
+        QVERIFY(!panel->resumeBox()->isChecked());
+        emit m_window->documents()->tabCloseRequested(m_window->documents()->indexOf(first));
+        QVERIFY(!empty->isHidden());
+        QVERIFY(!panel->startButton()->isEnabled());
+        QVERIFY(!panel->start());
     }
 };
 

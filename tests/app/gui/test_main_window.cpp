@@ -159,7 +159,7 @@ private slots:
         QCOMPARE(view->logDirectories(), QStringList{logdir});
         dashboard::ScalarChart* chart = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((chart = view->scalars()->chart(QStringLiteral("loss"))), 30000);
-        auto samples = [chart] { return chart->csv(QStringLiteral(".")).count(QStringLiteral("\r\n")); };
+        auto samples = [chart] { return chart->csv(QStringLiteral("spirals-run")).count(QStringLiteral("\r\n")); };
         QTRY_VERIFY_WITH_TIMEOUT(samples() >= 2, 30000);
         const auto before = samples();
         QTRY_VERIFY_WITH_TIMEOUT(samples() > before, 30000); // live: the chart grows while training runs
@@ -170,8 +170,10 @@ private slots:
         const std::int64_t last = panel->lastProgress().step;
         QVERIFY(last > 0);
         QVERIFY(QFile::exists(logdir + QStringLiteral("/model.ckpt-%1.index").arg(last)));
-        // Closing the window while nothing runs is clean; the editor's project is unchanged.
-        QVERIFY(!editor->isModified());
+        // The run's steps and log directory are the document's project now (Ctrl+S writes them).
+        QVERIFY(editor->isModified());
+        QCOMPARE(editor->project()->steps, std::int64_t(1000000));
+        QCOMPARE(editor->project()->logdir, logdir.toStdString());
     }
 
     /// Profile in the Training panel traces one step and opens it in a profiler tab (with the project's
@@ -363,14 +365,10 @@ private slots:
         QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(m_window.get(), &drop);
         QVERIFY(waitForOpens(*m_window));
-        QCOMPARE(m_window->documents()->count(), 2);
-        // Unrecognised content opens a tab that says so, with a warning in the console.
-        QVERIFY(logContains(*m_window->logModel(), LogSeverity::kWarning, "unrecognised content"));
-        bool summaryShown = false;
-        for (int i = 0; i < m_window->documents()->count(); ++i)
-            if (auto* view = qobject_cast<FileSummaryView*>(m_window->documents()->widget(i)))
-                summaryShown = view->report().kind == FileKind::kUnknown;
-        QVERIFY(summaryShown);
+        // Unrecognised content is a failed open: no tab, an error in the console naming the file.
+        QCOMPARE(m_window->documents()->count(), 1);
+        QVERIFY(logContains(*m_window->logModel(), LogSeverity::kError, "unrecognised content"));
+        QVERIFY(logContains(*m_window->logModel(), LogSeverity::kError, "b.bin"));
     }
 
     void consoleFiltersBySeverityAndText()
