@@ -1092,10 +1092,11 @@ Status NodeEditor::saveAs(const QString& path)
         if (m_project && !m_project->logdir.empty()) {
             const std::filesystem::path trained = m_project->resolve(m_project->logdir);
             std::error_code ec;
-            if (std::filesystem::exists(trained / "checkpoint", ec)) {
-                base.location = path.toStdString();
+            base.location = path.toStdString();
+            const std::filesystem::path relocated = base.resolve(base.logdir);
+            if (std::filesystem::exists(trained / "checkpoint", ec) &&
+                relocated.lexically_normal() != trained.lexically_normal())
                 base.logdir = project::storedLogDirectory(base, trained);
-            }
         }
         // With the view state: which scopes are collapsed, and whether the places are the automatic layout.
         auto p = documentProject(*m_document, m_registries->ops, std::move(base),
