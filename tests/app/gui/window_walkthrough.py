@@ -291,8 +291,14 @@ class Walk:
         self.screenshot("trained-more")
         self.stop_run()
 
-        print("walk complete: %d actions in all; %d to the first curve point (goal: at most %d)"
-              % (len(self.actions), to_first_curve, FIRST_CURVE_GOAL), flush=True)
+        summary = ("walk complete: %d actions in all; %d to the first curve point (goal: at most %d)"
+                   % (len(self.actions), to_first_curve, FIRST_CURVE_GOAL))
+        print(summary, flush=True)
+        # Kept with the screenshots, so that CI's artifacts say what was done.
+        with open(os.path.join(self.artifacts, "actions.txt"), "w") as f:
+            f.write(summary + "\n")
+            for number, action in enumerate(self.actions, 1):
+                f.write("%2d %s\n" % (number, action))
         if to_first_curve > FIRST_CURVE_GOAL:
             raise WalkFailed("%d actions to the first curve point, more than %d" % (to_first_curve, FIRST_CURVE_GOAL))
 
