@@ -188,7 +188,7 @@ Status checkHostfile(const Hostfile& hostfile, const HostfileCheckOptions& optio
                 list += (list.empty() ? "" : ", ") + e.host + " " + std::to_string(e.slotCount);
             problems.push_back(resourceExhaustedError(
                 label + ": " + std::to_string(options.ranks) + " ranks but only " + std::to_string(total) +
-                (total == 1 ? " slot (" : " slots (") + list + "); pass --oversubscribe or add slots"));
+                (total == 1 ? " slot (" : " slots (") + list + "); " + options.tooFewSlotsAdvice));
         }
         bool capped = true;
         int maxTotal = 0;

@@ -57,6 +57,9 @@ struct HostfileCheckOptions {
     bool oversubscribe = false;
     /// Check that each host resolves (resolveHost). Off for tests that only parse.
     bool resolve = true;
+    /// What the user can do when the ranks exceed the slots, in the front end's words (the
+    /// command line's by default; the IDE's dialog has no --oversubscribe).
+    std::string tooFewSlotsAdvice = "pass --oversubscribe or add slots";
 };
 
 /// Checks a parsed hostfile against a run, before mpirun is started, so that a bad hostfile gives

@@ -9627,5 +9627,9 @@ max %4</source>
         <source>accuracy %1</source>
         <translation>准确率 %1</translation>
     </message>
+    <message>
+        <source>choose fewer processes in this dialog, or give the hosts more slots in the hostfile</source>
+        <translation>在此对话框中选择更少的进程，或在主机文件中为主机分配更多槽位</translation>
+    </message>
 </context>
 </TS>

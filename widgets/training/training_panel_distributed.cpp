@@ -203,7 +203,9 @@ bool TrainingPanel::startDistributed(const DistributedChoices& choices)
         launchDistributed(std::move(*project), dir, choices);
     });
     const std::filesystem::path hostfile = choices.hostfile.toStdString();
-    const project::HostfileCheckOptions options{choices.processes, /*oversubscribe=*/false, /*resolve=*/true};
+    project::HostfileCheckOptions options{choices.processes, /*oversubscribe=*/false, /*resolve=*/true};
+    options.tooFewSlotsAdvice =
+        tr("choose fewer processes in this dialog, or give the hosts more slots in the hostfile").toStdString();
     watcher->setFuture(QtConcurrent::run([hostfile, options] { return project::checkHostfile(hostfile, options); }));
     return true;
 }

@@ -318,6 +318,10 @@ private slots:
         QVERIFY2(message.contains(QStringLiteral("3 ranks but only 1 slot")) &&
                      message.contains(QStringLiteral("hosts")),
                  qPrintable(message));
+        // In the dialog's words: it has no --oversubscribe to pass.
+        QVERIFY2(!message.contains(QStringLiteral("--oversubscribe")) &&
+                     message.contains(QStringLiteral("choose fewer processes")),
+                 qPrintable(message));
         QVERIFY(output.isEmpty()); // mpirun never ran
         QVERIFY(!panel.isRunning());
     }
