@@ -372,6 +372,10 @@
         <source>GPU %1: %2, compute capability %3.%4</source>
         <translation>GPU %1：%2，计算能力 %3.%4</translation>
     </message>
+    <message>
+        <source>%1 (details: %2)</source>
+        <translation>%1（详情：%2）</translation>
+    </message>
 </context>
 <context>
     <name>GraphColouring</name>

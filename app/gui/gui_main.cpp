@@ -54,7 +54,11 @@ void logStartup()
     const GpuProbeReport gpus = probeGpus();
     const std::string headline = gpuHeadline(gpus).toStdString();
     const std::string details = gpuDetails(gpus).toStdString();
-    const std::string text = details.empty() ? headline : headline + " (details: " + details + ")";
+    const std::string text =
+        details.empty() ? headline
+                        : QCoreApplication::translate("GpuStatus", "%1 (details: %2)")
+                              .arg(QString::fromStdString(headline), QString::fromStdString(details))
+                              .toStdString();
     if (gpuIsBroken(gpus))
         logWarning("gpu", text); // a failure, unlike having no GPU
     else
