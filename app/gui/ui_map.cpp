@@ -82,27 +82,24 @@ void UiMap::write()
         for (QWidget* child : top->findChildren<QWidget*>())
             addWidget(widgets, child);
     }
+    // The document tabs: the tab bar under the central widget (the docks have tab bars too).
     QJsonArray tabs;
-    if (auto* bar = m_window->findChild<QTabBar*>()) {
-        // The document tabs: the first tab bar under the central widget.
-        if (auto* main = qobject_cast<QMainWindow*>(m_window); main && main->centralWidget())
-            bar = main->centralWidget()->findChild<QTabBar*>();
-        for (int i = 0; bar && i < bar->count(); ++i)
-        {
-            const QRect r = bar->tabRect(i);
-            const QPoint at = bar->mapToGlobal(r.topLeft());
-            tabs.append(QJsonObject{{"text", bar->tabText(i)},
-                                    {"current", i == bar->currentIndex()},
-                                    {"x", at.x()},
-                                    {"y", at.y()},
-                                    {"w", r.width()},
-                                    {"h", r.height()},
-                                    {"enabled", bar->isTabEnabled(i)},
-                                    {"class", QStringLiteral("tab")}});
-        }
+    auto* main = qobject_cast<QMainWindow*>(m_window);
+    const QTabBar* bar = main && main->centralWidget() ? main->centralWidget()->findChild<QTabBar*>() : nullptr;
+    for (int i = 0; bar && i < bar->count(); ++i) {
+        const QRect r = bar->tabRect(i);
+        const QPoint at = bar->mapToGlobal(r.topLeft());
+        tabs.append(QJsonObject{{"text", bar->tabText(i)},
+                                {"current", i == bar->currentIndex()},
+                                {"x", at.x()},
+                                {"y", at.y()},
+                                {"w", r.width()},
+                                {"h", r.height()},
+                                {"enabled", bar->isTabEnabled(i)},
+                                {"class", QStringLiteral("tab")}});
     }
     QJsonObject root{{"widgets", widgets}, {"tabs", tabs}, {"dialogs", dialogs}};
-    if (auto* main = qobject_cast<QMainWindow*>(m_window))
+    if (main)
         root.insert("status", main->statusBar()->currentMessage());
     if (QWidget* focus = QApplication::focusWidget())
         root.insert("focus", focus->objectName());
