@@ -1,6 +1,8 @@
 // The example gallery: one list of the shipped example projects, where they lie and how to train one.
 #include "example_gallery.h"
 
+#include "log_directory.h"
+
 #include "io/checkpoint/checkpoint_state.h"
 #include "project_file.h"
 
@@ -53,22 +55,6 @@ bool holdsProject(const QString& dir)
 }
 
 /// A run can start in `dir`: it is a writable folder without checkpoints, or can be made.
-bool writableLogDirectory(const QString& dir)
-{
-    QFileInfo info(dir);
-    if (info.exists())
-        return info.isDir() && info.isWritable();
-    // The nearest folder that exists decides whether the rest can be created.
-    QString path = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
-    while (!QFileInfo::exists(path)) {
-        const QString up = QFileInfo(path).path();
-        if (up == path)
-            return false;
-        path = up;
-    }
-    return QFileInfo(path).isDir() && QFileInfo(path).isWritable();
-}
-
 bool holdsCheckpoint(const QString& dir)
 {
     return QFileInfo(dir).isDir() && latestCheckpoint(dir.toStdString()).has_value();
@@ -240,8 +226,10 @@ tl::expected<ExampleLaunch, QString> prepareExampleLaunch(const GalleryExample& 
 QString freshExampleLogDirectory(const QString& preferred, const QString& id)
 {
     QString base = QDir::cleanPath(preferred);
-    if (base.isEmpty() || !writableLogDirectory(base))
-        base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/runs/") + id;
+    // The same rule as the Training panel's default (project/log_directory.h): a read-only
+    // install's runs go under the user's data folder.
+    if (base.isEmpty() || !project::isWritableFolder(base.toStdString()))
+        base = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs/") + id;
     if (!holdsCheckpoint(base))
         return base;
     for (int n = 2; n < 1000; ++n) {
