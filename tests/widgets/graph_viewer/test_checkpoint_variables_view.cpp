@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace tstudio;
@@ -357,6 +358,34 @@ private slots:
                 QVERIFY2(view.model()->index(r, View::kMean).data(View::kSortRole).isValid(),
                          qPrintable(view.model()->index(r, View::kName).data().toString()));
         }
+        // Show values on a matrix TensorFlow wrote: the table holds what the bundle holds.
+        const auto infos = reader->tensors();
+        const auto matrix = std::find_if(infos.begin(), infos.end(), [](const BundleTensorInfo& info) {
+            return info.dtype == tensorflow::DT_FLOAT && info.shape.rank() == 2 && info.shape.dim(1) >= 2;
+        });
+        QVERIFY(matrix != infos.end());
+        CpuAllocator allocator;
+        auto stored = reader->read(matrix->name, allocator);
+        QVERIFY(stored);
+        QSignalSpy shown(&view, &View::valuesShown);
+        view.showValues(QString::fromStdString(matrix->name));
+        QVERIFY(shown.wait(10000));
+        auto* dialog = shown.at(0).at(0).value<TensorValueDialog*>();
+        const auto* cells = dialog->inspector()->tableModel();
+        QCOMPARE(cells->rowCount(), int(matrix->shape.dim(0)));
+        QCOMPARE(cells->columnCount(), int(matrix->shape.dim(1)));
+        for (const auto& [row, column] : {std::pair{0, 1}, std::pair{1, 0}}) {
+            const double expected = stored->data<float>()[row * matrix->shape.dim(1) + column];
+            const double shown = cells->index(row, column).data().toString().toDouble();
+            QVERIFY2(std::abs(shown - expected) <= 1e-4 * std::max(1.0, std::abs(expected)),
+                     qPrintable(QStringLiteral("%1 [%2,%3]: %4 vs %5")
+                                    .arg(QString::fromStdString(matrix->name))
+                                    .arg(row)
+                                    .arg(column)
+                                    .arg(shown)
+                                    .arg(expected)));
+        }
+        dialog->close();
     }
 };
 
