@@ -41,7 +41,7 @@ std::string memberNames(zip_t* archive)
 
 /// The member's bytes, or nullopt when the archive has no such member.
 Expected<std::optional<std::string>> readMember(zip_t* archive, const std::string& archiveName,
-                                                const std::string& member)
+                                                std::uint64_t archiveBytes, const std::string& member)
 {
     const std::string what = archiveName + ": " + member;
     const zip_int64_t index = zip_name_locate(archive, member.c_str(), 0);
@@ -52,6 +52,12 @@ Expected<std::optional<std::string>> readMember(zip_t* archive, const std::strin
     if (zip_stat_index(archive, static_cast<zip_uint64_t>(index), 0, &stat) != 0 || !(stat.valid & ZIP_STAT_SIZE) ||
         !(stat.valid & ZIP_STAT_COMP_SIZE))
         return unexpected(dataLossError(what + ": " + zip_strerror(archive)));
+    // The compressed size is the header's word too: bounded by the archive's own size, it bounds
+    // what the inflation check below lets the member claim (a 700-byte file once claimed 3.9 GB).
+    if (stat.comp_size > archiveBytes)
+        return unexpected(dataLossError(what + ": declares " + std::to_string(stat.comp_size) +
+                                        " compressed bytes but the archive has " + std::to_string(archiveBytes) +
+                                        "; the file is truncated or corrupt"));
     if (stat.size > kMaxMemberBytes || stat.size > std::max<std::uint64_t>(stat.comp_size, 1) * kMaxInflation)
         return unexpected(resourceExhaustedError(what + ": declares " + std::to_string(stat.size) +
                                                  " bytes inflated from " + std::to_string(stat.comp_size) +
@@ -91,6 +97,9 @@ Expected<std::vector<Tensor>> readNpzArrays(const std::filesystem::path& path, c
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         return unexpected(notFoundError("no file '" + name + "'"));
+    const std::uintmax_t archiveBytes = std::filesystem::file_size(path, ec);
+    if (ec)
+        return unexpected(notFoundError("cannot read the size of '" + name + "': " + ec.message()));
     int code = 0;
     std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(name.c_str(), ZIP_RDONLY, &code));
     if (!archive) {
@@ -102,7 +111,7 @@ Expected<std::vector<Tensor>> readNpzArrays(const std::filesystem::path& path, c
     }
     std::vector<Tensor> out;
     for (const std::string& key : keys) {
-        auto bytes = readMember(archive.get(), name, key + ".npy");
+        auto bytes = readMember(archive.get(), name, archiveBytes, key + ".npy");
         if (!bytes)
             return unexpected(bytes.error());
         if (!*bytes)

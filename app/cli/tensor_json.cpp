@@ -13,6 +13,11 @@ Status collectShape(const nlohmann::json& value, std::vector<std::int64_t>& dims
 {
     if (!value.is_array())
         return Status::ok();
+    // Checked before descending: arrays nested a million deep would otherwise overflow the stack.
+    if (depth >= static_cast<std::size_t>(TensorShape::kMaxRank))
+        return invalidArgumentError("JSON arrays nested deeper than " + std::to_string(TensorShape::kMaxRank) +
+                                    " levels: a tensor has at most " + std::to_string(TensorShape::kMaxRank) +
+                                    " dimensions");
     if (depth == dims.size())
         dims.push_back(static_cast<std::int64_t>(value.size()));
     else if (dims[depth] != static_cast<std::int64_t>(value.size()))
@@ -118,8 +123,10 @@ Expected<Tensor> tensorFromJson(const nlohmann::json& value, DataType dtype, All
                     return invalidArgumentError("expected a number for a " + dataTypeName(dtype) + " tensor, got " +
                                                 leaf.dump());
                 if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+                    // max() + 1 = 2^digits is exact as a double, max() itself is not for 64 bits (it
+                    // rounds up to 2^63), so 9223372036854775808 passed "> max()" and the cast was undefined.
                     if (*number != std::floor(*number) || *number < static_cast<double>(std::numeric_limits<T>::lowest()) ||
-                        *number > static_cast<double>(std::numeric_limits<T>::max()))
+                        *number >= std::ldexp(1.0, std::numeric_limits<T>::digits))
                         return invalidArgumentError(leaf.dump() + " does not fit a " + dataTypeName(dtype));
                 }
                 out[i] = static_cast<T>(*number);

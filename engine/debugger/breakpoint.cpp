@@ -240,6 +240,24 @@ std::string_view regexProblem(std::regex_constants::error_type code)
 
 Expected<std::shared_ptr<const std::regex>> compileRegex(const std::string& pattern)
 {
+    // libstdc++ compiles a regex by recursion, a few stack frames per term and per group: a pattern
+    // of 100,000 characters or 20,000 nested groups overflowed the stack instead of failing.
+    constexpr std::size_t kMaxLength = 1000;
+    constexpr int kMaxNesting = 100;
+    if (pattern.size() > kMaxLength)
+        return unexpected(invalidArgumentError("regex of " + std::to_string(pattern.size()) +
+                                               " characters does not compile: at most " +
+                                               std::to_string(kMaxLength) + " are accepted"));
+    int depth = 0;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] == '\\')
+            ++i;
+        else if (pattern[i] == '(' && ++depth > kMaxNesting)
+            return unexpected(invalidArgumentError("regex " + quoted(pattern) + " does not compile: groups nested " +
+                                                   "deeper than " + std::to_string(kMaxNesting)));
+        else if (pattern[i] == ')' && depth > 0)
+            --depth;
+    }
     try {
         return std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& error) {

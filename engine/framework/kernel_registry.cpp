@@ -63,8 +63,10 @@ bool overlaps(const KernelDef& a, const KernelDef& b)
         for (const auto& [otherAttr, otherTypes] : b.typeConstraints) {
             if (attr != otherAttr)
                 continue;
+            // Through a reference: clang before 16 (the fuzz build) cannot capture a structured binding.
+            const auto& others = otherTypes;
             const bool shared = std::any_of(types.begin(), types.end(), [&](DataType t) {
-                return std::find(otherTypes.begin(), otherTypes.end(), t) != otherTypes.end();
+                return std::find(others.begin(), others.end(), t) != others.end();
             });
             if (!shared)
                 return false;

@@ -364,8 +364,9 @@ public:
     Status validate() const
     {
         for (const auto& [name, value] : m_given) {
+            // [&name = name]: clang before 16 (the fuzz build) cannot capture a structured binding.
             auto it = std::find_if(m_type.params.begin(), m_type.params.end(),
-                                   [&](const LayerParam& p) { return p.name == name; });
+                                   [&name = name](const LayerParam& p) { return p.name == name; });
             if (it == m_type.params.end()) {
                 std::vector<std::string> names;
                 for (const LayerParam& p : m_type.params)

@@ -23,7 +23,8 @@ Status registerFunctionCpuKernels(KernelRegistry& registry)
     for (const auto& [op, make] : kernels) {
         Status s = registry.registerKernel(
             KernelDef{op, "CPU", {}, {}},
-            [make](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> { return make(c); });
+            // An init-capture: clang before 16 (the fuzz build) cannot capture a structured binding.
+            [make = make](OpKernelConstruction& c) -> Expected<std::unique_ptr<OpKernel>> { return make(c); });
         if (!s.isOk())
             return s;
     }

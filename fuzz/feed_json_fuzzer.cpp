@@ -1,0 +1,30 @@
+// Fuzz target: the tensor JSON of `tstudio run --feed NAME=JSON`: the first byte picks the input's
+// dtype, the rest is the JSON text, parsed as parseFeed does and turned into a tensor; a tensor
+// that comes out must print (tensorToJson) as JSON that gives the same tensor again.
+#include "fuzz_support.h"
+#include "tensor_json.h"
+
+#include <array>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    using namespace tstudio;
+    fuzz::quietLogs();
+    if (size < 1)
+        return 0;
+    static constexpr std::array<DataType, 12> kTypes{
+        tensorflow::DT_FLOAT,  tensorflow::DT_DOUBLE, tensorflow::DT_INT32,     tensorflow::DT_INT64,
+        tensorflow::DT_UINT8,  tensorflow::DT_INT8,   tensorflow::DT_INT16,     tensorflow::DT_BOOL,
+        tensorflow::DT_STRING, tensorflow::DT_HALF,   tensorflow::DT_COMPLEX64, tensorflow::DT_BFLOAT16};
+    const DataType dtype = kTypes[data[0] % kTypes.size()];
+    const nlohmann::json json = nlohmann::json::parse(fuzz::bytesOf(data + 1, size - 1), nullptr, false);
+    if (json.is_discarded())
+        return 0;
+    CpuAllocator allocator(fuzz::kTensorBytesLimit);
+    auto tensor = cli::tensorFromJson(json, dtype, allocator);
+    if (!tensor)
+        return 0;
+    const nlohmann::json printed = cli::tensorToJson(*tensor);
+    fuzz::require(printed.is_object() && printed.contains("values"), "tensorToJson without values");
+    return 0;
+}
