@@ -34,6 +34,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <system_error>
 #include <thread>
@@ -109,6 +110,52 @@ std::set<std::string> checkpointFiles(const std::filesystem::path& dir)
             names.insert(name);
     }
     return names;
+}
+
+/// Removes what writes cut short by a crash or a kill left in `dir`: the bundle writer's
+/// "model.ckpt-N.data-*.tempstate<id>" files, a sharded save's "model.ckpt-N_temp_<id>" directories,
+/// writeFileAtomically's ".NAME.tmp<digits>" files and the best copy's "NAME.tmp" files. Nothing
+/// reads them and nothing else removes them (TensorFlow leaves them too), so a run killed again and
+/// again would fill the disk with them. Only these names of our own writers are touched.
+void removeInterruptedWrites(const std::filesystem::path& dir)
+{
+    static const std::regex kTempFile(
+        R"(model\.ckpt-[0-9]+.*\.tempstate[0-9]+)"
+        R"(|\.(checkpoint|graph\.pbtxt|best_metric\.json|model\.ckpt-[0-9]+\.(meta|index))\.tmp[0-9]+)"
+        R"(|(checkpoint|model\.ckpt-[0-9]+\.(meta|index|data-[0-9]{5}-of-[0-9]{5}))\.tmp)");
+    static const std::regex kTempDir(R"(model\.ckpt-[0-9]+_temp_[0-9a-f]+)");
+    std::error_code ec;
+    std::vector<std::filesystem::path> doomed;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code typeError;
+        const bool isDir = it->is_directory(typeError);
+        if (std::regex_match(name, isDir ? kTempDir : kTempFile))
+            doomed.push_back(it->path());
+    }
+    for (const std::filesystem::path& path : doomed) {
+        std::error_code removeError;
+        std::filesystem::remove_all(path, removeError);
+        if (removeError)
+            logWarning("training",
+                       "cannot remove '" + path.string() + "', left by an interrupted write: " + removeError.message());
+    }
+}
+
+/// A save or event write that found the disk full says so in the system's words; the user also
+/// needs to know that the run can go on: the latest checkpoint is whole (the saver never names a
+/// checkpoint it could not finish).
+Status withDiskFullAdvice(Status error, const std::filesystem::path& logdir)
+{
+    const std::string& m = error.message();
+    if (error.code() != StatusCode::kResourceExhausted ||
+        (m.find("No space left on device") == std::string::npos && m.find("Disk quota exceeded") == std::string::npos))
+        return error;
+    auto latest = latestCheckpoint(logdir);
+    if (!latest)
+        return error;
+    return Status(error.code(), m + "; the latest checkpoint, " + latest->filename().string() + " in '" +
+                                    logdir.string() + "', is intact: free some space and resume from it");
 }
 
 /// A run that failed before finishing a step leaves no checkpoint of its own behind: the files
@@ -372,6 +419,10 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (chief)
         if (Status s = checkLogDirectory(result.logdir, options.resume); !s.isOk())
             return unexpected(s);
+    if (chief) {
+        removeInterruptedWrites(result.logdir);
+        removeInterruptedWrites(result.logdir / "best");
+    }
     const std::filesystem::path eventDir = rankEventDirectory(result.logdir, parallel.rank);
     if (options.dataParallel)
         logInfo("training", dataParallelLine(project, parallel, eventDir));
@@ -707,10 +758,10 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (!failure.isOk()) {
         if (result.lastStep == result.firstStep)
             forgetUnfinished();
-        return unexpected(failure);
+        return unexpected(chief ? withDiskFullAdvice(failure, result.logdir) : failure);
     }
     if (!closed.isOk())
-        return unexpected(closed);
+        return unexpected(chief ? withDiskFullAdvice(closed, result.logdir) : closed);
     // The step the variables hold now (the last run's increment included).
     auto finalStep = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
     if (finalStep && !result.stoppedMidStep)

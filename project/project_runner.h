@@ -171,6 +171,8 @@ struct TrainRunResult {
 ///    exhausted after N steps"), and closing the session closes the queues and joins their threads;
 ///    a stop requested while a step waits on an empty queue stops the queue runners (their cancel
 ///    ops close the queues), so the step ends and the run stops without a hang;
+///  - rank 0 first removes what writes cut short by an earlier run's crash or kill left in the log
+///    directory and its best/ (checkpoint temporary files and directories, ".NAME.tmpN" files);
 ///  - close() saves the last checkpoint; a run that fails saves none, and one that fails before
 ///    finishing its first step removes the checkpoint the session wrote when it was created (files
 ///    that were in the log directory before the run stay), so that starting again is not refused.

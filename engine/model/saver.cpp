@@ -74,6 +74,35 @@ void removeCheckpointFiles(const std::string& prefix)
     }
 }
 
+/// After a save that failed (a full disk, most often): removes what it wrote, so that a directory
+/// that ran out of room gets none of it back only to fail again and no reader meets half a
+/// checkpoint. A sharded save's temporary directory ("<file>_temp_<id>", which MergeV2Checkpoints
+/// removes only when it succeeds) always goes; the checkpoint's own files (.index, .data-*, .meta)
+/// only when they were not there before this save, since a save again at a saved step (a resumed
+/// run saves the step it restored) replaces the files of a checkpoint that may be the latest.
+void removeFailedSave(const std::string& checkpointFile, bool existedBefore)
+{
+    const fs::path p(checkpointFile);
+    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    const std::string tempPrefix = p.filename().string() + "_temp_";
+    std::error_code ec;
+    std::vector<fs::path> tempDirs;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code typeError;
+        if (name.compare(0, tempPrefix.size(), tempPrefix) == 0 && it->is_directory(typeError))
+            tempDirs.push_back(it->path());
+    }
+    for (const fs::path& temp : tempDirs) {
+        std::error_code removeError;
+        fs::remove_all(temp, removeError);
+        if (removeError)
+            logWarning("saver", "Ignoring: cannot delete '" + temp.string() + "': " + removeError.message());
+    }
+    if (!existedBefore)
+        removeCheckpointFiles(checkpointFile);
+}
+
 /// Saver._wrap_restore_error_with_msg: same code, TensorFlow's explanation in front.
 Status explainRestoreError(const Status& error, std::string_view cause)
 {
@@ -176,9 +205,12 @@ Expected<std::string> Saver::save(Session& session, const std::string& savePath,
     auto feed = filenameFeed(session, checkpointFile);
     if (!feed)
         return unexpected(feed.error());
+    std::error_code existsError;
+    const bool existedBefore = fs::exists(checkpointFile + ".index", existsError);
     std::vector<Tensor> outputs;
     Status ran = session.run({{m_def.filename_tensor_name(), *feed}}, {m_def.save_tensor_name()}, {}, &outputs);
     if (!ran.isOk()) {
+        removeFailedSave(checkpointFile, existedBefore);
         const fs::path parent = fs::path(savePath).parent_path();
         std::error_code ec;
         const bool parentMissing = !parent.empty() && !fs::is_directory(parent, ec);
@@ -190,18 +222,29 @@ Expected<std::string> Saver::save(Session& session, const std::string& savePath,
         return unexpected(internalError("the save tensor '" + m_def.save_tensor_name() +
                                         "' did not yield one string (the prefix written)"));
     const std::string prefix = outputs[0].strings()[0];
+    // The .meta goes before the state file (TensorFlow writes it after): a checkpoint becomes the
+    // latest only once all its files are complete, so a disk that fills up on the .meta leaves the
+    // previous checkpoint the latest.
+    if (metaGraph) {
+        if (Status s = writeMetaGraphFile(checkpointFile + ".meta", *metaGraph); !s.isOk()) {
+            removeFailedSave(checkpointFile, existedBefore);
+            return unexpected(s);
+        }
+    }
     if (writeState) {
+        const auto lastBefore = m_lastCheckpoints;
+        const auto toBeDeletedBefore = m_toBeDeleted;
         recordLastCheckpoint(prefix);
         std::vector<fs::path> kept;
         for (const auto& [path, time] : m_lastCheckpoints)
             kept.emplace_back(path);
-        if (Status s = writeCheckpointState(stateDirectory(savePath), prefix, kept); !s.isOk())
+        if (Status s = writeCheckpointState(stateDirectory(savePath), prefix, kept); !s.isOk()) {
+            m_lastCheckpoints = lastBefore;
+            m_toBeDeleted = toBeDeletedBefore;
+            removeFailedSave(checkpointFile, existedBefore);
             return unexpected(s);
+        }
         maybeDeleteOldCheckpoints();
-    }
-    if (metaGraph) {
-        if (Status s = writeMetaGraphFile(checkpointFile + ".meta", *metaGraph); !s.isOk())
-            return unexpected(s);
     }
     return prefix;
 }

@@ -77,7 +77,11 @@ public:
     /// rule: such checkpoints stay on disk and leave the list). Deletion failures are logged and
     /// ignored, as TensorFlow does. An empty saver returns "" and writes no checkpoint.
     /// With `metaGraph` (e.g. exportMetaGraph(builder, {.saverDef = saverDef()})), it is written
-    /// last to "<prefix>.meta", as write_meta_graph does (also for an empty saver).
+    /// to "<prefix>.meta" as write_meta_graph does (also for an empty saver), before the state file
+    /// (TensorFlow writes it after), so that the state file only ever names complete checkpoints.
+    /// A save that fails (a full disk) removes what it wrote: a sharded save's temporary directory,
+    /// and the checkpoint's .index, .data-* and .meta unless that checkpoint existed before the
+    /// save; the state file and the list of last checkpoints stay as they were.
     /// Errors: InvalidArgument "'latest_filename' collides with 'save_path': 'checkpoint' and
     /// '...'" for a savePath named like the state file (not for a sharded saver, as TensorFlow); the save op's errors
     /// (a prefix whose directory cannot be made becomes "Parent directory of P doesn't exist, can't save."); the state
