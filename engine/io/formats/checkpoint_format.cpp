@@ -10,6 +10,7 @@
 #include "proto/tensor_bundle.pb.h"
 
 #include <cstdio>
+#include <map>
 
 namespace tstudio::formats {
 namespace {
@@ -34,7 +35,23 @@ std::string shardName(const std::string& prefix, int shard, int count)
 /// Fills a report for the checkpoint whose index is `file`.
 void describeIndex(ProbeFile& file, const std::string& prefix, FileKindReport& report)
 {
-    auto summary = summarizeTable(file);
+    // Where each shard's last tensor ends, so that a shard cut short is caught here rather than
+    // when a value is first read.
+    struct ShardEnd {
+        std::uint64_t end = 0;
+        std::string tensor;
+    };
+    std::map<int, ShardEnd> shardEnds;
+    auto summary = summarizeTable(file, [&](std::string_view key, std::string_view value) {
+        tensorflow::BundleEntryProto entry;
+        if (!entry.ParseFromArray(value.data(), static_cast<int>(value.size())) || entry.slices_size() > 0 ||
+            entry.offset() < 0 || entry.size() < 0)
+            return; // a damaged entry is the reader's to report, naming its tensor
+        const std::uint64_t end = static_cast<std::uint64_t>(entry.offset()) + static_cast<std::uint64_t>(entry.size());
+        ShardEnd& shard = shardEnds[entry.shard_id()];
+        if (end > shard.end)
+            shard = {end, std::string(key)};
+    });
     if (!summary) {
         report.detail = "checkpoint index " + quotePath(file.path()) + " is damaged: " + summary.error().message();
         return;
@@ -53,9 +70,21 @@ void describeIndex(ProbeFile& file, const std::string& prefix, FileKindReport& r
     for (int shard = 0; shard < header.num_shards(); ++shard) {
         const std::string name = shardName(prefix, shard, header.num_shards());
         std::error_code ec;
-        if (fs::is_regular_file(name, ec))
-            total += fileSizeOr0(name);
-        else
+        if (fs::is_regular_file(name, ec)) {
+            const std::uint64_t size = fileSizeOr0(name);
+            total += size;
+            if (auto it = shardEnds.find(shard); it != shardEnds.end() && it->second.end > size) {
+                report.kind = FileKind::kUnknown;
+                report.checkpointPrefix.clear();
+                report.shardCount.reset();
+                report.tensorCount.reset();
+                report.detail = "checkpoint data shard " + quotePath(fs::path(name).filename()) + " is truncated: " +
+                                "it holds " + std::to_string(size) + " bytes, but the index places tensor '" +
+                                it->second.tensor + "' up to byte " + std::to_string(it->second.end) +
+                                " (a copy or download was cut short: copy the whole checkpoint again)";
+                return;
+            }
+        } else
             missing.push_back(fs::path(name).filename().string());
     }
     if (!report.isDirectory)

@@ -90,10 +90,17 @@ Expected<OpenedGraph> open(const FileKindReport& report, const OpenGraphOptions&
         entries.push_back({&r, false});
     for (const auto& r : records->metaGraphs)
         entries.push_back({&r, true});
-    if (entries.empty())
+    if (entries.empty()) {
+        // A damaged record may be where the graph was: "holds no graph" alone would mislead.
+        if (!out.warnings.empty())
+            return unexpected(dataLossError(
+                "'" + path.string() + "' holds no readable graph: it is damaged (" + out.warnings.front() + ")" +
+                (out.warnings.size() > 1 ? " and has " + std::to_string(out.warnings.size() - 1) + " more damaged part(s)"
+                                         : std::string())));
         return unexpected(invalidArgumentError("'" + path.string() + "' holds no graph: none of its " +
                                                std::to_string(records->files.size()) +
                                                " event file(s) has a graph_def or meta_graph_def event"));
+    }
     for (const auto& e : entries) {
         std::string label = e.record->origin.run == "." ? std::string() : e.record->origin.run + ": ";
         label += (e.meta ? "meta_graph_def at step " : "graph_def at step ") + std::to_string(e.record->origin.step);

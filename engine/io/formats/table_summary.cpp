@@ -11,7 +11,8 @@ bool hasTableMagic(ProbeFile& file)
     return file.size() >= table::kFooterSize && table::hasMagic(file.read(file.size() - 8, 8));
 }
 
-Expected<TableSummary> summarizeTable(ProbeFile& file)
+Expected<TableSummary> summarizeTable(ProbeFile& file,
+                                     const std::function<void(std::string_view key, std::string_view value)>& onEntry)
 {
     if (file.size() < table::kFooterSize)
         return unexpected(dataLossError("file is shorter than a table footer"));
@@ -40,6 +41,8 @@ Expected<TableSummary> summarizeTable(ProbeFile& file)
                 summary.headerValue = std::string(value);
             } else {
                 ++summary.entries;
+                if (onEntry)
+                    onEntry(key, value);
             }
             return true;
         });

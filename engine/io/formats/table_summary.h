@@ -5,7 +5,9 @@
 #include "core/expected.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace tstudio::formats {
 
@@ -20,7 +22,9 @@ struct TableSummary {
 /// True when the file ends with the table magic number.
 bool hasTableMagic(ProbeFile& file);
 
-/// Reads every block of the table. DataLoss naming the block when it is damaged.
-Expected<TableSummary> summarizeTable(ProbeFile& file);
+/// Reads every block of the table. DataLoss naming the block when it is damaged. `onEntry`, when
+/// given, sees each entry other than the header (key, value), in table order.
+Expected<TableSummary> summarizeTable(
+    ProbeFile& file, const std::function<void(std::string_view key, std::string_view value)>& onEntry = {});
 
 } // namespace tstudio::formats
