@@ -54,7 +54,7 @@ Expected<EvalSource> readEvalSource(const JsonReader& r, const json& v, const st
     if (!split)
         return unexpected(r.error(jsonChild(path, "from"), "data.sources[" + std::to_string(from) + "] is a " +
                                                                training.type() +
-                                                               " source; only mnist and numpy sources split by "
+                                                               " source; only mnist, numpy and cifar10 sources split by "
                                                                "skip and take (give the eval source in full instead)"));
     out.source = std::move(*split);
     return out;

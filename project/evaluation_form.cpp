@@ -43,6 +43,8 @@ std::string otherOf(const DataSource& source)
         return w->file;
     if (const auto* m = std::get_if<MnistParams>(&source.params))
         return m->dir.value_or("");
+    if (const auto* c = std::get_if<Cifar10Params>(&source.params))
+        return joined(c->files);
     if (const auto* i = std::get_if<ImageFolderParams>(&source.params))
         return i->dir;
     if (const auto* n = std::get_if<NumpyParams>(&source.params))
@@ -116,6 +118,8 @@ Expected<EvalSource> evalSourceFor(const Project& project, const EvalDataChoice&
         w->file = choice.other;
     } else if (auto* m = std::get_if<MnistParams>(&out.source.params)) {
         m->dir = choice.other;
+    } else if (auto* c = std::get_if<Cifar10Params>(&out.source.params)) {
+        c->files = split(choice.other);
     } else if (auto* i = std::get_if<ImageFolderParams>(&out.source.params)) {
         i->dir = choice.other;
     } else if (auto* n = std::get_if<NumpyParams>(&out.source.params)) {

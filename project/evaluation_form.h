@@ -22,7 +22,7 @@ namespace tstudio::project {
 /// Where an evaluation's examples come from, relative to data.sources[source].
 struct EvalDataChoice {
     enum class Mode {
-        kSplit, ///< {"from": source, "skip", "take"}: held-out examples (mnist and numpy sources)
+        kSplit, ///< {"from": source, "skip", "take"}: held-out examples (mnist, numpy and cifar10 sources)
         kOther, ///< a copy of the source reading `other` instead: evalOtherKind says what that is
         kSame,  ///< a copy of the source itself (the training data)
     };
@@ -36,7 +36,8 @@ struct EvalDataChoice {
 
 /// What kOther replaces in a source of this type: "file" (word_text: the text file, its vocabulary
 /// still built from the training file, as the PTB tutorial evaluates ptb.valid.txt), "dir" (mnist,
-/// image_folder), "files" (numpy, csv, tfrecord: comma-separated), "seed" (two_spirals: a new draw).
+/// image_folder), "files" (numpy, csv, tfrecord, cifar10: comma-separated), "seed" (two_spirals: a new
+/// draw).
 std::string evalOtherKind(const DataSource& source);
 
 /// The modes a source allows, in the order a form offers them (kSplit first where it exists).

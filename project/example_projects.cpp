@@ -40,6 +40,17 @@ Expected<tensorflow::GraphDef> forwardGraph(const examples::ClassifierGraph& gra
             return unexpected(invalidArgumentError("forwardGraph: '" + tensor + "' is not in the graph"));
         addWithInputs(byName, id->node, keep);
     }
+    // Batch normalisation's moving-average updates (UPDATE_OPS): nothing the loss needs, but the
+    // train op waits for them (control inputs "^<layer>/AssignMovingAvg"). Kept unconsumed, a
+    // project's optimizer finds them again by name (recoverUpdateOps) and runs them with each step.
+    for (const auto& n : graph.graph.node())
+        for (const std::string& input : n.input()) {
+            if (input.empty() || input.front() != '^')
+                continue;
+            const auto it = byName.find(input.substr(1));
+            if (it != byName.end() && (it->second->op() == "AssignSub" || it->second->op() == "AssignSubVariableOp"))
+                addWithInputs(byName, it->first, keep);
+        }
     // The initializers of the variables kept ("x/Assign", whose value input is "x/Initializer/...").
     std::vector<std::string> variables;
     for (const std::string& name : keep) {
@@ -102,6 +113,15 @@ Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops)
 
     // The PTB tutorial's SmallConfig (seed 1).
     if (Status s = addTextFile(files, "ptb_small.pbtxt", examples::buildPtbModel(ops)); !s.isOk())
+        return unexpected(s);
+
+    // He et al.'s CIFAR-10 ResNet-20 (seed 1); the project builds its Momentum optimizer and schedule.
+    examples::LayerNetworkOptions resnetOptions;
+    resnetOptions.seed = 1;
+    auto resnet = examples::buildResNet20(ops, resnetOptions);
+    if (!resnet)
+        return unexpected(resnet.error());
+    if (Status s = addTextFile(files, "resnet20.pbtxt", forwardGraph(*resnet)); !s.isOk())
         return unexpected(s);
     return files;
 }

@@ -16,8 +16,9 @@ class OpRegistry;
 namespace tstudio::project {
 
 /// The forward part of a built classifier: the nodes its loss and accuracy depend on, plus each
-/// of their variables' initializers, in the original order (no optimizer, no global step, no
-/// init op: a project builds those).
+/// of their variables' initializers and the update ops its train op waits for (batch norm's
+/// AssignMovingAvg, left unconsumed so that a project's optimizer runs them: recoverUpdateOps), in
+/// the original order (no optimizer, no global step, no init op: a project builds those).
 Expected<tensorflow::GraphDef> forwardGraph(const examples::ClassifierGraph& graph);
 
 struct ExampleGraphFile {
@@ -30,7 +31,8 @@ struct ExampleGraphFile {
 ///  - book_mnist.pbtxt: buildBookMnist (seed 1, 8000 training examples), train op included;
 ///  - lenet.pbtxt: buildLeNet5 (Adam 0.001, seed 1), train op included;
 ///  - mnist_notes.pbtxt: buildNotesMnist (seed 1), the forward graph with its summaries;
-///  - ptb_small.pbtxt: buildPtbModel (the PTB tutorial's SmallConfig, seed 1), the forward graph.
+///  - ptb_small.pbtxt: buildPtbModel (the PTB tutorial's SmallConfig, seed 1), the forward graph;
+///  - resnet20.pbtxt: buildResNet20 (seed 1), the forward graph with its batch-norm updates.
 Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops);
 
 } // namespace tstudio::project

@@ -598,7 +598,7 @@ Status applyOne(json& doc, const Override& o)
 std::string DataSource::type() const
 {
     static const char* const names[] = {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder",
-                                        "word_text"};
+                                        "word_text", "cifar10"};
     return names[params.index()];
 }
 
@@ -633,7 +633,8 @@ Expected<Project> parseProject(const std::string& text, const std::string& label
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // Not only parse_error: a number beyond double's range ("1e400") is an out_of_range (406).
         return unexpected(invalidArgumentError(label + ": not valid JSON: " + e.what()));
     }
     if (Status s = applyOverrides(doc, overrides); !s.isOk())
@@ -650,6 +651,9 @@ std::optional<DataSource> splitOf(const DataSource& source, std::int64_t skip, s
     } else if (auto* n = std::get_if<NumpyParams>(&out.params)) {
         n->skip = skip;
         n->take = take;
+    } else if (auto* c = std::get_if<Cifar10Params>(&out.params)) {
+        c->skip = skip;
+        c->take = take;
     } else {
         return std::nullopt;
     }

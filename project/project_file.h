@@ -57,6 +57,23 @@ struct MnistParams {
     bool operator==(const MnistParams&) const = default;
 };
 
+/// "cifar10": CIFAR-10 binary batch files (engine/data/cifar10.h), read one after the other.
+/// Components "images" (float32 [3072] in [0,1] when scaled, else uint8: the 32x32x3 image flat in
+/// height-width-channel order, as TF's cifar10 tutorial has it after its transpose) and "labels"
+/// (int64 [] sparse or float32 [10] one-hot). skip/take select examples [skip, skip + take) of the
+/// files' records in order (take -1: all).
+struct Cifar10Params {
+    std::optional<std::string> dir; ///< null: the project's data.dir
+    /// Relative to `dir`; the training batches by default (test_batch.bin to evaluate).
+    std::vector<std::string> files = {"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin", "data_batch_4.bin",
+                                      "data_batch_5.bin"};
+    std::int64_t skip = 0;
+    std::int64_t take = -1;
+    std::string labels = "sparse";
+    bool scale = true;
+    bool operator==(const Cifar10Params&) const = default;
+};
+
 /// The image-decode step of a string feature: the bytes decoded to float32 [height, width,
 /// channels] in [0, 1], as decode_image (or decode_raw + reshape), resize_images and
 /// convert_image_dtype(tf.float32) give them in a TF 1.x input_fn.
@@ -160,7 +177,7 @@ struct WordTextParams {
 };
 
 using SourceParams = std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams, NumpyParams,
-                                  ImageFolderParams, WordTextParams>;
+                                  ImageFolderParams, WordTextParams, Cifar10Params>;
 
 /// One data source: its examples shuffled (seeded), repeated forever and batched by the project's
 /// batch size; each feed maps a placeholder (a tensor name, "x" meaning "x:0") to one component
@@ -171,7 +188,7 @@ struct DataSource {
     std::int64_t shuffleSeed = 1;
     std::map<std::string, std::vector<std::string>> feeds;
 
-    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder" or "word_text".
+    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text" or "cifar10".
     std::string type() const;
     bool operator==(const DataSource&) const = default;
 };
@@ -283,7 +300,7 @@ struct SummarySpec {
 
 /// One entry of "eval.sources": a data source of its own (the schema of data.sources), or a held-out
 /// split of a training source ({"from": 0, "skip": 55000, "take": 5000}: data.sources[from] with
-/// that skip and take, which only mnist and numpy sources have).
+/// that skip and take, which only mnist, numpy and cifar10 sources have).
 struct EvalSource {
     std::optional<std::int64_t> from; ///< set: a split of data.sources[from]
     std::int64_t skip = 0;            ///< with `from`
@@ -315,7 +332,7 @@ struct EvalMetricSpec {
 };
 
 /// `source` reading examples [skip, skip + take) instead (take -1: to the end), as an eval split of
-/// it; nullopt for a type without skip and take (only mnist and numpy sources have them).
+/// it; nullopt for a type without skip and take (only mnist, numpy and cifar10 sources have them).
 std::optional<DataSource> splitOf(const DataSource& source, std::int64_t skip, std::int64_t take);
 
 /// "eval.best": keep the checkpoint with the best value of a metric in <logdir>/best/ (as

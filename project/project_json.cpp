@@ -74,7 +74,7 @@ const std::vector<DataType> kFeatureTypes = {tensorflow::DT_FLOAT, tensorflow::D
 const std::vector<DataType> kColumnTypes = {tensorflow::DT_FLOAT, tensorflow::DT_DOUBLE, tensorflow::DT_INT32,
                                             tensorflow::DT_INT64, tensorflow::DT_STRING};
 
-/// "skip" (0 or more) and "take" (-1 for all, or 1 or more), as mnist and numpy have them.
+/// "skip" (0 or more) and "take" (-1 for all, or 1 or more), as mnist, numpy and cifar10 have them.
 Status readSkipTake(const JsonReader& r, const json& v, const std::string& path, std::int64_t& skip, std::int64_t& take)
 {
     auto s = r.intKey(v, path, "skip", skip);
@@ -353,6 +353,31 @@ Expected<SourceParams> readParams(const JsonReader& r, const json& v, const std:
         p.scale = scale;
         return p;
     }
+    if (type == "cifar10") {
+        keys.insert(keys.end(), {"dir", "files", "skip", "take", "labels", "scale"});
+        Cifar10Params p;
+        TSTUDIO_TRY(dir, r.optionalStringKey(v, path, "dir"));
+        if (find(v, "files")) {
+            TSTUDIO_TRY(files, r.stringListKey(v, path, "files"));
+            std::set<std::string> seen;
+            for (std::size_t i = 0; i < files.size(); ++i) {
+                const std::string item = jsonChild(path, "files") + "[" + std::to_string(i) + "]";
+                if (files[i].empty())
+                    return unexpected(r.error(item, "expected a batch file name (e.g. \"data_batch_1.bin\"), got ''"));
+                if (!seen.insert(files[i]).second)
+                    return unexpected(r.error(item, "'" + files[i] + "' is named twice"));
+            }
+            p.files = files;
+        }
+        if (Status s = readSkipTake(r, v, path, p.skip, p.take); !s.isOk())
+            return unexpected(s);
+        TSTUDIO_TRY(labels, r.oneOf(v, path, "labels", {"sparse", "one_hot"}, p.labels));
+        TSTUDIO_TRY(scale, r.boolKey(v, path, "scale", p.scale));
+        p.dir = dir;
+        p.labels = labels;
+        p.scale = scale;
+        return p;
+    }
     if (type == "tfrecord") {
         keys.insert(keys.end(), {"files", "compression", "features"});
         TfRecordParams p;
@@ -577,7 +602,8 @@ std::vector<std::string> sourceComponents(const DataSource& source)
 {
     if (std::holds_alternative<TwoSpiralsParams>(source.params))
         return {"points", "labels"};
-    if (std::holds_alternative<MnistParams>(source.params) || std::holds_alternative<ImageFolderParams>(source.params))
+    if (std::holds_alternative<MnistParams>(source.params) || std::holds_alternative<ImageFolderParams>(source.params) ||
+        std::holds_alternative<Cifar10Params>(source.params))
         return {"images", "labels"};
     if (std::holds_alternative<WordTextParams>(source.params))
         return {"x", "y"};
@@ -605,7 +631,8 @@ Expected<DataSource> readDataSource(const JsonReader& r, const json& v, const st
     if (!v.is_object())
         return unexpected(r.error(path, "expected an object, got " + describeJson(v)));
     TSTUDIO_TRY(type, r.oneOf(v, path, "type",
-                              {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text"},
+                              {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text",
+                               "cifar10"},
                               std::nullopt));
     std::vector<std::string> keys = {"type", "shuffle_buffer", "shuffle_seed", "feeds"};
     TSTUDIO_TRY(params, readParams(r, v, path, type, keys));
@@ -836,6 +863,15 @@ ordered dataSourceJson(const DataSource& s)
         o["take"] = m->take;
         o["labels"] = m->labels;
         o["scale"] = m->scale;
+    } else if (const auto* c = std::get_if<Cifar10Params>(&s.params)) {
+        o["dir"] = c->dir ? ordered(*c->dir) : ordered(nullptr);
+        // The reader refuses an empty list; a source made in code without files reads the default ones.
+        if (!c->files.empty())
+            o["files"] = c->files;
+        o["skip"] = c->skip;
+        o["take"] = c->take;
+        o["labels"] = c->labels;
+        o["scale"] = c->scale;
     } else if (const auto* t = std::get_if<TfRecordParams>(&s.params)) {
         o["files"] = t->files;
         o["compression"] = t->compression;

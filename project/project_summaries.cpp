@@ -185,9 +185,13 @@ Status addEntry(GraphBuilder& b, const Project& project, const SummarySpec& spec
                                     "', which no data source feeds");
     std::vector<std::int64_t> shape = spec.shape;
     const bool media = *kind == summary::Kind::kImage || *kind == summary::Kind::kAudio;
-    if (shape.empty() && *kind == summary::Kind::kImage && spec.source && spec.component == "images" &&
-        std::holds_alternative<MnistParams>(project.sources.at(static_cast<std::size_t>(*spec.source)).params))
-        shape = {28, 28, 1}; // MNIST's rows of 784 pixels
+    if (shape.empty() && *kind == summary::Kind::kImage && spec.source && spec.component == "images") {
+        const SourceParams& params = project.sources.at(static_cast<std::size_t>(*spec.source)).params;
+        if (std::holds_alternative<MnistParams>(params))
+            shape = {28, 28, 1}; // MNIST's rows of 784 pixels
+        else if (std::holds_alternative<Cifar10Params>(params))
+            shape = {32, 32, 3}; // CIFAR-10's rows of 3072 values, height-width-channel
+    }
     Output input = tensor;
     if (media && !shape.empty()) {
         auto reshaped = reshapeExamples(b, tensor, shape, where);

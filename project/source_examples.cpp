@@ -1,8 +1,9 @@
-// A data source's examples before shuffling and batching: two_spirals generated, mnist, csv, numpy
-// and image folders read into tensors, tfrecord files as a stream of parsed (and image-decoded)
+// A data source's examples before shuffling and batching: two_spirals generated, mnist, cifar10,
+// csv, numpy and image folders read into tensors, tfrecord files as a stream of parsed (and image-decoded)
 // examples.
 #include "source_examples.h"
 
+#include "data/cifar10.h"
 #include "data/csv_decoder.h"
 #include "data/example_parser.h"
 #include "data/input_stream.h"
@@ -175,6 +176,63 @@ Expected<Examples> mnist(const Project& project, const MnistParams& p, const std
     if (!rows)
         return unexpected(rows.error());
     e.tensors = std::move(*rows);
+    return e;
+}
+
+/// The CIFAR-10 batch files of `p` (relative to its folder) read as data/cifar10.h reads them.
+/// Folder problems name the field as mnist's do, and say where the data comes from.
+Expected<Examples> cifar10(const Project& project, const Cifar10Params& p, const std::string& where,
+                           const std::string& path, std::int64_t maxExamples, Allocator& allocator)
+{
+    const std::optional<std::string> dirText = p.dir ? p.dir : project.dataDir;
+    const std::string field = p.dir ? path + ".dir" : std::string("data.dir");
+    const std::string download = "the cifar-10-batches-bin folder of " + std::string(data::kCifar10Url);
+    bool relative = false;
+    for (const std::string& f : p.files)
+        relative = relative || !std::filesystem::path(f).is_absolute();
+    std::filesystem::path dir;
+    if (relative) {
+        if (!dirText)
+            return unexpected(invalidArgumentError(
+                where + ": " + settingProblem(field, "not set; it must name " + download + " (holding " +
+                                                         p.files.front() + ")")));
+        dir = project.resolve(*dirText);
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec))
+            return unexpected(
+                notFoundError(where + ": " + settingProblem(field, "'" + dir.string() + "' is not a directory")));
+    }
+    std::vector<std::filesystem::path> files;
+    for (const std::string& f : p.files) {
+        const std::filesystem::path file = std::filesystem::path(f).is_absolute() ? std::filesystem::path(f) : dir / f;
+        std::error_code ec;
+        if (!std::filesystem::path(f).is_absolute() && !std::filesystem::exists(file, ec))
+            return unexpected(notFoundError(
+                where + ": " + settingProblem(field, "directory '" + dir.string() + "' has no " + f +
+                                                         "; it must be " + download)));
+        files.push_back(file);
+    }
+    data::Cifar10Options options;
+    options.scaleToFloat = p.scale;
+    options.oneHot = p.labels == "one_hot";
+    options.skip = p.skip;
+    options.take = p.take;
+    // A preview (maxExamples) of "all" reads no more than it shows; with a take it reads what the
+    // pipeline reads, so that both report the same errors.
+    if (p.take < 0 && maxExamples >= 0) {
+        auto total = data::cifar10RecordCount(files);
+        if (!total)
+            return unexpected(total.error());
+        options.take = std::max<std::int64_t>(1, std::min(maxExamples, *total - p.skip));
+    }
+    auto loaded = data::loadCifar10(files, allocator, options);
+    if (!loaded)
+        return unexpected(loaded.error());
+    Examples e;
+    e.names = {"images", "labels"};
+    e.dtypes = {loaded->images.dtype(), loaded->labels.dtype()};
+    e.shapes = {TensorShape({data::kCifar10ImageBytes}), options.oneHot ? TensorShape({10}) : TensorShape::scalar()};
+    e.tensors = {loaded->images, loaded->labels};
     return e;
 }
 
@@ -593,6 +651,8 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSo
         examples = numpy(project, *n, where, source, allocator);
     else if (const auto* w = std::get_if<WordTextParams>(&source.params))
         examples = wordTextExamples(project, *w, where, project.batchSize, allocator);
+    else if (const auto* c = std::get_if<Cifar10Params>(&source.params))
+        examples = cifar10(project, *c, where, path, maxExamples, allocator);
     else
         examples = imageFolder(project, std::get<ImageFolderParams>(source.params), where, path, maxExamples, allocator);
     if (!examples)

@@ -13,6 +13,8 @@ void add(std::vector<SourceFolder>& out, const DataSource& s, const std::string&
 {
     if (const auto* m = std::get_if<MnistParams>(&s.params); m && m->dir)
         out.push_back({field, s.type(), *m->dir, true});
+    else if (const auto* c = std::get_if<Cifar10Params>(&s.params); c && c->dir)
+        out.push_back({field, s.type(), *c->dir, true});
     else if (const auto* i = std::get_if<ImageFolderParams>(&s.params))
         out.push_back({field, s.type(), i->dir, false});
 }
@@ -51,6 +53,13 @@ Status setSourceFolder(Project& project, const std::string& field, const std::st
             m->dir.reset();
         else
             m->dir = value;
+        return Status::ok();
+    }
+    if (auto* c = s ? std::get_if<Cifar10Params>(&s->params) : nullptr) {
+        if (value.empty())
+            c->dir.reset();
+        else
+            c->dir = value;
         return Status::ok();
     }
     if (auto* i = s ? std::get_if<ImageFolderParams>(&s->params) : nullptr) {

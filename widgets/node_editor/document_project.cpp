@@ -406,7 +406,7 @@ Status followSources(project::Project& p, const std::vector<std::optional<std::s
         if (!split)
             return invalidArgumentError(what + " splits data.sources[" + std::to_string(*index) + "], now a " +
                                         p.sources[static_cast<std::size_t>(*index)].type() +
-                                        " source; only mnist and numpy sources split by skip and take");
+                                        " source; only mnist, numpy and cifar10 sources split by skip and take");
         eval.from = *index;
         eval.source = std::move(*split);
     }

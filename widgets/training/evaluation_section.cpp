@@ -43,6 +43,9 @@ project::EvalDataChoice defaultChoice(const project::Project& p)
     } else if (const auto* n = std::get_if<project::NumpyParams>(&s.params)) {
         skip = n->skip;
         take = n->take;
+    } else if (const auto* c = std::get_if<project::Cifar10Params>(&s.params)) {
+        skip = c->skip;
+        take = c->take;
     }
     if (take > 0) {
         c.mode = Mode::kSplit;
