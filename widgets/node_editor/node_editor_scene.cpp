@@ -15,7 +15,9 @@
 #include <QGraphicsPathItem>
 #include <QPalette>
 #include <QGraphicsSceneMouseEvent>
+#include <QPointer>
 #include <QTimer>
+#include <QUndoCommand>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -43,6 +45,12 @@ std::size_t scopeDepth(const std::string& scope)
     return static_cast<std::size_t>(std::count(scope.begin(), scope.end(), '/'));
 }
 
+/// Inner frames above outer ones; collapsed boxes among the nodes.
+double frameZ(const std::string& scope, bool collapsed)
+{
+    return collapsed ? 1.0 : -1.0 + 0.001 * static_cast<double>(std::min<std::size_t>(scopeDepth(scope), 500));
+}
+
 /// The document's raw nodes with their data inputs, enough for recogniseLayers (layer nodes keep
 /// their type as op, which no pattern uses).
 tensorflow::GraphDef sketchOf(const GraphDocument& document)
@@ -67,6 +75,33 @@ tensorflow::GraphDef sketchOf(const GraphDocument& document)
 }
 
 } // namespace
+
+/// One change of the collapsed scopes on the document's undo stack. It acts on the scene, not on the
+/// document as the other commands do, because the collapsed scopes are canvas state the document has
+/// no place for; a project saves them all the same, so changing them must mark the document modified
+/// and undo must take the change back like any edit.
+class NodeEditorScene::CollapseCommand : public QUndoCommand {
+public:
+    CollapseCommand(NodeEditorScene* scene, std::set<std::string> before, std::set<std::string> after, const QString& text)
+        : QUndoCommand(text), m_scene(scene), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+    void redo() override
+    {
+        if (m_scene)
+            m_scene->applyCollapsed(m_after);
+    }
+    void undo() override
+    {
+        if (m_scene)
+            m_scene->applyCollapsed(m_before);
+    }
+
+private:
+    QPointer<NodeEditorScene> m_scene; ///< the document's stack may outlive the scene
+    std::set<std::string> m_before;
+    std::set<std::string> m_after;
+};
 
 NodeEditorScene::NodeEditorScene(GraphDocument* document, QObject* parent) : QGraphicsScene(parent), m_document(document)
 {
@@ -216,8 +251,13 @@ void NodeEditorScene::refreshNode(DocNodeId id)
         p.dtype = p.declaredDtype;
         inputs.push_back(std::move(p));
     }
+    // A node without tensor inputs (a binding, Input's "data", carries none) has outputs whose facts
+    // follow its own attrs only: they may size it. Other facts change with wiring and must not.
+    const int tensorInputs = layer && layer->inputs >= 0 ? std::min<int>(layer->inputs, static_cast<int>(node->inputs.size()))
+                                                         : static_cast<int>(node->inputs.size());
     for (int k = 0; k < node->outputs; ++k) {
         PortInfo p;
+        p.ownFacts = tensorInputs == 0;
         if (layer && k < static_cast<int>(layer->outputNames.size())) {
             const std::string& name = layer->outputNames[static_cast<std::size_t>(k)];
             p.name = QString::fromStdString(name);
@@ -637,8 +677,7 @@ void NodeEditorScene::updateFrames()
             connect(item, &ScopeFrameItem::dragged, this, &NodeEditorScene::dragScope);
         }
         item->setCollapsed(m_collapsed.count(scope) > 0);
-        // Inner frames above outer ones; collapsed boxes among the nodes.
-        item->setZValue(item->isCollapsed() ? 1.0 : -1.0 + 0.001 * static_cast<double>(std::min<std::size_t>(scopeDepth(scope), 500)));
+        item->setZValue(frameZ(scope, item->isCollapsed()));
         const auto layer = recognised.find(scope);
         const std::size_t slash = scope.rfind('/');
         item->setText(QString::fromStdString(slash == std::string::npos ? scope : scope.substr(slash + 1)),
@@ -746,17 +785,39 @@ void NodeEditorScene::setScopeCollapsed(const std::string& scope, bool collapsed
 {
     if (isScopeCollapsed(scope) == collapsed)
         return;
+    std::set<std::string> after = m_collapsed;
     if (collapsed)
-        m_collapsed.insert(scope);
+        after.insert(scope);
     else
-        m_collapsed.erase(scope);
-    if (ScopeFrameItem* item = frame(scope)) {
-        item->setCollapsed(collapsed);
-        item->setZValue(collapsed ? 1.0 : -1.0 + 0.001 * static_cast<double>(std::min<std::size_t>(scopeDepth(scope), 500)));
+        after.erase(scope);
+    const QString name = QString::fromStdString(scope);
+    QUndoStack* stack = m_document->undoStack();
+    stack->beginMacro(collapsed ? tr("Collapse '%1'").arg(name) : tr("Expand '%1'").arg(name));
+    changeCollapsedScopes(after, QString());
+    emit scopeToggled(scope, collapsed);
+    stack->endMacro();
+}
+
+void NodeEditorScene::changeCollapsedScopes(const std::set<std::string>& scopes, const QString& text)
+{
+    if (scopes == m_collapsed)
+        return;
+    m_document->undoStack()->push(new CollapseCommand(this, m_collapsed, scopes, text));
+}
+
+void NodeEditorScene::applyCollapsed(const std::set<std::string>& scopes)
+{
+    if (m_membershipPending) { // frames may be missing or stale: the full pass
+        setCollapsedScopes(scopes);
+        return;
+    }
+    m_collapsed = scopes;
+    for (const auto& [scope, item] : m_frames) {
+        item->setCollapsed(m_collapsed.count(scope) > 0);
+        item->setZValue(frameZ(scope, item->isCollapsed()));
     }
     applyVisibility();
     layoutFrames();
-    emit scopeToggled(scope, collapsed);
 }
 
 void NodeEditorScene::setCollapsedScopes(const std::set<std::string>& scopes)
@@ -778,15 +839,16 @@ bool NodeEditorScene::reveal(DocNodeId id)
         return false;
     std::vector<std::string> scopes = scopesOfName(node->name);
     scopes.push_back(node->name);
+    std::set<std::string> after = m_collapsed;
     std::string innermost;
     for (const std::string& scope : scopes)
-        if (m_collapsed.erase(scope) > 0) {
+        if (after.erase(scope) > 0)
             innermost = scope;
-            if (ScopeFrameItem* item = frame(scope))
-                item->setCollapsed(false);
-        }
-    updateFrames();
+    QUndoStack* stack = m_document->undoStack();
+    stack->beginMacro(tr("Expand '%1'").arg(QString::fromStdString(innermost)));
+    changeCollapsedScopes(after, QString());
     emit scopeToggled(innermost, false);
+    stack->endMacro();
     return true;
 }
 

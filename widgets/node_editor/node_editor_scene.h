@@ -37,8 +37,10 @@ struct NodeFeedback {
 /// Name scopes: every scope of the node names ("dense" for "dense/MatMul") gets a ScopeFrameItem
 /// around its nodes, titled with what recogniseLayers tells it computes ("Dense(64, relu)"). A
 /// collapsed scope hides its nodes and inner frames behind one box; connections to hidden nodes are
-/// drawn to that box, and those inside it are hidden. Collapsing is a view state (not an edit): the
-/// nodes keep their positions, and the collapsed box stands where the scope's top-left corner was.
+/// drawn to that box, and those inside it are hidden. The nodes keep their positions, and the
+/// collapsed box stands where the scope's top-left corner was. Which scopes are collapsed is saved
+/// with a project (EditorView), so the user's collapsing and expanding is an undo step on the
+/// document's stack like any edit: the tab shows the unsaved change and Ctrl+Z takes it back.
 class NodeEditorScene : public QGraphicsScene {
     Q_OBJECT
 public:
@@ -85,14 +87,21 @@ public:
     ScopeFrameItem* frame(const std::string& scope) const;
     /// The nodes inside `scope` at any depth (and a node named as the scope itself).
     std::vector<DocNodeId> membersOf(const std::string& scope) const;
+    /// Collapses or expands `scope` as one undo step ("Collapse 'dense'") on the document's stack; it
+    /// emits scopeToggled while that step is open. Nothing when the scope is in that state already.
     void setScopeCollapsed(const std::string& scope, bool collapsed);
-    /// Collapses exactly these scopes (unknown ones are kept for when they appear).
+    /// Collapses exactly these scopes as one undo command (put it in a macro to add more to the
+    /// step; `text` names the step otherwise); no scopeToggled. Nothing when they are collapsed already.
+    void changeCollapsedScopes(const std::set<std::string>& scopes, const QString& text);
+    /// Collapses exactly these scopes now, not as an undo step (a graph being opened, undo and redo).
+    /// Unknown ones are kept for when they appear.
     void setCollapsedScopes(const std::set<std::string>& scopes);
     const std::set<std::string>& collapsedScopes() const { return m_collapsed; }
     bool isScopeCollapsed(const std::string& scope) const { return m_collapsed.count(scope) > 0; }
     /// The outermost collapsed scope hiding node `id`, or "" when the node is shown.
     std::string hidingScope(DocNodeId id) const;
-    /// Expands every scope that hides node `id`; true when one was expanded.
+    /// Expands every scope that hides node `id`, as one undo step (as setScopeCollapsed, emitting
+    /// scopeToggled for the innermost); true when one was expanded.
     bool reveal(DocNodeId id);
     /// The bounding rect of what is shown (QGraphicsScene::itemsBoundingRect counts hidden items
     /// too: the nodes and connections inside collapsed scopes).
@@ -103,7 +112,9 @@ signals:
     void message(const QString& text);
     /// A layer node was double-clicked: show the ops it stands for.
     void layerOpenRequested(tstudio::DocNodeId id);
-    /// A scope was collapsed or expanded (by the user or setScopeCollapsed).
+    /// A scope was collapsed or expanded (by the user, setScopeCollapsed or reveal; not by undo or
+    /// redo). Emitted while its undo step is open: a command pushed in reply (the editor's
+    /// re-arrangement) joins that step, so one Ctrl+Z takes both back.
     void scopeToggled(const std::string& scope, bool collapsed);
     /// The user dragged nodes (or a scope's header) to a new place.
     void nodesMovedByUser();
@@ -115,6 +126,10 @@ protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
 
 private:
+    class CollapseCommand;
+
+    /// Sets the collapsed scopes when membership is current (cheaper than updateFrames).
+    void applyCollapsed(const std::set<std::string>& scopes);
     void addNodeItem(DocNodeId id);
     void refreshNode(DocNodeId id);
     /// Puts the latest feedback on the node's ports and problem (cheap: no inference).

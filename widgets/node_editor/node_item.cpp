@@ -115,6 +115,12 @@ QString NodeItem::portLabel(int port, bool output) const
     return facts.isEmpty() ? p->name : tr("%1: %2", "port name and what flows through it").arg(p->name, facts);
 }
 
+QString NodeItem::shownPortLabel(int port, bool output) const
+{
+    const QString label = portLabel(port, output);
+    return QFontMetricsF(portFont()).elidedText(label, Qt::ElideRight, portLabelRect(port, output).width());
+}
+
 QString NodeItem::portToolTip(int port, bool output) const
 {
     const PortInfo* p = output ? outputInfo(port) : inputInfo(port);
@@ -149,13 +155,22 @@ void NodeItem::relayout()
     bold.setBold(true);
     QFont small = portFont();
     const QFontMetricsF boldMetrics(bold), smallMetrics(small);
-    // Label widths rounded up so that text measured again when painting never comes out wider.
+    // Label widths rounded up so that text measured again when painting never comes out wider. A label
+    // whose facts wiring changes counts as its name with the room kept for them, whatever they are
+    // now: were the node as wide as those facts, a connection would widen it and move its output
+    // ports away from the mouse that is about to drag from them.
+    const auto labelWidth = [&](const PortInfo& p, bool output, int port) {
+        if (p.ownFacts)
+            return smallMetrics.horizontalAdvance(portLabel(port, output));
+        const QString room = QString::fromLatin1(output ? kOutputFactsRoom : kInputFactsRoom);
+        return smallMetrics.horizontalAdvance(tr("%1: %2", "port name and what flows through it").arg(p.name, room));
+    };
     m_inputTextWidth = 0;
     m_outputTextWidth = 0;
     for (int i = 0; i < inputCount(); ++i)
-        m_inputTextWidth = std::max(m_inputTextWidth, std::ceil(smallMetrics.horizontalAdvance(portLabel(i, false))) + 1);
+        m_inputTextWidth = std::max(m_inputTextWidth, std::ceil(labelWidth(m_inputs[static_cast<std::size_t>(i)], false, i)) + 1);
     for (int i = 0; i < outputCount(); ++i)
-        m_outputTextWidth = std::max(m_outputTextWidth, std::ceil(smallMetrics.horizontalAdvance(portLabel(i, true))) + 1);
+        m_outputTextWidth = std::max(m_outputTextWidth, std::ceil(labelWidth(m_outputs[static_cast<std::size_t>(i)], true, i)) + 1);
     // Title and type with 12 px margins and room for the problem badge on the right of the header.
     const double title = std::max(boldMetrics.horizontalAdvance(m_name), smallMetrics.horizontalAdvance(m_type)) + 24 + kBadge;
     // Port labels sit kPortRadius + 4 in from each edge with at least kLabelGap between the two sides.
@@ -275,7 +290,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
                                                   : (m_inputs[static_cast<std::size_t>(i)].ref ? QColor(0xe0, 0x7b, 0x00) : m_colour));
         painter->drawEllipse(c, kPortRadius, kPortRadius);
         painter->setPen(portText);
-        painter->drawText(portLabelRect(i, false), Qt::AlignLeft | Qt::AlignVCenter, portLabel(i, false));
+        painter->drawText(portLabelRect(i, false), Qt::AlignLeft | Qt::AlignVCenter, shownPortLabel(i, false));
     }
     for (int i = 0; i < outputCount(); ++i) {
         const QPointF c(m_size.width(), portY(i));
@@ -284,7 +299,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawEllipse(c, kPortRadius, kPortRadius);
         const PortInfo& p = m_outputs[static_cast<std::size_t>(i)];
         painter->setPen(p.shape.isEmpty() ? portText : palette.color(QPalette::Link));
-        painter->drawText(portLabelRect(i, true), Qt::AlignRight | Qt::AlignVCenter, portLabel(i, true));
+        painter->drawText(portLabelRect(i, true), Qt::AlignRight | Qt::AlignVCenter, shownPortLabel(i, true));
     }
     // Control ports: small squares on the title bar.
     painter->setPen(QPen(text, 1));

@@ -21,6 +21,12 @@ struct PortInfo {
     QString declaredDtype; ///< from the OpDef, the attrs or the source op ("float32_ref"); "" unknown
     QString expects;       ///< what an input expects / an output gives (tooltip); "" when nothing is said
     bool ref = false;      ///< an input that takes a variable reference (Assign's "ref")
+    /// The facts follow only the node's own attrs (an output of a node without tensor inputs, a
+    /// Placeholder's or a Const's): the whole label sizes the node. Otherwise (every input, and the
+    /// outputs of a node with tensor inputs) wiring changes them, so the node keeps a fixed room for
+    /// them (kInputFactsRoom, kOutputFactsRoom) and elides what is longer: a connection made or
+    /// removed never moves a port (issue #51).
+    bool ownFacts = false;
 };
 
 /// What the latest build says about one port: dtype and shape, "" when unknown.
@@ -31,8 +37,10 @@ struct PortFacts {
 
 /// A projection of one DocNode; it never changes the document itself (the scene turns drags into commands).
 /// Inputs on the left edge, outputs on the right, the control input and output as small squares on the title.
-/// Each port is labelled with its name and dtype (outputs also their shape) and has its own tooltip; the
-/// node is as wide as its title and port labels need, so no label is cut.
+/// Each port is labelled with its name and dtype (outputs also their shape) and has its own tooltip with
+/// the whole text. The node is as wide as its title, its port names and a fixed room for the facts that
+/// wiring brings need (see PortInfo::ownFacts), so its size and port positions never change when it is
+/// connected or disconnected; facts longer than that room are elided on the canvas (shownPortLabel).
 class NodeItem : public QGraphicsObject {
     Q_OBJECT
 public:
@@ -43,6 +51,11 @@ public:
     static constexpr double kBadge = 20;
     /// Least space between an input's label and an output's label on the same row.
     static constexpr double kLabelGap = 12;
+    /// The facts an input or output label keeps room for when wiring changes them: a dtype (a
+    /// variable's, as every "read" Identity of a TF1 graph takes) and a dtype with a 2-D shape (a
+    /// batch of feature rows); longer ones are elided. Never translated.
+    static constexpr const char* kInputFactsRoom = "float32_ref";
+    static constexpr const char* kOutputFactsRoom = "float32 [?,1000]";
 
     NodeItem(DocNodeId id, QGraphicsItem* parent = nullptr);
 
@@ -70,10 +83,13 @@ public:
     const PortInfo* outputInfo(int output) const;
     /// The text drawn next to a port: "labels: int64", "output: float32 [?,500]"; "" for no such port.
     QString portLabel(int port, bool output) const;
+    /// portLabel as drawn: elided at the right to portLabelRect's width when its facts are longer than
+    /// the room kept for them (the name itself always fits).
+    QString shownPortLabel(int port, bool output) const;
     /// The port's tooltip: "labels: int64 [?]" and what it expects ("Expects int32 or int64 class ids
     /// [batch], from the data"); "" for no such port.
     QString portToolTip(int port, bool output) const;
-    /// Where portLabel is drawn, in item coordinates (inside the body, clear of the other side's labels).
+    /// Where shownPortLabel is drawn, in item coordinates (inside the body, clear of the other side's labels).
     QRectF portLabelRect(int port, bool output) const;
     /// The node's body in item coordinates (ports stick out of it by kPortRadius).
     QRectF body() const { return QRectF(QPointF(0, 0), m_size); }

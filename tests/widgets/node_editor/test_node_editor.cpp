@@ -472,9 +472,12 @@ private slots:
         QVERIFY2(example.isOk(), example.toString().c_str());
         QVERIFY(spirals.document()->nodeCount() > 10);
         std::set<std::pair<qreal, qreal>> places;
+        // Laid out with its scopes collapsed; expanding them all arranges every node on a spot of its own
+        // (nodes hidden in different collapsed boxes move with their boxes and may meet until then).
+        spirals.collapseAllScopes(false);
         for (DocNodeId id : spirals.document()->nodes())
             places.insert({spirals.document()->node(id)->position.x(), spirals.document()->node(id)->position.y()});
-        QCOMPARE(places.size(), spirals.document()->nodeCount()); // laid out: no two nodes on one spot
+        QCOMPARE(places.size(), spirals.document()->nodeCount()); // no two nodes on one spot
         auto spiralsProject = spirals.trainingProject();
         QVERIFY2(spiralsProject.has_value(), spiralsProject ? "" : spiralsProject.error().toString().c_str());
         QVERIFY(spiralsProject->training.optimizer.has_value());
