@@ -418,6 +418,16 @@ QSet<QString> DebuggerView::breakpointNodes() const
     return m_breakpoints->model()->enabledNodes();
 }
 
+void DebuggerView::setWatches(const std::vector<std::string>& tensors)
+{
+    m_watched = {tensors.begin(), tensors.end()};
+    if (m_controller)
+        m_controller->setWatched(tensors);
+    if (!m_shownTensor.isEmpty())
+        m_inspector->setWatched(m_watched.count(m_shownTensor.toStdString()) > 0);
+    showHistory();
+}
+
 void DebuggerView::pushBreakpoints()
 {
     Expected<debugger::BreakpointSet> set = debugger::BreakpointSet::create(m_breakpoints->model()->breakpoints());
@@ -718,6 +728,7 @@ void DebuggerView::onWatchToggled(const QString& tensor, bool watched)
     if (m_controller)
         m_controller->setWatched({m_watched.begin(), m_watched.end()});
     showHistory();
+    emit watchesChanged();
 }
 
 void DebuggerView::showHistory()

@@ -96,6 +96,11 @@ public:
     void toggleNodeBreakpoint(const QString& node);
     /// The nodes with an enabled node breakpoint (what the graph viewer marks).
     QSet<QString> breakpointNodes() const;
+    /// Replaces the watched tensors ("node:0"; a document's saved ones), handing them to the attached
+    /// controller. Emits nothing: watchesChanged is the user's toggling.
+    void setWatches(const std::vector<std::string>& tensors);
+    /// The watched tensors, sorted.
+    std::vector<std::string> watchList() const { return {m_watched.begin(), m_watched.end()}; }
     /// The node "Run to cursor" runs to (the graph viewer's selection); empty disables the action.
     void setCursorNode(const QString& node);
     QString cursorNode() const { return m_cursorNode; }
@@ -133,6 +138,8 @@ signals:
     void executedNodesChanged(const QStringList& nodes);
     /// The breakpoint list changed (the owner saves it with the project).
     void breakpointsChanged();
+    /// The user watched or unwatched a tensor in the inspector (the owner saves watchList() with the project).
+    void watchesChanged();
     /// Select this node in the graph (a click in the execution list or node info).
     void nodeActivated(const QString& node);
     /// Run (or Step, Run to cursor, Continue N runs) was pressed while no run is under way.
