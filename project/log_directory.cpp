@@ -74,16 +74,4 @@ std::string untitledRunName(const std::filesystem::path& userData, int first, in
     return "untitled-" + std::to_string(n);
 }
 
-std::string storedLogDirectory(const Project& p, const std::filesystem::path& chosen)
-{
-    const std::filesystem::path absolute = absoluteNormal(chosen);
-    if (!p.location.empty()) {
-        const std::filesystem::path folder = absoluteNormal(p.location).parent_path();
-        const std::filesystem::path relative = absolute.lexically_relative(folder);
-        if (!relative.empty() && *relative.begin() != "..")
-            return relative.generic_string();
-    }
-    return absolute.generic_string();
-}
-
 } // namespace tstudio::project

@@ -30,9 +30,7 @@ std::filesystem::path defaultLogDirectory(const Project& p, const std::filesyste
 /// in `number`.
 std::string untitledRunName(const std::filesystem::path& userData, int first, int* number = nullptr);
 
-/// What the project file keeps for a log directory the user chose: the path relative to the
-/// .tsproj's folder when it lies inside it, else the absolute path (always absolute for a project
-/// without a file). Forward slashes, normalised.
-std::string storedLogDirectory(const Project& p, const std::filesystem::path& chosen);
+// How the project file keeps a log directory the user chose: project_relocation.h's
+// storedLogDirectory.
 
 } // namespace tstudio::project

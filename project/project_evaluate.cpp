@@ -12,6 +12,32 @@
 
 namespace tstudio::project {
 
+namespace {
+
+std::filesystem::path logDirectory(const Project& project, const EvaluateOptions& options)
+{
+    return std::filesystem::absolute(options.logdir ? *options.logdir : project.resolve(project.logdir))
+        .lexically_normal();
+}
+
+} // namespace
+
+Expected<std::string> evaluationCheckpoint(const Project& project, const EvaluateOptions& options)
+{
+    const std::string& prefix = options.checkpoint;
+    std::error_code ec;
+    if (!prefix.empty() && !std::filesystem::is_directory(prefix, ec))
+        return prefix;
+    const std::filesystem::path dir = prefix.empty() ? logDirectory(project, options) : std::filesystem::path(prefix);
+    auto latest = latestCheckpoint(dir);
+    // What to do about it is the caller's to say: a flag on the command line, a button in a GUI.
+    if (!latest)
+        return unexpected(notFoundError(projectLabel(project) + "no checkpoint in " +
+                                        (prefix.empty() ? "log directory" : "directory") + " '" + dir.string() + "' (" +
+                                        latest.error().message() + ")"));
+    return latest->string();
+}
+
 Expected<EvalResult> evaluateProject(const Project& project, const Registries& registries, const EvaluateOptions& options)
 {
     const std::string label = projectLabel(project);
@@ -19,19 +45,8 @@ Expected<EvalResult> evaluateProject(const Project& project, const Registries& r
         return unexpected(failedPreconditionError(
             label + "the project has no eval section (add one: \"eval\": {\"sources\": [...], \"every_steps\": N, "
                     "\"metrics\": [...]})"));
-    const std::filesystem::path logdir =
-        std::filesystem::absolute(options.logdir ? *options.logdir : project.resolve(project.logdir)).lexically_normal();
-    std::string prefix = options.checkpoint;
-    if (prefix.empty() || std::filesystem::is_directory(prefix)) {
-        const std::filesystem::path dir = prefix.empty() ? logdir : std::filesystem::path(prefix);
-        auto latest = latestCheckpoint(dir);
-        if (!latest)
-            return unexpected(notFoundError("no checkpoint in " +
-                                            std::string(prefix.empty() ? "log directory" : "directory") + " '" +
-                                            dir.string() + "' (" + latest.error().message() + "); " +
-                                            (prefix.empty() ? "train first, or pass --checkpoint" : "name a prefix")));
-        prefix = latest->string();
-    }
+    const std::filesystem::path logdir = logDirectory(project, options);
+    TSTUDIO_TRY(prefix, evaluationCheckpoint(project, options));
 
     TSTUDIO_TRY(prepared, prepareTraining(project, registries.ops));
     TSTUDIO_TRY(evaluation, ProjectEvaluation::prepare(*prepared.builder, project, prepared.modelLoss));

@@ -1097,6 +1097,10 @@ Your open documents are kept; save them and report the error.</source>
         <source>What TensorStudio does with your files and runs is logged here: each file opened and what it was detected as, training progress, warnings and errors.</source>
         <translation>TensorStudio 对您的文件和运行所做的操作都记录在这里：打开的每个文件及其被识别的类型、训练进度、警告和错误。</translation>
     </message>
+    <message>
+        <source>Copy the selected messages</source>
+        <translation>复制所选消息</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MainWindow</name>
@@ -1333,10 +1337,6 @@ Your open documents are kept; save them and report the error.</source>
         <translation>已在性能分析器中打开 %1</translation>
     </message>
     <message>
-        <source>Cannot read the trace %1: %2</source>
-        <translation>无法读取跟踪 %1：%2</translation>
-    </message>
-    <message>
         <source>Profiled a step of %1</source>
         <translation>已对 %1 的一个步骤进行性能分析</translation>
     </message>
@@ -1359,10 +1359,6 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>No profile holds an execution of %1</source>
         <translation>没有性能分析包含 %1 的执行</translation>
-    </message>
-    <message>
-        <source>Debugger</source>
-        <translation>调试器</translation>
     </message>
     <message>
         <source>%1 (training graph)</source>
@@ -1419,10 +1415,6 @@ Your open documents are kept; save them and report the error.</source>
     <message>
         <source>Export the trained project as a SavedModel and/or a frozen graph for inference</source>
         <translation>将训练好的项目导出为 SavedModel 和/或冻结图，用于推理</translation>
-    </message>
-    <message>
-        <source>Cannot read the records of %1: %2</source>
-        <translation>无法读取 %1 的记录：%2</translation>
     </message>
     <message>
         <source>Open Project</source>
@@ -1495,6 +1487,10 @@ Check that the file is complete (a download or copy may have been cut short) and
         <translation>%1
 
 请检查该文件是否完整（下载或复制可能被中断），以及是否为 TensorStudio 能读取的类型；控制台（Ctrl+`）中保留了此消息。</translation>
+    </message>
+    <message>
+        <source>%1: its variables cannot be read. %2</source>
+        <translation>%1：无法读取其变量。%2</translation>
     </message>
 </context>
 <context>
@@ -1847,6 +1843,22 @@ Check that the file is complete (a download or copy may have been cut short) and
     <message>
         <source>Filter by action, key or place</source>
         <translation>按操作、按键或位置筛选</translation>
+    </message>
+    <message>
+        <source>%1 panel</source>
+        <translation>%1面板</translation>
+    </message>
+    <message>
+        <source>Guide window</source>
+        <translation>指南窗口</translation>
+    </message>
+    <message>
+        <source>%1 window</source>
+        <translation>%1窗口</translation>
+    </message>
+    <message>
+        <source>Main window</source>
+        <translation>主窗口</translation>
     </message>
 </context>
 <context>
@@ -2849,6 +2861,17 @@ Check that the file is complete (a download or copy may have been cut short) and
     <message>
         <source>Open a project, switch on Debug in the Training panel and press Start: the run stops at the breakpoints you set (F9 on a node in the node editor or the graph), and here you step through its ops and look at every tensor.</source>
         <translation>打开项目，在训练面板中开启“调试”并按“开始”：运行会在您设置的断点处停止（在节点编辑器或计算图中的节点上按 F9 设置），您可以在此逐个单步执行其操作并查看每个张量。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::debugger_ui::DebuggingTab</name>
+    <message>
+        <source>Debugger</source>
+        <translation>调试器</translation>
+    </message>
+    <message>
+        <source>Debugger — %1</source>
+        <translation>调试器 — %1</translation>
     </message>
 </context>
 <context>
@@ -3923,6 +3946,14 @@ max %4</source>
     <message>
         <source>Signatures</source>
         <translation>签名</translation>
+    </message>
+    <message>
+        <source>Find next match</source>
+        <translation>查找下一个匹配项</translation>
+    </message>
+    <message>
+        <source>Find previous match</source>
+        <translation>查找上一个匹配项</translation>
     </message>
 </context>
 <context>
@@ -5041,6 +5072,17 @@ max %4</source>
     <message>
         <source>Overview: click or drag to move the view</source>
         <translation>概览：单击或拖动以移动视图</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::node_editor::NodeEditorScene</name>
+    <message>
+        <source>Collapse &apos;%1&apos;</source>
+        <translation>折叠“%1”</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos;</source>
+        <translation>展开“%1”</translation>
     </message>
 </context>
 <context>
@@ -9518,10 +9560,6 @@ max %4</source>
         <translation>请选择列出主机及其槽位的主机文件。</translation>
     </message>
     <message>
-        <source>Checking the hostfile %1…</source>
-        <translation>正在检查主机文件 %1…</translation>
-    </message>
-    <message>
         <source>The hostfile cannot run %1 processes: %2</source>
         <translation>该主机文件无法运行 %1 个进程：%2</translation>
     </message>
@@ -9634,6 +9672,18 @@ max %4</source>
     <message>
         <source>choose fewer processes in this dialog, or give the hosts more slots in the hostfile</source>
         <translation>在此对话框中选择更少的进程，或在主机文件中为主机分配更多槽位</translation>
+    </message>
+    <message>
+        <source>Checking the checkpoint…</source>
+        <translation>正在检查检查点…</translation>
+    </message>
+    <message>
+        <source>Checking the project and the hostfile %1…</source>
+        <translation>正在检查项目和主机文件 %1…</translation>
+    </message>
+    <message>
+        <source>Checking the project…</source>
+        <translation>正在检查项目…</translation>
     </message>
 </context>
 </TS>

@@ -50,8 +50,17 @@ int evaluate(const EvaluateArgs& args)
     options.writeSummary = args.writeSummary;
     options.threads = args.threads;
     auto result = project::evaluateProject(*loaded, **registries, options);
-    if (!result)
+    if (!result) {
+        // No checkpoint found: the project layer says where it looked, the remedy is this tool's.
+        const auto checkpoint = project::evaluationCheckpoint(*loaded, options);
+        if (!checkpoint && checkpoint.error().message() == result.error().message())
+            return fail(
+                Status(result.error().code(),
+                       result.error().message() + (args.checkpoint.empty()
+                                                       ? "; train first (tstudio train), or pass --checkpoint PREFIX"
+                                                       : "; pass a checkpoint prefix to --checkpoint")));
         return fail(result.error());
+    }
     if (args.json) {
         nlohmann::ordered_json out;
         out["checkpoint"] = result->checkpoint;

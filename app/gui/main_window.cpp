@@ -21,6 +21,7 @@
 #include "debugger/debugging_tab.h"
 #include "document/file_summary_view.h"
 #include "graph/graph_file.h"
+#include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
 #include "profiler/profiler_view.h"
@@ -129,9 +130,9 @@ MainWindow::MainWindow(AppSettings* settings, LanguageManager* languages, QWidge
     m_deviceLabel = new QLabel(this);
     statusBar()->addPermanentWidget(m_deviceLabel);
 
-    // The guide answers the "help:<page>" links of the panels' empty states (common/empty_state.h).
-    m_helpBrowser = new HelpBrowser(this);
-    QDesktopServices::setUrlHandler(QStringLiteral("help"), m_helpBrowser, "openHelpUrl");
+    // The guide answers the "help:<page>" links of the panels' empty states (common/empty_state.h);
+    // its window, and the reading of its pages, wait for the first link, Help ▸ Guide or F1.
+    QDesktopServices::setUrlHandler(QStringLiteral("help"), this, "openHelpUrl");
     createActions();
     createMenus();
     createPanels();
@@ -348,7 +349,21 @@ void MainWindow::createPanels()
             }
         }
     });
-    resizeDocks({console}, {220}, Qt::Vertical);
+    // The console starts short (its filter row and a few lines), so that the welcome page, what a newcomer
+    // reads first, gets the room; it comes forward by itself when there is something to read: an error.
+    resizeDocks({console}, {fontMetrics().height() * 8}, Qt::Vertical);
+    connect(m_logModel, &QAbstractItemModel::rowsInserted, this, [this, console, training](const QModelIndex&, int first, int last) {
+        bool error = false;
+        for (int row = first; row <= last && !error; ++row)
+            error = m_logModel->index(row, 0).data(LogModel::kSeverityRole).toInt() >= static_cast<int>(LogSeverity::kError);
+        if (!error)
+            return;
+        // Shown (when closed) and raised, except over the Training panel in front of the console's own tab
+        // group: it shows its run's failure with the remedy, which the console line repeats.
+        if (console->toggleViewAction()->isChecked() && training->isVisible() && tabifiedDockWidgets(training).contains(console))
+            return;
+        showPanel(QStringLiteral("console"));
+    });
 }
 
 void MainWindow::openDashboard(const QStringList& roots, bool inFront)
@@ -407,11 +422,11 @@ void MainWindow::bindTrainingPanel(node_editor::NodeEditor* editor)
         return;
     QPointer<node_editor::NodeEditor> guard(editor);
     m_trainingEditor = editor;
-    // F9 in the editor reaches a debugger attached to its training.
+    // F9 in the editor reaches the Debugger tab only when the tab debugs this editor's document.
     disconnect(editor, &node_editor::NodeEditor::breakpointsEdited, this, nullptr);
     connect(editor, &node_editor::NodeEditor::breakpointsEdited, this, [this, guard] {
-        if (guard && m_debugging && m_trainingEditor == guard && guard->project())
-            m_debugging->debugger()->setBreakpoints(guard->project()->debugger.breakpoints);
+        if (guard && m_debugging && m_debugging->document() == guard.data() && guard->project())
+            m_debugging->setSettings(guard->project()->debugger);
     });
     const int index = m_documents->indexOf(editor);
     const QString title = index >= 0 ? m_documents->tabText(index).remove(QStringLiteral(" *")) : tr("Untitled graph");
@@ -783,6 +798,13 @@ void MainWindow::openGraphViewer(const QString& absolute, const QString& kindNam
         if (*counted)
             return;
         *counted = true;
+        // Damaged variables leave the graph readable but would be told only in the viewer's side
+        // tab, which a SavedModel does not show first: the console says so too. The view starts its
+        // scan just before loaded(true), and its result arrives through the event loop, after this.
+        if (auto* variables = ok ? viewer->findChild<graph_viewer::CheckpointVariablesView*>() : nullptr)
+            connect(variables, &graph_viewer::CheckpointVariablesView::loadFailed, this, [absolute](const QString& message) {
+                logApp(LogSeverity::kWarning, tr("%1: its variables cannot be read. %2").arg(absolute, message));
+            });
         finishOpen(absolute, ok);
     });
     connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
@@ -803,8 +825,8 @@ void MainWindow::openRecordViewer(const QString& absolute, const QString& kindNa
     const bool ok = viewer->open(absolute);
     if (ok)
         statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kindName), 10000);
-    else
-        logApp(LogSeverity::kError, tr("Cannot read the records of %1: %2").arg(absolute, viewer->errorText()));
+    else // the status bar said "Opening…" until now
+        reportOpenFailure(absolute, viewer->errorText());
     finishOpen(absolute, ok);
 }
 
@@ -845,8 +867,8 @@ void MainWindow::openProfiler(const QString& absolute)
     connect(view, &profiler::ProfilerView::loaded, this, [this, view, absolute, counted](bool ok) {
         if (ok)
             statusBar()->showMessage(tr("Opened %1 in the profiler").arg(QFileInfo(absolute).fileName()), 10000);
-        else
-            logApp(LogSeverity::kError, tr("Cannot read the trace %1: %2").arg(absolute, view->errorText()));
+        else // the status bar said "Opening…" until now
+            reportOpenFailure(absolute, view->errorText());
         if (!*counted) {
             *counted = true;
             finishOpen(absolute, ok);
@@ -921,30 +943,65 @@ void MainWindow::updateTimelineLinks()
 void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
                                std::shared_ptr<const tensorflow::GraphDef> graph, const QString& title)
 {
+    // The tab belongs to the document whose run it debugs: its title names it, its breakpoints and
+    // watches are that document's project's, and it closes with the document.
+    node_editor::NodeEditor* document = nullptr;
+    for (int i = 0; i < m_documents->count(); ++i)
+        if (m_trainingPanel->runningDocument() && m_documents->widget(i) == m_trainingPanel->runningDocument())
+            document = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
+    // The name its tab shows (made again here, so that an untitled one follows the language).
+    const auto documentName = [this](QWidget* page) {
+        const auto made = m_tabTitles.constFind(page);
+        QString name = made != m_tabTitles.cend() ? made.value()() : QString();
+        if (name.isEmpty())
+            name = m_documents->tabText(m_documents->indexOf(page));
+        return name.endsWith(QStringLiteral(" *")) ? name.chopped(2) : name;
+    };
     if (!m_debugging) {
         m_debugging = new debugger_ui::DebuggingTab(m_registries.get(), m_documents);
-        m_documents->addTab(m_debugging, tr("Debugger"));
-        setTabTitle(m_debugging, [] { return tr("Debugger"); });
-        debugger_ui::DebuggerView* view = m_debugging->debugger();
-        connect(view, &debugger_ui::DebuggerView::startRequested, this, [this] {
+        debugger_ui::DebuggingTab* tab = m_debugging;
+        m_documents->addTab(tab, tab->title());
+        setTabTitle(tab, [tab, documentName] {
+            if (auto* page = qobject_cast<QWidget*>(tab->document()))
+                tab->setDocumentName(documentName(page));
+            return tab->title();
+        });
+        connect(tab, &debugger_ui::DebuggingTab::titleChanged, this,
+                [this, tab](const QString& text) { m_documents->setTabText(m_documents->indexOf(tab), text); });
+        debugger_ui::DebuggerView* view = tab->debugger();
+        connect(view, &debugger_ui::DebuggerView::startRequested, this, [this, tab] {
+            // Run in the tab trains the tab's document, whichever the Training panel shows.
+            if (auto* editor = qobject_cast<node_editor::NodeEditor*>(tab->document()))
+                bindTrainingPanel(editor);
             m_trainingPanel->setDebugging(true);
             m_trainingPanel->start();
         });
         connect(view, &debugger_ui::DebuggerView::stopRequested, m_trainingPanel, &training_panel::TrainingPanel::stop);
-        connect(view, &debugger_ui::DebuggerView::breakpointsChanged, this, [this, view] {
-            // Kept with the trained graph's project, saved with it as .tsproj.
-            if (m_trainingEditor && view->controller())
-                m_trainingEditor->setDebuggerSettings({view->breakpointList(), view->controller()->watched()});
+        connect(tab, &debugger_ui::DebuggingTab::settingsEdited, this, [tab] {
+            // Kept with the debugged document's project, saved with it as .tsproj.
+            if (auto* editor = qobject_cast<node_editor::NodeEditor*>(tab->document()))
+                editor->setDebuggerSettings(tab->settings());
         });
-        connect(m_debugging->graphViewer(), &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
+        connect(tab, &debugger_ui::DebuggingTab::documentClosed, this, [this, tab] {
+            // Its run is stopped by the Training panel; a stale graph of a closed document stays nowhere.
+            m_documents->removeTab(m_documents->indexOf(tab));
+            delete tab;
+        });
+        connect(tab->graphViewer(), &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);
         // A breakpoint hit brings the Debugger forward (the dashboard may be in front), and the
         // Training panel says where the run waits.
         connect(view, &debugger_ui::DebuggerView::pausedAt, this, [this](const QString& node) {
             if (!node.isEmpty() && m_debugging)
                 m_documents->setCurrentWidget(m_debugging);
-            m_trainingPanel->showDebuggerPause(node);
+            if (m_trainingPanel) // gone first when the window closes
+                m_trainingPanel->showDebuggerPause(node);
         });
     }
+    const bool newDocument = m_debugging->document() != document;
+    m_debugging->setDocument(document, document ? documentName(document) : title);
+    if (document && newDocument) // Save As renames it (the editor's own handler has set its tab's text by now)
+        connect(document, &node_editor::NodeEditor::titleChanged, m_debugging,
+                [tab = m_debugging.data(), document, documentName] { tab->setDocumentName(documentName(document)); });
     m_debugging->attach(std::move(controller), std::move(graph), tr("%1 (training graph)").arg(title));
     m_documents->setCurrentWidget(m_debugging);
     statusBar()->showMessage(tr("Debugging the training of %1: set breakpoints, pause or step in the Debugger tab")
@@ -1208,9 +1265,21 @@ void MainWindow::showAboutDialog()
 void MainWindow::showGuide(const QString& page)
 {
     QString id = page.isEmpty() ? HelpBrowser::pageForWidget(QApplication::focusWidget()) : page;
-    if (id.isEmpty() || !m_helpBrowser->pages().contains(id))
+    if (id.isEmpty() || !HelpBrowser::pageIds().contains(id))
         id = page.isEmpty() ? QStringLiteral("walkthrough") : page;
-    m_helpBrowser->openHelpUrl(QUrl(QStringLiteral("help:") + id));
+    openHelpUrl(QUrl(QStringLiteral("help:") + id));
+}
+
+HelpBrowser* MainWindow::helpBrowser()
+{
+    if (!m_helpBrowser)
+        m_helpBrowser = new HelpBrowser(this);
+    return m_helpBrowser;
+}
+
+void MainWindow::openHelpUrl(const QUrl& url)
+{
+    helpBrowser()->openHelpUrl(url);
 }
 
 void MainWindow::showShortcuts()

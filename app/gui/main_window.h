@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QMap>
 #include <QPointer>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -119,7 +120,10 @@ public:
     /// Help ▸ Guide (F1): the guide window at `page` (a docs/guide id); empty: the page of the panel that
     /// has focus, else the walkthrough. The same window answers "help:<page>" URLs (QDesktopServices).
     void showGuide(const QString& page = QString());
-    HelpBrowser* helpBrowser() const { return m_helpBrowser; }
+    /// The guide window, made (and its pages read) on first use, not at startup.
+    HelpBrowser* helpBrowser();
+    /// A "help:<page>" URL (QDesktopServices' handler for "help"): the guide window at that page.
+    Q_INVOKABLE void openHelpUrl(const QUrl& url);
     /// Help ▸ Keyboard Shortcuts: the list of the live actions' shortcuts and the canvases' gestures.
     void showShortcuts();
     /// Opens the spirals example project in a node editor tab (--example, scripts/run.sh): F5 then
@@ -248,7 +252,7 @@ private:
     QAction* m_aboutQtAction = nullptr;
     QAction* m_guideAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
-    HelpBrowser* m_helpBrowser = nullptr; ///< the guide window, a child window; registered for "help:" URLs
+    HelpBrowser* m_helpBrowser = nullptr; ///< the guide window, a child window; null until helpBrowser()
     QLabel* m_deviceLabel = nullptr;
 };
 

@@ -1,5 +1,7 @@
-// ShortcutsDialog: collects the live actions' shortcuts and the canvases' gestures into one list.
+// ShortcutsDialog: collects the live actions', QShortcuts' and buttons' keys and the canvases' gestures into one list.
 #include "shortcuts_dialog.h"
+
+#include "help_browser.h"
 
 #include "dashboard/dashboard_view.h"
 #include "debugger/debugger_view.h"
@@ -8,8 +10,10 @@
 #include "profiler/profiler_view.h"
 #include "runtime/default_registries.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,9 +21,10 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
-#include <QSet>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -35,12 +40,72 @@ QString withoutMnemonic(QString text)
     return text;
 }
 
-QString shortcutText(const QAction* action)
+QString shortcutText(const QList<QKeySequence>& sequences)
 {
     QStringList keys;
-    for (const QKeySequence& key : action->shortcuts())
-        keys << key.toString(QKeySequence::NativeText);
+    for (const QKeySequence& key : sequences)
+        if (!key.isEmpty())
+            keys << key.toString(QKeySequence::NativeText);
     return keys.join(QStringLiteral(", "));
+}
+
+QString shortcutText(const QAction* action)
+{
+    return shortcutText(action->shortcuts());
+}
+
+/// The keys an action, QShortcut or button answers to; empty for anything else.
+QList<QKeySequence> keysOf(const QObject* object)
+{
+    if (auto* action = qobject_cast<const QAction*>(object))
+        return action->shortcuts();
+    if (auto* shortcut = qobject_cast<const QShortcut*>(object))
+        return shortcut->keys();
+    if (auto* button = qobject_cast<const QAbstractButton*>(object))
+        return button->shortcut().isEmpty() ? QList<QKeySequence>{} : QList<QKeySequence>{button->shortcut()};
+    return {};
+}
+
+/// A tooltip often ends with its keys ("Back (Alt+Left)"): the list has them in their own column.
+QString withoutKeys(QString text, const QString& keys)
+{
+    const QString suffix = QStringLiteral(" (%1)").arg(keys);
+    if (!keys.isEmpty() && text.endsWith(suffix))
+        text.chop(suffix.size());
+    return text;
+}
+
+/// What a binding is called: an action's menu text; otherwise its whatsThis, its tooltip, a button's
+/// text, and last its object name (which the code always gives those that have no words).
+QString nameOf(const QObject* object, const QString& keys)
+{
+    QStringList candidates;
+    if (auto* action = qobject_cast<const QAction*>(object)) {
+        candidates << withoutMnemonic(action->text()) << action->whatsThis();
+        // QAction::toolTip() falls back to the text; only a tooltip of its own says more.
+        if (!action->text().isEmpty() || action->toolTip() != action->text())
+            candidates << action->toolTip();
+    } else if (auto* shortcut = qobject_cast<const QShortcut*>(object)) {
+        candidates << shortcut->whatsThis();
+    } else if (auto* button = qobject_cast<const QAbstractButton*>(object)) {
+        candidates << withoutMnemonic(button->text()) << button->whatsThis() << button->toolTip();
+    }
+    candidates << object->objectName();
+    for (const QString& candidate : std::as_const(candidates)) {
+        const QString text = withoutKeys(candidate.simplified(), keys);
+        if (!text.isEmpty())
+            return text;
+    }
+    return QString::fromLatin1(object->metaObject()->className());
+}
+
+/// Whether `object` lies inside `ancestor` (or is it).
+bool isWithin(const QObject* object, const QObject* ancestor)
+{
+    for (const QObject* o = object; o; o = o->parent())
+        if (o == ancestor)
+            return true;
+    return false;
 }
 
 } // namespace
@@ -86,9 +151,21 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window, const Registries* registri
 
 ShortcutsDialog::~ShortcutsDialog() = default;
 
-void ShortcutsDialog::add(const QString& action, const QString& shortcut, const QString& where, QAction* source)
+void ShortcutsDialog::add(const QString& action, const QString& shortcut, const QString& where, QObject* holder)
 {
-    m_entries.append({action, shortcut, where, source});
+    if (holder)
+        m_listed.insert(holder);
+    m_entries.append({action, shortcut, where, qobject_cast<QAction*>(holder), holder});
+}
+
+void ShortcutsDialog::collectObject(QObject* object, const QString& where)
+{
+    if (m_listed.contains(object))
+        return;
+    const QString keys = shortcutText(keysOf(object));
+    if (keys.isEmpty())
+        return;
+    add(nameOf(object, keys), keys, where, object);
 }
 
 void ShortcutsDialog::collectMenu(QAction* menuAction, const QString& where)
@@ -103,27 +180,51 @@ void ShortcutsDialog::collectMenu(QAction* menuAction, const QString& where)
             collectMenu(action, where + QStringLiteral(" ▸ ") + withoutMnemonic(action->menu()->title()));
             continue;
         }
-        if (!action->shortcuts().isEmpty())
-            add(withoutMnemonic(action->text()), shortcutText(action), tr("%1 menu").arg(where), action);
+        collectObject(action, tr("%1 menu").arg(where));
     }
 }
 
 void ShortcutsDialog::collectWidget(QWidget* widget, const QString& where)
 {
-    QSet<QAction*> seen;
-    QList<QAction*> actions = widget->actions();
-    actions += widget->findChildren<QAction*>();
-    for (QAction* action : std::as_const(actions)) {
-        if (seen.contains(action) || action->shortcuts().isEmpty())
+    for (QAction* action : widget->actions())
+        collectObject(action, where);
+    // Actions without a menu entry, QShortcuts and buttons with keys: every key the document answers to.
+    for (QObject* object : widget->findChildren<QObject*>())
+        collectObject(object, where);
+}
+
+void ShortcutsDialog::collectWindow()
+{
+    // What the menus do not show: the window's own actions, its panels' keys (the console's Copy) and
+    // those of its other windows (the guide's Back and Forward). The open documents are left out: their
+    // types are listed from the dialog's own instances, whatever is open.
+    const QWidget* documents = m_window->findChild<QTabWidget*>(QStringLiteral("documents"));
+    for (QAction* action : m_window->actions())
+        collectObject(action, placeOf(action));
+    for (QObject* object : m_window->findChildren<QObject*>()) {
+        if (isWithin(object, this) || (documents && isWithin(object, documents)))
             continue;
-        seen.insert(action);
-        add(withoutMnemonic(action->text()), shortcutText(action), where, action);
+        collectObject(object, placeOf(object));
     }
+}
+
+QString ShortcutsDialog::placeOf(const QObject* object) const
+{
+    for (const QObject* o = object; o && o != m_window; o = o->parent()) {
+        if (auto* dock = qobject_cast<const QDockWidget*>(o))
+            return tr("%1 panel").arg(dock->windowTitle());
+        if (qobject_cast<const HelpBrowser*>(o))
+            return tr("Guide window"); // its title follows the page shown
+        if (auto* widget = qobject_cast<const QWidget*>(o); widget && widget->isWindow() && !widget->windowTitle().isEmpty())
+            return tr("%1 window").arg(widget->windowTitle());
+    }
+    return tr("Main window");
 }
 
 void ShortcutsDialog::collect()
 {
     m_entries.clear();
+    m_listed.clear();
     if (m_window) {
         for (QAction* top : m_window->menuBar()->actions()) {
             // The Edit menu lists the current document's own actions: they are listed under their document.
@@ -135,6 +236,8 @@ void ShortcutsDialog::collect()
     const QStringList names = {tr("Node editor"), tr("Graph viewer"), tr("Profiler"), tr("Debugger"), tr("Dashboard")};
     for (int i = 0; i < m_instances.size(); ++i)
         collectWidget(m_instances[i], names.value(i));
+    if (m_window)
+        collectWindow();
     addGestures();
     fillModel();
 }

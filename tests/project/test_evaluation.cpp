@@ -12,6 +12,7 @@
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "losses/losses.h"
+#include "project_evaluate.h"
 #include "project_file.h"
 #include "project_runner.h"
 
@@ -223,6 +224,45 @@ class TestEvaluation : public QObject {
 
 private slots:
     /// The eval section round-trips byte for byte; a split copies the training source's type.
+    /// The checkpoint an evaluation restores: a prefix as given, else the latest of the directory
+    /// named or of the log directory. Without one the error names the project file and the folder,
+    /// and leaves the remedy to the caller (no command-line flag in the project layer's words).
+    void evaluationCheckpointIsFoundOrSaidMissing()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        Project p;
+        p.location = root / "eval.tsproj";
+        p.logdir = "run";
+        auto missing = evaluationCheckpoint(p);
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().code(), StatusCode::kNotFound);
+        const std::string said = missing.error().message();
+        QVERIFY2(said.rfind("eval.tsproj: no checkpoint in log directory '" + (root / "run").string() + "' (", 0) == 0,
+                 said.c_str());
+        QVERIFY2(said.find("--") == std::string::npos && said.find("train first") == std::string::npos, said.c_str());
+
+        EvaluateOptions named;
+        named.checkpoint = (root / "elsewhere").string();
+        std::filesystem::create_directories(root / "elsewhere");
+        auto inDirectory = evaluationCheckpoint(p, named);
+        QVERIFY(!inDirectory);
+        QVERIFY2(inDirectory.error().message().find("no checkpoint in directory '" + named.checkpoint + "'") !=
+                     std::string::npos,
+                 inDirectory.error().message().c_str());
+
+        // A checkpoint in the log directory (its state file and index) is found; a prefix is taken as given.
+        std::filesystem::create_directories(root / "run");
+        std::ofstream(root / "run" / "checkpoint") << "model_checkpoint_path: \"model.ckpt-5\"\n";
+        std::ofstream(root / "run" / "model.ckpt-5.index") << "";
+        auto found = evaluationCheckpoint(p);
+        QVERIFY2(found, found ? "" : found.error().toString().c_str());
+        QCOMPARE(std::filesystem::path(*found).filename().string(), std::string("model.ckpt-5"));
+        EvaluateOptions prefix;
+        prefix.checkpoint = (root / "other" / "model.ckpt-9").string();
+        QCOMPARE(*evaluationCheckpoint(p, prefix), prefix.checkpoint);
+    }
+
     void evalSectionRoundTrips()
     {
         QTemporaryDir dir;

@@ -1,11 +1,13 @@
 // relocatedProject: Save As under another name or folder keeps the project whole (name, log
-// folder, relative paths naming the same files).
+// folder, a trained run's folder, relative paths naming the same files); storedLogDirectory.
 #include "project_file.h"
 #include "project_relocation.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace tstudio::project;
 
@@ -107,6 +109,51 @@ private slots:
         const Project q = relocatedProject(p, "/tmp/x/mnist.tsproj");
         QCOMPARE(q.name, std::string("mnist"));
         QCOMPARE(q.logdir, std::string("runs/mnist"));
+    }
+
+    /// A log folder a run trained in (it holds a checkpoint state) stays the project's after Save As
+    /// under another name or folder: relative when it lies inside the new file's folder, else
+    /// absolute. Without a checkpoint the usual rule holds (runs/a -> runs/b).
+    void aTrainedLogFolderStaysTheProjects()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::filesystem::path root = dir.path().toStdString();
+        Project p;
+        p.name = "a";
+        p.logdir = "runs/a";
+        p.location = root / "a.tsproj";
+        std::filesystem::create_directories(root / "runs" / "a");
+        QCOMPARE(relocatedProject(p, root / "b.tsproj").logdir, std::string("runs/b")); // an empty folder: not a run
+
+        std::ofstream(root / "runs" / "a" / "checkpoint") << "model_checkpoint_path: \"model.ckpt-5\"\n";
+        const Project sameFolder = relocatedProject(p, root / "b.tsproj");
+        QCOMPARE(sameFolder.name, std::string("b"));
+        QCOMPARE(sameFolder.logdir, std::string("runs/a"));
+        const Project deeper = relocatedProject(p, root / "copies" / "c.tsproj");
+        QCOMPARE(deeper.logdir, (root / "runs" / "a").generic_string()); // outside copies/: absolute
+        QCOMPARE(deeper.resolve(deeper.logdir), root / "runs" / "a");
+        // A relative log folder not named after the project stays relative to the file, unless trained.
+        p.logdir = "logs";
+        QCOMPARE(relocatedProject(p, root / "copies" / "c.tsproj").logdir, std::string("logs"));
+        std::filesystem::create_directories(root / "logs");
+        std::ofstream(root / "logs" / "checkpoint") << "model_checkpoint_path: \"model.ckpt-5\"\n";
+        QCOMPARE(relocatedProject(p, root / "copies" / "c.tsproj").logdir, (root / "logs").generic_string());
+        QCOMPARE(relocatedProject(p, root / "b.tsproj").logdir, std::string("logs")); // the same folder
+    }
+
+    /// A chosen folder inside the project's folder is stored relative to it, others absolute.
+    void storedLogDirectories()
+    {
+        Project saved;
+        saved.logdir = "runs/a";
+        saved.location = "/work/projects/a.tsproj";
+        QCOMPARE(storedLogDirectory(saved, "/work/projects/runs/b"), std::string("runs/b"));
+        QCOMPARE(storedLogDirectory(saved, "/work/projects/runs/../other"), std::string("other"));
+        QCOMPARE(storedLogDirectory(saved, "/work/projectsX/runs"), std::string("/work/projectsX/runs"));
+        QCOMPARE(storedLogDirectory(saved, "/tmp/runs/b"), std::string("/tmp/runs/b"));
+        Project unsaved;
+        QCOMPARE(storedLogDirectory(unsaved, "/tmp/runs/b/"), std::string("/tmp/runs/b/"));
     }
 };
 

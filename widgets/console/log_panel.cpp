@@ -126,6 +126,7 @@ LogPanel::LogPanel(LogModel* model, QWidget* parent)
     connect(m_copy, &QToolButton::clicked, this, &LogPanel::copySelection);
     auto* copyShortcut = new QShortcut(QKeySequence::Copy, m_view);
     copyShortcut->setContext(Qt::WidgetShortcut);
+    copyShortcut->setObjectName(QStringLiteral("consoleCopyShortcut"));
     connect(copyShortcut, &QShortcut::activated, this, &LogPanel::copySelection);
 
     // Follow new messages unless the user has scrolled up to read older ones.
@@ -165,6 +166,9 @@ void LogPanel::retranslateUi()
         m_severity->setItemText(i, tr("%1 and above").arg(LogModel::severityText(severity)));
     }
     m_severity->setToolTip(tr("Lowest severity to show"));
+    // Named for Help ▸ Keyboard Shortcuts, which lists QShortcuts as well as actions.
+    if (auto* copy = findChild<QShortcut*>(QStringLiteral("consoleCopyShortcut")))
+        copy->setWhatsThis(tr("Copy the selected messages"));
     m_search->setPlaceholderText(tr("Filter messages"));
     m_clear->setText(tr("Clear"));
     m_clear->setToolTip(tr("Clear the console"));

@@ -356,8 +356,9 @@ void GraphViewer::buildUi()
     });
     auto* next = new QShortcut(QKeySequence::FindNext, this, this, &GraphViewer::findNext, Qt::WidgetWithChildrenShortcut);
     auto* previous = new QShortcut(QKeySequence::FindPrevious, this, this, &GraphViewer::findPrevious, Qt::WidgetWithChildrenShortcut);
-    Q_UNUSED(next);
-    Q_UNUSED(previous);
+    // Named (whatsThis, in retranslateUi) for Help ▸ Keyboard Shortcuts, which lists QShortcuts too.
+    next->setObjectName(QStringLiteral("findNextShortcut"));
+    previous->setObjectName(QStringLiteral("findPreviousShortcut"));
     m_findBar->hide();
     view->addWidget(m_findBar);
 
@@ -438,6 +439,10 @@ void GraphViewer::retranslateUi()
                         "with File ▸ Open File… or Open Folder…, or drop it on the window. A graph without any "
                         "node shows this page too."));
     m_cancelButton->setText(tr("Cancel"));
+    if (auto* next = findChild<QShortcut*>(QStringLiteral("findNextShortcut"), Qt::FindDirectChildrenOnly))
+        next->setWhatsThis(tr("Find next match"));
+    if (auto* previous = findChild<QShortcut*>(QStringLiteral("findPreviousShortcut"), Qt::FindDirectChildrenOnly))
+        previous->setWhatsThis(tr("Find previous match"));
     m_colourLabel->setText(tr(" Colour by: "));
     const QStringList modes = {tr("Structure"), tr("Device (requested)"), tr("Device (placed by the engine)"),
                                tr("Compute time"), tr("Memory"), tr("Runnable here")};

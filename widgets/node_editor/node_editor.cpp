@@ -27,7 +27,6 @@
 #include "common/canvas_overlays.h"
 #include "common/catalog_text.h"
 #include "framework/op_registry.h"
-#include "log_directory.h"
 #include "project_relocation.h"
 #include "runtime/default_registries.h"
 
@@ -217,12 +216,13 @@ void NodeEditor::buildUi()
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &NodeEditor::showSelection);
     connect(m_scene, &NodeEditorScene::layerOpenRequested, this, &NodeEditor::openLayer);
     // Expanding or collapsing a scope re-arranges a graph that is laid out automatically (as
-    // TensorBoard does), without an undo step: how much is shown is not an edit. A graph the user
-    // arranged by hand keeps its places.
+    // TensorBoard does); a graph the user arranged by hand keeps its places. The collapsed scopes are
+    // saved with a project, so toggling one is an undo step (the scene's); the re-arrangement joins
+    // that step, so that undo puts every node back.
     connect(m_scene, &NodeEditorScene::nodesMovedByUser, this, [this] { m_autoLayout = false; });
     connect(m_scene, &NodeEditorScene::scopeToggled, this, [this](const std::string& scope, bool collapsed) {
         if (m_autoLayout)
-            arrange(false);
+            arrange();
         ScopeFrameItem* frame = m_scene->frame(scope);
         if (frame == nullptr)
             return;
@@ -836,7 +836,7 @@ void NodeEditor::alignSelection(Qt::Alignment edge)
 
 void NodeEditor::autoArrange()
 {
-    arrange(true);
+    arrange();
     m_view->zoomToFit();
     m_minimap->refit();
 }
@@ -847,14 +847,17 @@ void NodeEditor::collapseAllScopes(bool collapse)
     if (collapse)
         for (const std::string& scope : m_scene->scopes())
             collapsed.insert(scope);
-    m_scene->setCollapsedScopes(collapsed);
-    // The whole graph changes shape: laid out again (an undoable move when it was arranged by hand).
-    arrange(!m_autoLayout);
+    // The whole graph changes shape: laid out again, in the same undo step as the collapsing.
+    QUndoStack* stack = m_document->undoStack();
+    stack->beginMacro(collapse ? tr("Collapse all name scopes") : tr("Expand all name scopes"));
+    m_scene->changeCollapsedScopes(collapsed, QString());
+    arrange();
+    stack->endMacro();
     m_view->zoomToFit();
     m_minimap->refit();
 }
 
-void NodeEditor::arrange(bool undoable)
+void NodeEditor::arrange()
 {
     const auto ids = m_document->nodes();
     if (ids.empty())
@@ -942,14 +945,7 @@ void NodeEditor::arrange(bool undoable)
             }
         }
     }
-    if (undoable) {
-        push(m_document, MoveNodesCommand::create(m_document, moved));
-    } else {
-        std::map<std::string, QPointF> byName;
-        for (const auto& [id, position] : moved)
-            byName[m_document->node(id)->name] = position;
-        m_document->setPositions(byName);
-    }
+    push(m_document, MoveNodesCommand::create(m_document, moved));
     m_scene->updateFrames();
     m_autoLayout = true;
 }
@@ -1084,20 +1080,10 @@ Status NodeEditor::saveAs(const QString& path)
     Status written;
     std::optional<project::Project> savedProject;
     if (path.endsWith(QStringLiteral(".tsproj"), Qt::CaseInsensitive)) {
-        // Under a new name or in another folder: the project's name, log folder and relative paths follow.
+        // Under a new name or in another folder: the project's name, log folder (a trained run's
+        // stays the project's) and relative paths follow.
         project::Project base = m_project ? project::relocatedProject(*m_project, path.toStdString())
                                           : newProject(QFileInfo(path).completeBaseName().toStdString());
-        // A log directory that holds a trained run stays the project's: the copy goes on training
-        // that run (Continue) instead of starting over in a new folder.
-        if (m_project && !m_project->logdir.empty()) {
-            const std::filesystem::path trained = m_project->resolve(m_project->logdir);
-            std::error_code ec;
-            base.location = path.toStdString();
-            const std::filesystem::path relocated = base.resolve(base.logdir);
-            if (std::filesystem::exists(trained / "checkpoint", ec) &&
-                relocated.lexically_normal() != trained.lexically_normal())
-                base.logdir = project::storedLogDirectory(base, trained);
-        }
         // With the view state: which scopes are collapsed, and whether the places are the automatic layout.
         auto p = documentProject(*m_document, m_registries->ops, std::move(base),
                                  EditorView{m_scene->collapsedScopes(), m_autoLayout});

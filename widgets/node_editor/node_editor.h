@@ -95,7 +95,7 @@ public:
     /// Lays the document out with the graph viewer's hierarchical layout (one undoable move): name
     /// scopes as groups, a collapsed scope as one box whose nodes move with it.
     void autoArrange();
-    /// Collapses (or expands) every name scope; a graph laid out automatically is laid out again.
+    /// Collapses (or expands) every name scope and lays the graph out again, as one undo step.
     void collapseAllScopes(bool collapse);
     /// Documents with more nodes than this open with their name scopes collapsed.
     static constexpr std::size_t kCollapseScopesAbove = 40;
@@ -156,9 +156,9 @@ private:
     void updatePreview();
     /// The nearest place to `wanted` (scene coordinates) where a new node overlaps no node.
     QPointF freePlaceNear(QPointF wanted) const;
-    /// autoArrange's layout; `undoable` false sets the positions without an undo step (a scope
-    /// expanded or collapsed in a graph laid out automatically).
-    void arrange(bool undoable);
+    /// autoArrange's layout, as one undoable move (inside the step of a scope being expanded or
+    /// collapsed when the graph is laid out automatically).
+    void arrange();
     /// Collapses every name scope of an opened graph with more than kCollapseScopesAbove nodes.
     void collapseLargeGraph();
 

@@ -88,6 +88,37 @@ void DataFoldersSection::fillFrom(const project::Project& p)
     setVisible(!m_rows.empty());
 }
 
+void DataFoldersSection::alignColumnsWith(QGridLayout* form)
+{
+    m_form = form;
+    alignColumns();
+}
+
+void DataFoldersSection::alignColumns()
+{
+    if (!m_form)
+        return;
+    // Size hints, not laid-out geometry: they are right before the first layout and after a retranslation
+    // (children get LanguageChange after the panel, so both grids' words are new here).
+    auto widest = [](QGridLayout* grid, int column) {
+        int width = 0;
+        for (int r = 0; r < grid->rowCount(); ++r)
+            if (QLayoutItem* item = grid->itemAtPosition(r, column); item && item->widget())
+                if (const int span = grid->indexOf(item->widget()); span >= 0) {
+                    int row = 0, col = 0, rows = 0, cols = 0;
+                    grid->getItemPosition(span, &row, &col, &rows, &cols);
+                    if (cols == 1 && col == column) // a widget spanning the columns sets neither
+                        width = std::max(width, item->widget()->sizeHint().width());
+                }
+        return width;
+    };
+    for (int column : {0, 2}) {
+        const int width = std::max(widest(m_form, column), widest(m_grid, column));
+        m_form->setColumnMinimumWidth(column, width);
+        m_grid->setColumnMinimumWidth(column, width);
+    }
+}
+
 void DataFoldersSection::browse(const Row& row)
 {
     // A relative folder is shown from where the runner reads it: data.dir, else the .tsproj's folder.
@@ -158,6 +189,7 @@ void DataFoldersSection::retranslateUi()
                                  .arg(fieldLabel(row.folder.field, row.folder.type),
                                       QString::fromStdString(row.folder.field)));
     }
+    alignColumns();
 }
 
 void DataFoldersSection::changeEvent(QEvent* event)

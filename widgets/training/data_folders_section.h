@@ -40,6 +40,12 @@ public:
     /// (the type only when the row knows it); what the panel's advice names.
     static QString fieldLabel(const std::string& field, const std::string& type = {});
 
+    /// Lines the rows up with `form`, the grid this section spans (label, field, button columns): both
+    /// grids get the wider label column and the wider button column, so that every field starts at one
+    /// x and every Browse… button at another. Kept on new rows and language changes; `form` must outlive
+    /// this section (the panel owns both).
+    void alignColumnsWith(QGridLayout* form);
+
     // For tests: the rows' fields, and a row's widgets by field (null when there is none).
     std::vector<std::string> fields() const;
     QLineEdit* folderEdit(const std::string& field) const;
@@ -61,8 +67,10 @@ private:
     };
     void retranslateUi();
     void browse(const Row& row);
+    void alignColumns();
 
     QGridLayout* m_grid = nullptr;
+    QGridLayout* m_form = nullptr; ///< the panel's grid the rows line up with (alignColumnsWith); not owned
     std::vector<Row> m_rows;
     std::filesystem::path m_base; ///< relative folders are shown from here by Browse… (data.dir or the .tsproj's folder)
 };

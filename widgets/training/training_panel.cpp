@@ -4,6 +4,7 @@
 #include "checkpoint_match.h"
 #include "devices/gpu_probe.h"
 #include "log_directory.h"
+#include "project_relocation.h"
 #include "runtime/default_registries.h"
 #include "eval_metrics.h"
 #include "io/checkpoint/checkpoint_state.h"
@@ -21,6 +22,7 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -36,6 +38,7 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <filesystem>
@@ -52,7 +55,7 @@ bool isRelative(const std::string& path)
 }
 
 /// What each source of `p` reads from the data folder (data.dir), one line each, or an empty
-/// list when nothing needs it: MNIST without its own folder, an image folder given by a relative
+/// list when nothing needs it: MNIST or CIFAR-10 without its own folder, an image folder given by a relative
 /// path (or none), and files given by relative paths in a document that has no file of its own
 /// to be relative to.
 QStringList dataFolderNeeds(const project::Project& p)
@@ -66,6 +69,14 @@ QStringList dataFolderNeeds(const project::Project& p)
                 needs << QCoreApplication::translate("tstudio::training_panel::TrainingPanel",
                                                      "%1-images-idx3-ubyte(.gz) and %1-labels-idx1-ubyte(.gz)")
                              .arg(QString::fromStdString(mnist->set));
+        } else if (const auto* cifar = std::get_if<project::Cifar10Params>(&s.params)) {
+            // CIFAR-10's batch files, read from the data folder when the source names none of its own.
+            QStringList relative;
+            for (const std::string& f : cifar->files)
+                if (isRelative(f))
+                    relative << QString::fromStdString(f);
+            if (!cifar->dir && !relative.isEmpty())
+                needs << relative.join(QStringLiteral(", "));
         } else if (const auto* images = std::get_if<project::ImageFolderParams>(&s.params)) {
             if (images->dir.empty() || (unsaved && isRelative(images->dir)))
                 needs << QCoreApplication::translate("tstudio::training_panel::TrainingPanel",
@@ -197,7 +208,12 @@ TrainingPanel::TrainingPanel(const Registries* registries, QWidget* parent)
     updateButtons();
 }
 
-TrainingPanel::~TrainingPanel() = default;
+TrainingPanel::~TrainingPanel()
+{
+    // A check before a run reads the registries, which may go with the window: it ends first.
+    if (m_check)
+        m_check->waitForFinished();
+}
 
 void TrainingPanel::buildUi()
 {
@@ -278,6 +294,7 @@ void TrainingPanel::buildUi()
     // document's project as the fields above do.
     m_folders = new DataFoldersSection(this);
     form->addWidget(m_folders, 6, 0, 1, 3);
+    m_folders->alignColumnsWith(form); // its rows' fields and Browse… under the rows above
     m_evaluation = new EvaluationSection(m_registries, this);
     form->addWidget(m_evaluation, 7, 0, 1, 3);
     connect(m_folders, &DataFoldersSection::edited, this,
@@ -321,31 +338,39 @@ void TrainingPanel::buildUi()
     m_figures = new QLabel(this);
     m_figures->setObjectName(QStringLiteral("trainingFigures"));
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figures->hide(); // until a run has figures; an empty line would take a short dock's room
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("trainingStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_status->hide(); // until there is something to say (drawStatus)
     connect(m_status, &QLabel::linkActivated, this, [this](const QString&) {
         if (!shown().errorNode.isEmpty())
             emit showNodeRequested(shown().errorNode);
     });
 
-    // In a scroll area, so that a short dock never forces the window taller.
+    // Only the settings scroll (so that a short dock never forces the window taller): the project's name
+    // above them and the run controls, progress and status below stay in view at any dock height, so
+    // that the sections the form has grown never push Start (F5) out of sight.
     auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("trainingSettingsScroll"));
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidgetResizable(true);
+    // Its own minimum (scroll bars' room) would keep the Console, tabbed with this dock, tall as well.
+    scroll->setMinimumHeight(fontMetrics().height() * 2);
     auto* content = new QWidget(scroll);
     m_content = content;
     scroll->setWidget(content);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
-    m_empty = EmptyState::cover(this, QStringLiteral("training"));
-    auto* layout = new QVBoxLayout(content);
+    auto* settings = new QVBoxLayout(content);
+    settings->setContentsMargins(0, 0, 0, 0);
+    settings->addLayout(form);
+    settings->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_projectLabel);
-    layout->addLayout(form);
+    layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
+    m_empty = EmptyState::cover(this, QStringLiteral("training"));
     // The latest evaluation on the figures' line, beside the loss, where a short dock still shows it.
     m_evalFigures = new QLabel(this);
     m_evalFigures->setObjectName(QStringLiteral("trainingEvalFigures"));
@@ -357,7 +382,7 @@ void TrainingPanel::buildUi()
     figures->addSpacing(24);
     figures->addWidget(m_evalFigures, 1);
     layout->addLayout(figures);
-    layout->addWidget(m_status, 1, Qt::AlignTop);
+    layout->addWidget(m_status);
 
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
     connect(m_distributed, &QPushButton::clicked, this, &TrainingPanel::openDistributedDialog);
@@ -424,7 +449,13 @@ void TrainingPanel::buildUi()
 
 QSize TrainingPanel::sizeHint() const
 {
-    return m_content ? m_content->sizeHint() : QWidget::sizeHint();
+    // The settings unscrolled: the scroll area's own hint is a guess bounded by the font, not its content.
+    QSize hint = QWidget::sizeHint();
+    if (const auto* scroll = findChild<QScrollArea*>(QStringLiteral("trainingSettingsScroll")); scroll && m_content) {
+        hint.rheight() += m_content->sizeHint().height() - scroll->sizeHint().height();
+        hint.setWidth(qMax(hint.width(), m_content->sizeHint().width()));
+    }
+    return hint;
 }
 
 void TrainingPanel::retranslateUi()
@@ -774,8 +805,6 @@ bool TrainingPanel::start()
         showStatus(withGuiAdvice(QString::fromStdString(p.error().message())), true);
         return false;
     }
-    if (m_resume->isChecked() && refuseForeignCheckpoint(*p, dir))
-        return false;
     if (!m_dataDir->text().trimmed().isEmpty() && needsDataFolder(*p))
         QSettings().setValue(QLatin1String(kDataDirSetting), m_dataDir->text().trimmed());
     // What is trained is the document's project (saving it writes this run's settings), whoever
@@ -801,18 +830,57 @@ bool TrainingPanel::start()
     options.resume = m_resume->isChecked();
     if (m_profileAt->isChecked())
         options.traceAtStep = m_profileStep->value();
-    launch(std::move(*p), dir, std::move(options));
+    m_runOwner = m_owner;
+    m_runOwnerClosed = false;
+    m_runTitle = m_title;
+    if (!options.resume) {
+        launch(std::move(*p), dir, std::move(options));
+        return true;
+    }
+    // Continue: the checkpoint must be this graph's. Comparing builds the training graph, which
+    // takes a while for a big one: off the GUI thread, the refusal still before anything runs.
+    auto run = std::make_shared<project::Project>(std::move(*p));
+    checkThen(
+        tr("Checking the checkpoint…"),
+        [run, registries = m_registries, dir] { return foreignCheckpointRefusal(*run, registries, dir); },
+        [this, run, dir, options] { launch(std::move(*run), dir, options); });
     return true;
 }
 
-bool TrainingPanel::refuseForeignCheckpoint(const project::Project& p, const QString& dir)
+void TrainingPanel::checkThen(const QString& checking, std::function<QString()> check, std::function<void()> then)
 {
-    if (!m_registries)
-        return false;
+    m_check = new QFutureWatcher<QString>(this);
+    connect(m_check, &QFutureWatcher<QString>::finished, this, [this, then = std::move(then)] {
+        const QString refusal = m_check->result();
+        m_check->deleteLater();
+        m_check = nullptr;
+        m_checkingHostfile = false; // a distributed run's check (startDistributed) ends here too
+        if (m_runOwnerClosed) {
+            // The document went while its run was being checked: nothing is left to train.
+            updateButtons();
+            return;
+        }
+        if (!refusal.isEmpty()) {
+            showRunStatus(refusal, true);
+            updateButtons();
+            emit runFinished(false, refusal);
+            return;
+        }
+        then();
+    });
+    showRunStatus(checking, false);
+    m_check->setFuture(QtConcurrent::run(std::move(check)));
+    updateButtons();
+}
+
+QString TrainingPanel::foreignCheckpointRefusal(const project::Project& p, const Registries* registries, const QString& dir)
+{
+    if (!registries)
+        return {};
     // Errors (a graph that does not prepare, a damaged checkpoint) are the run's to report.
-    auto match = project::matchLatestCheckpoint(p, m_registries->ops, dir.toStdString());
+    auto match = project::matchLatestCheckpoint(p, registries->ops, dir.toStdString());
     if (!match || !*match || (*match)->matches())
-        return false;
+        return {};
     const project::CheckpointMatch& m = **match;
     QStringList parts;
     if (!m.missing.empty())
@@ -828,22 +896,18 @@ bool TrainingPanel::refuseForeignCheckpoint(const project::Project& p, const QSt
                      .arg(QString::fromStdString(first.name), QString::fromStdString(first.inGraph),
                           QString::fromStdString(first.inCheckpoint));
     }
-    showStatus(tr("Not continued: the latest checkpoint in %1 (%2) is not of this graph: %3. Untick \"Continue from "
-                  "the latest checkpoint\" or choose another log directory.")
-                   .arg(dir, QFileInfo(QString::fromStdString(m.checkpoint)).fileName(), parts.join(QStringLiteral("; "))),
-               true);
-    return true;
+    return tr("Not continued: the latest checkpoint in %1 (%2) is not of this graph: %3. Untick \"Continue from "
+              "the latest checkpoint\" or choose another log directory.")
+        .arg(dir, QFileInfo(QString::fromStdString(m.checkpoint)).fileName(), parts.join(QStringLiteral("; ")));
 }
 
 void TrainingPanel::launch(project::Project p, const QString& dir, project::TrainRunOptions options)
 {
-    m_runOwner = m_owner;
-    m_runOwnerClosed = false;
-    m_runTitle = m_title;
+    // The run's document (m_runOwner) was set by the caller: after a check it may be in the back.
     m_graph = projectGraph(p);
     options.logdir = dir.toStdString();
     std::shared_ptr<DebugController> debugger;
-    if (m_debug->isChecked()) {
+    if (runShown() ? m_debug->isChecked() : runState().debug) {
         debugger = std::make_shared<DebugController>();
         // The project's breakpoints hold from the first step, before the Debugger tab attaches.
         if (auto set = debugger::BreakpointSet::create(p.debugger.breakpoints))
@@ -949,6 +1013,8 @@ bool TrainingPanel::profileNextStep(int steps)
 {
     if (m_mpi || m_checkingHostfile)
         return false; // not under mpirun
+    if (m_check)
+        return false; // a run is being checked: nothing runs yet
     if (isRunning()) {
         if (!runShown())
             return false; // another document's run
@@ -977,15 +1043,22 @@ bool TrainingPanel::profileNextStep(int steps)
     if (needsDataFolder(*p) && !m_dataDir->text().trimmed().isEmpty())
         p->dataDir = m_dataDir->text().trimmed().toStdString();
     m_folders->applyTo(*p);
-    // The graph may have been edited since that run.
-    if (refuseForeignCheckpoint(*p, runLogdir))
-        return false;
     project::TrainRunOptions options;
     options.resume = true;
     options.steps = step + 1;
     options.traceAtStep = step;
-    launch(std::move(*p), runLogdir, std::move(options));
-    showStatus(tr("Profiling one more step (%1) from %2").arg(step + 1).arg(runLogdir), false);
+    m_runOwner = m_owner;
+    m_runOwnerClosed = false;
+    m_runTitle = m_title;
+    // The graph may have been edited since that run: its checkpoint is checked first (off the GUI thread).
+    auto run = std::make_shared<project::Project>(std::move(*p));
+    checkThen(
+        tr("Checking the checkpoint…"),
+        [run, registries = m_registries, runLogdir] { return foreignCheckpointRefusal(*run, registries, runLogdir); },
+        [this, run, runLogdir, options, step] {
+            launch(std::move(*run), runLogdir, options);
+            showRunStatus(tr("Profiling one more step (%1) from %2").arg(step + 1).arg(runLogdir), false);
+        });
     return true;
 }
 
@@ -1035,7 +1108,7 @@ bool TrainingPanel::isDebugging() const
 
 bool TrainingPanel::isRunning() const
 {
-    return (m_run && m_run->isRunning()) || (m_mpi && m_mpi->isRunning()) || m_checkingHostfile;
+    return (m_run && m_run->isRunning()) || (m_mpi && m_mpi->isRunning()) || m_checkingHostfile || m_check;
 }
 
 QString TrainingPanel::statusText() const
@@ -1069,6 +1142,7 @@ void TrainingPanel::drawStatus(const DocumentTrainingState& state)
     m_status->setStyleSheet(state.statusIsError ? QStringLiteral("color: #c62828;") : QString());
     m_status->setTextFormat(state.statusHtml ? Qt::RichText : Qt::PlainText);
     m_status->setText(state.status);
+    m_status->setVisible(!state.status.isEmpty()); // no blank line below the controls of a short dock
 }
 
 void TrainingPanel::setRunProgressFormat(const QString& format)
@@ -1095,6 +1169,7 @@ void TrainingPanel::drawProgress(const DocumentTrainingState& state)
         m_progress->setValue(0);
         m_progress->setFormat(state.progressFormat.isEmpty() ? tr("Not started") : state.progressFormat);
         m_figures->clear();
+        m_figures->hide();
         return;
     }
     const project::TrainProgress& p = state.last;
@@ -1114,6 +1189,7 @@ void TrainingPanel::drawProgress(const DocumentTrainingState& state)
     if (p.accuracy)
         parts << tr("accuracy %1").arg(locale.toString(*p.accuracy, 'g', 4));
     m_figures->setText(parts.join(QStringLiteral("  ·  ")));
+    m_figures->show();
     if (!state.progressFormat.isEmpty())
         m_progress->setFormat(state.progressFormat);
 }

@@ -29,6 +29,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+template <typename T> class QFutureWatcher;
 class QWidget;
 
 namespace tstudio {
@@ -80,7 +81,8 @@ class TrainingPanel : public QWidget {
 public:
     explicit TrainingPanel(const Registries* registries, QWidget* parent = nullptr);
     ~TrainingPanel() override;
-    /// What the settings, buttons and status need without scrolling (the panel itself scrolls).
+    /// What the settings, buttons and status need without scrolling (only the settings scroll: the run
+    /// controls, progress and status below them stay in view at any height).
     QSize sizeHint() const override;
 
     /// Applies an edit to the document's project (marking the document modified), so that what
@@ -99,7 +101,10 @@ public:
     void setProjectSource(std::function<Expected<project::Project>()> source, const QString& title,
                           const QObject* owner = nullptr, ProjectEdit edit = {});
 
-    /// Start with the panel's settings; false (with the reason shown) when it cannot.
+    /// Start with the panel's settings; false (with the reason shown) when it cannot. With Continue
+    /// ticked the latest checkpoint is first compared with the graph off the GUI thread (the status
+    /// says "Checking the checkpoint…"): true is then returned at once, and a checkpoint of another
+    /// graph is refused before anything runs (the status and runFinished(false) say why).
     bool start();
     void pause();
     void resume();
@@ -124,9 +129,12 @@ public:
     /// the form's), then startDistributed with what it gives. Does not block (the dialog is modal).
     void openDistributedDialog();
     /// Trains what Start would train, as `tstudio train --distributed` under mpirun with `choices`:
-    /// the project (the form applied) is written to <logdir>/distributed_project.tsproj, a hostfile
-    /// is checked off the GUI thread first, and mpirun runs as a child process whose output (every
-    /// rank's, tagged) goes to processOutput. The panel follows rank 0's progress line and log
+    /// off the GUI thread first, what the ranks would fail on at their start is checked
+    /// (project::checkTrainingStarts, settings problems with the panel's remedies), with Continue the
+    /// checkpoint against the graph, and a hostfile's hosts; then the project (the form applied) is
+    /// written to <logdir>/distributed_project.tsproj and mpirun runs as a child process whose output
+    /// (every rank's, tagged; a settings problem's command-line remedy replaced by the panel's) goes
+    /// to processOutput. The panel follows rank 0's progress line and log
     /// directory as it does an in-process run. False (with the reason shown) when it cannot start.
     bool startDistributed(const DistributedChoices& choices);
     /// The command line startDistributed(choices) would run, or the problem that keeps it from
@@ -227,9 +235,16 @@ private:
     void forgetDocument(const QObject* owner);
     /// A user edit of the form into the document's project (through m_edit).
     void editProject(const std::function<void(project::Project&)>& edit);
-    /// With "Continue" ticked: refuses (status shown, true) when the latest checkpoint in `dir` is
-    /// not of `p`'s graph (project::matchLatestCheckpoint), naming the variables.
-    bool refuseForeignCheckpoint(const project::Project& p, const QString& dir);
+    /// Why a run of `p` that continues from the latest checkpoint in `dir` must not start: that
+    /// checkpoint is not of `p`'s graph (project::matchLatestCheckpoint, which builds the training
+    /// graph), naming the variables; empty when it is, when there is none, or when the comparison
+    /// failed (the run reports that). Translated; any thread.
+    static QString foreignCheckpointRefusal(const project::Project& p, const Registries* registries, const QString& dir);
+    /// Runs `check` on a worker thread while the run's status says `checking` (the panel counts as
+    /// running: Start is disabled), then on the GUI thread `then` when it answered an empty text;
+    /// else its answer is the run's status (an error) and runFinished(false) says it, nothing runs.
+    /// The run's document (m_runOwner) is set by the caller; when it is closed meanwhile, nothing runs.
+    void checkThen(const QString& checking, std::function<QString()> check, std::function<void()> then);
     /// Shows the data folder field when a source of `p` needs one, saying what it must hold.
     void refreshDataField(const project::Project& p);
     /// Starts a TrainingRun of `p` into `dir` with `options` (logdir filled in here).
@@ -272,6 +287,8 @@ private:
     std::unique_ptr<DistributedRun> m_mpi;
     int m_mpiProcesses = 0; ///< of m_mpi, or of the hostfile being checked
     bool m_checkingHostfile = false;
+    /// The check before a run (checkThen) going on a worker thread; null: none.
+    QFutureWatcher<QString>* m_check = nullptr;
     bool m_mpiStartedSignalled = false;
     bool m_resumedRun = false;
     QString m_tstudioOverride;

@@ -5,17 +5,20 @@
 
 #include "training/distributed_dialog.h"
 #include "training/distributed_run.h"
+#include "training/training_advice.h"
 #include "training/training_panel.h"
 
 #include "io/checkpoint/checkpoint_state.h"
 #include "mpi_launch.h"
 #include "project_relocation.h"
+#include "runtime/default_registries.h"
+#include "setting_advice.h"
+#include "training_check.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -24,7 +27,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <thread>
 
@@ -77,6 +79,23 @@ project::MpiLaunch launchOf(const DistributedChoices& choices, const std::filesy
 QString absoluteDirectory(const QString& dir)
 {
     return dir.isEmpty() ? QString() : QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
+}
+
+/// A rank's line in the panel's words. `tstudio train` ends a settings problem with the command
+/// line's remedy (setting_advice.h: "...: data.dir: not set; ...; pass --set data.dir=DIR"), which a
+/// user of this panel cannot act on: the panel's own remedy (training_advice.h) replaces it.
+QString inPanelWords(const QString& line)
+{
+    const std::string text = line.toStdString();
+    const auto field = project::problemField(text);
+    if (!field)
+        return line;
+    const std::string cli = "; " + project::cliAdvice(*field, text);
+    const std::size_t at = text.rfind(cli);
+    if (at == std::string::npos)
+        return line;
+    return QString::fromStdString(text.substr(0, at)) + QStringLiteral("; ") + guiAdvice(*field, line) +
+           QString::fromStdString(text.substr(at + cli.size()));
 }
 
 } // namespace
@@ -167,46 +186,45 @@ bool TrainingPanel::startDistributed(const DistributedChoices& choices)
     QString dir;
     auto p = preparedProject(&dir);
     if (!p) {
-        showStatus(QString::fromStdString(p.error().message()), true);
+        // A settings problem the project layer names by field gets the panel's remedy.
+        showStatus(withGuiAdvice(QString::fromStdString(p.error().message())), true);
         return false;
     }
     dir = absoluteDirectory(dir);
-    if (m_resume->isChecked() && refuseForeignCheckpoint(*p, dir))
-        return false;
+    storeForm(); // Continue and Debug of this document, read again when the check is over
     m_runOwner = m_owner;
     m_runOwnerClosed = false;
     m_runTitle = m_title;
     m_mpiProcesses = choices.processes;
-    if (!choices.useHostfile) {
-        launchDistributed(std::move(*p), dir, choices);
-        return true;
-    }
-    // The hosts resolve (DNS may take seconds) off the GUI thread; mpirun starts once they do.
     m_checkingHostfile = true;
-    showStatus(tr("Checking the hostfile %1…").arg(choices.hostfile), false);
-    updateButtons();
-    auto* watcher = new QFutureWatcher<Status>(this);
+    // Before any process starts, off the GUI thread: what the ranks would fail on at their start
+    // (the graph, the sources' folders and files, the eval section) in the panel's words, not
+    // `tstudio train`'s flags; with Continue, the checkpoint against the graph; the hostfile's hosts
+    // resolved (DNS may take seconds). mpirun starts once all pass.
     auto project = std::make_shared<project::Project>(std::move(*p));
-    connect(watcher, &QFutureWatcher<Status>::finished, this, [this, watcher, project, dir, choices] {
-        watcher->deleteLater();
-        m_checkingHostfile = false;
-        const Status s = watcher->result();
-        if (!s.isOk()) {
-            const QString text = tr("The hostfile cannot run %1 processes: %2")
-                                     .arg(choices.processes)
-                                     .arg(QString::fromStdString(s.message()));
-            showRunStatus(text, true);
-            updateButtons();
-            emit runFinished(false, text);
-            return;
-        }
-        launchDistributed(std::move(*project), dir, choices);
-    });
-    const std::filesystem::path hostfile = choices.hostfile.toStdString();
-    project::HostfileCheckOptions options{choices.processes, /*oversubscribe=*/false, /*resolve=*/true};
-    options.tooFewSlotsAdvice =
+    project::HostfileCheckOptions hostOptions{choices.processes, /*oversubscribe=*/false, /*resolve=*/true};
+    hostOptions.tooFewSlotsAdvice =
         tr("choose fewer processes in this dialog, or give the hosts more slots in the hostfile").toStdString();
-    watcher->setFuture(QtConcurrent::run([hostfile, options] { return project::checkHostfile(hostfile, options); }));
+    const bool resume = m_resume->isChecked();
+    checkThen(
+        choices.useHostfile ? tr("Checking the project and the hostfile %1…").arg(choices.hostfile)
+                            : tr("Checking the project…"),
+        [project, registries = m_registries, dir, resume, choices, hostOptions]() -> QString {
+            if (registries) {
+                if (const Status s = project::checkTrainingStarts(*project, registries->ops); !s.isOk())
+                    return withGuiAdvice(QString::fromStdString(s.message()));
+                if (resume)
+                    if (QString refusal = foreignCheckpointRefusal(*project, registries, dir); !refusal.isEmpty())
+                        return refusal;
+            }
+            if (choices.useHostfile)
+                if (const Status s = project::checkHostfile(choices.hostfile.toStdString(), hostOptions); !s.isOk())
+                    return tr("The hostfile cannot run %1 processes: %2")
+                        .arg(choices.processes)
+                        .arg(QString::fromStdString(s.message()));
+            return {};
+        },
+        [this, project, dir, choices] { launchDistributed(std::move(*project), dir, choices); });
     return true;
 }
 
@@ -232,10 +250,12 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
     if (const Status s = project::saveProject(written, projectFile.toStdString()); !s.isOk())
         return fail(tr("Cannot write %1: %2").arg(projectFile, QString::fromStdString(s.message())));
 
-    const bool resume = m_resume->isChecked();
+    // The form as it was when the run was asked for (another document may be in front by now).
+    const bool resume = runState().resume;
+    const std::int64_t steps = written.steps;
     DistributedChoices absolute = choices;
     absolute.logdir = dir;
-    const auto args = project::mpirunArguments(launchOf(absolute, *tstudio, projectFile, m_steps->value(), resume));
+    const auto args = project::mpirunArguments(launchOf(absolute, *tstudio, projectFile, steps, resume));
     if (!args)
         return fail(QString::fromStdString(args.error().message()));
     QStringList arguments;
@@ -252,7 +272,7 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
     state.last = {};
     state.last.firstStep = resume ? latestCheckpointStep(dir) : 0;
     state.last.step = state.last.firstStep;
-    state.last.lastStep = m_steps->value();
+    state.last.lastStep = steps;
     state.hasProgress = false;
     state.errorNode.clear();
     m_pausedNode.clear();
@@ -262,7 +282,7 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
     m_mpi->setStopGraceMs(m_stopGraceMs);
     connect(m_mpi.get(), &DistributedRun::output, this, [this](int rank, bool error, const QString& text) {
         const QString source = rank < 0 ? QStringLiteral("mpirun") : tr("rank %1").arg(rank);
-        emit processOutput(source, text, error);
+        emit processOutput(source, rank < 0 ? text : inPanelWords(text), error);
     });
     connect(m_mpi.get(), &DistributedRun::progressed, this, [this](const project::MpiProgress& mp) {
         project::TrainProgress progress = runState().last;
@@ -361,7 +381,8 @@ void TrainingPanel::onDistributedFinished(bool ok, int exitCode, bool stopped, c
                                      : tr("Training on %1 processes failed (mpirun exit code %2)").arg(n).arg(exitCode);
         QStringList lines;
         for (const project::MpiOutputLine& line : project::mpiFailureLines(tail, 8)) {
-            const QString body = QString::fromStdString(line.text);
+            const QString body =
+                line.rank < 0 ? QString::fromStdString(line.text) : inPanelWords(QString::fromStdString(line.text));
             lines << (line.rank < 0 ? body : tr("rank %1: %2").arg(line.rank).arg(body));
         }
         text = lines.isEmpty() ? headline : headline + QLatin1Char('\n') + lines.join(QLatin1Char('\n'));

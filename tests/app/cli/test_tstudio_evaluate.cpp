@@ -88,6 +88,22 @@ private slots:
         QCOMPARE(none.exitCode, 1);
         QVERIFY2(none.err.contains("spirals.tsproj: the project has no eval section"), qPrintable(none.err));
 
+        // No checkpoint to evaluate: where it looked, and the remedy in this tool's words.
+        ProcessRun untrained = runTstudio({"evaluate", spiralsProject(), "--logdir", dir.filePath("none"), "--set",
+                                           evalSection()});
+        QCOMPARE(untrained.exitCode, 1);
+        QVERIFY2(untrained.err.contains("spirals.tsproj: no checkpoint in log directory '" + dir.filePath("none") + "' ("),
+                 qPrintable(untrained.err));
+        QVERIFY2(untrained.err.contains("; train first (tstudio train), or pass --checkpoint PREFIX"),
+                 qPrintable(untrained.err));
+        QVERIFY(QDir().mkpath(dir.filePath("empty")));
+        ProcessRun emptyFolder = runTstudio({"evaluate", spiralsProject(), "--checkpoint", dir.filePath("empty"), "--set",
+                                             evalSection()});
+        QCOMPARE(emptyFolder.exitCode, 1);
+        QVERIFY2(emptyFolder.err.contains("no checkpoint in directory '" + dir.filePath("empty") + "'"),
+                 qPrintable(emptyFolder.err));
+        QVERIFY2(emptyFolder.err.contains("; pass a checkpoint prefix to --checkpoint"), qPrintable(emptyFolder.err));
+
         // Class ids against the raw scores (predictions where logits were meant): shapes that do not fit.
         const QString logdir = dir.filePath("bad");
         ProcessRun bad = runTstudio({"train", spiralsProject(), "--steps", "10", "--logdir", logdir, "--set",

@@ -22,6 +22,7 @@
 #include "runtime/default_registries.h"
 #include "training/training_panel.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDesktopServices>
 #include <QFile>
@@ -32,6 +33,7 @@
 #include <QPushButton>
 #include <QSet>
 #include <QSettings>
+#include <QShortcut>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -204,14 +206,41 @@ private slots:
         QVERIFY(guide);
         QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
         QVERIFY(window.findChild<QAction*>("shortcutsAction"));
-        QVERIFY(window.helpBrowser());
-        // The window registered its guide for help: URLs, as an empty state opens them.
+        // The guide's window (and the reading of its pages) waits for its first use.
+        QVERIFY(!window.findChild<HelpBrowser*>());
+        // The window registered itself for help: URLs, as an empty state opens them: the guide comes then.
         QDesktopServices::openUrl(QUrl("help:dashboard"));
-        QCOMPARE(window.helpBrowser()->currentPage(),
-                 window.helpBrowser()->pages().contains("dashboard") ? QStringLiteral("dashboard") : QString());
-        QVERIFY2(window.helpBrowser()->pages().contains("dashboard"), "docs/guide/dashboard.md is not bundled");
+        auto* browser = window.findChild<HelpBrowser*>();
+        QVERIFY(browser);
+        QVERIFY(browser->isVisible());
+        QCOMPARE(browser->currentPage(), browser->pages().contains("dashboard") ? QStringLiteral("dashboard") : QString());
+        QVERIFY2(browser->pages().contains("dashboard"), "docs/guide/dashboard.md is not bundled");
         guide->trigger();
-        QCOMPARE(window.helpBrowser()->currentPage(), QStringLiteral("walkthrough"));
+        QCOMPARE(browser->currentPage(), QStringLiteral("walkthrough"));
+        QCOMPARE(window.findChildren<HelpBrowser*>().size(), 1); // made once
+        QCOMPARE(window.helpBrowser(), browser);
+    }
+
+    /// Help ▸ Guide (F1) on a window that has not shown the guide yet makes it, at the page of the
+    /// panel that has focus (none here: the walkthrough); showGuide(page) opens that page.
+    void guideIsMadeOnFirstUse()
+    {
+        QSettings qsettings(m_dir.filePath("settings.ini"), QSettings::IniFormat);
+        AppSettings settings(&qsettings);
+        LanguageManager languages;
+        MainWindow window(&settings, &languages);
+        window.setPersistLayout(false);
+        QVERIFY(!window.findChild<HelpBrowser*>());
+        QAction* guide = window.findChild<QAction*>("guideAction");
+        QVERIFY(guide);
+        guide->trigger();
+        auto* browser = window.findChild<HelpBrowser*>();
+        QVERIFY(browser);
+        QVERIFY(browser->isVisible());
+        QCOMPARE(browser->currentPage(), QStringLiteral("walkthrough"));
+        window.showGuide(QStringLiteral("training"));
+        QCOMPARE(browser->currentPage(), QStringLiteral("training"));
+        QCOMPARE(window.findChildren<HelpBrowser*>().size(), 1);
     }
 
     void shortcutListMatchesTheLiveActions()
@@ -290,6 +319,80 @@ private slots:
         QVERIFY(dialog.visibleRowCount() < all);
         dialog.setFilter(QString());
         QCOMPARE(dialog.visibleRowCount(), all);
+    }
+
+    /// Keys without a menu entry are listed too: the editor's Delete, F9 and Ctrl+Y, QShortcuts (the graph
+    /// viewer's Find next, the console's Copy) and buttons with keys (the guide's Back), each named and
+    /// placed; every key binding of the window and of the document types is in the list.
+    void shortcutListHasKeysWithoutMenuEntries()
+    {
+        QSettings qsettings(m_dir.filePath("settings.ini"), QSettings::IniFormat);
+        AppSettings settings(&qsettings);
+        LanguageManager languages;
+        MainWindow window(&settings, &languages);
+        window.setPersistLayout(false);
+        // The guide is made on first use; its keys are listed once it exists.
+        window.findChild<QAction*>("guideAction")->trigger();
+        QVERIFY(window.findChild<HelpBrowser*>());
+        ShortcutsDialog dialog(&window, window.registries());
+        const QList<ShortcutsDialog::Entry>& entries = dialog.entries();
+        auto find = [&](const QString& where, const QKeySequence& key) -> const ShortcutsDialog::Entry* {
+            const QString text = key.toString(QKeySequence::NativeText);
+            for (const ShortcutsDialog::Entry& e : entries)
+                if (e.where == where && e.shortcut.split(QStringLiteral(", ")).contains(text))
+                    return &e;
+            return nullptr;
+        };
+        const ShortcutsDialog::Entry* del = find("Node editor", QKeySequence::Delete);
+        QVERIFY(del);
+        QCOMPARE(del->action, QStringLiteral("Delete"));
+        QVERIFY(find("Node editor", QKeySequence(Qt::Key_F9)));
+#ifndef Q_OS_MACOS
+        const ShortcutsDialog::Entry* redo = find("Node editor", QKeySequence(Qt::CTRL | Qt::Key_Y));
+        QVERIFY(redo);
+        QCOMPARE(redo->action, QStringLiteral("Redo"));
+#endif
+        const ShortcutsDialog::Entry* next = find("Graph viewer", QKeySequence::keyBindings(QKeySequence::FindNext).value(0));
+        QVERIFY(next);
+        QCOMPARE(next->action, QStringLiteral("Find next match"));
+        QVERIFY(qobject_cast<QShortcut*>(next->holder.data()));
+        QVERIFY(!next->source);
+        const ShortcutsDialog::Entry* copy = find("Console panel", QKeySequence::Copy);
+        QVERIFY(copy);
+        QCOMPARE(copy->action, QStringLiteral("Copy the selected messages"));
+        const ShortcutsDialog::Entry* back = find("Guide window", QKeySequence::keyBindings(QKeySequence::Back).value(0));
+        QVERIFY(back);
+        QCOMPARE(back->action, QStringLiteral("Back"));
+
+        // Every action, QShortcut and button with keys, in the window and in the dialog's document instances.
+        QSet<const QObject*> holders;
+        for (const ShortcutsDialog::Entry& e : entries) {
+            QVERIFY(!e.action.isEmpty());
+            if (e.holder)
+                holders.insert(e.holder);
+        }
+        QList<QObject*> objects = window.findChildren<QObject*>() + dialog.findChildren<QObject*>();
+        int bindings = 0;
+        for (QObject* o : std::as_const(objects)) {
+            bool keys = false;
+            if (auto* a = qobject_cast<QAction*>(o))
+                keys = !a->shortcuts().isEmpty();
+            else if (auto* s = qobject_cast<QShortcut*>(o))
+                keys = !s->keys().isEmpty();
+            else if (auto* b = qobject_cast<QAbstractButton*>(o))
+                keys = !b->shortcut().isEmpty();
+            if (!keys)
+                continue;
+            ++bindings;
+            QVERIFY2(holders.contains(o), qPrintable(QStringLiteral("%1 (%2) is not listed")
+                                                         .arg(o->objectName(), o->metaObject()->className())));
+        }
+        QVERIFY(bindings >= 40);
+        // The search finds them as it finds the menus' shortcuts.
+        dialog.setFilter("selected messages");
+        QCOMPARE(dialog.visibleRowCount(), 1);
+        dialog.setFilter("guide window");
+        QVERIFY(dialog.visibleRowCount() >= 2);
     }
 
     void everyPanelHasAnEmptyStateLinkedToTheGuide()

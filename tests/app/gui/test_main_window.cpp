@@ -32,6 +32,8 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -128,6 +130,62 @@ private slots:
         m_window->openPath(path);
         QVERIFY(waitForOpens(*m_window));
         QCOMPARE(m_window->documents()->count(), 1);
+    }
+
+    /// At 1024x700 the welcome page gets the room (at least two thirds of the height between the menu
+    /// bar and the status bar) with the console short below it; an error brings the console back when
+    /// it was closed, but does not cover the Training panel in front of it (which shows its own failure).
+    void welcomePageGetsTheRoomAndErrorsShowTheConsole()
+    {
+        m_window->resize(1024, 700);
+        QVERIFY(QTest::qWaitFor([&] { return m_window->height() == 700; }, 5000));
+        QCoreApplication::processEvents();
+        auto* start = m_window->findChild<QWidget*>("startPage");
+        QVERIFY(start->isVisible());
+        const int area = m_window->statusBar()->geometry().top() - m_window->menuBar()->geometry().bottom();
+        QVERIFY2(start->height() * 3 >= area * 2, qPrintable(QStringLiteral("%1 of %2").arg(start->height()).arg(area)));
+        QDockWidget* console = m_window->panel("console");
+        QVERIFY(console->isVisible());
+
+        console->close();
+        QVERIFY(!console->isVisible());
+        logWarning("engine-test", "only a warning");
+        QVERIFY(logContains(*m_window->logModel(), LogSeverity::kWarning, "only a warning"));
+        QVERIFY(!console->isVisible());
+        logError("engine-test", "an error to read");
+        QVERIFY(logContains(*m_window->logModel(), LogSeverity::kError, "an error to read"));
+        QVERIFY(QTest::qWaitFor([&] { return console->isVisible(); }, 5000));
+
+        QVERIFY(m_window->showPanel("training"));
+        QVERIFY(m_window->panel("training")->isVisible());
+        logError("engine-test", "another error");
+        QVERIFY(logContains(*m_window->logModel(), LogSeverity::kError, "another error"));
+        QCoreApplication::processEvents();
+        QVERIFY(m_window->panel("training")->isVisible());
+    }
+
+    /// The Training panel's run controls stay in view however short its dock: only the settings scroll.
+    void trainingStartStaysInView()
+    {
+        m_window->resize(1024, 700);
+        m_window->openPath(QStringLiteral(TSTUDIO_SOURCE_DIR "/examples/projects/lenet.tsproj"));
+        QVERIFY(waitForOpens(*m_window));
+        QVERIFY(m_window->showPanel("training"));
+        QDockWidget* dock = m_window->panel("training");
+        auto* startButton = m_window->trainingPanel()->findChild<QPushButton*>("trainingStart");
+        auto* progress = m_window->trainingPanel()->findChild<QWidget*>("trainingProgress");
+        QVERIFY(startButton && progress);
+        for (int height : {0, 160}) {
+            if (height > 0)
+                m_window->resizeDocks({dock}, {height}, Qt::Vertical);
+            QVERIFY(QTest::qWaitFor([&] { return startButton->isVisible(); }, 5000));
+            QCoreApplication::processEvents();
+            // Wholly visible: not clipped by the scroll area's viewport, the dock or the window.
+            QCOMPARE(startButton->visibleRegion().boundingRect(), startButton->rect());
+            QCOMPARE(progress->visibleRegion().boundingRect(), progress->rect());
+            const QRect inDock(startButton->mapTo(dock, QPoint(0, 0)), startButton->size());
+            QVERIFY(dock->rect().contains(inDock));
+        }
     }
 
     /// The spirals example project opened in the editor and trained from it (F5): the run writes

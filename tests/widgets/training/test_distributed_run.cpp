@@ -5,6 +5,7 @@
 // project trains on 2 processes with rank 0's log directory followed.
 #include "mpi_launch.h"
 #include "project_file.h"
+#include "runtime/default_registries.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
 
@@ -34,6 +35,7 @@ using namespace tstudio::training_panel;
 namespace {
 
 constexpr char kSpirals[] = TSTUDIO_SOURCE_DIR "/examples/projects/spirals.tsproj";
+constexpr char kLenet[] = TSTUDIO_SOURCE_DIR "/examples/projects/lenet.tsproj";
 constexpr char kTstudio[] = TSTUDIO_TSTUDIO_EXE;
 
 /// Writes an executable shell script `name` with `body` into `dir`.
@@ -324,6 +326,71 @@ private slots:
                  qPrintable(message));
         QVERIFY(output.isEmpty()); // mpirun never ran
         QVERIFY(!panel.isRunning());
+    }
+
+    /// What the ranks would fail on at their start is found before mpirun starts, off the GUI thread,
+    /// in the panel's words: a data folder without MNIST's files names the field and the panel's
+    /// Browse…, not `tstudio train`'s --set. A settings problem that still comes from a rank gets the
+    /// panel's remedy too, in the console and in the status.
+    void settingsProblemsAreSaidInThePanelsWords()
+    {
+        auto registries = makeDefaultRegistries();
+        QVERIFY2(registries, registries ? "" : registries.error().toString().c_str());
+        QTemporaryDir bin, logs;
+        writeScript(bin, QStringLiteral("mpirun"), "echo should not run >&2\nexit 9\n");
+        PathPrefix path(bin.path());
+        TrainingPanel panel(registries->get());
+        panel.setProjectSource([] { return project::loadProject(kLenet); }, QStringLiteral("lenet"));
+        const QString logdir = logs.filePath(QStringLiteral("run"));
+        panel.logDirectoryEdit()->setText(logdir);
+        panel.stepsBox()->setValue(10);
+        panel.setTstudioExecutable(QStringLiteral("/bin/true"));
+        const QString empty = logs.filePath(QStringLiteral("mnist"));
+        QVERIFY(QDir().mkpath(empty));
+        panel.dataFolderEdit()->setText(empty);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy output(&panel, &TrainingPanel::processOutput);
+        DistributedChoices c;
+        c.logdir = logdir;
+        QVERIFY(panel.startDistributed(c));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Checking the project")), qPrintable(panel.statusText()));
+        QVERIFY(panel.isRunning());
+        QCOMPARE(panel.distributedProcesses(), 2);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.front().at(0).toBool(), false);
+        const QString message = finished.front().at(1).toString();
+        QVERIFY2(message.contains(QStringLiteral("data.dir: directory '%1' has no t10k-images-idx3-ubyte").arg(empty)),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("set the Data folder in the Training panel (Browse…)")) &&
+                     !message.contains(QStringLiteral("--")),
+                 qPrintable(message));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("set the Data folder")), qPrintable(panel.statusText()));
+        QVERIFY(output.isEmpty()); // mpirun never ran
+        QVERIFY(!QFile::exists(logdir + QStringLiteral("/distributed_project.tsproj")));
+        QVERIFY(!panel.isRunning());
+        QCOMPARE(panel.distributedProcesses(), 0);
+
+        // A rank that says it in `tstudio train`'s words (a stand-in mpirun here).
+        QTemporaryDir bin2;
+        writeScript(bin2, QStringLiteral("mpirun"),
+                    "echo \"[1,1]<stderr>:error: NotFound: lenet.tsproj: data.sources[0] (mnist): data.dir: '/gone' is "
+                    "not a directory; pass --set data.dir=DIR\" >&2\nexit 1\n");
+        PathPrefix path2(bin2.path());
+        bind(panel, logs.filePath(QStringLiteral("run2")), 10, QStringLiteral("/bin/true"));
+        finished.clear();
+        QVERIFY(panel.startDistributed(c));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.front().at(0).toBool(), false);
+        const QString failed = finished.front().at(1).toString();
+        const QString inPanelWords = QStringLiteral("data.dir: '/gone' is not a directory; set the Data folder in the "
+                                                    "Training panel (Browse…)");
+        QVERIFY2(failed.contains(QStringLiteral("rank 1: error: NotFound: lenet.tsproj: data.sources[0] (mnist): ") +
+                                 inPanelWords),
+                 qPrintable(failed));
+        QVERIFY2(!failed.contains(QStringLiteral("--set")), qPrintable(failed));
+        QCOMPARE(output.size(), 1);
+        QCOMPARE(output.front().at(0).toString(), QStringLiteral("rank 1"));
+        QVERIFY2(output.front().at(1).toString().endsWith(inPanelWords), qPrintable(output.front().at(1).toString()));
     }
 
     /// The real thing: Open MPI runs `tstudio train --distributed` on 2 ranks on this machine; the

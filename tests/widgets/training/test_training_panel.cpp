@@ -522,9 +522,20 @@ private slots:
         bind(panel, other, logdir, 10);
         panel.resumeBox()->setChecked(true);
         QSignalSpy started(&panel, &TrainingPanel::runStarted);
-        QVERIFY(!panel.start());
+        // The comparison builds the training graph: off the GUI thread, the panel saying so meanwhile.
+        QVERIFY(panel.start());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Checking the checkpoint")), qPrintable(panel.statusText()));
+        QVERIFY(panel.isRunning());
+        QVERIFY(!panel.startButton()->isEnabled());
+        QVERIFY(!panel.start()); // one run (or check) at a time
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.size(), 2);
+        QVERIFY(!finished.back().at(0).toBool());
         QVERIFY(!panel.isRunning());
+        QVERIFY(panel.startButton()->isEnabled());
         const QString status = panel.statusText();
+        QVERIFY2(finished.back().at(1).toString().startsWith(QStringLiteral("Not continued: ")),
+                 qPrintable(finished.back().at(1).toString()));
         QVERIFY2(status.contains(QStringLiteral("Not continued: the latest checkpoint in %1 (model.ckpt-5) is not of this graph").arg(logdir)),
                  qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("that are not in the graph (beta1_power, beta2_power, dense/bias/Adam and ")),
@@ -532,7 +543,6 @@ private slots:
         QVERIFY2(status.contains(QStringLiteral("Untick \"Continue from the latest checkpoint\" or choose another log directory")),
                  qPrintable(status));
         QCOMPARE(started.size(), 0);
-        QCOMPARE(finished.size(), 1);
         auto latest = latestCheckpoint(logdir.toStdString());
         QVERIFY(latest);
         QCOMPARE(QString::fromStdString(latest->filename().string()), QStringLiteral("model.ckpt-5"));
@@ -613,6 +623,37 @@ private slots:
         QCOMPARE(panel.logDirectoryEdit()->text(), dir.filePath(QStringLiteral("runs/custom")));
         // Filling the form is no edit.
         QVERIFY(!again.isModified());
+    }
+
+    /// Saved As under another name after training in its own log folder, the project keeps that
+    /// run's folder (project::relocatedProject), so Continue goes on with it; an untrained project
+    /// takes a folder of the new name.
+    void saveAsKeepsTheTrainedLogFolder()
+    {
+        QTemporaryDir dir;
+        const QString file = copySpirals(dir.path());
+        QVERIFY(!file.isEmpty());
+        node_editor::NodeEditor untrained(m_registries.get());
+        QVERIFY(untrained.openFile(file).isOk());
+        QVERIFY(untrained.saveAs(dir.filePath(QStringLiteral("fresh.tsproj"))).isOk());
+        QCOMPARE(untrained.project()->logdir, std::string("runs/fresh"));
+
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(file).isOk());
+        TrainingPanel panel(m_registries.get());
+        bindDocument(panel, editor, QStringLiteral("spirals.tsproj"));
+        QCOMPARE(panel.logDirectoryEdit()->text(), dir.filePath(QStringLiteral("runs/spirals")));
+        panel.stepsBox()->setValue(3);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.back().at(0).toBool(), qPrintable(panel.statusText()));
+        QVERIFY(editor.saveAs(dir.filePath(QStringLiteral("copy.tsproj"))).isOk());
+        QCOMPARE(editor.project()->logdir, std::string("runs/spirals"));
+        auto reopened = project::loadProject(dir.filePath(QStringLiteral("copy.tsproj")).toStdString());
+        QVERIFY2(reopened, reopened ? "" : reopened.error().toString().c_str());
+        QCOMPARE(reopened->resolve(reopened->logdir).lexically_normal().string(),
+                 dir.filePath(QStringLiteral("runs/spirals")).toStdString());
     }
 };
 

@@ -227,6 +227,45 @@ private slots:
         QVERIFY(!untouched.eval);
     }
 
+    /// The source folder rows line up with the form above them: every folder field starts where the log
+    /// directory's field does, and every Browse… button of the form's column shares its left and right x.
+    void folderRowsLineUpWithTheForm()
+    {
+        QTemporaryDir dir;
+        project::Project document = foldersProject(dir.path().toStdString());
+        QObject owner;
+        TrainingPanel panel(&testing::sharedRegistries());
+        panel.setProjectSource([&document]() -> Expected<project::Project> { return document; },
+                               QStringLiteral("f.tsproj"), &owner,
+                               [&document](const std::function<void(project::Project&)>& edit) { edit(document); });
+        panel.resize(900, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto left = [&panel](const QWidget* w) { return w->mapTo(&panel, QPoint(0, 0)).x(); };
+        const int fieldX = left(panel.logDirectoryEdit());
+        const std::vector<std::string> fields = panel.sourceFoldersSection()->fields();
+        QCOMPARE(fields.size(), std::size_t(2));
+        QList<QPushButton*> browses;
+        for (const std::string& field : fields) {
+            QLineEdit* edit = panel.sourceFoldersSection()->folderEdit(field);
+            QVERIFY(edit->isVisible());
+            QCOMPARE(left(edit), fieldX);
+            // The field ends where the log directory's does: the buttons after them are as wide.
+            QCOMPARE(left(edit) + edit->width(), fieldX + panel.logDirectoryEdit()->width());
+            browses << panel.sourceFoldersSection()->browseButton(field);
+        }
+        // The form's own Browse… buttons (log directory, warm start), outside the evaluation box.
+        for (QPushButton* button : panel.findChildren<QPushButton*>())
+            if (button->isVisible() && button->text() == QStringLiteral("Browse…") &&
+                !panel.evaluationSection()->isAncestorOf(button) && !browses.contains(button))
+                browses << button;
+        QVERIFY(browses.size() >= 4);
+        for (QPushButton* button : std::as_const(browses)) {
+            QCOMPARE(left(button), left(browses.front()));
+            QCOMPARE(button->width(), browses.front()->width());
+        }
+    }
+
     /// The panel: its sections are filled from the project, their edits reach the document's
     /// project, Start trains with them, and a folder problem is told in the panel's words.
     void panelUsesTheSections()
