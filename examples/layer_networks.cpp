@@ -3,6 +3,7 @@
 
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
+#include "builder/variable_scope.h"
 #include "builder/variables.h"
 #include "core/try.h"
 #include "layers/batch_normalization.h"
@@ -167,11 +168,21 @@ Expected<ClassifierGraph> buildResNet20(const OpRegistry& ops, const LayerNetwor
     return buildClassifier(ops, 32 * 32 * 3, [](GraphBuilder& b, const Output& x) -> Expected<Output> {
         TSTUDIO_TRY(shape, ops::constantInts(b, {-1, 32, 32, 3}, TensorShape({4}), tensorflow::DT_INT32, "Reshape/shape"));
         TSTUDIO_TRY(images, ops::reshape(b, x, shape));
-        TSTUDIO_TRY(stem, convBn(b, images, 16, 1, true));
-        Output h = stem;
+        // tf.variable_scope per stage and block ("stage2/block1/conv2d/kernel"): the viewer then draws
+        // the network as a stem, three stages of three blocks and a classifier, rather than
+        // twenty-one numbered conv2d layers side by side.
+        Output h;
+        {
+            TSTUDIO_TRY(scope, variableScope(b, "stem"));
+            TSTUDIO_TRY(stem, convBn(b, images, 16, 1, true));
+            h = stem;
+        }
         std::int64_t channels = 16;
+        int stage = 0;
         for (const std::int64_t filters : {16, 32, 64}) {
+            TSTUDIO_TRY(stageScope, variableScope(b, "stage" + std::to_string(++stage)));
             for (int block = 0; block < 3; ++block) {
+                TSTUDIO_TRY(blockScope, variableScope(b, "block" + std::to_string(block + 1)));
                 const std::int64_t stride = block == 0 && filters != 16 ? 2 : 1;
                 TSTUDIO_TRY(a, convBn(b, h, filters, stride, true));
                 TSTUDIO_TRY(c, convBn(b, a, filters, 1, false));
@@ -196,6 +207,7 @@ Expected<ClassifierGraph> buildResNet20(const OpRegistry& ops, const LayerNetwor
         // Global average pooling over height and width, then the classifier.
         TSTUDIO_TRY(axes, ops::constantInts(b, {1, 2}, TensorShape({2}), tensorflow::DT_INT32, "pool/axes"));
         TSTUDIO_TRY(pooled, ops::firstOutput(b.op("Mean", {h, axes}, {}, "pool")));
+        TSTUDIO_TRY(classifier, variableScope(b, "classifier"));
         return layers::dense(b, pooled, denseLayer(10, layers::Activation::kNone));
     }, options);
 }

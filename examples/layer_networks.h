@@ -38,8 +38,9 @@ Expected<ClassifierGraph> buildLeNet5(const OpRegistry& ops, const LayerNetworkO
 /// [-1,32,32,3] -> conv 3x3x16 + batch norm + relu -> three stages of three residual blocks (16,
 /// 32, 64 filters; the first block of the second and third stage with stride 2 and a 1x1
 /// projection shortcut), each block conv-bn-relu-conv-bn + shortcut, relu -> global average pool ->
-/// dense(10). Batch norm in training mode, its moving averages updated with every step. What
-/// `tstudio bench resnet` trains (batch 256).
+/// dense(10). Batch norm in training mode, its moving averages updated with every step. Variable
+/// scopes "stem", "stage1".."stage3" / "block1".."block3" and "classifier". What `tstudio bench
+/// resnet` trains (batch 256) and examples/projects/resnet20.tsproj's network.
 Expected<ClassifierGraph> buildResNet20(const OpRegistry& ops, const LayerNetworkOptions& options = {});
 
 /// ResNet-50 v1.5 for 224x224 colour images (He et al.'s ImageNet network, the layout of TensorFlow's

@@ -57,7 +57,7 @@ Status checkDevice(const std::string& device, std::int64_t replicas)
     const GpuProbeReport gpus = probeGpus();
     if (gpus.devices.empty())
         return failedPreconditionError("device '" + device + "': no usable GPU (" + gpuUnusableText(gpus) +
-                                       "); use --device cpu");
+                                       "); train on the CPU: device 'cpu'");
     if (static_cast<std::int64_t>(gpus.devices.size()) < replicas)
         return failedPreconditionError("replicas: " + std::to_string(replicas) + " towers on device 'gpu' need " +
                                        std::to_string(replicas) + " GPUs, this machine has " +
@@ -410,7 +410,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (parallel.size > 1 && project.eval && project.eval->earlyStopping)
         return unexpected(invalidArgumentError(
             projectLabel(project) + "eval.early_stopping: not with " + std::to_string(parallel.size) +
-            " ranks (--distributed): rank 0 alone evaluates, and the other ranks could not follow its stop; "
+            " processes: rank 0 alone evaluates, and the other ranks could not follow its stop; "
             "remove eval.early_stopping or train in one process"));
     TrainRunResult result;
     result.logdir = logDirectory(project, options);

@@ -269,7 +269,7 @@ private slots:
         CpuAllocator allocator;
         auto reader = TensorBundleReader::open(result->lastCheckpoint);
         QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
-        auto movingMean = reader->read("batch_normalization/moving_mean", allocator);
+        auto movingMean = reader->read("stem/batch_normalization/moving_mean", allocator);
         QVERIFY2(movingMean, movingMean ? "" : movingMean.error().toString().c_str());
         const auto m = movingMean->values<float>();
         QVERIFY(std::any_of(m.begin(), m.end(), [](float v) { return std::fabs(v) > 1e-6f; }));
