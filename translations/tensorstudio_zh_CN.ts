@@ -3608,6 +3608,16 @@ max %4</source>
         <source>Read the selected tensor and show its values in a table (double-click a row)</source>
         <translation>读取选中的张量并在表格中显示其值（或双击某一行）</translation>
     </message>
+    <message>
+        <source>&apos;%1&apos;: %2</source>
+        <translation>“%1”：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) of the checkpoint %1 cannot be read; the first, %2</source>
+        <translation>
+            <numerusform>检查点 %1 中有 %n 个张量无法读取；第一个是 %2</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tstudio::graph_viewer::GraphCanvas</name>

@@ -801,10 +801,16 @@ void MainWindow::openGraphViewer(const QString& absolute, const QString& kindNam
         // Damaged variables leave the graph readable but would be told only in the viewer's side
         // tab, which a SavedModel does not show first: the console says so too. The view starts its
         // scan just before loaded(true), and its result arrives through the event loop, after this.
-        if (auto* variables = ok ? viewer->findChild<graph_viewer::CheckpointVariablesView*>() : nullptr)
+        if (auto* variables = ok ? viewer->findChild<graph_viewer::CheckpointVariablesView*>() : nullptr) {
             connect(variables, &graph_viewer::CheckpointVariablesView::loadFailed, this, [absolute](const QString& message) {
                 logApp(LogSeverity::kWarning, tr("%1: its variables cannot be read. %2").arg(absolute, message));
             });
+            // The index read but some tensors' bytes did not (a data shard cut short): said once, not per row.
+            connect(variables, &graph_viewer::CheckpointVariablesView::tensorsUnreadable, this,
+                    [absolute](int, const QString& message) {
+                        logApp(LogSeverity::kWarning, tr("%1: its variables cannot be read. %2").arg(absolute, message));
+                    });
+        }
         finishOpen(absolute, ok);
     });
     connect(viewer, &graph_viewer::GraphViewer::editRequested, this, &MainWindow::openGraphInEditor);

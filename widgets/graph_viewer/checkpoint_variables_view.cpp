@@ -429,6 +429,8 @@ void CheckpointVariablesView::setCheckpoint(const QString& prefix)
     m_prefix = prefix;
     m_reader.reset();
     m_error.clear();
+    m_unreadable = 0;
+    m_firstUnreadable.clear();
     m_model->setTensors({});
     showMessage({}, false);
     m_progress->setRange(0, 0); // busy until the index is read
@@ -454,7 +456,12 @@ void CheckpointVariablesView::onReportsReady(int begin, int end)
             retranslateUi();
             emit loaded(static_cast<int>(report.tensors.size()));
             break;
-        case CheckpointScanReport::Kind::kStatistics: m_model->setReport(report); break;
+        case CheckpointScanReport::Kind::kStatistics:
+            m_model->setReport(report);
+            if (report.failed && m_unreadable++ == 0)
+                m_firstUnreadable = tr("'%1': %2").arg(m_model->data(m_model->index(report.row, View::kName), Qt::DisplayRole).toString(),
+                                                       report.message);
+            break;
         case CheckpointScanReport::Kind::kError:
             // The reader's messages name the file; say which checkpoint when one does not.
             m_error = report.message.contains(m_prefix)
@@ -473,6 +480,10 @@ void CheckpointVariablesView::onScanFinished()
     m_scan->deleteLater();
     m_scan = nullptr;
     updateActions();
+    if (m_unreadable > 0)
+        emit tensorsUnreadable(m_unreadable, tr("%n tensor(s) of the checkpoint %1 cannot be read; the first, %2", nullptr,
+                                                m_unreadable)
+                                                 .arg(m_prefix, m_firstUnreadable));
     emit statisticsFinished();
 }
 

@@ -86,6 +86,10 @@ signals:
     void statisticsFinished();
     /// The checkpoint could not be opened; `message` names the file.
     void loadFailed(const QString& message);
+    /// The scan is done and `count` tensors could not be read (a data shard cut short, say): the
+    /// index opened, so only their rows say "unreadable"; `message` names the checkpoint and the
+    /// first such tensor with its reader's reason, for a console or status line.
+    void tensorsUnreadable(int count, const QString& message);
     /// showValues opened `dialog` (it deletes itself when closed).
     void valuesShown(TensorValueDialog* dialog);
     /// showValues could not read the tensor; `message` names it and says why.
@@ -121,6 +125,9 @@ private:
     QLabel* m_message;
     QLabel* m_count;
     QString m_error;
+    /// Tensors of this scan that could not be read, and the first one's name and reason.
+    int m_unreadable = 0;
+    QString m_firstUnreadable;
 };
 
 } // namespace tstudio::graph_viewer
