@@ -2168,6 +2168,12 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>Nothing in %1 holds events yet. Runs appear here as soon as training writes event files there: start one from the Training panel, or add another log directory.</source>
         <translation>%1 中尚无任何事件。训练一旦向其中写入事件文件，运行就会显示在此处：可在训练面板中开始训练，或添加其他日志目录。</translation>
     </message>
+    <message numerus="yes">
+        <source>… and %n more warning(s) like these while reading the log directory</source>
+        <translation>
+            <numerusform>… 读取日志目录时还有 %n 条类似的警告</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::DistributionCard</name>

@@ -250,8 +250,14 @@ void DashboardView::applyUpdate(const Expected<FeedUpdate>& result)
     m_lastError.clear();
     const FeedUpdate& update = *result;
     m_lastPollSeconds = update.seconds;
-    for (const std::string& w : update.warnings)
-        emit message(q(w));
+    // A folder of thousands of damaged event files would flood the console with a line each: the
+    // first few say what is wrong, one more line counts the rest.
+    constexpr std::size_t kWarningsShown = 20;
+    for (std::size_t i = 0; i < update.warnings.size() && i < kWarningsShown; ++i)
+        emit message(q(update.warnings[i]));
+    if (update.warnings.size() > kWarningsShown)
+        emit message(tr("… and %n more warning(s) like these while reading the log directory", nullptr,
+                        static_cast<int>(update.warnings.size() - kWarningsShown)));
 
     QStringList runs;
     for (const RunInfo& r : update.runs)

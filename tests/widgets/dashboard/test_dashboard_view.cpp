@@ -228,6 +228,28 @@ private slots:
         QVERIFY(error.error().message().find("nope") != std::string::npos);
     }
 
+    /// A log directory of many damaged event files: the first 20 warnings name their files, one more
+    /// line counts the rest (a console line per file would bury everything else).
+    void manyDamagedFilesGiveCountedWarnings()
+    {
+        QTemporaryDir dir;
+        for (int i = 0; i < 50; ++i) {
+            std::ofstream out(dir.filePath(QStringLiteral("events.out.tfevents.%1.junk").arg(i)).toStdString(),
+                              std::ios::binary);
+            out << "this is not a TFRecord framed event file at all, number " << i;
+        }
+        DashboardView view;
+        QSignalSpy messages(&view, &DashboardView::message);
+        view.setLogDirectories({dir.path()});
+        QTRY_VERIFY_WITH_TIMEOUT(view.pollCount() >= 1, 10000);
+        QCOMPARE(messages.size(), 21);
+        for (int i = 0; i < 20; ++i)
+            QVERIFY2(messages.at(i).at(0).toString().contains(QStringLiteral("events.out.tfevents.")),
+                     qPrintable(messages.at(i).at(0).toString()));
+        QVERIFY2(messages.at(20).at(0).toString().contains(QStringLiteral("and 30 more warning")),
+                 qPrintable(messages.at(20).at(0).toString()));
+    }
+
     /// The view follows a log directory while it grows: new runs and new steps appear without a reload.
     void followsGrowingRuns()
     {
