@@ -26,8 +26,3 @@ function(tstudio_warnings target)
     target_compile_options(${target} PRIVATE
         $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wno-missing-field-initializers>)
 endfunction()
-
-if(TSTUDIO_ENABLE_ASAN)
-    add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined> $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
-    add_link_options(-fsanitize=address,undefined)
-endif()

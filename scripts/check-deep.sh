@@ -16,3 +16,26 @@ TSTUDIO_BUILD_DIR="${TSTUDIO_BUILD_DIR:-$TSTUDIO_ROOT/build}"
     QT_QPA_PLATFORM=offscreen TSTUDIO_KILL_ROUNDS="${TSTUDIO_KILL_ROUNDS:-100}" \
         ./tests/test_train_kill_resume
 )
+
+# ---- Sanitizers (issue #52 point 5; cmake/TStudioSanitize.cmake) ------------------------------
+# The product built under UndefinedBehaviorSanitizer runs the whole suite (every report is fatal);
+# built under ThreadSanitizer it runs the tests of threaded code (CTest label `threads`). Each has its
+# own build directory beside the normal one (TSTUDIO_UBSAN_BUILD_DIR, TSTUDIO_TSAN_BUILD_DIR); the
+# first build of each compiles the product again (the test sources too: their command lines name
+# their build directory). CUDA code is left out (nvcc's device code is not instrumented).
+# TSTUDIO_DEEP_SANITIZERS picks them (default "undefined thread"); extra arguments go to ctest.
+for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined thread}; do
+    case "$sanitizer" in
+    undefined) dir="${TSTUDIO_UBSAN_BUILD_DIR:-$TSTUDIO_ROOT/build-ubsan}"; select=() ;;
+    thread) dir="${TSTUDIO_TSAN_BUILD_DIR:-$TSTUDIO_ROOT/build-tsan}"; select=(-L threads) ;;
+    address) dir="${TSTUDIO_ASAN_BUILD_DIR:-$TSTUDIO_ROOT/build-asan}"; select=() ;;
+    *) echo "check-deep.sh: unknown sanitizer '$sanitizer' (undefined, thread or address)" >&2; exit 2 ;;
+    esac
+    (
+        export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$TSTUDIO_ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+        cmake -S "$TSTUDIO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSTUDIO_BUILD_TESTS=ON \
+            -DTSTUDIO_SANITIZE="$sanitizer" -DTSTUDIO_ENABLE_CUDA=OFF >/dev/null
+        cmake --build "$dir"
+        QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "${select[@]}" "$@"
+    )
+done
