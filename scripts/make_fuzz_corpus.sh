@@ -46,6 +46,45 @@ mkdir -p "$work/npy"
 "$tstudio" profile "$work/frozen.pb" --feed 'inputs=[[0.5, -1.0]]' --feed 'labels=[1]' --fetch accuracy/Mean:0 \
     --out "$work/run_trace.json" >/dev/null
 "$tstudio" profile "$work/tiny.tsproj" --steps 1 --out "$work/train_trace.json" >/dev/null
+"$tstudio" export "$work/tiny.tsproj" --logdir "$log" --saved-model "$work/saved_model" \
+    --outputs dense_2/BiasAdd:0 >/dev/null
+
+# A V1 checkpoint, written by TensorFlow 1's legacy Save and SaveSlices ops run by tstudio: a float
+# matrix, an int64 step and an int32 vector stored whole (Save), and a float [4, 2] stored as two
+# slices of two rows (SaveSlices), each into its own table file.
+cat >"$work/v1_save.pbtxt" <<'PBTXT'
+node { name: "filename" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
+node { name: "sliced_filename" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
+node { name: "weights" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } dim { size: 2 } }
+    float_val: 0.5 float_val: -1.25 float_val: 2 float_val: 0 float_val: 3.5 float_val: -0.75 } } } }
+node { name: "global_step" op: "Const" attr { key: "dtype" value { type: DT_INT64 } }
+  attr { key: "value" value { tensor { dtype: DT_INT64 tensor_shape { } int64_val: 42 } } } }
+node { name: "counts" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+  attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 4 } }
+    int_val: 1 int_val: -2 int_val: 3 int_val: 7 } } } }
+node { name: "names" op: "Const" attr { key: "dtype" value { type: DT_STRING } }
+  attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { dim { size: 3 } }
+    string_val: "dense/kernel" string_val: "global_step" string_val: "counts" } } } }
+node { name: "save" op: "Save" input: "filename" input: "names" input: "weights" input: "global_step" input: "counts"
+  attr { key: "T" value { list { type: DT_FLOAT type: DT_INT64 type: DT_INT32 } } } }
+node { name: "top" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } }
+    float_val: 1 float_val: 2 float_val: 3 float_val: 4 } } } }
+node { name: "bottom" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 2 } }
+    float_val: 5 float_val: 6 float_val: 7 float_val: 8 } } } }
+node { name: "sliced_names" op: "Const" attr { key: "dtype" value { type: DT_STRING } }
+  attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { dim { size: 2 } }
+    string_val: "embedding" string_val: "embedding" } } } }
+node { name: "slices" op: "Const" attr { key: "dtype" value { type: DT_STRING } }
+  attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { dim { size: 2 } }
+    string_val: "4 2 0,2:-" string_val: "4 2 2,2:-" } } } }
+node { name: "save_slices" op: "SaveSlices" input: "sliced_filename" input: "sliced_names" input: "slices"
+  input: "top" input: "bottom" attr { key: "T" value { list { type: DT_FLOAT type: DT_FLOAT } } } }
+PBTXT
+"$tstudio" run "$work/v1_save.pbtxt" --feed "filename=\"$work/v1_whole.ckpt\"" \
+    --feed "sliced_filename=\"$work/v1_sliced.ckpt\"" --target save --target save_slices >/dev/null
 
 # Seeds are written over by name; other files (regression inputs, named crash-*) stay.
 mkdir -p "$out" "$extra"
@@ -197,6 +236,36 @@ for step in (0, 2):
     data = read(os.path.join(log, "model.ckpt-%d.data-00000-of-00001" % step))
     put(out, "checkpoint", "step%d.ckpt" % step, struct.pack("<I", len(index)) + index + data)
 
+# saved_model: 4 bytes little-endian size and saved_model.pb, 4 bytes and variables.index, then the
+# data shard (saved_model_fuzzer.cpp). The export's whole file goes to extra; the committed seed keeps
+# its MetaGraphDef without the stripped OpDefs (MetaGraphDef.meta_info_def 1 keeps its tags 4 only;
+# SavedModel.meta_graphs 2).
+def saved_model_seed(model, index, data):
+    return struct.pack("<I", len(model)) + model + struct.pack("<I", len(index)) + index + data
+exported = os.path.join(work, "saved_model")
+model = read(os.path.join(exported, "saved_model.pb"))
+index = read(os.path.join(exported, "variables", "variables.index"))
+data = read(os.path.join(exported, "variables", "variables.data-00000-of-00001"))
+put(extra, "saved_model", "exported.sm", saved_model_seed(model, index, data))
+small_model = b""
+for number, _, value, raw in fields(model):
+    if number != 2:
+        small_model += raw
+        continue
+    meta = b""
+    for mnum, _, mvalue, mraw in fields(value):
+        if mnum == 1:
+            meta += length_delimited(1, b"".join(r for n, _, _, r in fields(mvalue) if n == 4))
+        else:
+            meta += mraw
+    small_model += length_delimited(2, meta)
+put(out, "saved_model", "exported.sm", saved_model_seed(small_model, index, data))
+put(out, "saved_model", "no_variables.sm", saved_model_seed(small_model, b"", b""))
+
+# v1_checkpoint: the two table files the Save and SaveSlices ops wrote.
+put(out, "v1_checkpoint", "save.ckpt", read(os.path.join(work, "v1_whole.ckpt")))
+put(out, "v1_checkpoint", "save_slices.ckpt", read(os.path.join(work, "v1_sliced.ckpt")))
+
 # npy: what tstudio run wrote for each fetched tensor (float32, int64, bool); npz: them zipped.
 npys = sorted(glob.glob(os.path.join(work, "npy", "*.npy")))
 for path in npys:
@@ -245,6 +314,28 @@ if [ -n "${TSTUDIO_FIXTURES:-}" ] && [ -d "$TSTUDIO_FIXTURES" ]; then
     add npz '*.npz'
     add tsproj '*.tsproj'
     add chrome_trace '*.json'
+    # SavedModels packed as saved_model_fuzzer.cpp reads them (saved_model.pb, index, data shard).
+    python3 - "$TSTUDIO_FIXTURES" "$extra/saved_model" <<'PY'
+import os, struct, sys
+fixtures, out = sys.argv[1:]
+os.makedirs(out, exist_ok=True)
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+for directory, _, files in os.walk(fixtures):
+    if "saved_model.pb" not in files:
+        continue
+    model = read(os.path.join(directory, "saved_model.pb"))
+    index_path = os.path.join(directory, "variables", "variables.index")
+    shard_path = os.path.join(directory, "variables", "variables.data-00000-of-00001")
+    index = read(index_path) if os.path.exists(index_path) else b""
+    data = read(shard_path) if index and os.path.exists(shard_path) else b""
+    if len(model) + len(index) + len(data) > (1 << 20):
+        continue
+    name = os.path.relpath(directory, fixtures).replace(os.sep, "_") + ".sm"
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(struct.pack("<I", len(model)) + model + struct.pack("<I", len(index)) + index + data)
+PY
 fi
 
 du -sh "$out"/* | sed 's|'"$root"'/||'
