@@ -154,6 +154,10 @@ Status parseTextMessage(std::string_view text, google::protobuf::Message& messag
     }
     FirstErrorCollector errors;
     google::protobuf::TextFormat::Parser parser;
+    // Protobuf's text parser has no nesting limit of its own: a typed or pasted value nested
+    // 100,000 deep would exhaust the stack. io/proto_parse.h's limit for files, without including io/.
+    constexpr int kMaxNesting = 1000;
+    parser.SetRecursionLimit(kMaxNesting);
     parser.RecordErrorsTo(&errors);
     if (!parser.ParseFromString(std::string(text.substr(1, text.size() - 2)), &message))
         return parseError("invalid text-format " + message.GetDescriptor()->name() + ": " + errors.first());

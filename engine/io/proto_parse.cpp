@@ -40,10 +40,17 @@ bool looksLikeTextProto(const std::string& bytes)
     return n > 0;
 }
 
+google::protobuf::TextFormat::Parser textParser()
+{
+    google::protobuf::TextFormat::Parser parser;
+    parser.SetRecursionLimit(kMaxProtoNesting);
+    return parser;
+}
+
 bool parseTextProto(const std::string& text, google::protobuf::Message& message, std::string* firstError)
 {
     FirstErrorCollector errors;
-    google::protobuf::TextFormat::Parser parser;
+    google::protobuf::TextFormat::Parser parser = textParser();
     parser.RecordErrorsTo(&errors);
     if (parser.ParseFromString(text, &message))
         return true;
@@ -57,7 +64,7 @@ bool parseBinaryProto(const std::string& bytes, google::protobuf::Message& messa
     google::protobuf::LogSilencer silence;
     google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
     google::protobuf::io::CodedInputStream coded(&stream);
-    coded.SetRecursionLimit(1000);
+    coded.SetRecursionLimit(kMaxProtoNesting);
     return message.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
 }
 

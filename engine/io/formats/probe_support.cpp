@@ -1,12 +1,12 @@
 // Shared probe checks: wording, text sniffing, silent text parsing, protobuf plausibility and facts.
 #include "io/formats/probe_support.h"
 
+#include "io/proto_parse.h"
 #include "proto/graph.pb.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 
 #include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/unknown_field_set.h>
 
@@ -69,15 +69,14 @@ bool looksLikeText(std::string_view head)
 bool parseTextSilently(const std::string& text, google::protobuf::Message& message)
 {
     SilentErrorCollector errors;
-    google::protobuf::TextFormat::Parser parser;
+    google::protobuf::TextFormat::Parser parser = textParser();
     parser.RecordErrorsTo(&errors);
     return parser.ParseFromString(text, &message);
 }
 
 bool parseBinarySilently(const std::string& bytes, google::protobuf::Message& message)
 {
-    google::protobuf::LogSilencer silence;
-    return message.ParseFromString(bytes);
+    return parseBinaryProto(bytes, message);
 }
 
 std::uint64_t fileSizeOr0(const fs::path& path)

@@ -109,8 +109,10 @@ Expected<tensorflow::SavedModel> readSavedModel(const fs::path& dir)
         return unexpected(bytes.error());
     tensorflow::SavedModel model;
     if (isText) {
-        if (!google::protobuf::TextFormat::ParseFromString(*bytes, &model))
-            return unexpected(invalidArgumentError("file " + quotePath(file) + " is not a text-format SavedModel"));
+        std::string error;
+        if (!parseTextProto(*bytes, model, &error))
+            return unexpected(
+                invalidArgumentError("file " + quotePath(file) + " is not a text-format SavedModel: " + error));
         return model;
     }
     if (bytes->empty() || !parseBinaryProto(*bytes, model))

@@ -135,6 +135,42 @@ private slots:
         QVERIFY_CONTAINS(text.error().message(), "garbage.pbtxt", "text-format GraphDef", "line 2, column 1");
     }
 
+    void deeplyNestedGraphFiles()
+    {
+        // Attr values nest without end (func -> attr -> value -> func ...). 100,000 levels of text
+        // once exhausted the stack in protobuf's text parser, which has no limit of its own.
+        std::string text = "node { name: 'n' op: 'NoOp' ";
+        constexpr int kTextLevels = 100000;
+        for (int i = 0; i < kTextLevels; ++i)
+            text += "attr { key: 'a' value { func { name: 'f' ";
+        text += std::string(3 * kTextLevels, '}') + "}\n";
+        const std::string textPath = writeFile(QStringLiteral("nested.pbtxt"), text);
+        auto fromText = readGraphDef(textPath);
+        QVERIFY(!fromText);
+        QVERIFY_CONTAINS(fromText.error().message(), "nested.pbtxt", "text-format GraphDef", "recursion limit");
+
+        // The same in binary, 2,000 levels (the limit is 1,000), written from the inside out:
+        // AttrValue.func (10) -> NameAttrList.attr (2) entry {key (1), value (2)} -> AttrValue.
+        auto wrap = [](int field, const std::string& inner) {
+            std::string out(1, static_cast<char>(field << 3 | 2));
+            for (std::size_t n = inner.size(); ; n >>= 7) {
+                out += static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+                if (n < 0x80)
+                    break;
+            }
+            return out + inner;
+        };
+        std::string attrValue;
+        for (int i = 0; i < 2000; ++i)
+            attrValue = wrap(10, "\x0a\x01f" + wrap(2, "\x0a\x01a" + wrap(2, attrValue)));
+        // NodeDef {name (1), op (2), attr (5) entry}; GraphDef.node (1).
+        const std::string node = "\x0a\x01n\x12\x04NoOp" + wrap(5, "\x0a\x01a" + wrap(2, attrValue));
+        const std::string binaryPath = writeFile(QStringLiteral("nested.pb"), wrap(1, node));
+        auto fromBinary = readGraphDef(binaryPath);
+        QVERIFY(!fromBinary);
+        QVERIFY_CONTAINS(fromBinary.error().message(), "nested.pb");
+    }
+
     void unknownOp()
     {
         auto graph = model();
