@@ -1,9 +1,11 @@
 // Fuzz target: the tensor JSON of `tstudio run --feed NAME=JSON`: the first byte picks the input's
 // dtype, the rest is the JSON text, parsed as parseFeed does and turned into a tensor; a tensor
-// that comes out must print (tensorToJson) as JSON that gives the same tensor again.
+// that comes out must print (tensorToJson) as JSON whose flat values read back the same, and a JSON
+// integer fed to an integer tensor must arrive exactly (no trip through a double).
 #include "fuzz_support.h"
 #include "tensor_json.h"
 
+#include <algorithm>
 #include <array>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
@@ -26,5 +28,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     const nlohmann::json printed = cli::tensorToJson(*tensor);
     fuzz::require(printed.is_object() && printed.contains("values"), "tensorToJson without values");
+    auto again = cli::tensorFromJson(printed["values"], dtype, allocator);
+    fuzz::require(again.has_value(), "tensorToJson printed what tensorFromJson refuses");
+    // "values" is printed flat beside "shape".
+    fuzz::require(again->numElements() == tensor->numElements(),
+                  "the printed tensor reads back with another number of values");
+    if (dtype == tensorflow::DT_INT64 || dtype == tensorflow::DT_INT32 || dtype == tensorflow::DT_INT16 ||
+        dtype == tensorflow::DT_INT8 || dtype == tensorflow::DT_UINT8 || dtype == tensorflow::DT_BOOL) {
+        const auto first = tensor->tensorData();
+        const auto second = again->tensorData();
+        fuzz::require(std::equal(first.begin(), first.end(), second.begin(), second.end()),
+                      "the printed tensor reads back with other values");
+        if (dtype == tensorflow::DT_INT64 && json.is_number_integer())
+            fuzz::require(tensor->values<std::int64_t>()[0] == (json.is_number_unsigned()
+                                                                     ? static_cast<std::int64_t>(json.get<std::uint64_t>())
+                                                                     : json.get<std::int64_t>()),
+                          "a JSON integer fed to an int64 tensor arrives changed");
+    }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdlib>
+#include <utility>
 
 namespace tstudio::cli {
 namespace {
@@ -118,6 +119,18 @@ Expected<Tensor> tensorFromJson(const nlohmann::json& value, DataType dtype, All
             } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
                 return unimplementedError("complex values cannot be given as JSON; use a .npy file");
             } else {
+                if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+                    // JSON integers are taken exactly: through a double, 2^53 + 1 became 2^53 without a word.
+                    if (leaf.is_number_unsigned() || leaf.is_number_integer()) {
+                        const bool fits = leaf.is_number_unsigned() ? std::in_range<T>(leaf.get<std::uint64_t>())
+                                                                    : std::in_range<T>(leaf.get<std::int64_t>());
+                        if (!fits)
+                            return invalidArgumentError(leaf.dump() + " does not fit a " + dataTypeName(dtype));
+                        out[i] = leaf.is_number_unsigned() ? static_cast<T>(leaf.get<std::uint64_t>())
+                                                           : static_cast<T>(leaf.get<std::int64_t>());
+                        continue;
+                    }
+                }
                 auto number = numberOf(leaf);
                 if (!number)
                     return invalidArgumentError("expected a number for a " + dataTypeName(dtype) + " tensor, got " +

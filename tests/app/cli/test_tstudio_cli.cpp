@@ -153,6 +153,28 @@ private slots:
         QVERIFY(r.out.contains("[0.25,0.5]"));
     }
 
+    void runFeedsInt64Exactly()
+    {
+        // JSON integers reach an int64 tensor exactly: through a double, 2^53 + 1 arrived as 2^53
+        // and 2^63 - 1 was refused as too big.
+        QTemporaryDir dir;
+        const QString graph = dir.filePath("identity.pbtxt");
+        QFile file(graph);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"pb(
+node { name: "n" op: "Placeholder" attr { key: "dtype" value { type: DT_INT64 } } }
+node { name: "out" op: "Identity" input: "n" attr { key: "T" value { type: DT_INT64 } } }
+)pb");
+        file.close();
+        Run r = runTstudio({"run", graph, "--feed", "n=[9007199254740993, 9223372036854775807, -9223372036854775808]",
+                            "--fetch", "out:0"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("[9007199254740993,9223372036854775807,-9223372036854775808]"), qPrintable(r.out));
+        r = runTstudio({"run", graph, "--feed", "n=[9223372036854775808]", "--fetch", "out:0"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("9223372036854775808 does not fit a int64"), qPrintable(r.err));
+    }
+
     void runReportsBadInput()
     {
         const QString example = QStringLiteral(TSTUDIO_SOURCE_DIR "/resources/examples/linear_regression.pbtxt");
