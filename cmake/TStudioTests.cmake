@@ -14,12 +14,7 @@ function(_tstudio_test_compile_settings name)
         TSTUDIO_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
         TSTUDIO_TSTUDIO_EXE="$<TARGET_FILE:tstudio>"
         TSTUDIO_GUI_EXE="$<TARGET_FILE:tensorstudio>")
-    # ccache caches sources compiled with a precompiled header only when told that the header's
-    # macros and its fresh timestamp may be ignored (ccache's manual, "Precompiled headers").
-    if(TSTUDIO_CCACHE)
-        set_property(TARGET ${name} PROPERTY CXX_COMPILER_LAUNCHER env
-            CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime "${TSTUDIO_CCACHE}")
-    endif()
+    tstudio_ccache_pch_sloppiness(${name})
 endfunction()
 
 # Precompiled headers for the tests: the Qt Test, Qt Core, protobuf and engine headers most test
@@ -76,7 +71,7 @@ endfunction()
 # The precompiled header's host that NAME's sources can use, or "" for none.
 function(_tstudio_test_pch_host name libraries out_var)
     set(${out_var} "" PARENT_SCOPE)
-    if(NOT TSTUDIO_TEST_PCH OR NOT TARGET tstudio_test_pch_core OR "engine_asan" IN_LIST libraries)
+    if(NOT TSTUDIO_TEST_PCH OR NOT TARGET tstudio_test_pch_core)
         return()
     endif()
     _tstudio_usage_links(${name} links)

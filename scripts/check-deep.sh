@@ -7,7 +7,7 @@ TSTUDIO_BUILD_DIR="${TSTUDIO_BUILD_DIR:-$TSTUDIO_ROOT/build}"
 
 # ---- Nothing lost (issue #52 point 7; tests/app/cli/test_train_kill_resume.cpp) ----------------
 # `tstudio train` SIGKILLed at TSTUDIO_KILL_ROUNDS random moments (default here 100, about 3.5
-# minutes; the everyday ctest run does 60), each followed by a resumed run, then one continuous loss
+# minutes; the everyday ctest run does 30), each followed by a resumed run, then one continuous loss
 # curve; and a full disk (tmpfs in a user namespace) during a save. TSTUDIO_KILL_SEED repeats a
 # campaign; the seed used is printed either way.
 (
@@ -18,13 +18,15 @@ TSTUDIO_BUILD_DIR="${TSTUDIO_BUILD_DIR:-$TSTUDIO_ROOT/build}"
 )
 
 # ---- Sanitizers (issue #52 point 5; cmake/TStudioSanitize.cmake) ------------------------------
-# The product built under UndefinedBehaviorSanitizer runs the whole suite (every report is fatal);
-# built under ThreadSanitizer it runs the tests of threaded code (CTest label `threads`). Each has its
-# own build directory beside the normal one (TSTUDIO_UBSAN_BUILD_DIR, TSTUDIO_TSAN_BUILD_DIR); the
+# The product built under UndefinedBehaviorSanitizer, and again under AddressSanitizer (with
+# LeakSanitizer), runs the whole suite (every report is fatal); built under ThreadSanitizer it runs
+# the tests of threaded code (CTest label `threads`). The everyday build has no sanitised twin. Each has its
+# own build directory beside the normal one (TSTUDIO_UBSAN_BUILD_DIR, TSTUDIO_ASAN_BUILD_DIR,
+# TSTUDIO_TSAN_BUILD_DIR); the
 # first build of each compiles the product again (the test sources too: their command lines name
 # their build directory). CUDA code is left out (nvcc's device code is not instrumented).
-# TSTUDIO_DEEP_SANITIZERS picks them (default "undefined thread"); extra arguments go to ctest.
-for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined thread}; do
+# TSTUDIO_DEEP_SANITIZERS picks them (default "undefined address thread"); extra arguments go to ctest.
+for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined address thread}; do
     case "$sanitizer" in
     undefined) dir="${TSTUDIO_UBSAN_BUILD_DIR:-$TSTUDIO_ROOT/build-ubsan}"; select=() ;;
     thread) dir="${TSTUDIO_TSAN_BUILD_DIR:-$TSTUDIO_ROOT/build-tsan}"; select=(-L threads) ;;
