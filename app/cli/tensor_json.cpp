@@ -121,13 +121,17 @@ Expected<Tensor> tensorFromJson(const nlohmann::json& value, DataType dtype, All
             } else {
                 if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
                     // JSON integers are taken exactly: through a double, 2^53 + 1 became 2^53 without a word.
-                    if (leaf.is_number_unsigned() || leaf.is_number_integer()) {
-                        const bool fits = leaf.is_number_unsigned() ? std::in_range<T>(leaf.get<std::uint64_t>())
-                                                                    : std::in_range<T>(leaf.get<std::int64_t>());
-                        if (!fits)
-                            return invalidArgumentError(leaf.dump() + " does not fit a " + dataTypeName(dtype));
-                        out[i] = leaf.is_number_unsigned() ? static_cast<T>(leaf.get<std::uint64_t>())
-                                                           : static_cast<T>(leaf.get<std::int64_t>());
+                    if (leaf.is_number_integer()) { // signed or unsigned, never a float
+                        auto take = [&](auto exact) -> Status {
+                            if (!std::in_range<T>(exact))
+                                return invalidArgumentError(leaf.dump() + " does not fit a " + dataTypeName(dtype));
+                            out[i] = static_cast<T>(exact);
+                            return Status::ok();
+                        };
+                        Status taken = leaf.is_number_unsigned() ? take(leaf.get<std::uint64_t>())
+                                                                 : take(leaf.get<std::int64_t>());
+                        if (!taken.isOk())
+                            return taken;
                         continue;
                     }
                 }
