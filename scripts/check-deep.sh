@@ -20,12 +20,13 @@ TSTUDIO_BUILD_DIR="${TSTUDIO_BUILD_DIR:-$TSTUDIO_ROOT/build}"
 # ---- Sanitizers (issue #52 point 5; cmake/TStudioSanitize.cmake) ------------------------------
 # The product built under UndefinedBehaviorSanitizer, and again under AddressSanitizer (with
 # LeakSanitizer), runs the whole suite (every report is fatal); built under ThreadSanitizer it runs
-# the tests of threaded code (CTest label `threads`). The everyday build has no sanitised twin. Each has its
-# own build directory beside the normal one (TSTUDIO_UBSAN_BUILD_DIR, TSTUDIO_ASAN_BUILD_DIR,
-# TSTUDIO_TSAN_BUILD_DIR); the
-# first build of each compiles the product again (the test sources too: their command lines name
-# their build directory). CUDA code is left out (nvcc's device code is not instrumented).
-# TSTUDIO_DEEP_SANITIZERS picks them (default "undefined address thread"); extra arguments go to ctest.
+# the tests of threaded code (CTest label `threads`). The everyday build has no sanitised twin.
+# Each has its own build directory beside the normal one (TSTUDIO_UBSAN_BUILD_DIR,
+# TSTUDIO_ASAN_BUILD_DIR, TSTUDIO_TSAN_BUILD_DIR); the first build of each compiles the product
+# again (the test sources too: their command lines name their build directory; the ThreadSanitizer
+# build compiles only the programs its tests run). CUDA code is left out (nvcc's device code is not
+# instrumented). TSTUDIO_DEEP_SANITIZERS picks them (default "undefined address thread"); extra
+# arguments go to ctest.
 for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined address thread}; do
     case "$sanitizer" in
     undefined) dir="${TSTUDIO_UBSAN_BUILD_DIR:-$TSTUDIO_ROOT/build-ubsan}"; select=() ;;
@@ -37,7 +38,17 @@ for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined address thread}; do
         export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$TSTUDIO_ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
         cmake -S "$TSTUDIO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSTUDIO_BUILD_TESTS=ON \
             -DTSTUDIO_SANITIZE="$sanitizer" -DTSTUDIO_ENABLE_CUDA=OFF >/dev/null
-        cmake --build "$dir"
+        if [ ${#select[@]} -gt 0 ]; then
+            # Only the programs the selected tests run (ctest knows them once configured): a
+            # ThreadSanitizer run of the `threads` tests needs the product's libraries and 15
+            # test programs, not the other test programs.
+            mapfile -t programs < <(ctest --test-dir "$dir" -N "${select[@]}" --show-only=json-v1 |
+                python3 -c 'import json, os, sys
+print("\n".join(sorted({os.path.basename(t["command"][0]) for t in json.load(sys.stdin)["tests"] if t.get("command")})))')
+            cmake --build "$dir" --target "${programs[@]}"
+        else
+            cmake --build "$dir"
+        fi
         QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "${select[@]}" "$@"
     )
 done
