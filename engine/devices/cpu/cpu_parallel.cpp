@@ -1,4 +1,5 @@
-// cpuRunInParallel and cpuParallelFor: helpers take items from a shared counter; the caller works too.
+// cpuRunInParallel and cpuParallelFor: helpers take items from a shared counter; the caller works too,
+// and works alone for a while when a helper turns out to share its core.
 #include "devices/cpu/cpu_parallel.h"
 
 #include <algorithm>
@@ -9,55 +10,121 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace tstudio {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The core this thread runs on now, or -1 where the system cannot say.
+int currentCpu()
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+/// Per calling thread: after a section whose helper ran on the caller's own core (the cores are
+/// taken by other programs, so the pool's threads and the caller share one), the caller runs its
+/// sections alone until `until`, then tries helpers again; each further such section doubles the
+/// pause, up to kMaxPause, and a section whose helpers ran elsewhere ends the pauses.
+struct SharedCorePause {
+    Clock::time_point until{};
+    std::chrono::microseconds length{0};
+};
+thread_local SharedCorePause t_pause;
+constexpr std::chrono::microseconds kFirstPause{2000};
+constexpr std::chrono::microseconds kMaxPause{128000};
+
+} // namespace
 
 void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, int threads,
                       const std::function<void(std::size_t)>& work)
 {
-    const int helpers =
+    int helpers =
         device == nullptr
             ? 0
             : static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), count)) - 1;
+    if (helpers > 0 && cpuParallelSharingCore())
+        helpers = 0;
     if (helpers <= 0) {
         for (std::size_t i = 0; i < count; ++i)
             work(i);
         return;
     }
-    // The helpers' count lives on the heap: a helper still touches it after the caller has seen
-    // zero and returned.
+    // What the helpers share with the caller lives on the heap: a helper task may run (and find
+    // nothing to do) after the caller has returned.
     struct Shared {
         std::atomic<std::size_t> next{0};
-        std::atomic<int> helpersLeft{0};
+        /// Helpers inside `take`, plus kClosed once the caller has run out of items.
+        std::atomic<unsigned> state{0};
+        /// Set by a helper that started before the loop closed, and by one that started on the
+        /// caller's core.
+        std::atomic<bool> helped{false};
+        std::atomic<bool> sharedCore{false};
+        int callerCpu = -1;
     };
+    static constexpr unsigned kClosed = 1u << 31;
     auto shared = std::make_shared<Shared>();
-    shared->helpersLeft.store(helpers, std::memory_order_relaxed);
+    shared->callerCpu = currentCpu();
     auto take = [&work, count, next = &shared->next] {
         for (std::size_t i; (i = next->fetch_add(1, std::memory_order_relaxed)) < count;)
             work(i);
     };
     for (int h = 0; h < helpers; ++h) {
         device->enqueueNoNotification([take, shared] {
+            // A helper that starts after the caller has closed the loop does nothing (and never
+            // touches `work`, which may be gone): the caller never waits for a worker that was not
+            // running when the items ran out (on a busy machine it may not run for milliseconds).
+            unsigned state = shared->state.load(std::memory_order_acquire);
+            do {
+                if (state & kClosed)
+                    return;
+            } while (!shared->state.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel,
+                                                          std::memory_order_acquire));
+            shared->helped.store(true, std::memory_order_relaxed);
+            if (shared->callerCpu >= 0 && currentCpu() == shared->callerCpu)
+                shared->sharedCore.store(true, std::memory_order_relaxed);
             take();
-            if (shared->helpersLeft.fetch_sub(1, std::memory_order_acq_rel) == 1)
-                shared->helpersLeft.notify_one();
+            if (shared->state.fetch_sub(1, std::memory_order_acq_rel) == (kClosed | 1u))
+                shared->state.notify_one();
         });
     }
     take();
-    // The helpers are finishing their last items: wait on this core, which has nothing else to
-    // do, for up to a millisecond before sleeping (waking a sleeping thread costs tens of
-    // microseconds on a virtual machine).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(1000);
-    for (unsigned i = 1; shared->helpersLeft.load(std::memory_order_acquire) != 0; ++i) {
+    // Every item is taken: close the loop to helpers not yet started, then wait for those that
+    // are finishing their last items. On its own core the caller first waits awake for up to a
+    // millisecond (waking a sleeping thread costs tens of microseconds on a virtual machine); when
+    // a helper runs on the caller's core, it sleeps at once, so that the helper has the core.
+    shared->state.fetch_or(kClosed, std::memory_order_acq_rel);
+    const auto deadline = Clock::now() + std::chrono::microseconds(1000);
+    for (unsigned i = 1; shared->state.load(std::memory_order_acquire) != kClosed; ++i) {
 #if defined(__x86_64__) || defined(__i386__)
         _mm_pause();
 #endif
-        if ((i & 255u) == 0 && std::chrono::steady_clock::now() >= deadline) {
-            for (int left; (left = shared->helpersLeft.load(std::memory_order_acquire)) != 0;)
-                shared->helpersLeft.wait(left, std::memory_order_acquire);
+        if (shared->sharedCore.load(std::memory_order_relaxed) ||
+            ((i & 255u) == 0 && Clock::now() >= deadline)) {
+            for (unsigned state; (state = shared->state.load(std::memory_order_acquire)) != kClosed;)
+                shared->state.wait(state, std::memory_order_acquire);
             break;
         }
     }
+    if (shared->sharedCore.load(std::memory_order_relaxed)) {
+        t_pause.length = std::min(kMaxPause, t_pause.length.count() > 0 ? 2 * t_pause.length : kFirstPause);
+        t_pause.until = Clock::now() + t_pause.length;
+    } else if (shared->helped.load(std::memory_order_relaxed)) {
+        t_pause.length = std::chrono::microseconds(0);
+    }
+}
+
+bool cpuParallelSharingCore()
+{
+    return t_pause.length.count() > 0 && Clock::now() < t_pause.until;
 }
 
 void cpuParallelFor(const Eigen::ThreadPoolDevice& device, Eigen::Index n, const Eigen::TensorOpCost& cost,

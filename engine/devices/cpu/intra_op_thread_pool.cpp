@@ -9,6 +9,7 @@
 #endif
 #if defined(__linux__)
 #include <pthread.h>
+#include <sched.h>
 #endif
 
 namespace tstudio {
@@ -21,6 +22,16 @@ struct CurrentWorker {
 };
 thread_local CurrentWorker t_current;
 
+/// The core this thread runs on now, or -1 where the system cannot say.
+int currentCpu()
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
 inline void cpuRelax()
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -30,8 +41,8 @@ inline void cpuRelax()
 
 } // namespace
 
-IntraOpThreadPool::IntraOpThreadPool(int threads, std::chrono::microseconds spinFor)
-    : m_spinFor(spinFor), m_maxSpinning(std::max(1, threads - 1))
+IntraOpThreadPool::IntraOpThreadPool(int threads, std::chrono::microseconds spinFor, bool sleepOnSchedulerCore)
+    : m_spinFor(spinFor), m_sleepOnSchedulerCore(sleepOnSchedulerCore), m_maxSpinning(std::max(1, threads - 1))
 {
     const int count = std::max(1, threads);
     m_workers.reserve(static_cast<std::size_t>(count));
@@ -53,6 +64,8 @@ IntraOpThreadPool::~IntraOpThreadPool()
 
 void IntraOpThreadPool::Schedule(std::function<void()> fn)
 {
+    if (t_current.pool != this)
+        m_schedulerCpu.store(currentCpu(), std::memory_order_relaxed);
     {
         std::unique_lock<std::mutex> lock(m_mutex);
         // A worker's nested section while every worker is inside a task: nobody would take it
@@ -87,6 +100,13 @@ bool IntraOpThreadPool::spinForWork() const
         if ((i & 255u) == 0) {
             if (std::chrono::steady_clock::now() >= deadline)
                 return false;
+            // A spinner on the core of the thread that schedules the work (the machine's other
+            // cores are busy with other programs) only delays that thread: sleep instead.
+            if (m_sleepOnSchedulerCore) {
+                const int cpu = currentCpu();
+                if (cpu >= 0 && cpu == m_schedulerCpu.load(std::memory_order_relaxed))
+                    return false;
+            }
             // Let another thread that wants this core have it now and then (a spinner must
             // never hold up real work when the machine is busier than the pool expects).
             if ((i & 4095u) == 0)

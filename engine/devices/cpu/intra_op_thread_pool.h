@@ -29,9 +29,11 @@ namespace tstudio {
 ///
 /// Spinning never takes the caller's core: a worker spins only while fewer than NumThreads() - 1
 /// workers are running tasks or spinning (the thread that schedules work, usually the executor's,
-/// has the N-th core), and a spinner yields its core now and then. Tasks run in the order
-/// scheduled (one shared queue); a sleeping worker is woken only when there are more queued tasks
-/// than spinning workers.
+/// has the N-th core), a spinner yields its core now and then, and it stops spinning (and sleeps)
+/// when it finds itself on the core of the thread that schedules the work: on a machine whose
+/// other cores are busy with other programs, its spinning would only take that thread's time.
+/// Tasks run in the order scheduled (one shared queue); a sleeping worker is woken only when there
+/// are more queued tasks than spinning workers.
 ///
 /// Threads: Schedule may be called from any thread, including the pool's own. A task scheduled by
 /// a worker while every worker is inside a task runs at once on that worker (a nested parallel
@@ -41,8 +43,10 @@ class IntraOpThreadPool final : public Eigen::ThreadPoolInterface {
 public:
     static constexpr std::chrono::microseconds kDefaultSpin{500};
 
-    /// `threads` workers (at least 1).
-    explicit IntraOpThreadPool(int threads, std::chrono::microseconds spinFor = kDefaultSpin);
+    /// `threads` workers (at least 1). `sleepOnSchedulerCore` false keeps a worker spinning even on
+    /// the core of the thread that schedules the work (for tests of the spinning itself).
+    explicit IntraOpThreadPool(int threads, std::chrono::microseconds spinFor = kDefaultSpin,
+                               bool sleepOnSchedulerCore = true);
     ~IntraOpThreadPool() override;
     IntraOpThreadPool(const IntraOpThreadPool&) = delete;
     IntraOpThreadPool& operator=(const IntraOpThreadPool&) = delete;
@@ -61,6 +65,7 @@ private:
     bool spinForWork() const;
 
     const std::chrono::microseconds m_spinFor;
+    const bool m_sleepOnSchedulerCore;
     const int m_maxSpinning;
     std::mutex m_mutex;
     std::condition_variable m_wake;
@@ -72,6 +77,8 @@ private:
     std::atomic<int> m_queued{0};
     std::atomic<bool> m_stopping{false};
     std::atomic<int> m_spinning{0}; ///< changed under m_mutex
+    /// The core of the last thread outside the pool that scheduled a task (-1: unknown).
+    std::atomic<int> m_schedulerCpu{-1};
     std::vector<std::thread> m_workers;
 };
 

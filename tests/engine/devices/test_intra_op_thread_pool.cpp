@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <sched.h>
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -28,6 +30,41 @@ template <typename F> bool eventually(F done, std::chrono::milliseconds limit = 
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     return true;
+}
+
+/// Keeps the calling thread (and the threads it starts) on the core it runs on now, as when every
+/// other core is busy with another program; the thread's former cores come back on destruction.
+class OneCore {
+public:
+    OneCore()
+    {
+        m_ok = sched_getaffinity(0, sizeof(m_former), &m_former) == 0;
+        const int cpu = sched_getcpu();
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        m_ok = m_ok && cpu >= 0 && sched_setaffinity(0, sizeof(one), &one) == 0;
+    }
+    ~OneCore()
+    {
+        if (m_ok)
+            sched_setaffinity(0, sizeof(m_former), &m_former);
+    }
+    OneCore(const OneCore&) = delete;
+    OneCore& operator=(const OneCore&) = delete;
+    bool ok() const { return m_ok; }
+
+private:
+    cpu_set_t m_former{};
+    bool m_ok = false;
+};
+
+/// About `us` microseconds of work on this thread.
+void busyFor(int us)
+{
+    const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+    while (std::chrono::steady_clock::now() < end) {
+    }
 }
 
 } // namespace
@@ -111,7 +148,8 @@ private slots:
     {
         // At most NumThreads() - 1 workers spin (the scheduling thread keeps a core), and they stop
         // once the spin time has passed with no work.
-        IntraOpThreadPool pool(4, std::chrono::microseconds(300000));
+        // (Spinning on this thread's core too: a busy test machine may put every worker there.)
+        IntraOpThreadPool pool(4, std::chrono::microseconds(300000), false);
         QCOMPARE(pool.spinningWorkers(), 0); // new workers sleep
         Eigen::Barrier barrier(8);
         for (int i = 0; i < 8; ++i)
@@ -167,6 +205,83 @@ private slots:
         std::vector<std::size_t> order;
         cpuRunInParallel(nullptr, 5, 4, [&](std::size_t i) { order.push_back(i); });
         QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+    }
+
+    void runInParallelNeverWaitsForAWorkerThatHasNotStarted()
+    {
+        // The pool's only worker is held in a task (as a worker may be descheduled for
+        // milliseconds on a core another program shares): the caller runs every item itself and
+        // returns without waiting for it.
+        IntraOpThreadPool pool(1);
+        Eigen::ThreadPoolDevice device(&pool, 2);
+        std::atomic<bool> release{false};
+        std::atomic<bool> held{false};
+        pool.Schedule([&] {
+            held.store(true);
+            while (!release.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        });
+        QVERIFY(eventually([&] { return held.load(); }));
+        std::atomic<int> byCaller{0};
+        std::atomic<bool> returned{false};
+        std::thread section([&] {
+            const std::thread::id me = std::this_thread::get_id();
+            cpuRunInParallel(&device, 8, 2, [&](std::size_t) {
+                if (std::this_thread::get_id() == me)
+                    byCaller.fetch_add(1);
+            });
+            returned.store(true);
+        });
+        const bool returnedWhileHeld = eventually([&] { return returned.load(); });
+        release.store(true);
+        section.join();
+        QVERIFY2(returnedWhileHeld, "cpuRunInParallel waited for a worker that never started its task");
+        QCOMPARE(byCaller.load(), 8);
+        // The late task finds the loop closed and does nothing; the pool still works.
+        std::atomic<int> hits{0};
+        cpuRunInParallel(&device, 100, 2, [&](std::size_t) { hits.fetch_add(1); });
+        QCOMPARE(hits.load(), 100);
+    }
+
+    void oneSharedCoreRunsSectionsAlone()
+    {
+        // Every thread of this test on one core, as when the machine's other cores are busy:
+        // once a helper has run on the caller's core, the caller runs its sections alone for a
+        // while, and the pool's workers stop spinning on its core.
+        OneCore oneCore;
+        if (!oneCore.ok())
+            QSKIP("this system does not let the test keep its threads on one core (sched_setaffinity)");
+        IntraOpThreadPool pool(2, std::chrono::seconds(10)); // spin for 10 s, unless on this core
+        Eigen::ThreadPoolDevice device(&pool, 2);
+        const std::thread::id caller = std::this_thread::get_id();
+        bool helped = false;
+        for (int section = 0; section < 2000 && !helped; ++section) {
+            std::atomic<int> byHelpers{0};
+            cpuRunInParallel(&device, 16, 2, [&](std::size_t) {
+                busyFor(200);
+                if (std::this_thread::get_id() != caller)
+                    byHelpers.fetch_add(1);
+            });
+            helped = byHelpers.load() > 0;
+        }
+        QVERIFY2(helped, "no worker took an item in 2000 sections");
+        QVERIFY(cpuParallelSharingCore());
+        // A section now runs on this thread only, in order.
+        if (cpuParallelSharingCore()) {
+            std::vector<std::size_t> order;
+            std::mutex mutex;
+            cpuRunInParallel(&device, 6, 2, [&](std::size_t i) {
+                std::lock_guard<std::mutex> lock(mutex);
+                order.push_back(i);
+            });
+            // (The pause may have ended between the two calls on a very busy machine; then any
+            // order is right.)
+            if (cpuParallelSharingCore())
+                QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
+            QCOMPARE(order.size(), std::size_t(6));
+        }
+        // Workers told to spin for 10 s sleep long before, on the scheduling thread's core.
+        QVERIFY(eventually([&] { return pool.spinningWorkers() == 0; }, std::chrono::milliseconds(3000)));
     }
 
     void parallelForCoversTheRangeInAlignedParts()
