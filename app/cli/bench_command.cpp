@@ -2,6 +2,7 @@
 // checkpoint save and restore throughput).
 #include "cli_command.h"
 
+#include "background_load.h"
 #include "bench_datasets.h"
 #include "bench_evaluation.h"
 #include "bench_events.h"
@@ -66,6 +67,7 @@ struct BenchArgs {
     std::string data;
     int readerThreads = 2;
     bool convertFirst = false;
+    int backgroundLoad = 0;
 };
 
 tensorflow::NodeDef makeNode(const std::string& name, const std::string& op, std::initializer_list<std::string> inputs)
@@ -502,9 +504,22 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                   "then scale by 1/255, the TensorFlow idiom and Pillow's order)");
     cmd->add_option("--keep", args->keep, "events: write the log directory here and keep it (for "
                                           "tensorstudio --bench-dashboard)");
+    cmd->add_option("--background-load", args->backgroundLoad,
+                    "run beside N busy processes, each spinning on one of the last N cores, as another program "
+                    "(a compiler, a browser, the IDE's own window) keeps cores busy; killed when the benchmark ends")
+        ->capture_default_str();
     cmd->callback([args, repeat, nodes, &exitCode] {
         args->repeatGiven = repeat->count() > 0;
         args->nodesGiven = nodes->count() > 0;
+        auto load = BackgroundLoad::start(args->backgroundLoad);
+        if (!load) {
+            exitCode = fail(load.error());
+            return;
+        }
+        if (args->backgroundLoad > 0) {
+            std::printf("background load: %s\n", load->describe().c_str());
+            std::fflush(stdout);
+        }
         if (args->what == "events") {
             exitCode = benchEvents({args->dir, args->megabytes, args->runs, args->keep});
             return;

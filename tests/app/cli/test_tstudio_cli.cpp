@@ -196,6 +196,21 @@ node { name: "out" op: "Identity" input: "n" attr { key: "T" value { type: DT_IN
         QVERIFY(r.err.contains("/nonexistent.pb"));
     }
 
+    /// `tstudio bench --background-load N` runs beside N busy processes pinned to the last cores,
+    /// says so first, and refuses more processes than cores.
+    void benchRunsBesideABackgroundLoad()
+    {
+        Run r = runTstudio({"bench", "overhead", "--nodes", "50", "--repeat", "1", "--background-load", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("background load: 1 busy process on core "), qPrintable(r.out));
+        QVERIFY(r.out.contains("us per node"));
+        for (const char* count : {"100000", "-1"}) {
+            r = runTstudio({"bench", "overhead", "--background-load", count});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains(QStringLiteral("--background-load %1: expected 0 to ").arg(count)), qPrintable(r.err));
+        }
+    }
+
     /// A SparseTensor fed as tf.sparse_placeholder(name="sp") makes it: --feed sp={"indices", "values",
     /// "dense_shape"} fills sp/indices, sp/values and sp/shape.
     void runFeedsASparseTensor()
