@@ -2,18 +2,23 @@
 """PyTorch side of `tstudio bench mlp|lenet`: the same networks, batch and optimizer, timed the same way.
 
 Usage: tools/bench/pytorch_bench.py mlp|lenet|resnet [--device cpu|cuda] [--threads N] [--steps S]
-       [--warmup W] [--batch B]
+       [--warmup W] [--batch B] [--background-load N]
 Prints "<model>: <steps/s> steps/s" like tstudio bench (with --device cuda followed by "GPU busy: N%",
 measured in one more block under torch.profiler). On the CPU it needs
-Debian's python3-torch (PyTorch 1.13; run it with /usr/bin/python3); with --device cuda, a PyTorch
-built with CUDA. As tstudio bench feeds its batch with every step (a Session.run feed), the batch is
-copied from host memory to the GPU in every step here too; a timed block ends with loss.item(),
-which waits for the queued GPU work.
+Debian's python3-torch (PyTorch 1.13; run it with /usr/bin/python3) and an optimised BLAS behind it
+(libopenblas0-pthread; with the reference BLAS the MLP runs about 10x slower), with
+OPENBLAS_NUM_THREADS set as --threads; with --device cuda, a PyTorch built with CUDA.
+--background-load N runs it beside N busy processes pinned to the last N cores, as tstudio bench
+does. As tstudio bench feeds its batch with every step (a Session.run feed), the batch is copied
+from host memory to the GPU in every step here too; a timed block ends with loss.item(), which
+waits for the queued GPU work.
 """
 import argparse
 import time
 
 import torch
+
+import background_load
 import torch.nn as nn
 import torch.nn.functional as F
 
@@ -94,6 +99,8 @@ def main():
     parser.add_argument("model", choices=["mlp", "lenet", "resnet"])
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--background-load", type=int, default=0,
+                        help="run beside N busy processes pinned to the last N cores, as tstudio bench does")
     parser.add_argument("--steps", type=int, default=0, help="timed steps (default: 300 mlp, 30 lenet)")
     parser.add_argument("--warmup", type=int, default=0, help="untimed steps first (default: 20 mlp, 3 lenet)")
     parser.add_argument("--batch", type=int, default=0, help="examples per step (default: 100, resnet 256)")
@@ -103,6 +110,7 @@ def main():
     steps = args.steps or (300 if args.model == "mlp" else 30)
     warmup = args.warmup or (20 if args.model == "mlp" else 3)
 
+    background_load.start(args.background_load)
     torch.set_num_threads(args.threads)
     torch.manual_seed(1)
     model = {"mlp": Mlp, "lenet": LeNet, "resnet": ResNet20}[args.model]().to(device)

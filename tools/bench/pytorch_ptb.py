@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """PyTorch side of `tstudio bench ptb`: PTB-small language-model training steps with nn.LSTM.
 
-Usage: tools/bench/pytorch_ptb.py [--threads N] [--steps S] [--warmup W]
+Usage: tools/bench/pytorch_ptb.py [--threads N] [--steps S] [--warmup W] [--background-load N]
 The small configuration of TensorFlow's PTB tutorial: vocabulary 10,000, embedding 200, a 2-layer
 LSTM of 200 units, 20 unrolled steps, batch 20, a 200 x 10,000 softmax, SGD with learning rate 1.0
 and gradients clipped by global norm 5; the state is carried from one step to the next (detached,
@@ -16,6 +16,8 @@ import argparse
 import time
 
 import torch
+
+import background_load
 import torch.nn as nn
 import torch.nn.functional as F
 
@@ -39,9 +41,12 @@ class PtbModel(nn.Module):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--background-load", type=int, default=0,
+                        help="run beside N busy processes pinned to the last N cores, as tstudio bench does")
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=5)
     args = parser.parse_args()
+    background_load.start(args.background_load)
     torch.set_num_threads(args.threads)
     torch.manual_seed(1)
     model = PtbModel()

@@ -1,5 +1,4 @@
-// cpuRunInParallel and cpuParallelFor: helpers take items from a shared counter; the caller works too,
-// and works alone for a while when a helper turns out to share its core.
+// cpuRunInParallel and cpuParallelFor: helpers take items from a shared counter; the caller works too.
 #include "devices/cpu/cpu_parallel.h"
 
 #include <algorithm>
@@ -30,29 +29,15 @@ int currentCpu()
 #endif
 }
 
-/// Per calling thread: after a section whose helper ran on the caller's own core (the cores are
-/// taken by other programs, so the pool's threads and the caller share one), the caller runs its
-/// sections alone until `until`, then tries helpers again; each further such section doubles the
-/// pause, up to kMaxPause, and a section whose helpers ran elsewhere ends the pauses.
-struct SharedCorePause {
-    Clock::time_point until{};
-    std::chrono::microseconds length{0};
-};
-thread_local SharedCorePause t_pause;
-constexpr std::chrono::microseconds kFirstPause{2000};
-constexpr std::chrono::microseconds kMaxPause{128000};
-
 } // namespace
 
 void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, int threads,
                       const std::function<void(std::size_t)>& work)
 {
-    int helpers =
+    const int helpers =
         device == nullptr
             ? 0
             : static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), count)) - 1;
-    if (helpers > 0 && cpuParallelSharingCore())
-        helpers = 0;
     if (helpers <= 0) {
         for (std::size_t i = 0; i < count; ++i)
             work(i);
@@ -64,9 +49,7 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
         std::atomic<std::size_t> next{0};
         /// Helpers inside `take`, plus kClosed once the caller has run out of items.
         std::atomic<unsigned> state{0};
-        /// Set by a helper that started before the loop closed, and by one that started on the
-        /// caller's core.
-        std::atomic<bool> helped{false};
+        /// Set by a helper that started on the caller's core.
         std::atomic<bool> sharedCore{false};
         int callerCpu = -1;
     };
@@ -88,7 +71,6 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
                     return;
             } while (!shared->state.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel,
                                                           std::memory_order_acquire));
-            shared->helped.store(true, std::memory_order_relaxed);
             if (shared->callerCpu >= 0 && currentCpu() == shared->callerCpu)
                 shared->sharedCore.store(true, std::memory_order_relaxed);
             take();
@@ -114,17 +96,6 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
             break;
         }
     }
-    if (shared->sharedCore.load(std::memory_order_relaxed)) {
-        t_pause.length = std::min(kMaxPause, t_pause.length.count() > 0 ? 2 * t_pause.length : kFirstPause);
-        t_pause.until = Clock::now() + t_pause.length;
-    } else if (shared->helped.load(std::memory_order_relaxed)) {
-        t_pause.length = std::chrono::microseconds(0);
-    }
-}
-
-bool cpuParallelSharingCore()
-{
-    return t_pause.length.count() > 0 && Clock::now() < t_pause.until;
 }
 
 void cpuParallelFor(const Eigen::ThreadPoolDevice& device, Eigen::Index n, const Eigen::TensorOpCost& cost,

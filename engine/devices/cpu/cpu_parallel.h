@@ -21,10 +21,10 @@ namespace tstudio {
 /// On a busy machine: once the calling thread has run out of items it never waits for a helper
 /// that had not started (on a core shared with another program, a worker may not run for
 /// milliseconds); and when a helper finds itself on the calling thread's own core (the other
-/// cores are taken, so the two would only take turns), the calling thread sleeps at once instead
-/// of waiting awake, and runs its next sections alone for 2 ms, then 4, 8, ... up to 128 ms while
-/// that keeps happening, trying helpers again in between. Which thread runs an item never
-/// changes what the loop computes: the items are the same.
+/// cores are taken, so the two only take turns), the calling thread sleeps at once instead of
+/// waiting awake, so that the helper has the core. (Running the next sections alone for a while
+/// after that was tried: no faster under load, and on a quiet machine a worker that the kernel
+/// wakes on the caller's core then kept the loops single-threaded.)
 ///
 /// Why not Eigen's ThreadPoolDevice::parallelFor: when it cuts a loop into more blocks than
 /// threads (it cuts up to four per thread), it hands the whole loop to the pool and the calling
@@ -36,10 +36,6 @@ namespace tstudio {
 /// `work` must not throw.
 void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, int threads,
                       const std::function<void(std::size_t)>& work);
-
-/// True while the calling thread runs its cpuRunInParallel sections alone because a helper last
-/// ran on its core (for tests and diagnostics).
-bool cpuParallelSharingCore();
 
 /// f(first, last) over [0, n), as Eigen's ThreadPoolDevice::parallelFor but through
 /// cpuRunInParallel: the number of threads is Eigen's cost model's (TensorCostModel::numThreads
