@@ -1,4 +1,4 @@
-// cpuHasLevel: GCC's __builtin_cpu_supports, capped by TSTUDIO_CPU_ISA.
+// cpuHasLevel: the compiler's __builtin_cpu_supports (and CPUID for F16C), capped by TSTUDIO_CPU_ISA.
 #include "core/cpu_features.h"
 
 #include <array>
@@ -6,11 +6,24 @@
 #include <cstdlib>
 #include <string_view>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 namespace tstudio {
 
 namespace {
 
 constexpr std::array<std::string_view, 5> kNames = {"baseline", "sse4.2", "avx", "avx2", "avx512"};
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// F16C from CPUID leaf 1 (clang 14's __builtin_cpu_supports does not know "f16c"; GCC's does).
+bool hasF16c()
+{
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+}
+#endif
 
 CpuLevel detect()
 {
@@ -22,7 +35,7 @@ CpuLevel detect()
     // checks the ZMM state.
     if (!__builtin_cpu_supports("avx"))
         return CpuLevel::kSse42;
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || !__builtin_cpu_supports("f16c"))
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || !hasF16c())
         return CpuLevel::kAvx;
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
         !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512bw"))
