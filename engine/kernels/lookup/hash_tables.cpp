@@ -223,13 +223,32 @@ Expected<std::shared_ptr<LookupTable>> makeTyped(DataType keyDtype, DataType val
     return table;
 }
 
+/// makeTyped's maker of a HashTable<K, V>: a named class, not a template lambda (clang 14 left some
+/// instantiations' virtual members undefined, failing the fuzz build's link, when a lambda made them).
+struct MakeHashTable {
+    template <typename K, typename V> std::shared_ptr<LookupTable> operator()() const
+    {
+        return std::make_shared<HashTable<K, V>>();
+    }
+};
+
+/// The same for MutableHashTable (of scalars, or of vectors: MutableHashTableOfTensors).
+struct MakeMutableHashTable {
+    const TensorShape& valueShape;
+    bool ofTensors;
+    template <typename K, typename V> std::shared_ptr<LookupTable> operator()() const
+    {
+        if (ofTensors)
+            return std::make_shared<MutableHashTable<K, V, true>>(valueShape);
+        return std::make_shared<MutableHashTable<K, V, false>>(valueShape);
+    }
+};
+
 } // namespace
 
 Expected<std::shared_ptr<LookupTable>> makeHashTable(DataType keyDtype, DataType valueDtype)
 {
-    return makeTyped(keyDtype, valueDtype, []<typename K, typename V>() -> std::shared_ptr<LookupTable> {
-        return std::make_shared<HashTable<K, V>>();
-    });
+    return makeTyped(keyDtype, valueDtype, MakeHashTable{});
 }
 
 Expected<std::shared_ptr<LookupTable>> makeMutableHashTable(DataType keyDtype, DataType valueDtype,
@@ -243,11 +262,7 @@ Expected<std::shared_ptr<LookupTable>> makeMutableHashTable(DataType keyDtype, D
     if (!ofTensors && valueShape.rank() != 0)
         return unexpected(
             invalidArgumentError("MutableHashTable values are scalars; got value shape " + valueShape.toString()));
-    return makeTyped(keyDtype, valueDtype, [&]<typename K, typename V>() -> std::shared_ptr<LookupTable> {
-        if (ofTensors)
-            return std::make_shared<MutableHashTable<K, V, true>>(valueShape);
-        return std::make_shared<MutableHashTable<K, V, false>>(valueShape);
-    });
+    return makeTyped(keyDtype, valueDtype, MakeMutableHashTable{valueShape, ofTensors});
 }
 
 } // namespace tstudio
