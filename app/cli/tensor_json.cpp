@@ -107,6 +107,12 @@ Expected<Tensor> tensorFromJson(const nlohmann::json& value, DataType dtype, All
         return unexpected(tensor.error());
     std::vector<const nlohmann::json*> leaves;
     flatten(value, leaves);
+    // A ragged array whose elements nest differently ([[1, 23, []]]: two numbers, and a shape
+    // with no room for them) must not write past the tensor (found by the feed_json fuzzer).
+    if (static_cast<std::int64_t>(leaves.size()) != tensor->numElements())
+        return unexpected(invalidArgumentError("ragged array: its shape " + shape->toString() + " holds " +
+                                               std::to_string(tensor->numElements()) + " values but it has " +
+                                               std::to_string(leaves.size())));
     Status status = dispatchDataType(dtype, [&](auto tag) -> Status {
         using T = typename decltype(tag)::type;
         auto out = tensor->values<T>();
