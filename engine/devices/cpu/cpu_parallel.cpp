@@ -1,5 +1,6 @@
 // cpuRunInParallel and cpuParallelFor: helpers take items from a shared counter; the caller works too.
 #include "devices/cpu/cpu_parallel.h"
+#include "devices/cpu/current_cpu.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,27 +10,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
 namespace tstudio {
 
-namespace {
-
 using Clock = std::chrono::steady_clock;
-
-/// The core this thread runs on now, or -1 where the system cannot say.
-int currentCpu()
-{
-#if defined(__linux__)
-    return sched_getcpu();
-#else
-    return -1;
-#endif
-}
-
-} // namespace
 
 void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, int threads,
                       const std::function<void(std::size_t)>& work)

@@ -1,5 +1,6 @@
 // IntraOpThreadPool: one shared task queue, workers that spin a while before they sleep.
 #include "devices/cpu/intra_op_thread_pool.h"
+#include "devices/cpu/current_cpu.h"
 
 #include <algorithm>
 #include <string>
@@ -9,7 +10,6 @@
 #endif
 #if defined(__linux__)
 #include <pthread.h>
-#include <sched.h>
 #endif
 
 namespace tstudio {
@@ -21,16 +21,6 @@ struct CurrentWorker {
     int index = -1;
 };
 thread_local CurrentWorker t_current;
-
-/// The core this thread runs on now, or -1 where the system cannot say.
-int currentCpu()
-{
-#if defined(__linux__)
-    return sched_getcpu();
-#else
-    return -1;
-#endif
-}
 
 inline void cpuRelax()
 {
