@@ -97,34 +97,42 @@ Expected<std::size_t> InputStream::readRaw(char* dst, std::size_t n)
     }
 }
 
+void InputStream::Chunk::reserve(std::size_t bytes)
+{
+    if (capacity < bytes) {
+        data = std::make_unique_for_overwrite<char[]>(bytes);
+        capacity = bytes;
+    }
+}
+
 Expected<bool> InputStream::fill()
 {
-    if (m_bufferPos < m_buffer.size())
+    if (m_bufferPos < m_buffer.size)
         return true;
-    m_buffer.clear();
+    m_buffer.size = 0;
     m_bufferPos = 0;
+    m_buffer.reserve(m_chunkBytes);
     if (m_compression == Compression::kNone) {
-        m_buffer.resize(m_chunkBytes);
-        auto got = readRaw(m_buffer.data(), m_buffer.size());
+        auto got = readRaw(m_buffer.data.get(), m_buffer.capacity);
         if (!got)
             return unexpected(got.error());
-        m_buffer.resize(*got);
+        m_buffer.size = *got;
         return *got > 0;
     }
 
     const std::string name = "'" + m_path.string() + "' (" + compressionName(m_compression) + ")";
     z_stream& z = m_zlib->z;
     for (;;) {
-        if (m_rawPos == m_raw.size() && !m_rawEof) {
-            m_raw.resize(m_chunkBytes);
-            auto got = readRaw(m_raw.data(), m_raw.size());
+        if (m_rawPos == m_raw.size && !m_rawEof) {
+            m_raw.reserve(m_chunkBytes);
+            auto got = readRaw(m_raw.data.get(), m_raw.capacity);
             if (!got)
                 return unexpected(got.error());
-            m_raw.resize(*got);
+            m_raw.size = *got;
             m_rawPos = 0;
             m_rawEof = *got == 0;
         }
-        const std::size_t rawLeft = m_raw.size() - m_rawPos;
+        const std::size_t rawLeft = m_raw.size - m_rawPos;
         if (m_streamEnded) {
             if (rawLeft == 0 && m_rawEof)
                 return false;
@@ -132,8 +140,8 @@ Expected<bool> InputStream::fill()
                 continue;
             // Only gzip allows another member after the end of one (as `cat a.gz b.gz`).
             const bool gzipMagic = m_compression == Compression::kGzip &&
-                                   static_cast<unsigned char>(m_raw[m_rawPos]) == 0x1f &&
-                                   (rawLeft < 2 || static_cast<unsigned char>(m_raw[m_rawPos + 1]) == 0x8b);
+                                   static_cast<unsigned char>(m_raw.data[m_rawPos]) == 0x1f &&
+                                   (rawLeft < 2 || static_cast<unsigned char>(m_raw.data[m_rawPos + 1]) == 0x8b);
             if (!gzipMagic)
                 return unexpected(dataLossError(name +
                                                 ": unexpected bytes after the end of the compressed stream "
@@ -145,14 +153,13 @@ Expected<bool> InputStream::fill()
         if (rawLeft == 0 && m_rawEof)
             return unexpected(dataLossError(name + " is truncated: the compressed stream ends early (after " +
                                             std::to_string(m_position) + " decompressed bytes)"));
-        m_buffer.resize(m_chunkBytes);
-        z.next_in = reinterpret_cast<Bytef*>(m_raw.data() + m_rawPos);
+        z.next_in = reinterpret_cast<Bytef*>(m_raw.data.get() + m_rawPos);
         z.avail_in = static_cast<uInt>(rawLeft);
-        z.next_out = reinterpret_cast<Bytef*>(m_buffer.data());
-        z.avail_out = static_cast<uInt>(m_buffer.size());
+        z.next_out = reinterpret_cast<Bytef*>(m_buffer.data.get());
+        z.avail_out = static_cast<uInt>(m_buffer.capacity);
         const int rc = inflate(&z, Z_NO_FLUSH);
-        m_rawPos = m_raw.size() - z.avail_in;
-        m_buffer.resize(m_buffer.size() - z.avail_out);
+        m_rawPos = m_raw.size - z.avail_in;
+        m_buffer.size = m_buffer.capacity - z.avail_out;
         if (rc == Z_STREAM_END) {
             m_streamEnded = true;
         } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
@@ -160,7 +167,7 @@ Expected<bool> InputStream::fill()
                 dataLossError(name + ": damaged compressed stream after " + std::to_string(m_position) +
                               " decompressed bytes (zlib: " + (z.msg ? z.msg : "error " + std::to_string(rc)) + ")"));
         }
-        if (!m_buffer.empty())
+        if (m_buffer.size > 0)
             return true;
     }
 }
@@ -174,8 +181,8 @@ Expected<std::size_t> InputStream::read(std::size_t n, std::string* out)
             return unexpected(more.error());
         if (!*more)
             break;
-        const std::size_t take = std::min(n - done, m_buffer.size() - m_bufferPos);
-        out->append(m_buffer, m_bufferPos, take);
+        const std::size_t take = std::min(n - done, m_buffer.size - m_bufferPos);
+        out->append(m_buffer.data.get() + m_bufferPos, take);
         m_bufferPos += take;
         done += take;
         m_position += take;
@@ -193,12 +200,13 @@ Expected<bool> InputStream::readLine(std::string* out)
         if (!*more)
             break;
         any = true;
-        const std::size_t nl = m_buffer.find('\n', m_bufferPos);
-        const std::size_t end = nl == std::string::npos ? m_buffer.size() : nl;
-        out->append(m_buffer, m_bufferPos, end - m_bufferPos);
+        const std::string_view chunk(m_buffer.data.get(), m_buffer.size);
+        const std::size_t nl = chunk.find('\n', m_bufferPos);
+        const std::size_t end = nl == std::string_view::npos ? chunk.size() : nl;
+        out->append(chunk.substr(m_bufferPos, end - m_bufferPos));
         m_position += end - m_bufferPos;
         m_bufferPos = end;
-        if (nl != std::string::npos) {
+        if (nl != std::string_view::npos) {
             ++m_bufferPos;
             ++m_position;
             break;

@@ -61,10 +61,18 @@ private:
     std::size_t m_chunkBytes;
     int m_fd = -1;
     std::uint64_t m_fileSize = 0;
-    std::string m_raw; ///< compressed bytes read from the file and not yet inflated
+    /// A chunk of bytes, allocated once and never zeroed (a small file must not cost a 256 KiB
+    /// memset per refill): `size` of its `capacity` bytes hold data.
+    struct Chunk {
+        std::unique_ptr<char[]> data;
+        std::size_t capacity = 0;
+        std::size_t size = 0;
+        void reserve(std::size_t bytes);
+    };
+    Chunk m_raw; ///< compressed bytes read from the file and not yet inflated
     std::size_t m_rawPos = 0;
     bool m_rawEof = false;
-    std::string m_buffer; ///< decompressed bytes not yet delivered
+    Chunk m_buffer; ///< decompressed bytes not yet delivered
     std::size_t m_bufferPos = 0;
     std::uint64_t m_position = 0;
     std::unique_ptr<Zlib> m_zlib;
