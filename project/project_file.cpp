@@ -20,7 +20,7 @@ using ordered = nlohmann::ordered_json;
 
 constexpr std::uint64_t kMaxProjectBytes = 64u << 20;
 
-const std::vector<std::string> kOptimizerTypes = {"GradientDescent", "Momentum", "Adam",
+const std::vector<std::string> kOptimizerTypes = {"GradientDescent", "Momentum", "Adam",    "LazyAdam",
                                                   "RMSProp",         "Adagrad",  "Adadelta"};
 const std::vector<std::string> kSchedules = {"constant",         "exponential_decay", "piecewise_constant",
                                              "polynomial_decay", "cosine_decay",      "inverse_time_decay"};
@@ -39,6 +39,7 @@ const OptimizerTable& optimizerTable(const std::string& type)
         {"GradientDescent", {0.01, {}, {}}},
         {"Momentum", {0.01, {{"momentum", 0.9}}, {{"use_nesterov", false}}}},
         {"Adam", {0.001, {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}}, {}}},
+        {"LazyAdam", {0.001, {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}}, {}}},
         {"RMSProp", {0.001, {{"decay", 0.9}, {"momentum", 0.0}, {"epsilon", 1e-10}}, {{"centered", false}}}},
         {"Adagrad", {0.01, {{"initial_accumulator_value", 0.1}}, {}}},
         {"Adadelta", {0.001, {{"rho", 0.95}, {"epsilon", 1e-8}}, {}}},

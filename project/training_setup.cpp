@@ -23,6 +23,7 @@
 #include "training/adadelta.h"
 #include "training/adagrad.h"
 #include "training/adam.h"
+#include "training/lazy_adam.h"
 #include "training/clip_ops.h"
 #include "training/global_step.h"
 #include "training/gradient_descent.h"
@@ -163,6 +164,9 @@ Expected<std::unique_ptr<training::Optimizer>> makeOptimizer(const OptimizerSpec
     if (spec.type == "Adam")
         return std::unique_ptr<training::Optimizer>(
             std::make_unique<training::AdamOptimizer>(lr, n("beta1"), n("beta2"), n("epsilon")));
+    if (spec.type == "LazyAdam")
+        return std::unique_ptr<training::Optimizer>(
+            std::make_unique<training::LazyAdamOptimizer>(lr, n("beta1"), n("beta2"), n("epsilon")));
     if (spec.type == "RMSProp")
         return std::unique_ptr<training::Optimizer>(std::make_unique<training::RMSPropOptimizer>(
             lr, n("decay"), n("momentum"), n("epsilon"), false, f("centered")));

@@ -103,6 +103,7 @@ static const char* const kCatalogStrings[] = {
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.add_n(inputs), or tf.add(x, y)."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.concat(values, axis) of two or more tensors."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.cond(pred, lambda: true, lambda: false): the value of 'true' when the bool scalar pred is true, else the value of 'false'; TensorFlow's Switch and Merge ops."),
+    QT_TRANSLATE_NOOP("tstudio::layers", "tf.contrib.opt.LazyAdamOptimizer(...).minimize(loss): Adam whose embedding updates move only the rows a step looks up."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.get_variable's default glorot_uniform, or another init_ops initializer."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.average_pooling2d."),
     QT_TRANSLATE_NOOP("tstudio::layers", "tf.layers.batch_normalization with moving statistics."),

@@ -4674,6 +4674,10 @@ max %4</source>
         <translation>tf.sigmoid（S 型函数）：1 / (1 + exp(-x))。</translation>
     </message>
     <message>
+        <source>tf.contrib.opt.LazyAdamOptimizer(...).minimize(loss): Adam whose embedding updates move only the rows a step looks up.</source>
+        <translation>用 tf.contrib.opt.LazyAdamOptimizer(...).minimize(loss) 最小化损失：一种 Adam，嵌入表的更新只移动本步查到的行。</translation>
+    </message>
+    <message>
         <source>tf.tanh.</source>
         <translation>tf.tanh（双曲正切）。</translation>
     </message>

@@ -28,6 +28,7 @@
 #include "losses/regularizers.h"
 #include "training/adagrad.h"
 #include "training/adam.h"
+#include "training/lazy_adam.h"
 #include "training/global_step.h"
 #include "training/gradient_descent.h"
 #include "training/learning_rate_decay.h"
@@ -251,6 +252,14 @@ std::vector<LayerType> buildCatalog()
                                                 param("use_nesterov", attr::b(false), "Nesterov momentum.")}),
                          {"loss"}, {}));
     c.push_back(makeType("Adam", "Training", "tf.train.AdamOptimizer(...).minimize(loss).", 1, 0,
+                         optimizerParams(0.001, {param("beta1", attr::f(0.9f), "Decay of the first moment."),
+                                                 param("beta2", attr::f(0.999f), "Decay of the second moment."),
+                                                 param("epsilon", attr::f(1e-8f), "Added to the denominator.")}),
+                         {"loss"}, {}));
+    c.push_back(makeType("LazyAdam", "Training",
+                         "tf.contrib.opt.LazyAdamOptimizer(...).minimize(loss): Adam whose embedding updates "
+                         "move only the rows a step looks up.",
+                         1, 0,
                          optimizerParams(0.001, {param("beta1", attr::f(0.9f), "Decay of the first moment."),
                                                  param("beta2", attr::f(0.999f), "Decay of the second moment."),
                                                  param("epsilon", attr::f(1e-8f), "Added to the denominator.")}),
@@ -804,6 +813,9 @@ Expected<LayerExpansion> expandOptimizer(Context& c, const std::string& type)
     } else if (type == "Adam") {
         optimizer =
             std::make_unique<training::AdamOptimizer>(lr, p.f("beta1"), p.f("beta2"), p.f("epsilon"), false, name);
+    } else if (type == "LazyAdam") {
+        optimizer = std::make_unique<training::LazyAdamOptimizer>(lr, p.f("beta1"), p.f("beta2"), p.f("epsilon"),
+                                                                  false, name);
     } else if (type == "RMSProp") {
         optimizer = std::make_unique<training::RMSPropOptimizer>(lr, p.f("decay"), p.f("momentum"), p.f("epsilon"),
                                                                  false, false, name);
@@ -864,7 +876,8 @@ Expected<LayerExpansion> expand(Context& c, const std::string& type)
         return expandAdd(c);
     if (type == "SoftmaxCrossEntropy" || type == "SparseSoftmaxCrossEntropy" || type == "MeanSquaredError")
         return expandLoss(c, type);
-    if (type == "GradientDescent" || type == "Momentum" || type == "Adam" || type == "RMSProp" || type == "Adagrad")
+    if (type == "GradientDescent" || type == "Momentum" || type == "Adam" || type == "LazyAdam" || type == "RMSProp" ||
+        type == "Adagrad")
         return expandOptimizer(c, type);
     return expandActivation(c, type); // the Activations category
 }

@@ -35,6 +35,12 @@ protected:
     Expected<Operation> finish(GraphBuilder& b, const std::vector<Operation>& updateOps,
                                std::string_view nameScope) override;
 
+    /// The hyper-parameters as tensors once prepare() ran (self._lr_t, ...; LazyAdam reads them).
+    const Output& learningRateTensor() const { return m_lrT; }
+    const Output& beta1Tensor() const { return m_beta1T; }
+    const Output& beta2Tensor() const { return m_beta2T; }
+    const Output& epsilonTensor() const { return m_epsilonT; }
+
 private:
     Hyper m_lr, m_beta1, m_beta2, m_epsilon;
     Output m_lrT, m_beta1T, m_beta2T, m_epsilonT;

@@ -27,13 +27,13 @@ struct EmbeddingBenchOptions {
 };
 
 struct EmbeddingBenchResult {
-    std::string optimizer; ///< "sgd", "adam"
+    std::string optimizer; ///< "sgd", "adam", "lazy_adam" (sparse only: its dense update is Adam's)
     bool sparse = true;
     double stepsPerSecond = 0.0;
     double finalLoss = 0.0;
 };
 
-/// For GradientDescent(0.1) and Adam(0.001), sparse and dense: builds ids (an int32 placeholder
+/// For GradientDescent(0.1) and Adam(0.001), sparse and dense, and LazyAdam(0.001) sparse: builds ids (an int32 placeholder
 /// [batch, length]) -> embedding_lookup(table) -> loss = mean(square(lookup)) and a train op with
 /// minimize (sparse) or computeGradients + applyGradients (the same gradients made dense), then
 /// times `steps` steps fed with fixed pseudo-random ids (new ids every step, from a pool made
@@ -41,8 +41,8 @@ struct EmbeddingBenchResult {
 Expected<std::vector<EmbeddingBenchResult>> runEmbeddingBench(const OpRegistry& ops, const KernelRegistry& kernels,
                                                               const EmbeddingBenchOptions& options);
 
-/// The report: one line per configuration "sgd sparse: 1234.5 steps/s" and per optimizer the ratio
-/// "sgd sparse / dense: 12.3x".
+/// The report: one line per configuration "sgd sparse: 1234.5 steps/s" and per sparse run the ratio
+/// to the dense one, "sgd sparse / sgd dense: 12.3x" ("lazy_adam sparse / adam dense").
 std::string formatEmbeddingBenchResults(const std::vector<EmbeddingBenchResult>& results,
                                         const EmbeddingBenchOptions& options);
 

@@ -102,7 +102,7 @@ private slots:
             R"({"schedule": "polynomial_decay", "learning_rate": 0.1, "decay_steps": 1000, "end_learning_rate": 0.001, "power": 2.0, "cycle": true})",
             R"({"schedule": "cosine_decay", "learning_rate": 0.1, "decay_steps": 1000, "alpha": 0.1})",
             R"({"schedule": "inverse_time_decay", "learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "staircase": false})"};
-        for (const char* type : {"GradientDescent", "Momentum", "Adam", "RMSProp", "Adagrad", "Adadelta"}) {
+        for (const char* type : {"GradientDescent", "Momentum", "Adam", "LazyAdam", "RMSProp", "Adagrad", "Adadelta"}) {
             for (const std::string& rate : rates) {
                 auto p = loadProject(projectsDir() / "spirals.tsproj",
                                      {{"training.optimizer",
@@ -200,7 +200,7 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("optimizer type") << QStringList{"training.optimizer.type=Adamm"}
                                         << "spirals.tsproj: training.optimizer.type: expected one of GradientDescent, "
-                                           "Momentum, Adam, RMSProp, Adagrad, Adadelta, got 'Adamm'";
+                                           "Momentum, Adam, LazyAdam, RMSProp, Adagrad, Adadelta, got 'Adamm'";
         QTest::newRow("unknown hook") << QStringList{"hooks.every=5"}
                                       << "spirals.tsproj: hooks.every: unknown key (expected one of "
                                          "checkpoint_every_steps, checkpoint_every_secs, summary_every_steps, "

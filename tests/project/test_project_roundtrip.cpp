@@ -520,6 +520,7 @@ private slots:
             {"GradientDescent", {"GradientDescent", {}, {}, {}}},
             {"Momentum", {"Momentum", {}, {{"momentum", 0.5}}, {{"use_nesterov", true}}}},
             {"Adam", {"Adam", {}, {{"beta1", 0.8}, {"beta2", 0.99}, {"epsilon", 1e-7}}, {}}},
+            {"LazyAdam", {"LazyAdam", {}, {{"beta1", 0.85}, {"beta2", 0.995}, {"epsilon", 1e-6}}, {}}},
             {"RMSProp", {"RMSProp", {}, {{"decay", 0.95}, {"momentum", 0.1}, {"epsilon", 1e-6}}, {{"centered", true}}}},
             {"Adagrad", {"Adagrad", {}, {{"initial_accumulator_value", 0.2}}, {}}},
             {"Adadelta", {"Adadelta", {}, {{"rho", 0.9}, {"epsilon", 1e-6}}, {}}},

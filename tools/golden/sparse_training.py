@@ -8,6 +8,9 @@
    ids [2, 5] with repeats, loss = 0.5 * sum((lookup(ids) - target)^2), three steps of each
    optimizer as TensorFlow 1.15 applies IndexedSlices (repeats summed first, GradientDescent via
    ScatterSub, Adam's dense decay then scatter_add). Only the rows looked up are stored.
+3. Adam and LazyAdam (tf.contrib.opt.LazyAdamOptimizer) on the same table when the ids change from
+   step to step: Adam decays every row's moments every step (so a row looked up once keeps moving),
+   LazyAdam updates the moments and values of the rows a step looks up, and nothing else.
 Writes tests/data/golden/sparse_training.json. Run: /usr/bin/python3 tools/golden/sparse_training.py
 """
 import json
@@ -126,10 +129,10 @@ target = (0.25 * np.cos(0.3 * k_)).astype(np.float32)
 unique = sorted(set(ids.ravel().tolist()))
 
 
-def summed_grad(table):
-    g = table[ids].astype(np.float64) - target.astype(np.float64)  # d loss / d lookup
+def summed_grad(table, step_ids=ids):
+    g = table[step_ids].astype(np.float64) - target.astype(np.float64)  # d loss / d lookup
     out = np.zeros((VOCAB, DIM))
-    np.add.at(out, ids.ravel(), g.reshape(-1, DIM))
+    np.add.at(out, step_ids.ravel(), g.reshape(-1, DIM))
     return out
 
 
@@ -185,9 +188,43 @@ for name, fn in [("sgd", sgd), ("momentum", momentum_update), ("adagrad", adagra
     final = train(fn)
     training[name] = {"rows": unique, "values": [flat(final[r]) for r in unique]}
 
+# --- Adam and LazyAdam with ids that change between steps ------------------------------------------
+VARYING_IDS = [ids, np.array([[3, 7, 7, 250, 500], [1, 17, 998, 999, 0]], dtype=np.int32), ids]
+varying_rows = sorted(set(np.concatenate([s.ravel() for s in VARYING_IDS]).tolist()))
+
+
+def adam_varying(lazy):
+    table = table0.astype(np.float64)
+    m = np.zeros_like(table)
+    v = np.zeros_like(table)
+    for step, step_ids in enumerate(VARYING_IDS):
+        g = summed_grad(f32(table), step_ids)
+        u = sorted(set(step_ids.ravel().tolist()))
+        b1p, b2p = 0.9 ** (step + 1), 0.999 ** (step + 1)
+        lr = 0.01 * np.sqrt(1 - b2p) / (1 - b1p)
+        if lazy:
+            m[u] = 0.9 * m[u] + 0.1 * g[u]
+            v[u] = 0.999 * v[u] + 0.001 * g[u] ** 2
+            table[u] -= lr * m[u] / (np.sqrt(v[u]) + 1e-8)
+        else:
+            m *= 0.9
+            m[u] += 0.1 * g[u]
+            v *= 0.999
+            v[u] += 0.001 * g[u] ** 2
+            table -= lr * m / (np.sqrt(v) + 1e-8)
+        table = f32(table).astype(np.float64)
+    return f32(table)
+
+
+varying = {"ids": [flat(s) for s in VARYING_IDS], "rows": varying_rows, "training": {}}
+for name, lazy in [("adam", False), ("lazy_adam", True)]:
+    final = adam_varying(lazy)
+    varying["training"][name] = [flat(final[r]) for r in varying_rows]
+
 doc = {"rtol": 1e-5, "atol": 1e-6, "cases": cases,
        "embedding": {"vocab": VOCAB, "dim": DIM, "steps": STEPS, "ids": ids.ravel().tolist(),
-                     "ids_shape": list(ids.shape), "target": flat(target), "training": training}}
+                     "ids_shape": list(ids.shape), "target": flat(target), "training": training,
+                     "varying": varying}}
 with open(os.path.join(GOLDEN, "sparse_training.json"), "w") as f:
     json.dump(doc, f, indent=0)
     f.write("\n")
