@@ -3,6 +3,7 @@
 #include "cli_command.h"
 
 #include "background_load.h"
+#include "bench_all.h"
 #include "bench_datasets.h"
 #include "bench_evaluation.h"
 #include "bench_events.h"
@@ -68,6 +69,7 @@ struct BenchArgs {
     int readerThreads = 2;
     bool convertFirst = false;
     int backgroundLoad = 0;
+    BenchAllArgs all; ///< bench all: its own options (--only, --rounds, --tools, --python)
 };
 
 tensorflow::NodeDef makeNode(const std::string& name, const std::string& op, std::initializer_list<std::string> inputs)
@@ -425,15 +427,28 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                                             "embedding trained with sparse updates against the same model forced dense, "
                                             "SGD and Adam, steps/s), 'ptb' (PTB-small language-model training steps/s, "
                                             "2 x 200 LSTM, 20 steps, batch 20, vocabulary 10,000; compare with "
-                                            "tools/bench/pytorch_ptb.py)");
+                                            "tools/bench/pytorch_ptb.py), 'all' (every training and pipeline "
+                                            "benchmark beside its peer, PyTorch, Pillow or fed from memory, in "
+                                            "interleaved rounds, as one table with min / median / max and ratios)");
     auto args = std::make_shared<BenchArgs>();
     cmd->add_option("WHAT", args->what,
                     "matmul, overhead, checkpoint, mlp, lenet, resnet, resnet50, events, eval, images, queues, functions, datasets, "
-                    "embedding or ptb")
+                    "embedding, ptb or all")
         ->required()
         ->check(CLI::IsMember(
             {"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "resnet50", "events", "eval", "images", "queues",
-             "functions", "datasets", "embedding", "ptb"}));
+             "functions", "datasets", "embedding", "ptb", "all"}));
+    cmd->add_option("--only", args->all.only, "all: the rows to run (default every one): mlp, lenet, resnet, ptb, images, pipelines")
+        ->check(CLI::IsMember(benchAllRows()));
+    cmd->add_option("--rounds", args->all.rounds, "all: interleaved rounds (each runs every row and its peer once)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100));
+    cmd->add_option("--tools", args->all.tools,
+                    "all: the folder of pytorch_bench.py, pytorch_ptb.py and pillow_decode.py (default: tools/bench "
+                    "above this program or the working directory)");
+    cmd->add_option("--python", args->all.python, "all: the Python that runs the peers (Debian's, with python3-torch "
+                                                  "and python3-pil)")
+        ->capture_default_str();
     cmd->add_option("--project", args->project, "eval: a .tsproj with an eval section, or a shipped example's name")
         ->capture_default_str();
     cmd->add_option("--set", args->sets, "eval: KEY=VALUE overrides of the project, e.g. --set data.dir=MNIST_DIR");
@@ -451,7 +466,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                     "matmul: M,K,N for an [M,K] x [K,N] product instead of --size (e.g. 20,400,800, an LSTM step)");
     cmd->add_flag("--transpose-a", args->transposeA, "matmul: MatMul's transpose_a (a is fed as [K,M])");
     cmd->add_flag("--transpose-b", args->transposeB, "matmul: MatMul's transpose_b (b is fed as [N,K])");
-    cmd->add_option("--threads", args->threads, "matmul, mlp, lenet, ptb: intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    cmd->add_option("--threads", args->threads, "matmul, mlp, lenet, ptb, all: intra-op threads (0 = one per hardware thread)")->capture_default_str();
     auto* repeat =
         cmd->add_option("--repeat", args->repeat, "timed runs (after one warm-up run; checkpoint: 3 runs, no warm-up)")
             ->capture_default_str()
@@ -461,7 +476,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                       ->capture_default_str()
                       ->check(CLI::Range(1, 10000000));
     cmd->add_option("--steps", args->steps,
-                    "mlp, lenet, queues, ptb: timed training steps (0 = 300 for mlp, 30 for lenet, 2000 for queues, 50 for ptb)")
+                    "mlp, lenet, queues, ptb, all: timed training steps (0 = 300 for mlp, 30 for lenet, 2000 for queues, 50 for ptb)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
     cmd->add_option("--warmup", args->warmup,
@@ -519,6 +534,14 @@ void addBenchCommand(CLI::App& app, int& exitCode)
         if (args->backgroundLoad > 0) {
             std::printf("background load: %s\n", load->describe().c_str());
             std::fflush(stdout);
+        }
+        if (args->what == "all") {
+            BenchAllArgs all = args->all;
+            all.threads = args->threads > 0 ? args->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+            all.steps = args->steps;
+            all.warmup = args->warmup;
+            exitCode = benchAll(all);
+            return;
         }
         if (args->what == "events") {
             exitCode = benchEvents({args->dir, args->megabytes, args->runs, args->keep});

@@ -211,6 +211,50 @@ node { name: "out" op: "Identity" input: "n" attr { key: "T" value { type: DT_IN
         }
     }
 
+    /// bench all: one table, our figures beside the peer's; a peer that cannot run is reported as not
+    /// run (here: no such Python), with the reason, and is no failure.
+    void benchAllPrintsOneTable()
+    {
+        Run r = runTstudio({"bench", "all", "--only", "mlp", "--rounds", "2", "--steps", "5", "--warmup", "1",
+                            "--threads", "1", "--tools", TSTUDIO_SOURCE_DIR "/tools/bench", "--python",
+                            "/nonexistent/python3"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() >= 4, qPrintable(r.out));
+        QVERIFY2(lines[0].startsWith("tstudio bench all: 2 interleaved rounds, 1 thread on each side"), qPrintable(r.out));
+        QVERIFY2(lines[1].startsWith("benchmark"), qPrintable(r.out));
+        static const QRegularExpression row(
+            R"(^mlp\s+steps/s\s+([0-9.]+) / ([0-9.]+) / ([0-9.]+)\s+PyTorch\s+not run\s+-$)");
+        const QRegularExpressionMatch m = row.match(lines[2]);
+        QVERIFY2(m.hasMatch(), qPrintable(lines[2]));
+        QVERIFY(m.captured(1).toDouble() > 0);
+        QVERIFY(m.captured(1).toDouble() <= m.captured(2).toDouble());
+        QVERIFY(m.captured(2).toDouble() <= m.captured(3).toDouble());
+        QVERIFY2(r.out.contains("pytorch_bench.py mlp: not run: cannot run '/nonexistent/python3'"), qPrintable(r.out));
+        QVERIFY2(r.err.contains("round 1/2: tstudio bench mlp") && r.err.contains("round 2/2: tstudio bench mlp"),
+                 qPrintable(r.err));
+        r = runTstudio({"bench", "all", "--only", "alexnet"});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("alexnet"), qPrintable(r.err));
+    }
+
+    /// With Debian's python3-torch, the peer runs too and the ratio is printed.
+    void benchAllRunsPyTorchBesideUs()
+    {
+        QProcess probe;
+        probe.start("/usr/bin/python3", {"-c", "import torch"});
+        if (!probe.waitForFinished(120000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+            QSKIP("/usr/bin/python3 cannot import torch (Debian's python3-torch is not installed)");
+        Run r = runTstudio({"bench", "all", "--only", "mlp", "--rounds", "1", "--steps", "5", "--warmup", "1",
+                            "--threads", "1", "--tools", TSTUDIO_SOURCE_DIR "/tools/bench"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        static const QRegularExpression row(
+            R"(\nmlp\s+steps/s\s+[0-9.]+ / [0-9.]+ / [0-9.]+\s+PyTorch\s+[0-9.]+ / [0-9.]+ / [0-9.]+\s+([0-9.]+)x\n)");
+        const QRegularExpressionMatch m = row.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QVERIFY(m.captured(1).toDouble() > 0);
+    }
+
     /// A SparseTensor fed as tf.sparse_placeholder(name="sp") makes it: --feed sp={"indices", "values",
     /// "dense_shape"} fills sp/indices, sp/values and sp/shape.
     void runFeedsASparseTensor()
