@@ -5,6 +5,7 @@
 
 #include "framework/kernel_registry.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -17,6 +18,8 @@ using namespace std::chrono_literals;
 
 /// TensorFlow's AUTOTUNE value for num_parallel_calls and buffer sizes.
 constexpr std::int64_t kAutotune = -1;
+/// The fewest results a parallel map buffers (TensorFlow 1.15 buffers num_parallel_calls).
+constexpr int kMinBuffer = 16;
 
 class ParallelMapDataset : public DatasetBase {
 public:
@@ -45,7 +48,14 @@ private:
 
     /// Workers take the next input element (under m_inputMutex, which also fixes the slot order),
     /// run f without any lock, and store the result in their slot; next() hands out the front slot
-    /// once it is done. At most `parallelism` slots exist at a time (in flight or waiting).
+    /// once it is done. `parallelism` workers map at most that many elements at once; at most
+    /// capacity() slots exist at a time (in flight or waiting).
+    ///
+    /// Wake-ups are what an element costs here, not f: a worker that finds the buffer full sleeps
+    /// until next() has freed half of it (then it fills it again without sleeping), and next() is
+    /// woken only when the slot it waits for is done. Handing each element over with a sleep and a
+    /// wake-up on both sides (as a buffer of `parallelism` slots refilled one at a time does) made
+    /// range.map(f) with 4 parallel calls 0.27x of the sequential map on 2 cores.
     class Iterator : public DatasetIterator {
     public:
         Iterator(std::shared_ptr<const ParallelMapDataset> dataset, IteratorEnv env,
@@ -77,15 +87,20 @@ private:
                     std::shared_ptr<Slot> slot = std::move(m_slots.front());
                     m_slots.pop_front();
                     --m_reserved;
+                    // Sleeping workers are woken once half the buffer is free, not for each slot.
+                    const bool wake = m_idleWorkers > 0 && capacity() - m_reserved >= refillAt();
                     lock.unlock();
-                    m_workCv.notify_one(); // a slot is free
+                    if (wake)
+                        m_workCv.notify_all();
                     return std::move(slot->result);
                 }
                 if (m_slots.empty() && m_inputDone && m_pulling == 0)
                     return std::nullopt;
                 if (m_env.stopping())
                     return unexpected(m_env.stopStatus());
+                m_consumerWaiting = true;
                 m_readyCv.wait_for(lock, 20ms);
+                m_consumerWaiting = false;
             }
         }
 
@@ -97,8 +112,12 @@ private:
                 NextResult element = std::optional<Element>();
                 {
                     std::unique_lock lock(m_mutex);
-                    while (!m_stop && !m_inputDone && m_reserved >= m_dataset->m_parallelism && !m_env.stopping())
-                        m_workCv.wait_for(lock, 20ms);
+                    if (m_reserved >= capacity()) {
+                        ++m_idleWorkers;
+                        while (!m_stop && !m_inputDone && capacity() - m_reserved < refillAt() && !m_env.stopping())
+                            m_workCv.wait_for(lock, 20ms);
+                        --m_idleWorkers;
+                    }
                     if (m_stop || m_inputDone || m_env.stopping())
                         return;
                     ++m_reserved;
@@ -134,15 +153,25 @@ private:
                 }
                 const ParallelMapDataset& d = *m_dataset;
                 auto mapped = applyMapFunction(*d.m_fn, m_env, **element, d.outputTypes(), d.outputShapes());
+                bool wake = false;
                 {
                     std::lock_guard lock(m_mutex);
                     slot->result = mapped ? NextResult(std::optional<Element>(std::move(*mapped)))
                                           : NextResult(unexpected(mapped.error()));
                     slot->done = true;
+                    // next() waits for the front slot only.
+                    wake = m_consumerWaiting && !m_slots.empty() && m_slots.front() == slot;
                 }
-                m_readyCv.notify_one();
+                if (wake)
+                    m_readyCv.notify_one();
             }
         }
+
+        /// Results that may wait in the buffer: num_parallel_calls, and at least kMinBuffer so that
+        /// refills come in runs.
+        int capacity() const { return std::max(m_dataset->m_parallelism, kMinBuffer); }
+        /// Free slots that wake sleeping workers.
+        int refillAt() const { return std::max(1, capacity() / 2); }
 
         std::shared_ptr<const ParallelMapDataset> m_dataset;
         IteratorEnv m_env;
@@ -154,6 +183,8 @@ private:
         std::deque<std::shared_ptr<Slot>> m_slots;
         int m_reserved = 0; ///< slots that exist or are being made
         int m_pulling = 0;  ///< workers reading the input
+        int m_idleWorkers = 0;         ///< workers asleep on a full buffer
+        bool m_consumerWaiting = false; ///< next() is asleep on m_readyCv
         bool m_inputDone = false;
         bool m_stop = false;
         std::vector<std::thread> m_workers;
