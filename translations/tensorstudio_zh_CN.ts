@@ -64,12 +64,16 @@
         <translation>在训练面板中训练 PROJECT，同时由仪表板跟踪，并打印 GUI 线程的停顿。</translation>
     </message>
     <message>
-        <source>With --bench-live: steps to train (default 2000).</source>
-        <translation>配合 --bench-live：训练的步数（默认 2000）。</translation>
+        <source>Train PROJECT with tstudio train and from the Training panel with the dashboard following, and print both speeds.</source>
+        <translation>分别用 tstudio train 和训练面板（仪表板跟踪）训练 PROJECT，并打印两者的速度。</translation>
     </message>
     <message>
-        <source>With --bench-live: the MNIST folder, when the project needs one.</source>
-        <translation>配合 --bench-live：项目需要时使用的 MNIST 文件夹。</translation>
+        <source>With --bench-live or --bench-train: steps to train (default 2000).</source>
+        <translation>配合 --bench-live 或 --bench-train：训练的步数（默认 2000）。</translation>
+    </message>
+    <message>
+        <source>With --bench-live or --bench-train: the MNIST folder, when the project needs one.</source>
+        <translation>配合 --bench-live 或 --bench-train：项目需要时使用的 MNIST 文件夹。</translation>
     </message>
     <message>
         <source>Open TRACE in the profiler and print the time to the first timeline and the frame times of pans and zooms.</source>

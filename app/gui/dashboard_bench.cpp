@@ -2,6 +2,8 @@
 #include "dashboard_bench.h"
 
 #include "app_settings.h"
+#include "event_wait.h"
+#include "example_gallery.h"
 #include "language_manager.h"
 #include "main_window.h"
 
@@ -14,6 +16,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
@@ -28,15 +31,6 @@
 
 namespace tstudio {
 namespace {
-
-bool waitFor(const std::function<bool()>& done, int milliseconds)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < milliseconds)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
-    return done();
-}
 
 double percentile(std::vector<double> v, double p)
 {
@@ -66,7 +60,7 @@ int runDashboardBench(const QString& logdir)
     QElapsedTimer clock;
     clock.start();
     view.setLogDirectories({logdir});
-    if (!waitFor([&] { return view.firstDataMilliseconds() >= 0 || !view.lastError().isEmpty(); }, 600000)) {
+    if (!processEventsUntil([&] { return view.firstDataMilliseconds() >= 0 || !view.lastError().isEmpty(); }, 600000)) {
         std::fprintf(stderr, "tensorstudio: no data in %s after 10 minutes\n", qPrintable(logdir));
         return 1;
     }
@@ -84,8 +78,18 @@ int runDashboardBench(const QString& logdir)
     return 0;
 }
 
-int runLiveBench(const QString& project, int steps, const QString& dataDir)
+QString benchProjectPath(const QString& project)
 {
+    if (QFileInfo::exists(project))
+        return project;
+    if (auto example = findGalleryExample(project))
+        return exampleProjectPath(*example);
+    return project;
+}
+
+Expected<PanelTrainingFigures> trainInPanel(const QString& projectArgument, int steps, const QString& dataDir, int threads)
+{
+    const QString project = benchProjectPath(projectArgument);
     QTemporaryDir scratch;
     QSettings qsettings(scratch.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
     AppSettings settings(&qsettings);
@@ -94,14 +98,13 @@ int runLiveBench(const QString& project, int steps, const QString& dataDir)
     window.setPersistLayout(false);
     window.resize(1400, 900);
     window.show();
-    if (!window.openInEditor(project)) {
-        std::fprintf(stderr, "tensorstudio: cannot open %s in the node editor\n", qPrintable(project));
-        return 1;
-    }
+    if (!window.openInEditor(project))
+        return unexpected(invalidArgumentError("cannot open " + project.toStdString() + " in the node editor"));
     training_panel::TrainingPanel* panel = window.trainingPanel();
     panel->logDirectoryEdit()->setText(scratch.filePath(QStringLiteral("run")));
     panel->dataFolderEdit()->setText(dataDir);
     panel->stepsBox()->setValue(steps);
+    panel->setIntraOpThreads(threads);
 
     // The GUI thread's stalls: gaps between ticks of a 5 ms timer beyond its period.
     std::vector<double> gaps;
@@ -116,32 +119,49 @@ int runLiveBench(const QString& project, int steps, const QString& dataDir)
     int updates = 0;
     QMetaObject::Connection counting;
     QElapsedTimer running;
-    if (!panel->start()) {
-        std::fprintf(stderr, "tensorstudio: %s\n", qPrintable(panel->statusText()));
-        return 1;
-    }
+    if (!panel->start())
+        return unexpected(failedPreconditionError(panel->statusText().toStdString()));
     // The dashboard tab opens when the run's session exists; count its updates from then on.
-    if (!waitFor([&] { return qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget()) || !panel->isRunning(); }, 600000))
-        return 1;
+    if (!processEventsUntil([&] { return qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget()) || !panel->isRunning(); }, 600000))
+        return unexpected(unavailableError("the run's dashboard did not open within 10 minutes"));
     if (auto* view = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget()))
         counting = QObject::connect(view, &dashboard::DashboardView::updated, [&] { ++updates; });
     running.start();
     sinceTick.start();
     ticker.start();
-    waitFor([&] { return !panel->isRunning(); }, 3600000);
+    processEventsUntil([&] { return !panel->isRunning(); }, 3600000);
     ticker.stop();
-    const double seconds = static_cast<double>(running.nsecsElapsed()) / 1e9;
+    PanelTrainingFigures figures;
+    figures.seconds = static_cast<double>(running.nsecsElapsed()) / 1e9;
     QObject::disconnect(counting);
-    if (!panel->statusText().contains(QStringLiteral("Finished"))) {
-        std::fprintf(stderr, "tensorstudio: %s\n", qPrintable(panel->statusText()));
+    if (!panel->statusText().contains(QStringLiteral("Finished")))
+        return unexpected(failedPreconditionError(panel->statusText().toStdString()));
+    const project::TrainProgress& last = panel->lastProgress();
+    figures.steps = last.step - last.firstStep;
+    figures.stepsPerSecond = last.seconds > 0 ? static_cast<double>(figures.steps) / last.seconds : 0.0;
+    figures.loss = last.loss.value_or(0.0);
+    figures.dashboardUpdates = updates;
+    for (double g : gaps)
+        figures.stalls.push_back(std::max(0.0, g - 5.0));
+    return figures;
+}
+
+double stallPercentile(const std::vector<double>& stalls, double p)
+{
+    return percentile(stalls, p);
+}
+
+int runLiveBench(const QString& project, int steps, const QString& dataDir)
+{
+    auto run = trainInPanel(project, steps, dataDir, 0);
+    if (!run) {
+        std::fprintf(stderr, "tensorstudio: %s\n", run.error().message().c_str());
         return 1;
     }
-    std::vector<double> stalls;
-    for (double g : gaps)
-        stalls.push_back(std::max(0.0, g - 5.0));
+    const std::vector<double>& stalls = run->stalls;
     std::printf("training: %d steps at %.1f steps/s, loss %.4f; dashboard updates %d in %.1f s (%.1f per second)\n",
-                steps, panel->lastProgress().stepsPerSecond, panel->lastProgress().loss.value_or(0.0), updates, seconds,
-                updates / std::max(seconds, 1e-9));
+                steps, run->stepsPerSecond, run->loss, run->dashboardUpdates, run->seconds,
+                run->dashboardUpdates / std::max(run->seconds, 1e-9));
     std::printf("gui stalls: median %.1f ms, p99 %.1f ms, max %.1f ms over %zu ticks\n", percentile(stalls, 0.5),
                 percentile(stalls, 0.99), stalls.empty() ? 0.0 : *std::max_element(stalls.begin(), stalls.end()),
                 stalls.size());

@@ -2,6 +2,8 @@
 #include "app_settings.h"
 #include "language_manager.h"
 #include "dashboard_bench.h"
+#include "event_wait.h"
+#include "train_bench.h"
 #include "profiler_bench.h"
 #include "editor_bench.h"
 #include "gpu_status_text.h"
@@ -75,9 +77,7 @@ int writeGraphImage(MainWindow& window, const QString& graphFile, const QString&
     QElapsedTimer timer;
     timer.start();
     auto waitFor = [&timer](const std::function<bool()>& done) {
-        while (!done() && timer.elapsed() < 120000)
-            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
-        return done();
+        return processEventsUntil(done, static_cast<int>(std::max<qint64>(0, 120000 - timer.elapsed())));
     };
     window.openPath(graphFile);
     graph_viewer::GraphViewer* viewer = nullptr;
@@ -239,18 +239,22 @@ int main(int argc, char** argv)
                                        QCoreApplication::translate("CommandLine", "Train PROJECT from the Training panel with the dashboard following "
                                                                                   "and print the GUI thread's stalls."),
                                        QStringLiteral("PROJECT"));
+    QCommandLineOption benchTrainOption(QStringLiteral("bench-train"),
+                                        QCoreApplication::translate("CommandLine", "Train PROJECT with tstudio train and from the Training panel "
+                                                                                   "with the dashboard following, and print both speeds."),
+                                        QStringLiteral("PROJECT"));
     QCommandLineOption benchStepsOption(QStringLiteral("bench-steps"),
-                                        QCoreApplication::translate("CommandLine", "With --bench-live: steps to train (default 2000)."),
+                                        QCoreApplication::translate("CommandLine", "With --bench-live or --bench-train: steps to train (default 2000)."),
                                         QStringLiteral("N"), QStringLiteral("2000"));
     QCommandLineOption benchDataOption(QStringLiteral("bench-data"),
-                                       QCoreApplication::translate("CommandLine", "With --bench-live: the MNIST folder, when the project needs one."),
+                                       QCoreApplication::translate("CommandLine", "With --bench-live or --bench-train: the MNIST folder, when the project needs one."),
                                        QStringLiteral("DIR"));
     QCommandLineOption benchProfilerOption(QStringLiteral("bench-profiler"),
                                            QCoreApplication::translate("CommandLine", "Open TRACE in the profiler and print the time to the first "
                                                                                       "timeline and the frame times of pans and zooms."),
                                            QStringLiteral("TRACE"));
-    parser.addOptions({benchChartOption, benchDashboardOption, benchLiveOption, benchStepsOption, benchDataOption,
-                       benchProfilerOption});
+    parser.addOptions({benchChartOption, benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption,
+                       benchDataOption, benchProfilerOption});
     parser.addOptions({screenshotOption, panelOption, languageOption, themeOption, sizeOption, exampleOption, expandOption,
                        colourOption, selectOption, findOption, leftToRightOption, benchLayoutOption});
     parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("CommandLine", "Files or folders to open."),
@@ -271,12 +275,14 @@ int main(int argc, char** argv)
         return runDashboardBench(parser.value(benchDashboardOption));
     if (parser.isSet(benchProfilerOption))
         return runProfilerBench(parser.value(benchProfilerOption));
-    if (parser.isSet(benchLiveOption)) {
+    if (parser.isSet(benchLiveOption) || parser.isSet(benchTrainOption)) {
         const int steps = parser.value(benchStepsOption).toInt();
         if (steps < 1) {
             std::fprintf(stderr, "tensorstudio: --bench-steps needs a positive number\n");
             return 2;
         }
+        if (parser.isSet(benchTrainOption))
+            return runTrainBench(parser.value(benchTrainOption), steps, parser.value(benchDataOption));
         return runLiveBench(parser.value(benchLiveOption), steps, parser.value(benchDataOption));
     }
     if (parser.isSet(benchEditorOption)) {

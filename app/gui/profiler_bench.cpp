@@ -1,6 +1,8 @@
 // runProfilerBench: open time and frame rate of the profiler on a trace file.
 #include "profiler_bench.h"
 
+#include "event_wait.h"
+
 #include "profiler/profile_tables_view.h"
 #include "profiler/profiler_view.h"
 #include "profiler/timeline_view.h"
@@ -10,6 +12,7 @@
 #include <QElapsedTimer>
 
 #include <cstdio>
+#include <limits>
 
 namespace tstudio {
 
@@ -28,8 +31,7 @@ int runProfilerBench(const QString& trace)
     bool done = false;
     QObject::connect(&view, &profiler::ProfilerView::loaded, &view, [&done] { done = true; });
     view.openFile(trace);
-    while (!done && clock.elapsed() < 600000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    processEventsUntil([&done] { return done; }, 600000);
     if (!done || !view.trace()) {
         std::fprintf(stderr, "tensorstudio: %s\n", done ? qPrintable(view.errorText()) : "the trace did not load in 10 minutes");
         return 1;
@@ -37,8 +39,7 @@ int runProfilerBench(const QString& trace)
     const double loaded = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     view.repaint(); // the timeline's first frame, whole trace in view
     const double painted = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    while (view.tables()->isBusy())
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    processEventsUntil([&view] { return !view.tables()->isBusy(); }, std::numeric_limits<int>::max());
     const double tables = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     std::printf("trace: %zu events, %zu steps, %zu lanes\n", view.trace()->events.size(), view.trace()->steps.size(),
                 view.trace()->lanes.size());

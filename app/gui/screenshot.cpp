@@ -1,6 +1,8 @@
 // Screenshot mode: waits for detection to finish, then grabs the widget tree offscreen.
 #include "screenshot.h"
 
+#include "event_wait.h"
+
 #include "about_dialog.h"
 #include "main_window.h"
 #include "help_browser.h"
@@ -74,23 +76,13 @@ int save(const QPixmap& pixmap, const QString& file)
     return 0;
 }
 
-/// Waits until `done` holds or `milliseconds` pass, processing events; returns `done()`.
-bool waitFor(const std::function<bool()>& done, int milliseconds)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < milliseconds)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
-    return done();
-}
-
 /// Prepares the graph viewer of the current tab as the request says; an error message or "".
 QString prepareGraph(MainWindow& window, const ScreenshotRequest& request)
 {
     auto* viewer = qobject_cast<graph_viewer::GraphViewer*>(window.documents()->currentWidget());
     if (!viewer)
         return QStringLiteral("panel 'graph' needs a graph file to show");
-    if (!waitFor([viewer] { return !viewer->isLoading() && (!viewer->isReady() || viewer->factsReady()); }, 120000))
+    if (!processEventsUntil([viewer] { return !viewer->isLoading() && (!viewer->isReady() || viewer->factsReady()); }, 120000))
         return QStringLiteral("timed out waiting for the graph");
     if (!viewer->isReady())
         return viewer->errorText();
@@ -121,16 +113,16 @@ QString prepareGraph(MainWindow& window, const ScreenshotRequest& request)
         ++requested;
     }
     // Expansions queue into as few layout jobs as the worker takes; wait until the queue is drained.
-    if (requested > 0 && !waitFor([&] { return layouts > 0 && !viewer->layoutPending(); }, 60000))
+    if (requested > 0 && !processEventsUntil([&] { return layouts > 0 && !viewer->layoutPending(); }, 60000))
         return QStringLiteral("timed out waiting for the layout");
     if (!request.select.isEmpty()) {
         if (!viewer->selectNodeNamed(request.select))
             return QStringLiteral("--select: no node '%1'").arg(request.select);
-        waitFor([viewer] { return !viewer->layoutPending(); }, 60000);
+        processEventsUntil([viewer] { return !viewer->layoutPending(); }, 60000);
     }
     if (!request.find.isEmpty()) {
         viewer->find(request.find, graph_viewer::SearchMode::kName);
-        waitFor([viewer] { return !viewer->layoutPending(); }, 60000);
+        processEventsUntil([viewer] { return !viewer->layoutPending(); }, 60000);
     }
     if (requested > 0 && request.select.isEmpty() && request.find.isEmpty())
         viewer->canvas()->zoomToFit();
@@ -165,20 +157,20 @@ QString prepareProfiler(MainWindow& window, const ScreenshotRequest& request)
                          });
         if (!panel->start())
             return QStringLiteral("training did not start: %1").arg(panel->statusText());
-        if (!waitFor([panel] { return !panel->isRunning(); }, 600000))
+        if (!processEventsUntil([panel] { return !panel->isRunning(); }, 600000))
             return QStringLiteral("timed out waiting for the training run");
-        if (!waitFor([&] { return currentProfiler() != nullptr; }, 10000))
+        if (!processEventsUntil([&] { return currentProfiler() != nullptr; }, 10000))
             return QStringLiteral("the run ended before a step was profiled (give more --train-steps)");
     }
     profiler::ProfilerView* view = currentProfiler();
     if (!view)
         return QStringLiteral("panel 'profiler' needs a trace file or a project with --train-steps");
     window.documents()->setCurrentWidget(view);
-    if (!waitFor([view] { return !view->isLoading(); }, 120000))
+    if (!processEventsUntil([view] { return !view->isLoading(); }, 120000))
         return QStringLiteral("timed out reading the trace");
     if (!view->errorText().isEmpty())
         return view->errorText();
-    if (!waitFor([view] { return !view->tables()->isBusy(); }, 120000))
+    if (!processEventsUntil([view] { return !view->tables()->isBusy(); }, 120000))
         return QStringLiteral("timed out building the tables");
     for (const QString& name : window.panelNames())
         window.panel(name)->hide();
@@ -238,7 +230,7 @@ QString prepareDebugger(MainWindow& window, const ScreenshotRequest& request, co
                     tab = d;
         return tab != nullptr || !panel->isRunning();
     };
-    if (!waitFor(paused, 600000) || !tab)
+    if (!processEventsUntil(paused, 600000) || !tab)
         return QStringLiteral("the run did not stop at '%1': %2").arg(spec, panel->statusText());
     debugger_ui::DebuggerView* view = tab->debugger();
     QString tensor = request.find;
@@ -252,7 +244,7 @@ QString prepareDebugger(MainWindow& window, const ScreenshotRequest& request, co
     for (const QString& name : window.panelNames())
         window.panel(name)->hide();
     window.documents()->setCurrentWidget(tab);
-    waitFor([tab] { return tab->graphViewer()->isReady() && !tab->graphViewer()->layoutPending(); }, 60000);
+    processEventsUntil([tab] { return tab->graphViewer()->isReady() && !tab->graphViewer()->layoutPending(); }, 60000);
     return {};
 }
 
@@ -265,7 +257,7 @@ QString prepareRecords(MainWindow& window, const ScreenshotRequest& request)
         return QStringLiteral("panel 'records' needs a TFRecord file to show");
     if (!viewer->model())
         return viewer->errorText();
-    if (!waitFor([viewer] { return !viewer->isIndexing() && viewer->statisticsReady(); }, 120000))
+    if (!processEventsUntil([viewer] { return !viewer->isIndexing() && viewer->statisticsReady(); }, 120000))
         return QStringLiteral("timed out indexing the records");
     bool ok = true;
     const quint64 record = request.select.isEmpty() ? 0 : request.select.toULongLong(&ok);
@@ -433,7 +425,7 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         auto* view = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget());
         if (!view)
             return fail(QStringLiteral("panel 'dashboard' needs a log directory to show"));
-        if (!waitFor([view] { return view->pollCount() > 0 && !view->isPolling(); }, 120000))
+        if (!processEventsUntil([view] { return view->pollCount() > 0 && !view->isPolling(); }, 120000))
             return fail(QStringLiteral("timed out reading the log directory"));
         if (!view->lastError().isEmpty())
             return fail(view->lastError());
@@ -506,7 +498,7 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         }
         if (request.captureStep > 0) {
             // While it trains: the followed dashboard, on the tab asked for, once the run is past the step.
-            if (!waitFor([&] { return panel->lastProgress().step >= request.captureStep || !panel->isRunning(); }, 600000))
+            if (!processEventsUntil([&] { return panel->lastProgress().step >= request.captureStep || !panel->isRunning(); }, 600000))
                 return fail(QStringLiteral("timed out waiting for step %1").arg(request.captureStep));
             auto* dashboard = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget());
             if (!dashboard)
@@ -514,19 +506,19 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
             if (!request.dashboardTab.isEmpty())
                 dashboard->showTab(request.dashboardTab);
             dashboard->reloadNow();
-            waitFor([dashboard] { return !dashboard->isPolling(); }, 20000);
+            processEventsUntil([dashboard] { return !dashboard->isPolling(); }, 20000);
             settle(1500);
             const QImage shot = window.grab().toImage();
             panel->stop();
-            waitFor([panel] { return !panel->isRunning(); }, 120000);
+            processEventsUntil([panel] { return !panel->isRunning(); }, 120000);
             return save(QPixmap::fromImage(shot), request.outputFile);
         }
-        if (!waitFor([panel] { return !panel->isRunning(); }, 600000))
+        if (!processEventsUntil([panel] { return !panel->isRunning(); }, 600000))
             return fail(QStringLiteral("timed out waiting for the training run"));
         // The dashboard that follows the run reads its last events and draws the loss.
         if (auto* dashboard = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget())) {
             dashboard->reloadNow();
-            waitFor([dashboard] {
+            processEventsUntil([dashboard] {
                 const dashboard::ScalarChart* chart = dashboard->scalars()->chart(QStringLiteral("loss"));
                 return chart && !chart->seriesRuns().isEmpty() && chart->rawPoints(chart->seriesRuns().front()).size() >= 2;
             }, 20000);

@@ -828,6 +828,7 @@ bool TrainingPanel::start()
     }
     project::TrainRunOptions options;
     options.resume = m_resume->isChecked();
+    options.threads = m_intraOpThreads;
     if (m_profileAt->isChecked())
         options.traceAtStep = m_profileStep->value();
     m_runOwner = m_owner;

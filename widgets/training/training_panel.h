@@ -106,6 +106,10 @@ public:
     /// says "Checking the checkpoint…"): true is then returned at once, and a checkpoint of another
     /// graph is refused before anything runs (the status and runFinished(false) say why).
     bool start();
+    /// Intra-op threads of the runs start() begins (0: the engine's default, one per hardware
+    /// thread); `tensorstudio --bench-train` compares the choices.
+    void setIntraOpThreads(int threads) { m_intraOpThreads = threads < 0 ? 0 : threads; }
+    int intraOpThreads() const { return m_intraOpThreads; }
     void pause();
     void resume();
     void stop();
@@ -293,6 +297,7 @@ private:
     bool m_resumedRun = false;
     QString m_tstudioOverride;
     int m_stopGraceMs = 5000;
+    int m_intraOpThreads = 0; ///< setIntraOpThreads
     QTimer* m_startPoll = nullptr;
     std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project (parameters, "Show node")
     QString m_pausedNode; // where the debugger holds the run; empty while it runs

@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <cmath>
 
@@ -498,6 +499,31 @@ node { name: "dense" op: "SparseToDense" input: "sp/indices" input: "sp/shape" i
                                                   "--panel", "settings"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(!QImage(dir.filePath("zh.png")).isNull());
+    }
+
+    /// tensorstudio --bench-train: tstudio train (the program beside it) and the Training panel with
+    /// the dashboard following, each run twice, then one line per way with its mean speed.
+    void benchTrainPrintsBothSpeeds()
+    {
+        Run r = tstudio::testing::runProcess(QStringLiteral(TSTUDIO_GUI_EXE),
+                                             {"--bench-train", "spirals", "--bench-steps", "30"}, 300000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.startsWith("bench-train: spirals, 30 steps per run, 2 rounds"), qPrintable(r.out));
+        static const QRegularExpression cli(R"(\ntstudio train: ([0-9.]+) steps/s \(mean of 2\)\n)");
+        const QRegularExpressionMatch c = cli.match(r.out);
+        QVERIFY2(c.hasMatch() && c.captured(1).toDouble() > 0, qPrintable(r.out));
+        static const QRegularExpression panel(
+            R"(\nTraining panel, ([0-9]+) threads?: ([0-9.]+) steps/s, ([0-9]+)% of tstudio train; GUI stalls p99 )");
+        auto it = panel.globalMatch(r.out);
+        int lines = 0;
+        while (it.hasNext()) {
+            const QRegularExpressionMatch m = it.next();
+            QVERIFY(m.captured(1).toInt() >= 1);
+            QVERIFY(m.captured(2).toDouble() > 0);
+            ++lines;
+        }
+        QCOMPARE(lines, QThread::idealThreadCount() > 1 ? 2 : 1);
+        QCOMPARE(r.out.count(QStringLiteral("tstudio train, ")), 2);
     }
 
     /// tstudio bench mlp|lenet ends with the steps/s line tools/bench/pytorch_bench.py also prints.
