@@ -110,11 +110,8 @@ Expected<Operation> AdamOptimizer::applyDense(GraphBuilder& b, const Output& gra
         {{"use_nesterov", attr::b(false)}});
 }
 
-Expected<Operation> AdamOptimizer::applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var)
+Expected<AdamOptimizer::SparseUpdateInputs> AdamOptimizer::sparseUpdateInputs(GraphBuilder& b, const Variable& var) const
 {
-    // _apply_sparse_shared with state_ops.scatter_add: m and v decay everywhere (Assign), the
-    // scaled gradient is added to the named rows (ScatterAdd), then var moves by the whole
-    // lr * m / (sqrt(v) + epsilon) (AssignSub); rows never named keep m = v = 0 and do not move.
     auto m = slot(var, "m");
     if (!m)
         return unexpected(m.error());
@@ -125,6 +122,27 @@ Expected<Operation> AdamOptimizer::applySparse(GraphBuilder& b, const IndexedSli
     if (!powers)
         return unexpected(internalError("AdamOptimizer: beta1_power / beta2_power were not created"));
     const DataType t = var.dtype();
+    TSTUDIO_AD_TRY(beta1Power, cast(b, powers->first, t));
+    TSTUDIO_AD_TRY(beta2Power, cast(b, powers->second, t));
+    TSTUDIO_AD_TRY(lrT, cast(b, m_lrT, t));
+    TSTUDIO_AD_TRY(beta1T, cast(b, m_beta1T, t));
+    TSTUDIO_AD_TRY(beta2T, cast(b, m_beta2T, t));
+    TSTUDIO_AD_TRY(epsilonT, cast(b, m_epsilonT, t));
+    // lr = lr_t * sqrt(1 - beta2_power) / (1 - beta1_power)
+    TSTUDIO_AD_TRY(oneMinusB2P, py::binary(b, py::Operator::kSub, 1.0, beta2Power));
+    TSTUDIO_AD_TRY(sqrtB2P, py::genOp(b, "Sqrt", {oneMinusB2P}));
+    TSTUDIO_AD_TRY(lrScaled, py::binary(b, py::Operator::kMul, lrT, sqrtB2P));
+    TSTUDIO_AD_TRY(oneMinusB1P, py::binary(b, py::Operator::kSub, 1.0, beta1Power));
+    TSTUDIO_AD_TRY(lr, py::binary(b, py::Operator::kTrueDiv, lrScaled, oneMinusB1P));
+    return SparseUpdateInputs{*m, *v, beta1T, beta2T, epsilonT, lr};
+}
+
+Expected<Operation> AdamOptimizer::applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var)
+{
+    // _apply_sparse_shared with state_ops.scatter_add: m and v decay everywhere (Assign), the
+    // scaled gradient is added to the named rows (ScatterAdd), then var moves by the whole
+    // lr * m / (sqrt(v) + epsilon) (AssignSub); rows never named keep m = v = 0 and do not move.
+    TSTUDIO_AD_TRY(in, sparseUpdateInputs(b, var));
     const bool locking = useLocking();
     // slot = slot * decay (Assign), then, after it, slot[indices] += scaled (ScatterAdd): the new slot.
     auto decayThenScatterAdd = [&](const Variable& slotVar, const Output& decay,
@@ -136,38 +154,23 @@ Expected<Operation> AdamOptimizer::applySparse(GraphBuilder& b, const IndexedSli
                        b.op("ScatterAdd", {slotVar.ref(), grad.indices, scaled}, {{"use_locking", attr::b(locking)}}));
         return added.output(0);
     };
-    auto run = [&]() -> Expected<Operation> {
-        TSTUDIO_AD_TRY(beta1Power, cast(b, powers->first, t));
-        TSTUDIO_AD_TRY(beta2Power, cast(b, powers->second, t));
-        TSTUDIO_AD_TRY(lrT, cast(b, m_lrT, t));
-        TSTUDIO_AD_TRY(beta1T, cast(b, m_beta1T, t));
-        TSTUDIO_AD_TRY(beta2T, cast(b, m_beta2T, t));
-        TSTUDIO_AD_TRY(epsilonT, cast(b, m_epsilonT, t));
-        // lr = lr_t * sqrt(1 - beta2_power) / (1 - beta1_power)
-        TSTUDIO_AD_TRY(oneMinusB2P, py::binary(b, py::Operator::kSub, 1.0, beta2Power));
-        TSTUDIO_AD_TRY(sqrtB2P, py::genOp(b, "Sqrt", {oneMinusB2P}));
-        TSTUDIO_AD_TRY(lrScaled, py::binary(b, py::Operator::kMul, lrT, sqrtB2P));
-        TSTUDIO_AD_TRY(oneMinusB1P, py::binary(b, py::Operator::kSub, 1.0, beta1Power));
-        TSTUDIO_AD_TRY(lr, py::binary(b, py::Operator::kTrueDiv, lrScaled, oneMinusB1P));
-        // m_t = beta1 * m + (1 - beta1) * g_t
-        TSTUDIO_AD_TRY(oneMinusB1, py::binary(b, py::Operator::kSub, 1.0, beta1T));
-        TSTUDIO_AD_TRY(mScaledG, py::binary(b, py::Operator::kMul, grad.values, oneMinusB1));
-        TSTUDIO_AD_TRY(mT, decayThenScatterAdd(*m, beta1T, mScaledG));
-        // v_t = beta2 * v + (1 - beta2) * (g_t * g_t)
-        TSTUDIO_AD_TRY(gSquared, py::binary(b, py::Operator::kMul, grad.values, grad.values));
-        TSTUDIO_AD_TRY(oneMinusB2, py::binary(b, py::Operator::kSub, 1.0, beta2T));
-        TSTUDIO_AD_TRY(vScaledG, py::binary(b, py::Operator::kMul, gSquared, oneMinusB2));
-        TSTUDIO_AD_TRY(vT, decayThenScatterAdd(*v, beta2T, vScaledG));
-        TSTUDIO_AD_TRY(vSqrt, py::genOp(b, "Sqrt", {vT}));
-        TSTUDIO_AD_TRY(lrM, py::binary(b, py::Operator::kMul, lr, mT));
-        TSTUDIO_AD_TRY(denominator, py::binary(b, py::Operator::kAdd, vSqrt, epsilonT));
-        TSTUDIO_AD_TRY(step, py::binary(b, py::Operator::kTrueDiv, lrM, denominator));
-        TSTUDIO_AD_TRY(varUpdate, b.op("AssignSub", {var.ref(), step}, {{"use_locking", attr::b(locking)}}));
-        TSTUDIO_AD_TRY(mOp, py::producer(b, mT));
-        TSTUDIO_AD_TRY(vOp, py::producer(b, vT));
-        return ops::group(b, {varUpdate, mOp, vOp}, "group_deps");
-    };
-    return run();
+    // m_t = beta1 * m + (1 - beta1) * g_t
+    TSTUDIO_AD_TRY(oneMinusB1, py::binary(b, py::Operator::kSub, 1.0, in.beta1));
+    TSTUDIO_AD_TRY(mScaledG, py::binary(b, py::Operator::kMul, grad.values, oneMinusB1));
+    TSTUDIO_AD_TRY(mT, decayThenScatterAdd(in.m, in.beta1, mScaledG));
+    // v_t = beta2 * v + (1 - beta2) * (g_t * g_t)
+    TSTUDIO_AD_TRY(gSquared, py::binary(b, py::Operator::kMul, grad.values, grad.values));
+    TSTUDIO_AD_TRY(oneMinusB2, py::binary(b, py::Operator::kSub, 1.0, in.beta2));
+    TSTUDIO_AD_TRY(vScaledG, py::binary(b, py::Operator::kMul, gSquared, oneMinusB2));
+    TSTUDIO_AD_TRY(vT, decayThenScatterAdd(in.v, in.beta2, vScaledG));
+    TSTUDIO_AD_TRY(vSqrt, py::genOp(b, "Sqrt", {vT}));
+    TSTUDIO_AD_TRY(lrM, py::binary(b, py::Operator::kMul, in.lr, mT));
+    TSTUDIO_AD_TRY(denominator, py::binary(b, py::Operator::kAdd, vSqrt, in.epsilon));
+    TSTUDIO_AD_TRY(step, py::binary(b, py::Operator::kTrueDiv, lrM, denominator));
+    TSTUDIO_AD_TRY(varUpdate, b.op("AssignSub", {var.ref(), step}, {{"use_locking", attr::b(locking)}}));
+    TSTUDIO_AD_TRY(mOp, py::producer(b, mT));
+    TSTUDIO_AD_TRY(vOp, py::producer(b, vT));
+    return ops::group(b, {varUpdate, mOp, vOp}, "group_deps");
 }
 
 Expected<Operation> AdamOptimizer::finish(GraphBuilder& b, const std::vector<Operation>& updateOps,

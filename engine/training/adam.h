@@ -35,11 +35,14 @@ protected:
     Expected<Operation> finish(GraphBuilder& b, const std::vector<Operation>& updateOps,
                                std::string_view nameScope) override;
 
-    /// The hyper-parameters as tensors once prepare() ran (self._lr_t, ...; LazyAdam reads them).
-    const Output& learningRateTensor() const { return m_lrT; }
-    const Output& beta1Tensor() const { return m_beta1T; }
-    const Output& beta2Tensor() const { return m_beta2T; }
-    const Output& epsilonTensor() const { return m_epsilonT; }
+    /// What Adam's and LazyAdam's sparse updates of `var` start with, made in TensorFlow's order:
+    /// the slots m and v; the beta powers, lr_t, beta1_t, beta2_t and epsilon_t cast to the
+    /// variable's dtype; lr = lr_t * sqrt(1 - beta2_power) / (1 - beta1_power).
+    struct SparseUpdateInputs {
+        Variable m, v;
+        Output beta1, beta2, epsilon, lr;
+    };
+    Expected<SparseUpdateInputs> sparseUpdateInputs(GraphBuilder& b, const Variable& var) const;
 
 private:
     Hyper m_lr, m_beta1, m_beta2, m_epsilon;

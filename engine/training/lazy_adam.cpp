@@ -28,55 +28,35 @@ Expected<Output> gather(GraphBuilder& b, const Output& params, const Output& ind
 
 Expected<Operation> LazyAdamOptimizer::applySparse(GraphBuilder& b, const IndexedSlices& grad, const Variable& var)
 {
-    auto m = slot(var, "m");
-    if (!m)
-        return unexpected(m.error());
-    auto v = slot(var, "v");
-    if (!v)
-        return unexpected(v.error());
-    auto powers = betaAccumulators();
-    if (!powers)
-        return unexpected(internalError("LazyAdamOptimizer: beta1_power / beta2_power were not created"));
-    const DataType t = var.dtype();
+    TSTUDIO_AD_TRY(in, sparseUpdateInputs(b, var));
     const bool locking = useLocking();
     // state_ops.scatter_update(slot, indices, updates): the slot's ref after the rows are written.
-    auto scatter = [&](std::string_view type, const Variable& target, const Output& updates) -> Expected<Output> {
-        TSTUDIO_AD_TRY(op, b.op(type, {target.ref(), grad.indices, updates}, {{"use_locking", attr::b(locking)}}));
+    auto scatterUpdate = [&](const Variable& target, const Output& updates) -> Expected<Output> {
+        TSTUDIO_AD_TRY(op,
+                       b.op("ScatterUpdate", {target.ref(), grad.indices, updates}, {{"use_locking", attr::b(locking)}}));
         return op.output(0);
     };
-    TSTUDIO_AD_TRY(beta1Power, cast(b, powers->first, t));
-    TSTUDIO_AD_TRY(beta2Power, cast(b, powers->second, t));
-    TSTUDIO_AD_TRY(lrT, cast(b, learningRateTensor(), t));
-    TSTUDIO_AD_TRY(beta1T, cast(b, beta1Tensor(), t));
-    TSTUDIO_AD_TRY(beta2T, cast(b, beta2Tensor(), t));
-    TSTUDIO_AD_TRY(epsilonT, cast(b, epsilonTensor(), t));
-    // lr = lr_t * sqrt(1 - beta2_power) / (1 - beta1_power)
-    TSTUDIO_AD_TRY(oneMinusB2P, py::binary(b, py::Operator::kSub, 1.0, beta2Power));
-    TSTUDIO_AD_TRY(sqrtB2P, py::genOp(b, "Sqrt", {oneMinusB2P}));
-    TSTUDIO_AD_TRY(lrScaled, py::binary(b, py::Operator::kMul, lrT, sqrtB2P));
-    TSTUDIO_AD_TRY(oneMinusB1P, py::binary(b, py::Operator::kSub, 1.0, beta1Power));
-    TSTUDIO_AD_TRY(lr, py::binary(b, py::Operator::kTrueDiv, lrScaled, oneMinusB1P));
     // m_t = scatter_update(m, indices, beta1_t * gather(m, indices) + (1 - beta1_t) * values)
-    TSTUDIO_AD_TRY(mRows, gather(b, m->value(), grad.indices));
-    TSTUDIO_AD_TRY(mDecayed, py::binary(b, py::Operator::kMul, beta1T, mRows));
-    TSTUDIO_AD_TRY(oneMinusB1, py::binary(b, py::Operator::kSub, 1.0, beta1T));
+    TSTUDIO_AD_TRY(mRows, gather(b, in.m.value(), grad.indices));
+    TSTUDIO_AD_TRY(mDecayed, py::binary(b, py::Operator::kMul, in.beta1, mRows));
+    TSTUDIO_AD_TRY(oneMinusB1, py::binary(b, py::Operator::kSub, 1.0, in.beta1));
     TSTUDIO_AD_TRY(mScaledG, py::binary(b, py::Operator::kMul, oneMinusB1, grad.values));
     TSTUDIO_AD_TRY(mUpdates, py::binary(b, py::Operator::kAdd, mDecayed, mScaledG));
-    TSTUDIO_AD_TRY(mT, scatter("ScatterUpdate", *m, mUpdates));
+    TSTUDIO_AD_TRY(mT, scatterUpdate(in.m, mUpdates));
     // v_t = scatter_update(v, indices, beta2_t * gather(v, indices) + (1 - beta2_t) * square(values))
-    TSTUDIO_AD_TRY(vRows, gather(b, v->value(), grad.indices));
-    TSTUDIO_AD_TRY(vDecayed, py::binary(b, py::Operator::kMul, beta2T, vRows));
-    TSTUDIO_AD_TRY(oneMinusB2, py::binary(b, py::Operator::kSub, 1.0, beta2T));
+    TSTUDIO_AD_TRY(vRows, gather(b, in.v.value(), grad.indices));
+    TSTUDIO_AD_TRY(vDecayed, py::binary(b, py::Operator::kMul, in.beta2, vRows));
+    TSTUDIO_AD_TRY(oneMinusB2, py::binary(b, py::Operator::kSub, 1.0, in.beta2));
     TSTUDIO_AD_TRY(gSquared, py::genOp(b, "Square", {grad.values}));
     TSTUDIO_AD_TRY(vScaledG, py::binary(b, py::Operator::kMul, oneMinusB2, gSquared));
     TSTUDIO_AD_TRY(vUpdates, py::binary(b, py::Operator::kAdd, vDecayed, vScaledG));
-    TSTUDIO_AD_TRY(vT, scatter("ScatterUpdate", *v, vUpdates));
+    TSTUDIO_AD_TRY(vT, scatterUpdate(in.v, vUpdates));
     // var -= lr * gather(m_t, indices) / (sqrt(gather(v_t, indices)) + epsilon_t), on those rows only
     TSTUDIO_AD_TRY(mTRows, gather(b, mT, grad.indices));
     TSTUDIO_AD_TRY(vTRows, gather(b, vT, grad.indices));
     TSTUDIO_AD_TRY(vSqrt, py::genOp(b, "Sqrt", {vTRows}));
-    TSTUDIO_AD_TRY(denominator, py::binary(b, py::Operator::kAdd, vSqrt, epsilonT));
-    TSTUDIO_AD_TRY(lrM, py::binary(b, py::Operator::kMul, lr, mTRows));
+    TSTUDIO_AD_TRY(denominator, py::binary(b, py::Operator::kAdd, vSqrt, in.epsilon));
+    TSTUDIO_AD_TRY(lrM, py::binary(b, py::Operator::kMul, in.lr, mTRows));
     TSTUDIO_AD_TRY(step, py::binary(b, py::Operator::kTrueDiv, lrM, denominator));
     TSTUDIO_AD_TRY(varUpdate, b.op("ScatterSub", {var.ref(), grad.indices, step}, {{"use_locking", attr::b(locking)}}));
     TSTUDIO_AD_TRY(mOp, py::producer(b, mT));
