@@ -5,6 +5,8 @@
 #include "framework/tensor_statistics.h"
 #include "graph/tensor_id.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -210,38 +212,30 @@ bool isValidOpType(std::string_view type)
     });
 }
 
-std::string_view regexProblem(std::regex_constants::error_type code)
+std::string regexProblem(const RE2& regex)
 {
-    namespace rc = std::regex_constants;
-    if (code == rc::error_paren)
-        return "unbalanced parentheses";
-    if (code == rc::error_brack)
-        return "unbalanced square brackets";
-    if (code == rc::error_brace)
-        return "unbalanced braces";
-    if (code == rc::error_badbrace)
-        return "bad repeat count in braces";
-    if (code == rc::error_range)
-        return "bad character range";
-    if (code == rc::error_escape)
-        return "bad escape or trailing backslash";
-    if (code == rc::error_badrepeat)
-        return "a repeat (*, +, ?, {}) with nothing to repeat";
-    if (code == rc::error_ctype)
-        return "unknown character class";
-    if (code == rc::error_collate)
-        return "unknown collating element";
-    if (code == rc::error_backref)
-        return "bad back reference";
-    if (code == rc::error_complexity || code == rc::error_stack || code == rc::error_space)
-        return "too complex";
-    return "invalid pattern";
+    switch (regex.error_code()) {
+    case RE2::ErrorMissingParen:
+    case RE2::ErrorUnexpectedParen: return "unbalanced parentheses";
+    case RE2::ErrorMissingBracket: return "unbalanced square brackets";
+    case RE2::ErrorRepeatSize: return "bad repeat count in braces";
+    case RE2::ErrorBadCharRange: return "bad character range";
+    case RE2::ErrorBadEscape:
+    case RE2::ErrorTrailingBackslash: return "bad escape or trailing backslash";
+    case RE2::ErrorRepeatArgument:
+    case RE2::ErrorRepeatOp: return "a repeat (*, +, ?, {}) with nothing to repeat";
+    case RE2::ErrorBadCharClass: return "unknown character class";
+    case RE2::ErrorPatternTooLarge: return "too complex";
+    default: return regex.error().empty() ? std::string("invalid pattern") : regex.error();
+    }
 }
 
-Expected<std::shared_ptr<const std::regex>> compileRegex(const std::string& pattern)
+} // namespace
+
+Expected<NamePattern> NamePattern::compile(const std::string& pattern)
 {
-    // libstdc++ compiles a regex by recursion, a few stack frames per term and per group: a pattern
-    // of 100,000 characters or 20,000 nested groups overflowed the stack instead of failing.
+    // Bounds kept from the std::regex days (whose recursive compiler overflowed the stack on a
+    // pattern of 100,000 characters or 20,000 nested groups); RE2 has its own memory budget too.
     constexpr std::size_t kMaxLength = 1000;
     constexpr int kMaxNesting = 100;
     if (pattern.size() > kMaxLength)
@@ -258,13 +252,23 @@ Expected<std::shared_ptr<const std::regex>> compileRegex(const std::string& patt
         else if (pattern[i] == ')' && depth > 0)
             --depth;
     }
-    try {
-        return std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
-    } catch (const std::regex_error& error) {
-        return unexpected(invalidArgumentError("regex " + quoted(pattern) +
-                                               " does not compile: " + std::string(regexProblem(error.code()))));
-    }
+    RE2::Options options;
+    options.set_log_errors(false);
+    auto regex = std::make_shared<const RE2>(pattern, options);
+    if (!regex->ok())
+        return unexpected(
+            invalidArgumentError("regex " + quoted(pattern) + " does not compile: " + regexProblem(*regex)));
+    NamePattern compiled;
+    compiled.m_regex = std::move(regex);
+    return compiled;
 }
+
+bool NamePattern::search(std::string_view name) const
+{
+    return m_regex && RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *m_regex);
+}
+
+namespace {
 
 /// The reason a NaN/Inf condition holds for the given counts, or nullopt.
 std::optional<std::string> nonFiniteReason(TensorCondition::Kind kind, const TensorStatistics& stats)
@@ -400,7 +404,7 @@ Expected<Breakpoint> parseBreakpoint(std::string_view text)
     if (Status status = checkPattern(breakpoint); !status.isOk())
         return unexpected(status.withContext("breakpoint " + all));
     if (breakpoint.target == Breakpoint::Target::kNameRegex) {
-        Expected<std::shared_ptr<const std::regex>> regex = compileRegex(breakpoint.pattern);
+        Expected<NamePattern> regex = NamePattern::compile(breakpoint.pattern);
         if (!regex)
             return unexpected(regex.error().withContext("breakpoint " + all));
     }
@@ -458,7 +462,7 @@ Expected<BreakpointSet> BreakpointSet::create(std::vector<Breakpoint> breakpoint
         if (Status status = checkPattern(breakpoint); !status.isOk())
             return unexpected(status.withContext(context));
         if (breakpoint.target == Breakpoint::Target::kNameRegex) {
-            Expected<std::shared_ptr<const std::regex>> regex = compileRegex(breakpoint.pattern);
+            Expected<NamePattern> regex = NamePattern::compile(breakpoint.pattern);
             if (!regex)
                 return unexpected(regex.error().withContext(context));
             set.m_regexes[i] = std::move(*regex);
@@ -482,12 +486,7 @@ bool BreakpointSet::targets(std::size_t index, const tensorflow::NodeDef& node) 
     case Breakpoint::Target::kNode: return node.name() == breakpoint.pattern;
     case Breakpoint::Target::kOpType: return node.op() == breakpoint.pattern;
     case Breakpoint::Target::kAnyNode: return true;
-    case Breakpoint::Target::kNameRegex:
-        try {
-            return m_regexes[index] && std::regex_search(node.name(), *m_regexes[index]);
-        } catch (const std::regex_error&) {
-            return false; // too complex for this name: treated as no match rather than a crash
-        }
+    case Breakpoint::Target::kNameRegex: return m_regexes[index] && m_regexes[index]->search(node.name());
     }
     return false;
 }

@@ -11,12 +11,31 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+namespace re2 {
+class RE2;
+}
+
 namespace tstudio::debugger {
+
+/// The pattern of a `regex:` breakpoint, compiled with RE2 (TensorFlow's regex ops' engine): a
+/// search takes time linear in the name whatever the pattern (no backtracking, no recursion, no
+/// undefined behaviour on hostile patterns, as libstdc++'s std::regex had). RE2 syntax: Python's
+/// `re` without back-references and look-arounds.
+class NamePattern {
+public:
+    /// InvalidArgument "regex 'a(' does not compile: unbalanced parentheses" (at most 1000
+    /// characters and 100 nested groups).
+    static Expected<NamePattern> compile(const std::string& pattern);
+    /// re.search: the pattern matches somewhere in `name`.
+    bool search(std::string_view name) const;
+
+private:
+    std::shared_ptr<const re2::RE2> m_regex;
+};
 
 /// What an output must show for a conditional breakpoint to hit, or (kIteration) which executions of
 /// a node inside a tf.while_loop pause.
@@ -102,7 +121,7 @@ private:
     bool targets(std::size_t index, const tensorflow::NodeDef& node) const;
 
     std::vector<Breakpoint> m_breakpoints;
-    std::vector<std::shared_ptr<const std::regex>> m_regexes; ///< per breakpoint; null unless kNameRegex
+    std::vector<std::optional<NamePattern>> m_regexes; ///< per breakpoint; empty unless kNameRegex
     std::vector<std::size_t> m_before; ///< enabled unconditional and iteration breakpoints, in order
     std::vector<std::size_t> m_after;  ///< enabled tensor-conditional breakpoints, in order
 };

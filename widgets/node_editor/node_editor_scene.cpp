@@ -280,15 +280,13 @@ void NodeEditorScene::refreshNode(DocNodeId id)
 void NodeEditorScene::setBreakpoints(std::vector<debugger::Breakpoint> breakpoints)
 {
     m_breakpoints = std::move(breakpoints);
-    m_breakpointRegexes.assign(m_breakpoints.size(), nullptr);
+    m_breakpointRegexes.assign(m_breakpoints.size(), std::nullopt);
     for (std::size_t i = 0; i < m_breakpoints.size(); ++i) {
         if (m_breakpoints[i].target != debugger::Breakpoint::Target::kNameRegex)
             continue;
         // One that does not compile marks nothing; the debugger's breakpoint table says why.
-        try {
-            m_breakpointRegexes[i] = std::make_shared<const std::regex>(m_breakpoints[i].pattern, std::regex::ECMAScript);
-        } catch (const std::regex_error&) {
-        }
+        if (auto pattern = debugger::NamePattern::compile(m_breakpoints[i].pattern))
+            m_breakpointRegexes[i] = std::move(*pattern);
     }
     for (const auto& [id, item] : m_nodes)
         applyBreakpointMark(id);
@@ -311,10 +309,7 @@ std::vector<std::size_t> NodeEditorScene::breakpointsOf(DocNodeId id) const
             break;
         case debugger::Breakpoint::Target::kOpType: applies = !layer && b.pattern == node->type; break;
         case debugger::Breakpoint::Target::kNameRegex:
-            try { // a search can give up on a pathological pattern (error_complexity): no mark then
-                applies = m_breakpointRegexes[i] && std::regex_search(layer ? scope : node->name, *m_breakpointRegexes[i]);
-            } catch (const std::regex_error&) {
-            }
+            applies = m_breakpointRegexes[i] && m_breakpointRegexes[i]->search(layer ? scope : node->name);
             break;
         case debugger::Breakpoint::Target::kAnyNode: break;
         }

@@ -10,7 +10,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -173,7 +172,7 @@ private:
     bool m_membershipPending = false;
     std::vector<debugger::Breakpoint> m_breakpoints;
     /// Per breakpoint: its compiled regex (null unless a "regex:" that compiles).
-    std::vector<std::shared_ptr<const std::regex>> m_breakpointRegexes;
+    std::vector<std::optional<debugger::NamePattern>> m_breakpointRegexes;
 };
 
 } // namespace tstudio::node_editor
