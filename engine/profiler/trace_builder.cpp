@@ -66,16 +66,28 @@ private:
     std::uint32_t m_count = 0;
 };
 
+/// The times a timeline holds: a start and a duration each within [0, 2^62 - 1] ns (the year 2116
+/// after the epoch), so that start + duration and every difference of starts fit in an int64. A
+/// record's time beyond (a damaged or hostile RunMetadata: microseconds whose nanoseconds overflow,
+/// found by the run_metadata fuzz target under UBSan) is clamped to that range.
+constexpr std::int64_t kMaxTraceNanos = (std::int64_t{1} << 62) - 1;
+
+/// `nanos` when it is set (non-zero), else `micros` in nanoseconds, clamped to [0, kMaxTraceNanos].
+std::int64_t traceNanos(std::int64_t nanos, std::int64_t micros)
+{
+    if (nanos != 0)
+        return std::clamp<std::int64_t>(nanos, 0, kMaxTraceNanos);
+    return micros <= 0 ? 0 : micros >= kMaxTraceNanos / 1000 ? kMaxTraceNanos : micros * 1000;
+}
+
 std::int64_t startNanos(const tensorflow::NodeExecStats& node)
 {
-    return node.all_start_nanos() != 0 ? node.all_start_nanos() : node.all_start_micros() * 1000;
+    return traceNanos(node.all_start_nanos(), node.all_start_micros());
 }
 
 std::int64_t durationNanos(const tensorflow::NodeExecStats& node)
 {
-    const std::int64_t duration =
-        node.all_end_rel_nanos() != 0 ? node.all_end_rel_nanos() : node.all_end_rel_micros() * 1000;
-    return std::max<std::int64_t>(duration, 0);
+    return traceNanos(node.all_end_rel_nanos(), node.all_end_rel_micros());
 }
 
 /// The title of lane `threadId` of a device.
@@ -429,7 +441,7 @@ ProfileTrace buildTrace(const std::vector<std::pair<std::int64_t, const tensorfl
                         build.hasInUse = true;
                     trace.memory[build.counter].samples.emplace_back(end, memory.allocator_bytes_in_use());
                     for (const tensorflow::AllocationRecord& record : memory.allocation_records())
-                        build.records.emplace_back(record.alloc_micros() * 1000, record.alloc_bytes());
+                        build.records.emplace_back(traceNanos(0, record.alloc_micros()), record.alloc_bytes());
                 }
                 events.push_back(event);
             }

@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -451,6 +453,31 @@ private slots:
         QCOMPARE(bfc.allocator, std::string("GPU_0_bfc"));
         QCOMPARE(bfc.samples, (Samples{{3000, 64}, {7000, 96}, {9000, 32}}));
         QCOMPARE(bfc.peakBytes, std::int64_t(96));
+    }
+
+    /// Times a timeline cannot hold (microseconds whose nanoseconds overflow an int64, negative
+    /// ones: a damaged RunMetadata, found by the run_metadata fuzz target under UBSan) are clamped to
+    /// [0, 2^62 - 1] ns: every event keeps start <= end and the lanes stay ordered.
+    void absurdTimesAreClamped()
+    {
+        tensorflow::StepStats stats;
+        auto* device = stats.add_dev_stats();
+        device->set_device(kCpu0);
+        record(device, "normal", 1000, 10);
+        record(device, "far", std::numeric_limits<std::int64_t>::max() / 100, std::numeric_limits<std::int64_t>::max() / 7);
+        record(device, "before", -5, -3);
+        const ProfileTrace trace = traceFromStepStats(stats);
+        QCOMPARE(trace.events.size(), std::size_t(3));
+        QCOMPARE(trace.originNs, std::int64_t(0)); // the negative start, clamped
+        constexpr std::int64_t kMax = (std::int64_t{1} << 62) - 1;
+        std::int64_t latestEnd = 0;
+        for (const TraceEvent& e : trace.events) {
+            QVERIFY(e.startNs >= 0 && e.durationNs >= 0);
+            QVERIFY(e.startNs <= kMax && e.durationNs <= kMax);
+            latestEnd = std::max(latestEnd, e.startNs + e.durationNs);
+        }
+        QCOMPARE(latestEnd, 2 * kMax); // the far record: both parts clamped, their sum still an int64
+        QCOMPARE(checkLaneInvariant(trace), std::string());
     }
 
     void stepsInTimeOrderWithoutEmptyRuns()
