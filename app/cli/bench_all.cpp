@@ -6,9 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <memory>
 #include <map>
 #include <optional>
 #include <regex>
@@ -61,6 +59,15 @@ std::optional<fs::path> findTools(const std::string& given)
     return std::nullopt;
 }
 
+/// The last non-empty line of a program's output ("" when there is none).
+std::string lastLine(std::string text)
+{
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    const std::size_t newline = text.rfind('\n');
+    return newline == std::string::npos ? text : text.substr(newline + 1);
+}
+
 /// Empty when `python` can import `modules`, else why not.
 std::string pythonMissing(const std::string& python, const std::string& modules)
 {
@@ -68,10 +75,7 @@ std::string pythonMissing(const std::string& python, const std::string& modules)
     if (!r)
         return r.error().message();
     if (r->exitCode != 0) {
-        std::string last = r->output;
-        while (!last.empty() && last.back() == '\n')
-            last.pop_back();
-        last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+        const std::string last = lastLine(r->output);
         return python + " cannot import " + modules + (last.empty() ? "" : " (" + last + ")");
     }
     return {};
@@ -108,10 +112,7 @@ void runJob(const Job& job, double timeoutSeconds, Collected& collected)
             if (std::regex_search(r->output, m, std::regex(pattern, std::regex::multiline))) {
                 collected.values[job.label + "#" + key].push_back(std::stod(m[1].str()));
             } else {
-                std::string last = r->output;
-                while (!last.empty() && last.back() == '\n')
-                    last.pop_back();
-                last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+                const std::string last = lastLine(r->output);
                 error = "exit code " + std::to_string(r->exitCode) + ", no '" + key + "' figure" +
                         (last.empty() ? std::string() : ": " + last);
                 break;
@@ -194,19 +195,11 @@ int benchAll(const BenchAllArgs& args)
                         torchEnv, {{"steps/s", figure}}, noTorch});
         rows.push_back({"ptb-small", "steps/s", "tstudio bench ptb#steps/s", "PyTorch", "pytorch_ptb.py#steps/s"});
     }
-    std::unique_ptr<char, void (*)(char*)> imageDirOwner(nullptr, [](char* p) {
-        std::error_code ignored;
-        fs::remove_all(p, ignored);
-        std::free(p);
-    });
     if (wanted("images")) {
         std::string pattern = (fs::temp_directory_path(ec) / "tstudio-bench-all-XXXXXX").string();
-        if (char* made = ::mkdtemp(pattern.data())) {
-            imageDirOwner.reset(strdup(made));
-            imageDir = fs::path(made);
-        } else {
+        if (!::mkdtemp(pattern.data()))
             return fail(internalError("bench all: cannot make a temporary folder for the JPEGs"));
-        }
+        imageDir = fs::path(pattern);
         // Both read the same JPEG files: tstudio writes them (--keep), Pillow decodes them.
         jobs.push_back({"tstudio bench images", {self.string(), "bench", "images", "--keep", imageDir->string()}, {},
                         {{"gray28", "^gray28: ([0-9.]+) images/s"}, {"rgb224", "^rgb224: ([0-9.]+) images/s"}}, {}});
@@ -284,6 +277,8 @@ int benchAll(const BenchAllArgs& args)
         noted.push_back(why);
         std::printf("%s: %s\n", job.label.c_str(), why.c_str());
     }
+    if (imageDir)
+        fs::remove_all(*imageDir, ec);
     return ourFailure ? kExitFailure : kExitOk;
 }
 
