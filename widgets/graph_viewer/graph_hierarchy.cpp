@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -129,12 +130,24 @@ bool isRefInput(const std::string& op, int index)
     return it != table.end() && index >= 0 && index < it->second;
 }
 
-std::vector<std::string> GraphHierarchy::strictPaths(const std::vector<std::string>& names)
+namespace {
+
+/// Every proper scope of the names ("a" and "a/b" for "a/b/c"), as views into them.
+std::unordered_set<std::string_view> scopesOf(const std::vector<std::string>& names)
 {
     std::unordered_set<std::string_view> scopes;
+    scopes.reserve(names.size());
     for (const auto& name : names)
         for (std::size_t i = name.find('/'); i != std::string::npos; i = name.find('/', i + 1))
             scopes.insert(std::string_view(name).substr(0, i));
+    return scopes;
+}
+
+} // namespace
+
+std::vector<std::string> GraphHierarchy::strictPaths(const std::vector<std::string>& names)
+{
+    const std::unordered_set<std::string_view> scopes = scopesOf(names);
     std::vector<std::string> paths;
     paths.reserve(names.size());
     for (const auto& name : names) {
@@ -190,16 +203,19 @@ private:
         const int count = m_graph.node_size();
         std::vector<std::string> names;
         names.reserve(static_cast<std::size_t>(count));
-        std::unordered_set<std::string> seen;
+        // Views into the GraphDef's own strings, which outlive the builder: no copies, no allocations.
+        std::unordered_set<std::string_view> seen;
+        seen.reserve(static_cast<std::size_t>(count));
         m_opOfGraphIndex.assign(static_cast<std::size_t>(count), -1);
         std::vector<int> kept;
+        kept.reserve(static_cast<std::size_t>(count));
         for (int i = 0; i < count; ++i) {
             const auto& name = m_graph.node(i).name();
             if (name.empty()) {
                 m_h.m_problems.push_back("node #" + std::to_string(i) + " has no name; left out");
                 continue;
             }
-            if (!seen.insert(name).second) {
+            if (!seen.insert(std::string_view(name)).second) {
                 m_h.m_problems.push_back("duplicate node name '" + name + "' (node #" + std::to_string(i) +
                                          "); the first one is kept");
                 continue;
@@ -207,12 +223,17 @@ private:
             names.push_back(name);
             kept.push_back(i);
         }
-        classifyEmbeddings(names, kept);
+        m_graphIndexByName.reserve(kept.size());
+        const std::unordered_set<std::string_view> scopes = scopesOf(names);
+        classifyEmbeddings(names, kept, scopes);
+        // Every node, group and series the hierarchy gets, so that the nodes never move: groups are scopes of
+        // the drawn names (a subset of `scopes`), a series has at least seriesMinSize members.
+        m_h.m_nodes.reserve(1 + scopes.size() + kept.size() + kept.size() / static_cast<std::size_t>(std::max(2, m_options.seriesMinSize)));
         {
             std::vector<std::string> coreNames;
             std::vector<int> coreKept;
             for (std::size_t k = 0; k < kept.size(); ++k) {
-                m_graphIndexByName.emplace(names[k], kept[k]); // no-op unless embedding is off
+                m_graphIndexByName.emplace(m_graph.node(kept[k]).name(), kept[k]); // no-op unless embedding is off
                 if (m_embedKind[static_cast<std::size_t>(kept[k])] == kNotEmbedded) {
                     coreNames.push_back(std::move(names[k]));
                     coreKept.push_back(kept[k]);
@@ -224,20 +245,20 @@ private:
             kept = std::move(coreKept);
         }
         const auto paths = strictPaths(names);
-        std::unordered_map<std::string, int> groups; // scope path -> group id
+        std::unordered_map<std::string_view, int> groups; // scope path (a view into `paths`) -> group id
+        groups.reserve(scopes.size());
+        m_h.m_byName.reserve(scopes.size() + 2 * kept.size());
+        m_h.m_opByNodeName.reserve(kept.size());
+        m_opByGraphName.reserve(kept.size());
         for (std::size_t k = 0; k < kept.size(); ++k) {
             const std::string& path = paths[k];
             int parent = 0;
             for (std::size_t i = path.find('/'); i != std::string::npos; i = path.find('/', i + 1)) {
-                std::string scope = path.substr(0, i);
-                const auto it = groups.find(scope);
-                if (it != groups.end()) {
-                    parent = it->second;
-                } else {
-                    const int id = addNode(HierarchyNodeKind::kGroup, scope, parent);
-                    groups.emplace(std::move(scope), id);
-                    parent = id;
-                }
+                const std::string_view scope = std::string_view(path).substr(0, i);
+                const auto [it, added] = groups.try_emplace(scope, -1);
+                if (added)
+                    it->second = addNode(HierarchyNodeKind::kGroup, std::string(scope), parent);
+                parent = it->second;
             }
             const auto& def = m_graph.node(kept[k]);
             const int id = addNode(HierarchyNodeKind::kOp, path, parent);
@@ -267,35 +288,34 @@ private:
                            [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
     }
 
-    static std::string sourceName(const std::string& input)
+    /// The node an input names: "^a" and "a:1" name "a" (a view into `input`).
+    static std::string_view sourceName(std::string_view input)
     {
-        std::string source = !input.empty() && input[0] == '^' ? input.substr(1) : input;
+        std::string_view source = !input.empty() && input[0] == '^' ? input.substr(1) : input;
         const auto colon = source.rfind(':');
-        if (colon != std::string::npos && colon + 1 < source.size() &&
+        if (colon != std::string_view::npos && colon + 1 < source.size() &&
             std::all_of(source.begin() + static_cast<std::ptrdiff_t>(colon) + 1, source.end(),
                         [](char c) { return c >= '0' && c <= '9'; }))
-            source.resize(colon);
+            source = source.substr(0, colon);
         return source;
     }
 
     // In-embeddings need a consumer, summaries an input, so that no node silently disappears.
-    void classifyEmbeddings(const std::vector<std::string>& names, const std::vector<int>& kept)
+    void classifyEmbeddings(const std::vector<std::string>& names, const std::vector<int>& kept,
+                            const std::unordered_set<std::string_view>& scopes)
     {
         m_embedKind.assign(static_cast<std::size_t>(m_graph.node_size()), kNotEmbedded);
         if (!m_options.enableEmbedding)
             return;
-        for (std::size_t k = 0; k < kept.size(); ++k)
-            m_graphIndexByName.emplace(names[k], kept[k]);
-        std::unordered_set<std::string> consumed;
+        for (int i : kept)
+            m_graphIndexByName.emplace(m_graph.node(i).name(), i);
+        std::unordered_set<std::string_view> consumed;
+        consumed.reserve(kept.size());
         for (int i : kept)
             for (const auto& input : m_graph.node(i).input())
                 consumed.insert(sourceName(input));
         // A node named like a scope ("dense/kernel" beside "dense/kernel/read", as a frozen graph's weights are)
         // stays a node: embedded, it would be drawn nowhere and its name would select the scope instead.
-        std::unordered_set<std::string_view> scopes;
-        for (const auto& name : names)
-            for (std::size_t i = name.find('/'); i != std::string::npos; i = name.find('/', i + 1))
-                scopes.insert(std::string_view(name).substr(0, i));
         const auto& inTypes = m_options.inEmbeddingTypes;
         for (std::size_t k = 0; k < kept.size(); ++k) {
             const auto& def = m_graph.node(kept[k]);
@@ -365,7 +385,7 @@ private:
     }
 
     struct ParsedInput {
-        std::string source;
+        std::string_view source; ///< a view into the input string
         int output = 0;
         bool control = false;
     };
@@ -376,8 +396,10 @@ private:
         parsed.control = !input.empty() && input[0] == '^';
         parsed.source = sourceName(input);
         if (!parsed.control && parsed.source.size() < input.size()) {
-            const std::string digits = input.substr(parsed.source.size() + 1);
-            parsed.output = digits.size() < 10 ? std::stoi(digits) : -1;
+            // sourceName stripped ":" and at least one digit.
+            const std::string_view digits = std::string_view(input).substr(parsed.source.size() + 1);
+            if (digits.size() >= 10 || std::from_chars(digits.data(), digits.data() + digits.size(), parsed.output).ec != std::errc())
+                parsed.output = -1;
         }
         return parsed;
     }
@@ -806,8 +828,9 @@ private:
     std::vector<int> m_opOfGraphIndex;
     std::vector<int> m_depth;
     std::unordered_map<std::uint64_t, int> m_edgeIndex;
-    std::unordered_map<std::string, int> m_opByGraphName;
-    std::unordered_map<std::string, int> m_graphIndexByName; // every kept GraphDef node
+    // Keyed by views into the GraphDef's node names.
+    std::unordered_map<std::string_view, int> m_opByGraphName;
+    std::unordered_map<std::string_view, int> m_graphIndexByName; // every kept GraphDef node
     enum : char { kNotEmbedded, kInEmbedding, kOutEmbedding };
     std::vector<char> m_embedKind;
 };
