@@ -15,7 +15,7 @@ TSTUDIO_PACKAGES=(
     qt6-translations-l10n libqt6opengl6-dev libgl-dev libxkbcommon-dev libvulkan-dev
     libeigen3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libpng-dev libdnnl-dev
     libcli11-dev nlohmann-json3-dev libsimdjson-dev libreadline-dev libexpected-dev
-    libzip-dev libjpeg62-turbo-dev libsnappy-dev libre2-dev libfarmhash-dev libhighwayhash-dev
+    libzip-dev libjpeg62-turbo-dev libsnappy-dev libre2-dev libfarmhash-dev libhighwayhash-dev libjemalloc-dev
     openmpi-bin libopenmpi-dev
     python3 python3-protobuf python3-numpy
     fonts-noto-cjk
