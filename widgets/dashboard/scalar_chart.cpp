@@ -141,6 +141,19 @@ struct ScalarChart::RunData {
     double xMin = 0, xMax = 0;
     QLineSeries* rawSeries = nullptr;
     QLineSeries* smoothSeries = nullptr;
+    /// What a series last drew. A redraw skips a series whose values, x range, width and axis are as they
+    /// were: moving the smoothing slider re-decimates and replaces only the smoothed curve, not the raw one.
+    struct Drawn {
+        std::uint64_t values = 0, smoothed = 0;
+        double x0 = 0, x1 = 0;
+        int columns = 0;
+        bool log = false;
+        bool valid = false;
+        bool operator==(const Drawn&) const = default;
+    };
+    std::uint64_t valuesVersion = 0;   ///< bumped when the samples or the x axis change
+    std::uint64_t smoothedVersion = 0; ///< bumped when the smoothed values are recomputed
+    Drawn rawDrawn, smoothDrawn;
 
     std::span<const double> drawX() const { return sorted ? std::span<const double>(sortedX) : x; }
     std::span<const double> drawY(bool smooth, bool log) const
@@ -447,6 +460,7 @@ void ScalarChart::resmooth(RunData& d)
 {
     QElapsedTimer timer;
     timer.start();
+    ++d.smoothedVersion;
     smoothTensorBoard(d.raw, m_smoothing, d.smoothed, &d.smoothedStats);
     if (d.sorted) {
         d.sortedRaw.resize(d.order.size());
@@ -488,6 +502,7 @@ void ScalarChart::setSeries(const QString& run, Samples samples)
     for (std::size_t i = 0; i < d.raw.size(); ++i)
         d.raw[i] = (*d.samples)[i].value;
     d.rawStats = valueStats(d.raw);
+    ++d.valuesVersion;
     prepareX(d);
     resmooth(d);
     m_seriesDirty = m_seriesDirty || added;
@@ -539,6 +554,7 @@ void ScalarChart::setXAxis(XAxis axis)
         return;
     m_xAxis = axis;
     for (auto& [run, d] : m_data) {
+        ++d->valuesVersion;
         prepareX(*d);
         resmooth(*d);
     }
@@ -645,6 +661,8 @@ void ScalarChart::rebuildSeries()
                 delete *s;
                 *s = nullptr;
             }
+    for (auto& [run, d] : m_data)
+        d->rawDrawn = d->smoothDrawn = {};
     const QList<RunStyle> runs = visibleRunsWithData();
     const bool smoothing = m_smoothing > 0;
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
@@ -804,9 +822,14 @@ void ScalarChart::redraw()
     for (const RunStyle& r : runs) {
         RunData& d = *m_data.at(r.run);
         const std::span<const double> xs = d.drawX();
-        auto fill = [&](QLineSeries* series, bool smooth) {
+        auto fill = [&](QLineSeries* series, RunData::Drawn& drawn, bool smooth) {
             if (!series)
                 return;
+            const RunData::Drawn now{d.valuesVersion, smooth ? d.smoothedVersion : 0, m_xRange.first, m_xRange.second,
+                                     columns, m_logY, true};
+            if (drawn == now)
+                return;
+            drawn = now;
             timer.start();
             const std::span<const double> ys = d.drawY(smooth, m_logY);
             decimateForDrawing(xs, ys, m_xRange.first, m_xRange.second, columns, idx);
@@ -823,8 +846,8 @@ void ScalarChart::redraw()
             if (series->pointsVisible() != markers)
                 series->setPointsVisible(markers);
         };
-        fill(d.rawSeries, false);
-        fill(d.smoothSeries, m_smoothing > 0);
+        fill(d.rawSeries, d.rawDrawn, false);
+        fill(d.smoothSeries, d.smoothDrawn, m_smoothing > 0);
     }
     m_resetButton->setEnabled(m_zoom.has_value());
     m_lastTimes = times;

@@ -6,6 +6,9 @@
 #include "dashboard/scalars_view.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
@@ -157,6 +160,50 @@ private slots:
         chart.resetZoom();
         chart.refresh();
         QCOMPARE(chart.xRange(), std::make_pair(0.0, 249999.0));
+    }
+
+    void smoothingRedrawsOnlyTheSmoothedCurve()
+    {
+        ScalarChart chart;
+        chart.resize(600, 400);
+        chart.show();
+        chart.setRuns(twoRuns());
+        chart.setSeries(QStringLiteral("train"), makeSamples(20000, 1.0, 0.0, 1));
+        chart.setSmoothing(0.6);
+        chart.refresh();
+        // The chart's two series of the run: the faded raw curve and the smoothed one.
+        const QList<QAbstractSeries*> all = chart.findChild<QChartView*>()->chart()->series();
+        QCOMPARE(all.size(), 2);
+        int replaced[2] = {0, 0};
+        for (int k = 0; k < 2; ++k)
+            connect(static_cast<QLineSeries*>(all[k]), &QXYSeries::pointsReplaced, this, [&replaced, k] { ++replaced[k]; });
+        const QList<QPointF> raw = chart.rawPoints(QStringLiteral("train"));
+        const QList<QPointF> smoothed = chart.smoothedPoints(QStringLiteral("train"));
+        // A new weight: only the smoothed curve is decimated and replaced again; the raw one stays as drawn.
+        chart.setSmoothing(0.9);
+        chart.refresh();
+        QCOMPARE(replaced[0] + replaced[1], 1);
+        QCOMPARE(chart.rawPoints(QStringLiteral("train")), raw);
+        QVERIFY(chart.smoothedPoints(QStringLiteral("train")) != smoothed);
+        // Nothing changed: nothing replaced.
+        chart.setSmoothing(0.9);
+        chart.refresh();
+        QCOMPARE(replaced[0] + replaced[1], 1);
+        // A zoom changes what both curves show; new samples too.
+        chart.zoomTo(QRectF(QPointF(1000, 0.2), QPointF(5000, 0.9)));
+        chart.refresh();
+        QCOMPARE(replaced[0] + replaced[1], 3);
+        QVERIFY(chart.rawPoints(QStringLiteral("train")).first().x() <= 1000);
+        chart.setSeries(QStringLiteral("train"), makeSamples(30000, 1.0, 0.0, 1));
+        chart.refresh();
+        QCOMPARE(replaced[0] + replaced[1], 5);
+        chart.resetZoom();
+        chart.refresh();
+        QCOMPARE(chart.rawPoints(QStringLiteral("train")).last().x(), 29999.0);
+        // The log axis redraws both.
+        chart.setLogY(true);
+        chart.refresh();
+        QVERIFY(replaced[0] + replaced[1] >= 8);
     }
 
     void filterHidesSections()
