@@ -118,6 +118,26 @@ QPainterPath edgePath(const std::vector<LayoutPoint>& points)
     return path;
 }
 
+/// Whether edgePath(points) stays within about `tolerance` screen pixels of the polyline through the points at
+/// this scale: a quadratic piece's middle is |start - 2 control + end| / 4 from its control point, where the
+/// curve and the polyline are farthest apart.
+bool curveIsNearPolyline(const std::vector<LayoutPoint>& points, double scale, double tolerance)
+{
+    if (points.size() < 3)
+        return true;
+    QPointF start(points.front().x, points.front().y);
+    for (std::size_t i = 1; i + 1 < points.size(); ++i) {
+        const QPointF c(points[i].x, points[i].y);
+        const QPointF next(points[i + 1].x, points[i + 1].y);
+        const QPointF end = i + 2 == points.size() ? next : (c + next) / 2.0;
+        const QPointF bulge = start - 2 * c + end;
+        if (std::hypot(bulge.x(), bulge.y()) / 4 * scale > tolerance)
+            return false;
+        start = end;
+    }
+    return true;
+}
+
 } // namespace
 
 GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent)
@@ -397,7 +417,7 @@ void GraphCanvas::renderScene(QPainter& painter, const QRectF& world, double sca
         if (!bounds.intersects(world) || (bounds.width() * scale < 3 && bounds.height() * scale < 3))
             continue;
         painter.setRenderHint(QPainter::Antialiasing, !fastEdges);
-        drawEdge(painter, m_snapshot->edges[i], scale, world, bounds);
+        drawEdge(painter, m_snapshot->edges[i], scale, world, bounds, screen);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     // Edges crossing an expanded group's border end in short stubs at the inner node (TensorBoard's bridges).
@@ -575,7 +595,7 @@ void GraphCanvas::drawItem(QPainter& painter, const ViewItem& item, double scale
 }
 
 void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world,
-                           const QRectF& bounds) const
+                           const QRectF& bounds, bool screen) const
 {
     if (edge.points.size() < 2 || edge.group < 0)
         return;
@@ -598,7 +618,13 @@ void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale
         colour.setAlphaF(0.1);
     else if (m_tracing)
         colour = QColor(0xe0, 0x7b, 0x00);
-    QPen pen(colour, widthPx / scale);
+    // On screen the width is set in pixels (a cosmetic pen): the curve is mapped to the screen first and stroked
+    // there, which looks the same as a world-space pen of widthPx / scale. Stroked in world space instead, a
+    // zoomed-out view's long edges cost milliseconds each (Qt offsets the curve by half a pen width thousands of
+    // times smaller than the curve): 550 edges of an expanded 100,000-node graph took 65-226 ms per frame.
+    // Exports keep the world-space pen, so that an SVG's edges scale with its boxes.
+    QPen pen(colour, screen ? widthPx : widthPx / scale);
+    pen.setCosmetic(screen);
     if (controlOnly)
         pen.setStyle(Qt::DashLine);
     pen.setCapStyle(Qt::FlatCap);
@@ -613,6 +639,14 @@ void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale
             if (clipLine(line, view))
                 painter.drawLine(line);
         }
+    } else if (screen && curveIsNearPolyline(edge.points, scale, 0.25)) {
+        // Zoomed out, where the curve and its polyline differ by under a quarter of a pixel: straight pieces,
+        // which the raster engine draws on its fast line path instead of stroking a curve.
+        std::vector<QLineF> lines;
+        lines.reserve(edge.points.size() - 1);
+        for (std::size_t k = 0; k + 1 < edge.points.size(); ++k)
+            lines.emplace_back(edge.points[k].x, edge.points[k].y, edge.points[k + 1].x, edge.points[k + 1].y);
+        painter.drawLines(lines.data(), static_cast<int>(lines.size()));
     } else {
         painter.drawPath(edgePath(edge.points));
     }

@@ -107,7 +107,8 @@ protected:
 
 private:
     void drawItem(QPainter& painter, const ViewItem& item, double scale, bool screen) const;
-    void drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world, const QRectF& bounds) const;
+    void drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world, const QRectF& bounds,
+                  bool screen) const;
     void drawStubs(QPainter& painter, const ViewItem& item, double scale) const;
     QRectF toggleRect(const ViewItem& item) const;
     int edgeAt(QPointF widgetPos) const;

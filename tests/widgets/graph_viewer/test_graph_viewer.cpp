@@ -21,6 +21,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QPainter>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -563,6 +564,50 @@ private slots:
         QVERIFY(text.contains("MatMul")); // labels are text, not pixels
         QVERIFY(!viewer->exportImage(dir.filePath("no/such/dir/g.png"), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void screenEdgesDrawAsTheExportDraws()
+    {
+        // On screen edges are stroked in pixels (a cosmetic pen, straight pieces where the curve is within a
+        // quarter pixel of them); exports stroke them in world units. Both must give the same picture.
+        auto viewer = show(twoLayers());
+        QVERIFY(viewer);
+        viewer->setExpanded(viewer->hierarchy()->find("layer1"), true);
+        viewer->setExpanded(viewer->hierarchy()->find("layer2"), true);
+        QVERIFY(waitForLayout(*viewer));
+        GraphCanvas* canvas = viewer->canvas();
+        const LayoutSnapshot* s = canvas->snapshot();
+        QVERIFY(s && !s->edges.empty());
+        for (const double zoom : {1.0, 0.35}) {
+            const QSize size(900, 650);
+            const QPointF offset = QPointF(size.width() / 2.0, size.height() / 2.0) -
+                                   QPointF(s->size.width / 2, s->size.height / 2) * zoom;
+            canvas->setView(zoom, offset);
+            canvas->settle(); // a settled view: antialiased edges on screen as in the export
+            const QRectF world((QPointF(0, 0) - offset) / zoom, QSizeF(size.width() / zoom, size.height() / zoom));
+            auto draw = [&](bool screen) {
+                QImage image(size, QImage::Format_ARGB32_Premultiplied);
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                painter.translate(offset);
+                painter.scale(zoom, zoom);
+                canvas->renderScene(painter, world, zoom, screen);
+                return image;
+            };
+            const QImage screen = draw(true), exported = draw(false);
+            qint64 inked = 0, differing = 0;
+            for (int y = 0; y < size.height(); ++y)
+                for (int x = 0; x < size.width(); ++x) {
+                    const QRgb a = screen.pixel(x, y), b = exported.pixel(x, y);
+                    inked += qGray(b) < 250 ? 1 : 0;
+                    const int d = std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))});
+                    differing += d > 64 ? 1 : 0;
+                }
+            QVERIFY2(inked > 2000, qPrintable(QStringLiteral("zoom %1: %2 inked pixels").arg(zoom).arg(inked)));
+            // Identical here (0 pixels apart at both zooms); edges three times as wide on screen differ in
+            // 0.5-0.9% of the inked pixels.
+            QVERIFY2(differing * 1000 <= inked, qPrintable(QStringLiteral("zoom %1: %2 of %3 inked pixels differ").arg(zoom).arg(differing).arg(inked)));
+        }
     }
 
     void debuggerMarksAndBreakpointToggle()
