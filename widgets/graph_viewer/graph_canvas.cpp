@@ -118,6 +118,17 @@ QPainterPath edgePath(const std::vector<LayoutPoint>& points)
     return path;
 }
 
+std::uint64_t mixKey(std::uint64_t h, std::uint64_t v)
+{
+    // splitmix64's finaliser over the combination.
+    std::uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
 /// Whether edgePath(points) stays within about `tolerance` screen pixels of the polyline through the points at
 /// this scale: a quadratic piece's middle is |start - 2 control + end| / 4 from its control point, where the
 /// curve and the polyline are farthest apart.
@@ -412,12 +423,17 @@ void GraphCanvas::renderScene(QPainter& painter, const QRectF& world, double sca
     for (const auto& item : items)
         if (item.expanded && visible(item))
             drawItem(painter, item, scale, screen);
+    // Zoomed out with many edges on screen, bundles of edges run along the same pixels: each is drawn once (the
+    // raster engine's cost is in the pixel rows it fills, and an expanded 100,000-node graph's whole view had 550
+    // edges over 250,000 rows, on 223 distinct pixel paths).
+    std::unordered_set<std::uint64_t> drawn;
+    const bool dedupe = screen && visibleEdges > kMaxAntialiasedEdges;
     for (std::size_t i = 0; i < m_snapshot->edges.size(); ++i) {
         const QRectF& bounds = m_edgeBounds[i];
         if (!bounds.intersects(world) || (bounds.width() * scale < 3 && bounds.height() * scale < 3))
             continue;
         painter.setRenderHint(QPainter::Antialiasing, !fastEdges);
-        drawEdge(painter, m_snapshot->edges[i], scale, world, bounds, screen);
+        drawEdge(painter, m_snapshot->edges[i], scale, world, bounds, screen, dedupe ? &drawn : nullptr);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     // Edges crossing an expanded group's border end in short stubs at the inner node (TensorBoard's bridges).
@@ -595,7 +611,7 @@ void GraphCanvas::drawItem(QPainter& painter, const ViewItem& item, double scale
 }
 
 void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world,
-                           const QRectF& bounds, bool screen) const
+                           const QRectF& bounds, bool screen, std::unordered_set<std::uint64_t>* drawn) const
 {
     if (edge.points.size() < 2 || edge.group < 0)
         return;
@@ -623,6 +639,15 @@ void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale
     // zoomed-out view's long edges cost milliseconds each (Qt offsets the curve by half a pen width thousands of
     // times smaller than the curve): 550 edges of an expanded 100,000-node graph took 65-226 ms per frame.
     // Exports keep the world-space pen, so that an SVG's edges scale with its boxes.
+    if (drawn) {
+        // The pen and the pixels the points fall on (the arrowhead follows from them).
+        std::uint64_t key = mixKey(colour.rgba(), static_cast<std::uint64_t>(std::lround(widthPx * 8)) * 2 + (controlOnly ? 1 : 0));
+        for (const auto& p : edge.points)
+            key = mixKey(key, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::lround(p.x * scale))) << 32) |
+                                  static_cast<std::uint32_t>(std::lround(p.y * scale)));
+        if (!drawn->insert(key).second)
+            return;
+    }
     QPen pen(colour, screen ? widthPx : widthPx / scale);
     pen.setCosmetic(screen);
     if (controlOnly)

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 class QPainter;
@@ -107,8 +108,10 @@ protected:
 
 private:
     void drawItem(QPainter& painter, const ViewItem& item, double scale, bool screen) const;
+    /// Draws one edge. With `drawn` (zoomed out on many edges), an edge whose pieces fall on the same pixels, in
+    /// the same pen, as one drawn already is left out; `drawn` remembers the edges drawn.
     void drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world, const QRectF& bounds,
-                  bool screen) const;
+                  bool screen, std::unordered_set<std::uint64_t>* drawn) const;
     void drawStubs(QPainter& painter, const ViewItem& item, double scale) const;
     QRectF toggleRect(const ViewItem& item) const;
     int edgeAt(QPointF widgetPos) const;

@@ -610,6 +610,57 @@ private slots:
         }
     }
 
+    void zoomedOutScreenDrawingLosesNoEdge()
+    {
+        // Many edges on screen: edges that fall on the same pixels in the same pen are drawn once. Every pixel the
+        // export inks must still be inked on screen.
+        // Names without numbers, so that no series folds the scopes or their ops.
+        auto letters = [](int i) { return std::string{char('a' + i / 26), char('a' + i % 26)}; };
+        tensorflow::GraphDef g;
+        addTypedNode(g, "x", "Placeholder");
+        constexpr int kScopes = 30, kChain = 17;
+        for (int i = 0; i < kScopes; ++i) {
+            const std::string scope = "scope_" + letters(i);
+            // A chain: every op reads the one before it.
+            for (int j = 0; j < kChain; ++j)
+                addTypedNode(g, scope + "/op_" + letters(j), "Identity", {j == 0 ? std::string("x") : scope + "/op_" + letters(j - 1)});
+        }
+        auto viewer = show(g);
+        QVERIFY(viewer);
+        for (int i = 0; i < kScopes; ++i)
+            viewer->setExpanded(viewer->hierarchy()->find("scope_" + letters(i)), true);
+        QVERIFY(waitForLayout(*viewer));
+        GraphCanvas* canvas = viewer->canvas();
+        QVERIFY2(canvas->snapshot()->edges.size() > 400, qPrintable(QString::number(canvas->snapshot()->edges.size())));
+        canvas->resize(900, 650);
+        canvas->zoomToFit();
+        canvas->settle();
+        const double zoom = canvas->zoom();
+        auto draw = [&](bool screen) {
+            QImage image(canvas->size(), QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            painter.translate(canvas->offset());
+            painter.scale(zoom, zoom);
+            canvas->renderScene(painter, canvas->visibleWorldRect(), zoom, screen);
+            return image;
+        };
+        const QImage screen = draw(true), exported = draw(false);
+        qint64 inked = 0, lost = 0;
+        for (int y = 0; y < screen.height(); ++y)
+            for (int x = 0; x < screen.width(); ++x) {
+                // Where the export inks strongly (an edge's core, a box): on screen edges are aliased here (many
+                // on screen), so their faint antialiased fringes are not compared.
+                if (qGray(exported.pixel(x, y)) >= 140)
+                    continue;
+                ++inked;
+                lost += qGray(screen.pixel(x, y)) >= 245 ? 1 : 0;
+            }
+        QVERIFY2(inked > 2000, qPrintable(QString::number(inked)));
+        // 18 of 21,731 here; an edge key that ignored the points lost 12,967.
+        QVERIFY2(lost * 200 <= inked, qPrintable(QStringLiteral("%1 of %2 inked pixels lost").arg(lost).arg(inked)));
+    }
+
     void debuggerMarksAndBreakpointToggle()
     {
         auto viewer = show(twoLayers());
