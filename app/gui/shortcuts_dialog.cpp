@@ -49,11 +49,6 @@ QString shortcutText(const QList<QKeySequence>& sequences)
     return keys.join(QStringLiteral(", "));
 }
 
-QString shortcutText(const QAction* action)
-{
-    return shortcutText(action->shortcuts());
-}
-
 /// The keys an action, QShortcut or button answers to; empty for anything else.
 QList<QKeySequence> keysOf(const QObject* object)
 {
