@@ -13,6 +13,7 @@
 #include "data/tfrecord_writer.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
+#include "kernels/dataset/batch_parse.h"
 #include "layers/dense.h"
 #include "losses/losses.h"
 #include "model/meta_graph.h"
@@ -394,6 +395,8 @@ int benchQueues(const Registries& registries, const QueuesBenchArgs& args)
                 args.readerThreads, threads, best[2]);
     std::printf("queues / memory: %.2fx\n", best[0] > 0 ? best[1] / best[0] : 0.0);
     std::printf("dataset / memory: %.2fx\n", best[0] > 0 ? best[2] / best[0] : 0.0);
+    // Whether map(parse_single_example) -> shuffle -> batch ran as one parse per batch (batch_parse.h).
+    std::printf("tf.data batched parsing: %s\n", tfdata::batchParseIteratorsMade() > 0 ? "yes" : "no");
     return kExitOk;
 }
 

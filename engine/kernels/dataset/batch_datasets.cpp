@@ -1,6 +1,7 @@
 // BatchDataset(V2) (batch_size consecutive elements stacked along a new dimension 0) and
 // PaddedBatchDataset(V2) (the same, each component padded to padded_shapes, -1 meaning the largest
 // size in the batch); drop_remainder drops a last, smaller batch.
+#include "kernels/dataset/batch_parse.h"
 #include "kernels/dataset/dataset.h"
 #include "kernels/dataset/dataset_kernels.h"
 #include "kernels/dataset/tensor_rows.h"
@@ -29,6 +30,12 @@ public:
 
     Expected<std::unique_ptr<DatasetIterator>> makeIterator(const IteratorEnv& env) const override
     {
+        if (!m_config.padded) {
+            // map(parse_single_example) [-> shuffle] -> batch: batched records, parsed a batch at a time.
+            auto parsing = makeBatchParseIterator(*this, m_input, m_config.batchSize, m_config.dropRemainder, env);
+            if (!parsing || *parsing)
+                return parsing;
+        }
         auto input = m_input->makeIterator(env);
         if (!input)
             return unexpected(input.error());

@@ -19,6 +19,8 @@ class FunctionRuntime;
 
 namespace tfdata {
 
+struct ParsingMap;
+
 /// One element of a dataset: one tensor per component (output_types).
 using Element = std::vector<Tensor>;
 /// What DatasetIterator::next() gives: an element, nullopt at the end of the sequence, or an error.
@@ -70,6 +72,17 @@ public:
     /// A fresh iterator at the start of the dataset. Errors for bad arguments found only now
     /// (files that cannot be opened are reported by next()).
     virtual Expected<std::unique_ptr<DatasetIterator>> makeIterator(const IteratorEnv& env) const = 0;
+
+    /// For the batched-parse rewrite (batch_parse.h). A map whose function parses Examples says so; a
+    /// dataset that only reorders its input's elements (shuffle) gives its input and makes its copy over
+    /// another input (of any structure), drawing the same order.
+    virtual std::shared_ptr<const ParsingMap> parsingMap() const { return nullptr; }
+    virtual std::shared_ptr<const DatasetBase> reorderedInput() const { return nullptr; }
+    virtual std::shared_ptr<const DatasetBase> reorderingOver(std::shared_ptr<const DatasetBase> input) const
+    {
+        (void)input;
+        return nullptr;
+    }
 
     std::string typeName() const override { return "tensorflow::data::WrappedDatasetVariant"; }
     std::string debugString() const override { return "<" + describe() + ">"; }

@@ -59,6 +59,11 @@ Expected<std::shared_ptr<const DatasetFunction>> DatasetFunction::create(OpKerne
     return std::shared_ptr<const DatasetFunction>(std::move(fn));
 }
 
+const FunctionBody& DatasetFunction::body() const
+{
+    return m_runtime->body(m_handle);
+}
+
 const std::vector<DataType>& DatasetFunction::resultTypes() const
 {
     return m_runtime->body(m_handle).retTypes;

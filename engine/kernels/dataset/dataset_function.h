@@ -29,6 +29,9 @@ public:
     Expected<Element> call(const IteratorEnv& env, const Element& args) const;
 
     const std::string& name() const { return m_name; }
+    /// The instantiated body (what rewrites recognise) and whether the function captures tensors.
+    const FunctionBody& body() const;
+    bool capturesArguments() const { return !m_captured.empty(); }
     /// The dtypes the function returns.
     const std::vector<DataType>& resultTypes() const;
     /// "MapDataset 'map': function 'f'", the prefix of this function's errors.

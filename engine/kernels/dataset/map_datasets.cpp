@@ -1,5 +1,6 @@
 // MapDataset (f applied to each element, on the caller's thread) and FilterDataset (the elements
 // for which `predicate` returns true).
+#include "kernels/dataset/batch_parse.h"
 #include "kernels/dataset/dataset_function.h"
 #include "kernels/dataset/dataset_kernels.h"
 
@@ -35,9 +36,11 @@ public:
     MapDataset(std::string op, std::string node, std::vector<DataType> types, std::vector<TensorShape> shapes,
                DatasetPtr input, DatasetFunctionPtr fn, bool filter)
         : DatasetBase(std::move(op), std::move(node), std::move(types), std::move(shapes)), m_input(std::move(input)),
-          m_fn(std::move(fn)), m_filter(filter)
+          m_fn(std::move(fn)), m_filter(filter), m_parsing(filter ? nullptr : parsingMapOf(m_input, m_fn, outputShapes()))
     {
     }
+
+    std::shared_ptr<const ParsingMap> parsingMap() const override { return m_parsing; }
 
     Expected<std::unique_ptr<DatasetIterator>> makeIterator(const IteratorEnv& env) const override
     {
@@ -88,6 +91,7 @@ private:
     DatasetPtr m_input;
     DatasetFunctionPtr m_fn;
     bool m_filter;
+    std::shared_ptr<const ParsingMap> m_parsing; ///< when f is a dense parse_single_example (batch_parse.h)
 };
 
 template <bool kFilter> class MapDatasetOp : public DatasetOpKernel {

@@ -1,5 +1,6 @@
 // ParallelMapDataset(V2): f applied to up to num_parallel_calls elements at once on worker threads
 // of the iterator, the results handed out in input order.
+#include "kernels/dataset/batch_parse.h"
 #include "kernels/dataset/dataset_function.h"
 #include "kernels/dataset/dataset_kernels.h"
 
@@ -26,9 +27,11 @@ public:
     ParallelMapDataset(std::string op, std::string node, std::vector<DataType> types, std::vector<TensorShape> shapes,
                        DatasetPtr input, DatasetFunctionPtr fn, int parallelism)
         : DatasetBase(std::move(op), std::move(node), std::move(types), std::move(shapes)), m_input(std::move(input)),
-          m_fn(std::move(fn)), m_parallelism(parallelism)
+          m_fn(std::move(fn)), m_parallelism(parallelism), m_parsing(parsingMapOf(m_input, m_fn, outputShapes()))
     {
     }
+
+    std::shared_ptr<const ParsingMap> parsingMap() const override { return m_parsing; }
 
     Expected<std::unique_ptr<DatasetIterator>> makeIterator(const IteratorEnv& env) const override
     {
@@ -193,6 +196,7 @@ private:
     DatasetPtr m_input;
     DatasetFunctionPtr m_fn;
     int m_parallelism;
+    std::shared_ptr<const ParsingMap> m_parsing; ///< when f is a dense parse_single_example (batch_parse.h)
 };
 
 /// ParallelMapDataset (num_parallel_calls: int32) and ParallelMapDatasetV2 (int64). `sloppy` and

@@ -79,6 +79,17 @@ public:
             std::make_unique<Iterator>(self<ShuffleDataset>(), std::move(*input), m_seeds->next()));
     }
 
+    // The order depends only on the seeds and the buffer, not on the elements: the copy over another
+    // input shares the seed generator, so its iterators draw the seeds this dataset's would have.
+    DatasetPtr reorderedInput() const override { return m_input; }
+    DatasetPtr reorderingOver(DatasetPtr input) const override
+    {
+        std::vector<DataType> types = input->outputTypes();
+        std::vector<TensorShape> shapes = input->outputShapes();
+        return std::make_shared<const ShuffleDataset>(op(), nodeName(), std::move(types), std::move(shapes),
+                                                      std::move(input), m_bufferSize, m_seeds);
+    }
+
 private:
     class Iterator : public DatasetIterator {
     public:

@@ -9,6 +9,8 @@
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
 #include "data/tfrecord_writer.h"
+#include "kernels/dataset/batch_parse.h"
+#include "proto/example.pb.h"
 #include "framework/allocator.h"
 #include "framework/variant.h"
 #include "kernel_harness.h"
@@ -191,6 +193,68 @@ const char* kLibrary = R"pb(
       attr { key: 'output_shapes' value { list { shape {} } } }
     }
     ret { key: 'd' value: 'model:handle:0' }
+  }
+  function {
+    signature {
+      name: 'parse_xy'
+      input_arg { name: 'record' type: DT_STRING }
+      output_arg { name: 'x' type: DT_FLOAT }
+      output_arg { name: 'y' type: DT_INT64 }
+    }
+    node_def {
+      name: 'x_default' op: 'Const'
+      attr { key: 'dtype' value { type: DT_FLOAT } }
+      attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: [ 9, 8, 7 ] } } }
+    }
+    node_def {
+      name: 'y_default' op: 'Const'
+      attr { key: 'dtype' value { type: DT_INT64 } }
+      attr { key: 'value' value { tensor { dtype: DT_INT64 tensor_shape { dim { size: 0 } } } } }
+    }
+    node_def {
+      name: 'ParseSingleExample' op: 'ParseSingleExample'
+      input: 'record' input: 'x_default:output:0' input: 'y_default:output:0'
+      attr { key: 'num_sparse' value { i: 0 } }
+      attr { key: 'sparse_keys' value { list {} } }
+      attr { key: 'sparse_types' value { list {} } }
+      attr { key: 'dense_keys' value { list { s: [ 'x', 'y' ] } } }
+      attr { key: 'Tdense' value { list { type: [ DT_FLOAT, DT_INT64 ] } } }
+      attr { key: 'dense_shapes' value { list { shape { dim { size: 3 } } shape {} } } }
+    }
+    ret { key: 'x' value: 'ParseSingleExample:dense_values:0' }
+    ret { key: 'y' value: 'ParseSingleExample:dense_values:1' }
+  }
+  function {
+    signature {
+      name: 'parse_xy_identity'
+      input_arg { name: 'record' type: DT_STRING }
+      output_arg { name: 'x' type: DT_FLOAT }
+      output_arg { name: 'y' type: DT_INT64 }
+    }
+    node_def {
+      name: 'x_default' op: 'Const'
+      attr { key: 'dtype' value { type: DT_FLOAT } }
+      attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: [ 9, 8, 7 ] } } }
+    }
+    node_def {
+      name: 'y_default' op: 'Const'
+      attr { key: 'dtype' value { type: DT_INT64 } }
+      attr { key: 'value' value { tensor { dtype: DT_INT64 tensor_shape { dim { size: 0 } } } } }
+    }
+    node_def {
+      name: 'ParseSingleExample' op: 'ParseSingleExample'
+      input: 'record' input: 'x_default:output:0' input: 'y_default:output:0'
+      attr { key: 'num_sparse' value { i: 0 } }
+      attr { key: 'sparse_keys' value { list {} } }
+      attr { key: 'sparse_types' value { list {} } }
+      attr { key: 'dense_keys' value { list { s: [ 'x', 'y' ] } } }
+      attr { key: 'Tdense' value { list { type: [ DT_FLOAT, DT_INT64 ] } } }
+      attr { key: 'dense_shapes' value { list { shape { dim { size: 3 } } shape {} } } }
+    }
+    node_def { name: 'ix' op: 'Identity' input: 'ParseSingleExample:dense_values:0' attr { key: 'T' value { type: DT_FLOAT } } }
+    node_def { name: 'iy' op: 'Identity' input: 'ParseSingleExample:dense_values:1' attr { key: 'T' value { type: DT_INT64 } } }
+    ret { key: 'x' value: 'ix:output:0' }
+    ret { key: 'y' value: 'iy:output:0' }
   }
 )pb";
 
@@ -663,6 +727,99 @@ private slots:
         const Status missing = read({dir.filePath("none").toStdString()}, "").first;
         QCOMPARE(missing.code(), StatusCode::kNotFound);
         QCOMPARE(read({plain}, "LZ4").first.code(), StatusCode::kInvalidArgument);
+    }
+
+    void parsingMapBeforeBatchParsesWholeBatches()
+    {
+        // map(parse_single_example) -> shuffle -> batch runs as shuffle -> batch -> parse_example
+        // (batch_parse.h). The same pipeline whose function also has Identity nodes is not rewritten: both
+        // must give the same batches, epochs and errors.
+        QTemporaryDir dir;
+        std::vector<std::string> records;
+        for (int i = 0; i < 23; ++i) {
+            tf::Example example;
+            auto& features = *example.mutable_features()->mutable_feature();
+            if (i % 7 != 3) { // 3, 10, 17: x missing, its default
+                auto* x = features["x"].mutable_float_list();
+                for (float v : {float(i), i + 0.5f, -float(i)})
+                    x->add_value(v);
+            }
+            features["y"].mutable_int64_list()->add_value(100 + i);
+            records.push_back(example.SerializeAsString());
+        }
+        const std::string good = dir.filePath("good.tfrecord").toStdString();
+        QVERIFY(data::writeRecords(good, records).isOk());
+        std::vector<std::string> damaged = records;
+        damaged[11] = "not an Example";
+        const std::string bad = dir.filePath("bad.tfrecord").toStdString();
+        QVERIFY(data::writeRecords(bad, damaged).isOk());
+
+        auto run = [](const std::string& file, const std::string& fn, bool parallel, bool drop) {
+            Pipeline p;
+            Output d = must(p.b.op("TFRecordDataset", {p.strings({file}), p.str(""), p.i64(0)}, {}, "records")).output(0);
+            const std::vector<DataType> types = {tf::DT_FLOAT, tf::DT_INT64};
+            const std::vector<TensorShape> shapes = {TensorShape({3}), TensorShape::scalar()};
+            if (parallel)
+                d = p.dataset("ParallelMapDatasetV2", {d, std::vector<Output>{}, p.i64(2)}, {{"f", funcAttr(fn)}}, types,
+                              shapes);
+            else
+                d = p.map(d, fn, types, shapes);
+            d = p.dataset("ShuffleDataset", {d, p.i64(8), p.i64(5), p.i64(6)}, {{"reshuffle_each_iteration", attr::b(true)}},
+                          types, shapes);
+            const std::vector<TensorShape> batched = {TensorShape({drop ? 5 : -1, 3}), TensorShape({drop ? 5 : -1})};
+            d = p.dataset("BatchDatasetV2", {d, p.i64(5), p.boolean(drop)}, {}, types, batched);
+            d = p.dataset("RepeatDataset", {d, p.i64(2)}, {}, types, batched);
+            p.iterate(d, types, batched);
+            auto s = p.session();
+            return p.drain(*s);
+        };
+        auto equal = [](const std::vector<std::vector<Tensor>>& a, const std::vector<std::vector<Tensor>>& b) {
+            if (a.size() != b.size())
+                return false;
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                if (a[i][0].shape() != b[i][0].shape() || a[i][1].shape() != b[i][1].shape())
+                    return false;
+                const auto xa = a[i][0].values<float>(), xb = b[i][0].values<float>();
+                const auto ya = a[i][1].values<std::int64_t>(), yb = b[i][1].values<std::int64_t>();
+                if (!std::equal(xa.begin(), xa.end(), xb.begin(), xb.end()) ||
+                    !std::equal(ya.begin(), ya.end(), yb.begin(), yb.end()))
+                    return false;
+            }
+            return true;
+        };
+        for (const bool parallel : {false, true})
+            for (const bool drop : {false, true}) {
+                const std::int64_t before = tfdata::batchParseIteratorsMade();
+                auto rewritten = run(good, "parse_xy", parallel, drop);
+                QVERIFY2(rewritten, rewritten ? "" : rewritten.error().toString().c_str());
+                QVERIFY(tfdata::batchParseIteratorsMade() > before); // the rewrite ran
+                const std::int64_t between = tfdata::batchParseIteratorsMade();
+                auto plain = run(good, "parse_xy_identity", parallel, drop);
+                QVERIFY2(plain, plain ? "" : plain.error().toString().c_str());
+                QCOMPARE(tfdata::batchParseIteratorsMade(), between); // not rewritten
+                // 2 epochs of 23 records in batches of 5: 4 full + 1 of 3 each, or 4 with drop_remainder.
+                QCOMPARE(rewritten->size(), std::size_t{drop ? 8u : 10u});
+                QVERIFY(equal(*rewritten, *plain));
+                // Each epoch holds every record once; x's default where it was missing.
+                std::vector<std::int64_t> ys;
+                for (std::size_t k = 0; k < rewritten->size() / 2; ++k)
+                    for (std::int64_t i = 0; i < (*rewritten)[k][1].numElements(); ++i) {
+                        const std::int64_t y = (*rewritten)[k][1].values<std::int64_t>()[static_cast<std::size_t>(i)];
+                        ys.push_back(y);
+                        const float x0 = (*rewritten)[k][0].values<float>()[static_cast<std::size_t>(3 * i)];
+                        QCOMPARE(x0, (y - 100) % 7 == 3 ? 9.0f : float(y - 100));
+                    }
+                QCOMPARE(ys.size(), std::size_t{drop ? 20u : 23u});
+                std::sort(ys.begin(), ys.end());
+                QCOMPARE(std::adjacent_find(ys.begin(), ys.end()), ys.end());
+            }
+        // A damaged record: the same error, in the same words, with and without the rewrite.
+        auto rewrittenError = run(bad, "parse_xy", false, false);
+        auto plainError = run(bad, "parse_xy_identity", false, false);
+        QVERIFY(!rewrittenError && !plainError);
+        QCOMPARE(rewrittenError.error().code(), plainError.error().code());
+        QCOMPARE(QString::fromStdString(rewrittenError.error().message()),
+                 QString::fromStdString(plainError.error().message()).replace("parse_xy_identity", "parse_xy"));
     }
 
     void textLineAndFixedLengthRecords()
