@@ -2,6 +2,7 @@
 #include "graph_viewer/graph_canvas.h"
 
 #include "common/op_style.h"
+#include "core/hash_combine.h"
 #include "graph_viewer/function_library_view.h"
 
 #include <QContextMenuEvent>
@@ -116,17 +117,6 @@ QPainterPath edgePath(const std::vector<LayoutPoint>& points)
         path.quadTo(c, mid);
     }
     return path;
-}
-
-std::uint64_t mixKey(std::uint64_t h, std::uint64_t v)
-{
-    // splitmix64's finaliser over the combination.
-    std::uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
 }
 
 /// Whether edgePath(points) stays within about `tolerance` screen pixels of the polyline through the points at
@@ -641,9 +631,9 @@ void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale
     // Exports keep the world-space pen, so that an SVG's edges scale with its boxes.
     if (drawn) {
         // The pen and the pixels the points fall on (the arrowhead follows from them).
-        std::uint64_t key = mixKey(colour.rgba(), static_cast<std::uint64_t>(std::lround(widthPx * 8)) * 2 + (controlOnly ? 1 : 0));
+        std::uint64_t key = hashCombine(colour.rgba(), static_cast<std::uint64_t>(std::lround(widthPx * 8)) * 2 + (controlOnly ? 1 : 0));
         for (const auto& p : edge.points)
-            key = mixKey(key, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::lround(p.x * scale))) << 32) |
+            key = hashCombine(key, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::lround(p.x * scale))) << 32) |
                                   static_cast<std::uint32_t>(std::lround(p.y * scale)));
         if (!drawn->insert(key).second)
             return;

@@ -1,6 +1,8 @@
 // Builds the graph viewer's hierarchy: name-scope groups, aggregated sibling edges, series and side areas.
 #include "graph_viewer/graph_hierarchy.h"
 
+#include "core/hash_combine.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -54,18 +56,6 @@ const std::unordered_map<std::string, int>& refInputCounts()
         {"SparseApplyAdadelta", 3},
     };
     return table;
-}
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t v)
-{
-    // 64-bit hash combine (splitmix64 finaliser over the sum).
-    std::uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
 }
 
 std::uint64_t hashText(std::string_view text)
@@ -520,7 +510,7 @@ private:
         for (std::size_t i = nodes.size(); i-- > 0;) {
             auto& n = nodes[i];
             if (n.kind == HierarchyNodeKind::kOp) {
-                n.signature = mix(hashText("op"), hashText(n.op));
+                n.signature = hashCombine(hashText("op"), hashText(n.op));
                 continue;
             }
             std::vector<std::uint64_t> parts;
@@ -531,17 +521,17 @@ private:
             edgeParts.reserve(n.edges.size());
             for (const auto& e : n.edges)
                 edgeParts.push_back(
-                    mix(mix(nodes[static_cast<std::size_t>(e.from)].signature,
+                    hashCombine(hashCombine(nodes[static_cast<std::size_t>(e.from)].signature,
                             nodes[static_cast<std::size_t>(e.to)].signature),
                         static_cast<std::uint64_t>(e.dataCount) * 31 + e.controlCount * 7 + e.refCount));
             std::sort(parts.begin(), parts.end());
             std::sort(edgeParts.begin(), edgeParts.end());
             std::uint64_t h = hashText("group");
             for (auto p : parts)
-                h = mix(h, p);
-            h = mix(h, 0x5eedULL);
+                h = hashCombine(h, p);
+            h = hashCombine(h, 0x5eedULL);
             for (auto p : edgeParts)
-                h = mix(h, p);
+                h = hashCombine(h, p);
             n.signature = h;
         }
     }
