@@ -15,6 +15,7 @@
 #include "framework/variant.h"
 #include "kernel_harness.h"
 #include "runtime/session.h"
+#include "fixture_paths.h"
 #include "shared_registries.h"
 
 #include <google/protobuf/text_format.h>
@@ -264,21 +265,41 @@ public:
         if (!google::protobuf::TextFormat::ParseFromString(kLibrary, &library))
             qFatal("kLibrary does not parse");
         // parse_xy_identity: parse_xy with Identity nodes on its results (a function the batched-parse
-        // rewrite does not recognise, computing the same).
+        // rewrite does not recognise, computing the same). parse_fixture(_identity): the same for the
+        // ../shared/fixtures file tfrecord-example/data/data.tfrecords ("features" float [9], "lable" int64).
+        auto withIdentity = [&library](const tf::FunctionDef& f, const std::string& name) {
+            tf::FunctionDef* copy = library.add_function();
+            *copy = f;
+            copy->mutable_signature()->set_name(name);
+            for (const auto& [out, type] : {std::pair<std::string, tf::DataType>{"x", tf::DT_FLOAT}, {"y", tf::DT_INT64}}) {
+                tf::NodeDef* identity = copy->add_node_def();
+                identity->set_name("identity_" + out);
+                identity->set_op("Identity");
+                identity->add_input((*copy->mutable_ret())[out]);
+                (*identity->mutable_attr())["T"].set_type(type);
+                (*copy->mutable_ret())[out] = "identity_" + out + ":output:0";
+            }
+        };
         const tf::FunctionDefLibrary written = library;
         for (const tf::FunctionDef& f : written.function())
             if (f.signature().name() == "parse_xy") {
-                tf::FunctionDef* copy = library.add_function();
-                *copy = f;
-                copy->mutable_signature()->set_name("parse_xy_identity");
-                for (const auto& [out, type] : {std::pair<std::string, tf::DataType>{"x", tf::DT_FLOAT}, {"y", tf::DT_INT64}}) {
-                    tf::NodeDef* identity = copy->add_node_def();
-                    identity->set_name("identity_" + out);
-                    identity->set_op("Identity");
-                    identity->add_input((*copy->mutable_ret())[out]);
-                    (*identity->mutable_attr())["T"].set_type(type);
-                    (*copy->mutable_ret())[out] = "identity_" + out + ":output:0";
+                withIdentity(f, "parse_xy_identity");
+                tf::FunctionDef fixture = f;
+                fixture.mutable_signature()->set_name("parse_fixture");
+                for (tf::NodeDef& node : *fixture.mutable_node_def()) {
+                    if (node.name() == "x_default") { // required: an empty default
+                        auto* value = (*node.mutable_attr())["value"].mutable_tensor();
+                        value->clear_float_val();
+                        value->mutable_tensor_shape()->mutable_dim(0)->set_size(0);
+                    } else if (node.op() == "ParseSingleExample") {
+                        auto& keys = *(*node.mutable_attr())["dense_keys"].mutable_list();
+                        keys.set_s(0, "features");
+                        keys.set_s(1, "lable");
+                        (*node.mutable_attr())["dense_shapes"].mutable_list()->mutable_shape(0)->mutable_dim(0)->set_size(9);
+                    }
                 }
+                *library.add_function() = fixture;
+                withIdentity(fixture, "parse_fixture_identity");
             }
         if (Status s = b.addFunctions(library); !s.isOk())
             qFatal("%s", s.toString().c_str());
@@ -805,6 +826,50 @@ private slots:
         QCOMPARE(rewrittenError.error().code(), plainError.error().code());
         QCOMPARE(QString::fromStdString(rewrittenError.error().message()),
                  QString::fromStdString(plainError.error().message()).replace("parse_xy_identity", "parse_xy"));
+    }
+
+    void parsingMapOnAFileTensorFlowWrote()
+    {
+        // tfrecord-example/data/data.tfrecords (TensorFlow 1.x's TFRecordWriter): 10 Examples, record i holds
+        // "features" nine i.0 and "lable" [i], in either map order. map(parse) -> shuffle -> batch(4), with
+        // and without the batched-parse rewrite.
+        const std::string file = fixturePath("tfrecord-example/data/data.tfrecords");
+        if (file.empty())
+            QSKIP(missingFixture("tfrecord-example/data/data.tfrecords").constData());
+        auto run = [&file](const std::string& fn) {
+            Pipeline p;
+            Output d = must(p.b.op("TFRecordDataset", {p.strings({file}), p.str(""), p.i64(0)}, {}, "records")).output(0);
+            const std::vector<DataType> types = {tf::DT_FLOAT, tf::DT_INT64};
+            d = p.map(d, fn, types, {TensorShape({9}), TensorShape::scalar()});
+            d = p.dataset("ShuffleDataset", {d, p.i64(4), p.i64(3), p.i64(4)}, {{"reshuffle_each_iteration", attr::b(true)}},
+                          types, {TensorShape({9}), TensorShape::scalar()});
+            const std::vector<TensorShape> batched = {TensorShape({-1, 9}), TensorShape({-1})};
+            d = p.dataset("BatchDatasetV2", {d, p.i64(4), p.boolean(false)}, {}, types, batched);
+            p.iterate(d, types, batched);
+            auto s = p.session();
+            return must(p.drain(*s));
+        };
+        const std::int64_t before = tfdata::batchParseIteratorsMade();
+        const auto rewritten = run("parse_fixture");
+        QVERIFY(tfdata::batchParseIteratorsMade() > before);
+        const auto plain = run("parse_fixture_identity");
+        QCOMPARE(rewritten.size(), std::size_t{3}); // 4 + 4 + 2
+        QCOMPARE(plain.size(), rewritten.size());
+        std::vector<std::int64_t> labels;
+        for (std::size_t k = 0; k < rewritten.size(); ++k) {
+            QCOMPARE(rewritten[k][0].shape(), plain[k][0].shape());
+            const auto x = rewritten[k][0].values<float>(), px = plain[k][0].values<float>();
+            const auto y = rewritten[k][1].values<std::int64_t>(), py = plain[k][1].values<std::int64_t>();
+            QVERIFY(std::equal(x.begin(), x.end(), px.begin(), px.end()));
+            QVERIFY(std::equal(y.begin(), y.end(), py.begin(), py.end()));
+            for (std::size_t i = 0; i < y.size(); ++i) {
+                labels.push_back(y[i]);
+                for (std::size_t j = 0; j < 9; ++j)
+                    QCOMPARE(x[9 * i + j], float(y[i]));
+            }
+        }
+        std::sort(labels.begin(), labels.end());
+        QCOMPARE(labels, iota64(0, 10));
     }
 
     void textLineAndFixedLengthRecords()
