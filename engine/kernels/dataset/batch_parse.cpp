@@ -5,31 +5,15 @@
 #include "data/example_parser.h"
 #include "framework/node_attrs.h"
 #include "function/function_instantiation.h"
+#include "graph/tensor_id.h"
 
 #include <atomic>
-#include <charconv>
 #include <map>
 
 namespace tstudio::tfdata {
 namespace {
 
 std::atomic<std::int64_t> g_iteratorsMade{0};
-
-/// "node:3" -> ("node", 3); "node" -> ("node", 0). An input with '^' (a control input) gives index -1.
-std::pair<std::string, int> tensorName(const std::string& input)
-{
-    if (!input.empty() && input[0] == '^')
-        return {input.substr(1), -1};
-    const auto colon = input.rfind(':');
-    if (colon == std::string::npos)
-        return {input, 0};
-    int index = 0;
-    const char* begin = input.data() + colon + 1;
-    const char* end = input.data() + input.size();
-    if (std::from_chars(begin, end, index).ptr != end)
-        return {input, 0};
-    return {input.substr(0, colon), index};
-}
 
 /// The dense ParseSingleExample a function body is, or nullptr.
 std::shared_ptr<ParsingMap> denseParse(const FunctionBody& body)
@@ -62,14 +46,16 @@ std::shared_ptr<ParsingMap> denseParse(const FunctionBody& body)
     for (const TensorShape& shape : *shapes)
         if (!shape.isFullyDefined())
             return nullptr; // variable-length features: a batch pads them, single examples do not
-    if (parse->input_size() != static_cast<int>(keys->size()) + 1 ||
-        tensorName(parse->input(0)) != std::pair<std::string, int>{body.argNodes.at(0), 0})
+    if (parse->input_size() != static_cast<int>(keys->size()) + 1)
+        return nullptr;
+    const auto record = parseTensorId(parse->input(0));
+    if (!record || !(*record == TensorId{body.argNodes.at(0), 0}))
         return nullptr;
     auto map = std::make_shared<ParsingMap>();
     for (std::size_t i = 0; i < keys->size(); ++i) {
-        const auto [name, index] = tensorName(parse->input(static_cast<int>(i) + 1));
-        const auto c = consts.find(name);
-        if (index != 0 || c == consts.end())
+        const auto input = parseTensorId(parse->input(static_cast<int>(i) + 1));
+        const auto c = input ? consts.find(input->node) : consts.end();
+        if (!input || input->index != 0 || c == consts.end())
             return nullptr;
         const tensorflow::AttrValue* value = findAttr(*c->second, "value");
         if (!value || !value->has_tensor())
