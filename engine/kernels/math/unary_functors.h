@@ -42,14 +42,43 @@ template <typename T> using AtanOp = Eigen::internal::scalar_atan_op<T>;
 
 // --- Functors of our own ------------------------------------------------------------------------------
 
+/// Exact square roots of packets: the x86 vector instructions (sqrtps, vsqrtps) for float packets,
+/// IEEE square roots correctly rounded as the scalar one; Eigen's psqrt otherwise (exact for double
+/// packets; for float packets under EIGEN_FAST_MATH an approximation, so none is used for those).
+#if defined(EIGEN_VECTORIZE_SSE) && !defined(EIGEN_GPU_COMPILE_PHASE)
+inline constexpr bool kExactFloatSqrtPackets = true;
+inline Eigen::internal::Packet4f exactSqrt(const Eigen::internal::Packet4f& a)
+{
+    return _mm_sqrt_ps(a);
+}
+#if defined(EIGEN_VECTORIZE_AVX)
+inline Eigen::internal::Packet8f exactSqrt(const Eigen::internal::Packet8f& a)
+{
+    return _mm256_sqrt_ps(a);
+}
+#endif
+#if defined(EIGEN_VECTORIZE_AVX512)
+inline Eigen::internal::Packet16f exactSqrt(const Eigen::internal::Packet16f& a)
+{
+    return _mm512_sqrt_ps(a);
+}
+#endif
+#else
+inline constexpr bool kExactFloatSqrtPackets = false;
+#endif
+template <typename Packet> EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE Packet exactSqrt(const Packet& a)
+{
+    return Eigen::internal::psqrt(a);
+}
+
 /// sqrt(x), correctly rounded. Not Eigen's scalar_sqrt_op: under EIGEN_FAST_MATH (Eigen's default)
 /// its SSE float packets use an rsqrt approximation that loses 1-2 bits, flushes denormals and
-/// turns +inf into NaN. Vectorised for double only, whose packet sqrt is exact.
+/// turns +inf into NaN. Vectorised with exactSqrt: element for element the scalar result.
 template <typename T> struct SqrtOp {
     EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE T operator()(const T& a) const { return Eigen::numext::sqrt(a); }
     template <typename Packet> EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE Packet packetOp(const Packet& a) const
     {
-        return Eigen::internal::psqrt(a);
+        return exactSqrt(a);
     }
 };
 
@@ -205,7 +234,11 @@ template <typename T> struct RsqrtGradOp {
 namespace Eigen::internal {
 
 template <typename T> struct functor_traits<tstudio::functor::SqrtOp<T>> {
-    enum { Cost = 5 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, double> && packet_traits<T>::HasSqrt };
+    enum {
+        Cost = 5 * NumTraits<T>::MulCost,
+        PacketAccess = (std::is_same_v<T, double> && packet_traits<T>::HasSqrt) ||
+                       (std::is_same_v<T, float> && tstudio::functor::kExactFloatSqrtPackets)
+    };
 };
 template <typename T> struct functor_traits<tstudio::functor::NegOp<T>> {
     enum { Cost = NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasNegate };
