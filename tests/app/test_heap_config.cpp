@@ -1,5 +1,5 @@
-// The IDE's allocator: tensorstudio runs on jemalloc with its heap on transparent huge pages
-// (app/gui/heap_config.cpp), unless the build left jemalloc out (sanitizers, fuzzing, -DTSTUDIO_JEMALLOC=OFF).
+// The programs' allocator: tensorstudio and tstudio run on jemalloc with their heap on transparent huge
+// pages (app/heap_config.cpp), unless the build left jemalloc out (sanitizers, fuzzing, -DTSTUDIO_JEMALLOC=OFF).
 #include "process_run.h"
 
 #include <QTest>
@@ -8,16 +8,24 @@ class TestHeapConfig : public QObject {
     Q_OBJECT
 
 private slots:
-    void guiHeapIsOnHugePages()
+    void heapIsOnHugePages_data()
     {
-#if !TSTUDIO_GUI_JEMALLOC
-        QSKIP("this build's tensorstudio does not link jemalloc (TSTUDIO_JEMALLOC off, or a sanitizer or fuzz build)");
+        QTest::addColumn<QString>("program");
+        QTest::newRow("tensorstudio") << QStringLiteral(TSTUDIO_GUI_EXE);
+        QTest::newRow("tstudio") << QStringLiteral(TSTUDIO_TSTUDIO_EXE);
+    }
+
+    void heapIsOnHugePages()
+    {
+#if !TSTUDIO_PROGRAMS_JEMALLOC
+        QSKIP("this build's programs do not link jemalloc (TSTUDIO_JEMALLOC off, or a sanitizer or fuzz build)");
 #else
+        QFETCH(QString, program);
         // jemalloc prints its options at exit when asked; the program's own settings come first and the
         // environment's "stats_print" adds to them without replacing them.
         qputenv("MALLOC_CONF", "stats_print:true");
         qputenv("QT_QPA_PLATFORM", "offscreen");
-        const auto run = tstudio::testing::runProcess(QStringLiteral(TSTUDIO_GUI_EXE), {QStringLiteral("--help")}, 60000);
+        const auto run = tstudio::testing::runProcess(program, {QStringLiteral("--help")}, 60000);
         qunsetenv("MALLOC_CONF");
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.contains(QStringLiteral("jemalloc statistics")), qPrintable(run.err.left(2000)));
