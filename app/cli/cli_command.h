@@ -9,7 +9,7 @@ namespace tstudio::cli {
 enum ExitCode : int {
     kExitOk = 0,
     kExitFailure = 1,   ///< the command ran and failed (bad file, missing path, ...)
-    kExitUsage = 2,     ///< the command line itself was wrong (CLI11 uses this too)
+    kExitUsage = 2,     ///< the command line itself was wrong (main maps every CLI11 parse error to it)
     kExitInternal = 70, ///< an internal error (a bug) stopped the command: EX_SOFTWARE of sysexits.h
 };
 
