@@ -123,6 +123,10 @@
         <source>Draw the graph file given (with --left-to-right: laid out left to right) to FILE (.png or .svg) as the graph viewer&apos;s Export image does, and exit.</source>
         <translation>将给定的计算图文件按计算图查看器“导出图像”的方式绘制到 FILE（.png 或 .svg）（配合 --left-to-right：从左到右布局），然后退出。</translation>
     </message>
+    <message>
+        <source>Write tensorstudio&apos;s manual page (groff&apos;s man macros, made from these options) to FILE (&apos;-&apos;: standard output) and exit.</source>
+        <translation>将 tensorstudio 的手册页（groff 的 man 宏，由这些选项生成）写入 FILE（&apos;-&apos;：标准输出），然后退出。</translation>
+    </message>
 </context>
 <context>
     <name>ExampleGallery</name>

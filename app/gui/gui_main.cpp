@@ -10,6 +10,7 @@
 #include "guarded_application.h"
 #include "layout_bench.h"
 #include "main_window.h"
+#include "man_page.h"
 #include "screenshot.h"
 #include "theme.h"
 #include "ui_map.h"
@@ -24,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QSettings>
+#include <QSaveFile>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -131,7 +133,10 @@ int main(int argc, char** argv)
     // --graph-image opens a file too, which would otherwise be added to the recent files.
     const bool graphImageMode = std::any_of(arguments.begin(), arguments.end(),
                                             [](const QString& a) { return a.startsWith(QStringLiteral("--graph-image")); });
-    std::unique_ptr<QSettings> qsettings = openSettings(screenshotMode || graphImageMode, scratch);
+    // --man writes the manual page (at build time too): the user's settings are neither read nor touched.
+    const bool manMode = std::any_of(arguments.begin(), arguments.end(),
+                                     [](const QString& a) { return a == QLatin1String("--man") || a.startsWith(QStringLiteral("--man=")); });
+    std::unique_ptr<QSettings> qsettings = openSettings(screenshotMode || graphImageMode || manMode, scratch);
     AppSettings settings(qsettings.get());
     QString language = settings.language();
     for (qsizetype i = 1; i < arguments.size(); ++i) {
@@ -257,9 +262,29 @@ int main(int argc, char** argv)
                        benchDataOption, benchProfilerOption});
     parser.addOptions({screenshotOption, panelOption, languageOption, themeOption, sizeOption, exampleOption, expandOption,
                        colourOption, selectOption, findOption, leftToRightOption, benchLayoutOption});
+    QCommandLineOption manOption(QStringLiteral("man"),
+                                 QCoreApplication::translate("CommandLine", "Write tensorstudio's manual page (groff's man macros, made from these options) to FILE ('-': standard output) and exit."),
+                                 QStringLiteral("FILE"));
+    parser.addOption(manOption);
     parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("CommandLine", "Files or folders to open."),
                                  QStringLiteral("[FILES...]"));
     parser.process(app);
+
+    if (parser.isSet(manOption)) {
+        const QByteArray page =
+            manPageFromHelp(parser.helpText(), QStringLiteral("tensorstudio ") + QCoreApplication::applicationVersion()).toUtf8();
+        const QString path = parser.value(manOption);
+        if (path == QLatin1String("-")) {
+            std::fwrite(page.constData(), 1, static_cast<std::size_t>(page.size()), stdout);
+            return 0;
+        }
+        QSaveFile file(path); // a temporary file, renamed over FILE once complete
+        if (!file.open(QIODevice::WriteOnly) || file.write(page) != page.size() || !file.commit()) {
+            std::fprintf(stderr, "tensorstudio: --man: cannot write '%s': %s\n", qPrintable(path), qPrintable(file.errorString()));
+            return 1;
+        }
+        return 0;
+    }
 
     if (parser.isSet(benchLayoutOption))
         return runLayoutBench(parser.value(benchLayoutOption));

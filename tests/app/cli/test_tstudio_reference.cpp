@@ -119,6 +119,44 @@ private slots:
         QVERIFY(shown.out.contains(QStringLiteral("tstudio data make-tfrecord")));
     }
 
+    /// tensorstudio's page, from its parser's help: every long option of --help, rendered clean.
+    void guiManPageHasEveryOption()
+    {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        const QString gui = QStringLiteral(TSTUDIO_GUI_EXE);
+        const ProcessRun help = tstudio::testing::runProcess(gui, {QStringLiteral("--language"), QStringLiteral("en"), QStringLiteral("--help")}, 60000);
+        QCOMPARE(help.exitCode, 0);
+        static const QRegularExpression option(QStringLiteral("^  (?:-[a-zA-Z], )?(--[a-z][a-z0-9-]*)"), QRegularExpression::MultilineOption);
+        QStringList options;
+        for (auto it = option.globalMatch(help.out); it.hasNext();)
+            options << it.next().captured(1);
+        QVERIFY2(options.size() > 30 && options.contains(QStringLiteral("--screenshot")) && options.contains(QStringLiteral("--man")),
+                 qPrintable(options.join(QLatin1Char(' '))));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString page = dir.filePath(QStringLiteral("tensorstudio.1"));
+        const ProcessRun written = tstudio::testing::runProcess(gui, {QStringLiteral("--language"), QStringLiteral("en"), QStringLiteral("--man"), page}, 60000);
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+        QFile f(page);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.startsWith(QStringLiteral(".\\\" The manual page of tensorstudio")));
+        for (const QString& name : options)
+            QVERIFY2(text.contains(QStringLiteral("\\fB") + roffCode(name) + QStringLiteral("\\fR")), qPrintable(name));
+        // A description that wraps over several lines of --help is one paragraph of the page.
+        QVERIFY(text.contains(QStringLiteral("train the open project to step N (into a temporary log directory; profiler: step 3 is profiled) before capturing.")));
+        const QString manProgram = QStandardPaths::findExecutable(QStringLiteral("man"));
+        if (!manProgram.isEmpty()) {
+            qputenv("MANWIDTH", "80");
+            const ProcessRun shown = tstudio::testing::runProcess(manProgram, {QStringLiteral("--warnings"), QStringLiteral("-l"), page}, 60000);
+            QCOMPARE(shown.exitCode, 0);
+            QVERIFY2(shown.err.trimmed().isEmpty(), qPrintable(shown.err.left(2000)));
+        }
+        const ProcessRun bad = tstudio::testing::runProcess(gui, {QStringLiteral("--man"), QStringLiteral("/nonexistent-folder/tensorstudio.1")}, 60000);
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("/nonexistent-folder/tensorstudio.1")), qPrintable(bad.err));
+    }
+
     void bashCompletionCompletes()
     {
         const QString bash = QStandardPaths::findExecutable(QStringLiteral("bash"));
