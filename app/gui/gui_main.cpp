@@ -123,6 +123,9 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("TensorStudio"));
     QApplication::setApplicationVersion(QString::fromLatin1(engineVersion().data(), qsizetype(engineVersion().size())));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tensorstudio.svg")));
+    // The desktop entry installed with the program (packaging/): window managers and Wayland
+    // compositors match the running window to it, its name and icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.tensorstudio.TensorStudio"));
 
     // The language must be known before the command-line help is built, so that it is translated.
     const QStringList arguments = QApplication::arguments();
