@@ -127,6 +127,10 @@
         <source>Write tensorstudio&apos;s manual page (groff&apos;s man macros, made from these options) to FILE (&apos;-&apos;: standard output) and exit.</source>
         <translation>将 tensorstudio 的手册页（groff 的 man 宏，由这些选项生成）写入 FILE（&apos;-&apos;：标准输出），然后退出。</translation>
     </message>
+    <message>
+        <source>Open a new window even when TensorStudio is already running (otherwise the files go to the running one).</source>
+        <translation>即使 TensorStudio 已在运行，也打开一个新窗口（否则文件会交给正在运行的窗口）。</translation>
+    </message>
 </context>
 <context>
     <name>ExampleGallery</name>

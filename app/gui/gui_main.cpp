@@ -11,6 +11,7 @@
 #include "layout_bench.h"
 #include "main_window.h"
 #include "man_page.h"
+#include "single_instance.h"
 #include "screenshot.h"
 #include "theme.h"
 #include "ui_map.h"
@@ -269,6 +270,9 @@ int main(int argc, char** argv)
                                  QCoreApplication::translate("CommandLine", "Write tensorstudio's manual page (groff's man macros, made from these options) to FILE ('-': standard output) and exit."),
                                  QStringLiteral("FILE"));
     parser.addOption(manOption);
+    QCommandLineOption newInstanceOption(QStringLiteral("new-instance"),
+                                         QCoreApplication::translate("CommandLine", "Open a new window even when TensorStudio is already running (otherwise the files go to the running one)."));
+    parser.addOption(newInstanceOption);
     parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("CommandLine", "Files or folders to open."),
                                  QStringLiteral("[FILES...]"));
     parser.process(app);
@@ -329,8 +333,44 @@ int main(int argc, char** argv)
     }
     applyTheme(AppSettings::themeFromId(theme));
 
+    // One TensorStudio per user and display: a second launch hands its files to the running window
+    // and exits (single_instance.h); --new-instance opts out.
+    std::unique_ptr<SingleInstance> instance;
+    if (!screenshotMode && !graphImageMode && !parser.isSet(newInstanceOption) &&
+        SingleInstance::enabledFor(QGuiApplication::platformName())) {
+        switch (SingleInstance::forward(parser.positionalArguments())) {
+        case SingleInstance::Forwarded::kYes:
+            std::fprintf(stderr, "tensorstudio: handed %lld file(s) to the running TensorStudio\n",
+                         static_cast<long long>(parser.positionalArguments().size()));
+            return 0;
+        case SingleInstance::Forwarded::kNoAnswer:
+            std::fprintf(stderr, "tensorstudio: the running TensorStudio did not answer; opening another window\n");
+            break;
+        case SingleInstance::Forwarded::kNoInstance: {
+            instance = std::make_unique<SingleInstance>();
+            QString error;
+            if (!instance->listen(&error)) {
+                std::fprintf(stderr, "tensorstudio: later launches will open their own windows: %s\n", qPrintable(error));
+                instance.reset();
+            }
+            break;
+        }
+        }
+    }
+
     MainWindow window(&settings, &languages);
     logStartup();
+    if (instance) {
+        QObject::connect(instance.get(), &SingleInstance::filesReceived, &window, [&window](const QStringList& paths) {
+            std::fprintf(stderr, "tensorstudio: opening %lld file(s) from another launch:%s\n",
+                         static_cast<long long>(paths.size()), qPrintable(QLatin1Char(' ') + paths.join(QLatin1Char(' '))));
+            window.openPaths(paths);
+            if (window.isMinimized())
+                window.showNormal();
+            window.raise();
+            window.activateWindow();
+        });
+    }
     if (parser.isSet(graphImageOption)) {
         if (parser.positionalArguments().size() != 1) {
             std::fprintf(stderr, "tensorstudio: --graph-image needs exactly one graph file\n");
