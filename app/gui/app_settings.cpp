@@ -1,8 +1,12 @@
 // AppSettings: keys, defaults and the recent-files list.
 #include "app_settings.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QLocale>
+
+#include <algorithm>
+#include <tuple>
 
 namespace tstudio {
 namespace {
@@ -63,9 +67,35 @@ void AppSettings::removeRecentFile(const QString& path)
 
 void AppSettings::clearRecentFiles() { m_settings->remove(kRecentKey); }
 
-QByteArray AppSettings::windowGeometry() const { return m_settings->value(kGeometryKey).toByteArray(); }
+QByteArray AppSettings::windowGeometry(const QString& screenLayout) const
+{
+    if (!screenLayout.isEmpty()) {
+        const QByteArray forLayout = m_settings->value(kGeometryKey + QStringLiteral("/") + screenLayout).toByteArray();
+        if (!forLayout.isEmpty())
+            return forLayout;
+    }
+    // The plain key holds the last geometry saved with any arrangement (and what older versions saved).
+    return m_settings->value(kGeometryKey).toByteArray();
+}
 
-void AppSettings::setWindowGeometry(const QByteArray& geometry) { m_settings->setValue(kGeometryKey, geometry); }
+void AppSettings::setWindowGeometry(const QByteArray& geometry, const QString& screenLayout)
+{
+    m_settings->setValue(kGeometryKey, geometry);
+    if (!screenLayout.isEmpty())
+        m_settings->setValue(kGeometryKey + QStringLiteral("/") + screenLayout, geometry);
+}
+
+QString AppSettings::screenLayoutKey(QList<ScreenPlace> screens)
+{
+    std::sort(screens.begin(), screens.end(), [](const ScreenPlace& a, const ScreenPlace& b) {
+        return std::tie(a.x, a.y, a.name) < std::tie(b.x, b.y, b.name);
+    });
+    QByteArray text;
+    for (const ScreenPlace& s : screens)
+        text += QStringLiteral("%1 %2x%3+%4+%5;").arg(s.name).arg(s.width).arg(s.height).arg(s.x).arg(s.y).toUtf8();
+    // A settings key of its own: hex digits only (a screen's name may hold '/' or spaces).
+    return QString::fromLatin1(QCryptographicHash::hash(text, QCryptographicHash::Sha1).toHex().left(16));
+}
 
 QByteArray AppSettings::windowState() const { return m_settings->value(kStateKey).toByteArray(); }
 

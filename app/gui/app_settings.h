@@ -35,8 +35,16 @@ public:
     void removeRecentFile(const QString& path);
     void clearRecentFiles();
 
-    QByteArray windowGeometry() const;
-    void setWindowGeometry(const QByteArray& geometry);
+    /// The window's geometry as last saved with this arrangement of screens (screenLayoutKey), else
+    /// as last saved with any: a laptop alone and the same laptop docked each get their own.
+    QByteArray windowGeometry(const QString& screenLayout = {}) const;
+    void setWindowGeometry(const QByteArray& geometry, const QString& screenLayout = {});
+    /// A short key for an arrangement of screens: each screen's name, size and position, in any order.
+    struct ScreenPlace {
+        QString name;
+        int x = 0, y = 0, width = 0, height = 0;
+    };
+    static QString screenLayoutKey(QList<ScreenPlace> screens);
     QByteArray windowState() const;
     void setWindowState(const QByteArray& state);
 

@@ -50,6 +50,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -1229,9 +1230,20 @@ bool MainWindow::saveCurrentAs()
     return true;
 }
 
+/// The arrangement of the screens the window may be on now (AppSettings::screenLayoutKey).
+static QString currentScreenLayout()
+{
+    QList<AppSettings::ScreenPlace> places;
+    for (const QScreen* screen : QGuiApplication::screens()) {
+        const QRect g = screen->geometry();
+        places.append({screen->name(), g.x(), g.y(), g.width(), g.height()});
+    }
+    return AppSettings::screenLayoutKey(places);
+}
+
 void MainWindow::restoreLayout()
 {
-    const QByteArray geometry = m_settings->windowGeometry();
+    const QByteArray geometry = m_settings->windowGeometry(currentScreenLayout());
     if (!geometry.isEmpty())
         restoreGeometry(geometry);
     const QByteArray state = m_settings->windowState();
@@ -1241,7 +1253,7 @@ void MainWindow::restoreLayout()
 
 void MainWindow::saveLayout()
 {
-    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowGeometry(saveGeometry(), currentScreenLayout());
     m_settings->setWindowState(saveState(kLayoutVersion));
     m_settings->sync();
 }

@@ -33,6 +33,35 @@ private slots:
         QCOMPARE(s.defaultDevice(), QString("/device:GPU:0"));
     }
 
+    /// The window's geometry per arrangement of screens: a laptop alone and docked each keep theirs;
+    /// an arrangement never seen gets the last geometry saved; the key ignores the screens' order.
+    void geometryPerScreenArrangement()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("settings.ini");
+        using Place = AppSettings::ScreenPlace;
+        const QString laptop = AppSettings::screenLayoutKey({Place{"eDP-1", 0, 0, 1920, 1080}});
+        const QString docked =
+            AppSettings::screenLayoutKey({Place{"eDP-1", 0, 0, 1920, 1080}, Place{"DP-2", 1920, 0, 2560, 1440}});
+        QCOMPARE(AppSettings::screenLayoutKey({Place{"DP-2", 1920, 0, 2560, 1440}, Place{"eDP-1", 0, 0, 1920, 1080}}),
+                 docked);
+        QVERIFY(laptop != docked);
+        QVERIFY(laptop != AppSettings::screenLayoutKey({Place{"eDP-1", 0, 0, 2560, 1440}})); // resolution changed
+        QVERIFY(!laptop.contains('/') && laptop.size() == 16);
+        {
+            QSettings qs(file, QSettings::IniFormat);
+            AppSettings s(&qs);
+            s.setWindowGeometry("on the laptop", laptop);
+            s.setWindowGeometry("docked", docked);
+        }
+        QSettings qs(file, QSettings::IniFormat);
+        AppSettings s(&qs);
+        QCOMPARE(s.windowGeometry(laptop), QByteArray("on the laptop"));
+        QCOMPARE(s.windowGeometry(docked), QByteArray("docked"));
+        QCOMPARE(s.windowGeometry(AppSettings::screenLayoutKey({Place{"HDMI-1", 0, 0, 1280, 1024}})), QByteArray("docked"));
+        QCOMPARE(s.windowGeometry(), QByteArray("docked"));
+    }
+
     void unknownLanguageFallsBackToEnglish()
     {
         QTemporaryDir dir;
