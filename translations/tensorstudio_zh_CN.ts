@@ -1504,6 +1504,10 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>%1: its variables cannot be read. %2</source>
         <translation>%1：无法读取其变量。%2</translation>
     </message>
+    <message>
+        <source>The desktop&apos;s list of recent files was not updated: %1</source>
+        <translation>桌面的最近文件列表未更新：%1</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>

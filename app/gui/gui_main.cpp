@@ -435,6 +435,9 @@ int main(int argc, char** argv)
     }
 
     window.restoreLayout();
+    // Opened and saved files join the desktop's recent list, except for offscreen runs (tests).
+    window.setDesktopRecentFiles(QGuiApplication::platformName() != QLatin1String("offscreen") &&
+                                 qgetenv("TSTUDIO_DESKTOP_RECENT") != "0");
     window.show();
     // A test driving this window from outside (tests/app/gui/window_walkthrough.sh) reads where
     // the widgets are from this file.

@@ -1,6 +1,8 @@
 // MainWindow: menus, docks, document tabs and asynchronous file opening.
 #include "main_window.h"
 
+#include "desktop_recent_files.h"
+
 #include "about_dialog.h"
 #include "example_gallery.h"
 #include "export_dialog.h"
@@ -607,7 +609,7 @@ bool MainWindow::openExampleProject(const QString& id)
         }
     if (!openInEditor(path))
         return false;
-    m_settings->addRecentFile(path);
+    rememberRecentFile(path);
     updateRecentMenu();
     return true;
 }
@@ -633,7 +635,7 @@ QString MainWindow::trainExample(const QString& id, const QString& dataFolder)
     } else {
         if (!openInEditor(launch->projectPath))
             return tr("%1 could not be opened; the Console says why.").arg(example->fileName);
-        m_settings->addRecentFile(launch->projectPath);
+        rememberRecentFile(launch->projectPath);
         updateRecentMenu();
         editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
     }
@@ -686,7 +688,7 @@ void MainWindow::openPath(const QString& path)
             return;
         }
         logApp(LogSeverity::kInfo, tr("%1: detected %2 (%3)").arg(absolute, kind, QString::fromStdString(report.detail)));
-        m_settings->addRecentFile(absolute);
+        rememberRecentFile(absolute);
         updateRecentMenu();
         switch (formats::viewerFor(report)) {
         case formats::Viewer::kGraph:
@@ -859,7 +861,7 @@ void MainWindow::openProfiler(const QString& absolute)
             return;
         }
     ++m_pendingOpens;
-    m_settings->addRecentFile(absolute);
+    rememberRecentFile(absolute);
     updateRecentMenu();
     profiler::ProfilerView* view = addProfilerTab(QFileInfo(absolute).fileName());
     view->setProperty(kPathProperty, absolute);
@@ -1179,7 +1181,7 @@ bool MainWindow::saveCurrent()
     }
     bindTrainingPanel(editor);
     // A saved file is one to come back to: File > Open Recent and the welcome page list it.
-    m_settings->addRecentFile(QFileInfo(path).absoluteFilePath());
+    rememberRecentFile(QFileInfo(path).absoluteFilePath());
     updateRecentMenu();
     statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
     return true;
@@ -1224,10 +1226,20 @@ bool MainWindow::saveCurrentAs()
     m_documents->setTabToolTip(m_documents->indexOf(editor), QFileInfo(file).absoluteFilePath());
     bindTrainingPanel(editor);
     // A saved file is one to come back to: File > Open Recent and the welcome page list it.
-    m_settings->addRecentFile(QFileInfo(file).absoluteFilePath());
+    rememberRecentFile(QFileInfo(file).absoluteFilePath());
     updateRecentMenu();
     statusBar()->showMessage(tr("Saved %1").arg(file), 8000);
     return true;
+}
+
+void MainWindow::rememberRecentFile(const QString& path)
+{
+    m_settings->addRecentFile(path);
+    if (!m_desktopRecentFiles)
+        return;
+    QString error;
+    if (!addDesktopRecentFile(path, &error))
+        logApp(LogSeverity::kWarning, tr("The desktop's list of recent files was not updated: %1").arg(error));
 }
 
 /// The arrangement of the screens the window may be on now (AppSettings::screenLayoutKey).

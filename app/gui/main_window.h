@@ -83,6 +83,9 @@ public:
 
     /// When false (screenshots, tests) the layout is not written back on close.
     void setPersistLayout(bool persist) { m_persistLayout = persist; }
+    /// Files opened and saved also go to the desktop's recently used files (desktop_recent_files.h):
+    /// on in an interactive launch (gui_main), off by default (tests, screenshots).
+    void setDesktopRecentFiles(bool on) { m_desktopRecentFiles = on; }
     /// When false (screenshots) a failed open is only logged, with no dialog.
     void setOpenErrorDialogs(bool show) { m_openErrorDialogs = show; }
     /// Restores the panel layout saved by the last run, if any.
@@ -152,6 +155,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    /// File > Open Recent and, when on, the desktop's list.
+    void rememberRecentFile(const QString& path);
     void createActions();
     void createMenus();
     void createPanels();
@@ -223,6 +228,7 @@ private:
     QHash<QWidget*, std::function<QString()>> m_tabTitles; ///< see setTabTitle
     QByteArray m_defaultState;
     bool m_persistLayout = true;
+    bool m_desktopRecentFiles = false;
     bool m_openErrorDialogs = true;
     int m_pendingOpens = 0;
 

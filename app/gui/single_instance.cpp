@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocalServer>
 #include <QLocalSocket>
 #include <QStandardPaths>
 
@@ -17,10 +18,10 @@ constexpr qsizetype kMaxMessage = 1 << 20; ///< 1 MiB of paths is more than any 
 
 } // namespace
 
-SingleInstance::SingleInstance(QObject* parent) : QObject(parent)
+SingleInstance::SingleInstance(QObject* parent) : QObject(parent), m_server(new QLocalServer(this))
 {
-    m_server.setSocketOptions(QLocalServer::UserAccessOption);
-    connect(&m_server, &QLocalServer::newConnection, this, &SingleInstance::onConnection);
+    m_server->setSocketOptions(QLocalServer::UserAccessOption);
+    connect(m_server, &QLocalServer::newConnection, this, &SingleInstance::onConnection);
 }
 
 bool SingleInstance::enabledFor(const QString& platformName)
@@ -73,20 +74,20 @@ SingleInstance::Forwarded SingleInstance::forward(const QStringList& paths, int 
 bool SingleInstance::listen(QString* error)
 {
     const QString path = serverPath();
-    if (m_server.listen(path))
+    if (m_server->listen(path))
         return true;
     // Nothing answered there (forward() was tried first): a socket left by an instance that died.
     QLocalServer::removeServer(path);
-    if (m_server.listen(path))
+    if (m_server->listen(path))
         return true;
     if (error)
-        *error = m_server.errorString();
+        *error = m_server->errorString();
     return false;
 }
 
 void SingleInstance::onConnection()
 {
-    while (QLocalSocket* socket = m_server.nextPendingConnection()) {
+    while (QLocalSocket* socket = m_server->nextPendingConnection()) {
         connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
         auto buffer = std::make_shared<QByteArray>();
         connect(socket, &QLocalSocket::readyRead, this, [this, socket, buffer] {

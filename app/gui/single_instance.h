@@ -7,9 +7,10 @@
 // and becomes the running instance.
 #pragma once
 
-#include <QLocalServer>
 #include <QObject>
 #include <QStringList>
+
+class QLocalServer;
 
 namespace tstudio {
 
@@ -44,7 +45,7 @@ signals:
 
 private:
     void onConnection();
-    QLocalServer m_server;
+    QLocalServer* m_server; ///< a child of this object
 };
 
 } // namespace tstudio
