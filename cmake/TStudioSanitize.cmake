@@ -34,7 +34,8 @@ if(TSTUDIO_SANITIZE)
             "ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_container_overflow=0"
             "LSAN_OPTIONS=suppressions=${suppressions}/lsan.supp:print_suppressions=0")
     elseif(TSTUDIO_SANITIZE STREQUAL "undefined")
-        # Every kind GCC's -fsanitize=undefined checks, each one fatal (a report fails the test).
+        # Every kind the compiler's -fsanitize=undefined checks (scripts/check-deep.sh builds with clang
+        # when it is installed), each one fatal (a report fails the test).
         set(TSTUDIO_SANITIZE_FLAGS -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
         set(TSTUDIO_SANITIZE_LABEL ubsan)
         set(TSTUDIO_SANITIZE_SLOWDOWN 2)

@@ -36,8 +36,16 @@ for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined address thread}; do
     esac
     (
         export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$TSTUDIO_ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+        # Debian's clang compiles the instrumented product faster than GCC: one kernel file
+        # (kernels/math/mul_div_cpu.cpp, -O2 -g1) took 30.9 s under GCC's UndefinedBehaviorSanitizer and
+        # 19.1 s under clang's, against 12.8 s for the normal GCC build (2-core VM, 2026-11-26), and a
+        # whole sanitised build takes hours on 2 cores. GCC is used where clang is missing.
+        compilers=()
+        if command -v clang++ >/dev/null && command -v clang >/dev/null; then
+            compilers=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+        fi
         cmake -S "$TSTUDIO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSTUDIO_BUILD_TESTS=ON \
-            -DTSTUDIO_SANITIZE="$sanitizer" -DTSTUDIO_ENABLE_CUDA=OFF >/dev/null
+            -DTSTUDIO_SANITIZE="$sanitizer" -DTSTUDIO_ENABLE_CUDA=OFF "${compilers[@]}" >/dev/null
         if [ ${#select[@]} -gt 0 ]; then
             # Only the programs the selected tests run (ctest knows them once configured): a
             # ThreadSanitizer run of the `threads` tests needs the product's libraries and 15
