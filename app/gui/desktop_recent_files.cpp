@@ -31,6 +31,25 @@ QDomElement ensureChild(QDomDocument& doc, QDomElement parent, const QString& ta
     return e;
 }
 
+/// The child `tag` of `parent` whose attribute `key` is `value`, made (with that attribute) when there
+/// is none; `made` says which.
+QDomElement childWhere(QDomDocument& doc, QDomElement parent, const QString& tag, const QString& key, const QString& value,
+                       bool* made = nullptr)
+{
+    for (QDomElement e = parent.firstChildElement(tag); !e.isNull(); e = e.nextSiblingElement(tag)) {
+        if (e.attribute(key) == value) {
+            if (made)
+                *made = false;
+            return e;
+        }
+    }
+    QDomElement e = parent.appendChild(doc.createElement(tag)).toElement();
+    e.setAttribute(key, value);
+    if (made)
+        *made = true;
+    return e;
+}
+
 void fail(QString* error, const QString& text)
 {
     if (error)
@@ -77,42 +96,23 @@ bool addDesktopRecentFile(const QString& path, QString* error, const QString& xb
 
     const QString uri = QString::fromUtf8(QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toEncoded());
     const QString now = timestamp();
-    QDomElement bookmark;
-    for (QDomElement b = root.firstChildElement(QStringLiteral("bookmark")); !b.isNull();
-         b = b.nextSiblingElement(QStringLiteral("bookmark")))
-        if (b.attribute(QStringLiteral("href")) == uri)
-            bookmark = b;
-    if (bookmark.isNull()) {
-        bookmark = root.appendChild(doc.createElement(QStringLiteral("bookmark"))).toElement();
-        bookmark.setAttribute(QStringLiteral("href"), uri);
+    bool newBookmark = false;
+    QDomElement bookmark = childWhere(doc, root, QStringLiteral("bookmark"), QStringLiteral("href"), uri, &newBookmark);
+    if (newBookmark)
         bookmark.setAttribute(QStringLiteral("added"), now);
-    }
     bookmark.setAttribute(QStringLiteral("modified"), now);
     bookmark.setAttribute(QStringLiteral("visited"), now);
 
     QDomElement info = ensureChild(doc, bookmark, QStringLiteral("info"));
-    QDomElement metadata;
-    for (QDomElement m = info.firstChildElement(QStringLiteral("metadata")); !m.isNull();
-         m = m.nextSiblingElement(QStringLiteral("metadata")))
-        if (m.attribute(QStringLiteral("owner")) == kMetadataOwner)
-            metadata = m;
-    if (metadata.isNull()) {
-        metadata = info.appendChild(doc.createElement(QStringLiteral("metadata"))).toElement();
-        metadata.setAttribute(QStringLiteral("owner"), kMetadataOwner);
-    }
+    QDomElement metadata = childWhere(doc, info, QStringLiteral("metadata"), QStringLiteral("owner"), kMetadataOwner);
     QDomElement mime = ensureChild(doc, metadata, QStringLiteral("mime:mime-type"));
     mime.setAttribute(QStringLiteral("type"), QMimeDatabase().mimeTypeForFile(path).name());
     QDomElement applications = ensureChild(doc, metadata, QStringLiteral("bookmark:applications"));
-    QDomElement application;
-    for (QDomElement a = applications.firstChildElement(QStringLiteral("bookmark:application")); !a.isNull();
-         a = a.nextSiblingElement(QStringLiteral("bookmark:application")))
-        if (a.attribute(QStringLiteral("name")) == kAppName)
-            application = a;
-    if (application.isNull()) {
-        application = applications.appendChild(doc.createElement(QStringLiteral("bookmark:application"))).toElement();
-        application.setAttribute(QStringLiteral("name"), kAppName);
+    bool newApplication = false;
+    QDomElement application =
+        childWhere(doc, applications, QStringLiteral("bookmark:application"), QStringLiteral("name"), kAppName, &newApplication);
+    if (newApplication)
         application.setAttribute(QStringLiteral("exec"), QStringLiteral("'tensorstudio %u'"));
-    }
     application.setAttribute(QStringLiteral("modified"), now);
     application.setAttribute(QStringLiteral("count"), application.attribute(QStringLiteral("count")).toInt() + 1);
 
