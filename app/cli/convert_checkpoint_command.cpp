@@ -4,6 +4,10 @@
 
 #include "io/checkpoint/checkpoint_convert.h"
 
+#include "json_text.h"
+
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -14,6 +18,7 @@ namespace {
 struct ConvertArgs {
     std::string source;
     std::string destination;
+    bool json = false;
 };
 
 int convert(const ConvertArgs& args)
@@ -31,6 +36,14 @@ int convert(const ConvertArgs& args)
     auto done = convertCheckpointToV2(*source, destination);
     if (!done)
         return fail(done.error());
+    if (args.json) {
+        // Schema (docs/cli-json.md): source, source_format, destination, tensors, bytes, partitioned.
+        const nlohmann::json out = {{"source", *source},           {"source_format", done->sourceFormat},
+                                    {"destination", destination},  {"tensors", done->tensors},
+                                    {"bytes", done->bytes},        {"partitioned", done->partitioned}};
+        std::printf("%s\n", jsonText(out, 2).c_str());
+        return kExitOk;
+    }
     std::printf("Wrote %lld tensors (%lld bytes of data) from the %s checkpoint %s to the V2 checkpoint %s "
                 "(%s.index, %s.data-00000-of-00001)\n",
                 static_cast<long long>(done->tensors), static_cast<long long>(done->bytes),
@@ -55,6 +68,7 @@ void addConvertCheckpointCommand(CLI::App& app, int& exitCode)
                     "the checkpoint: a V1 file (model.ckpt), a V2 prefix or its .index, or a directory (its latest)")
         ->required();
     cmd->add_option("DESTINATION", args->destination, "the V2 prefix to write (e.g. converted/model.ckpt)")->required();
+    cmd->add_flag("--json", args->json, "print what was written as JSON (docs/cli-json.md)");
     cmd->callback([args, &exitCode] { exitCode = convert(*args); });
 }
 

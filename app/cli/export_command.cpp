@@ -1,6 +1,7 @@
 // tstudio export: a trained project written for serving, as a SavedModel (serving_default signature)
 // and/or a frozen GraphDef, in evaluation mode, from a checkpoint of its log directory.
 #include "cli_command.h"
+#include "json_text.h"
 #include "name_list.h"
 
 #include "project_argument.h"
@@ -10,6 +11,7 @@
 #include "setting_advice.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <memory>
 
@@ -27,6 +29,7 @@ struct ExportArgs {
     bool movingAverage = false;
     std::string signature = "serving_default";
     std::vector<std::string> sets;
+    bool json = false;
 };
 
 int fail(const Status& s)
@@ -73,6 +76,35 @@ int exportCommand(const ExportArgs& args)
     auto result = project::exportProject(*loaded, **registries, options);
     if (!result)
         return fail(result.error());
+    if (args.json) {
+        // Schema (docs/cli-json.md): project, checkpoint, inputs and outputs (tensor and signature key),
+        // variables, averaged, learning_phase_fixed, saved_model {path, nodes, signature, tags} and
+        // frozen_graph {path, nodes} (each null when not written).
+        auto named = [](const std::vector<std::string>& names, const std::vector<std::string>& keys) {
+            nlohmann::json list = nlohmann::json::array();
+            for (std::size_t i = 0; i < names.size(); ++i)
+                list.push_back({{"tensor", names[i]}, {"key", i < keys.size() ? nlohmann::json(keys[i]) : nlohmann::json()}});
+            return list;
+        };
+        nlohmann::json out = {{"project", loaded->name},
+                              {"checkpoint", result->checkpoint},
+                              {"inputs", named(result->inputs, result->inputKeys)},
+                              {"outputs", named(result->outputs, result->outputKeys)},
+                              {"variables", result->variables.size()},
+                              {"averaged", result->averaged.size()},
+                              {"learning_phase_fixed", result->learningPhaseFixed},
+                              {"saved_model", nullptr},
+                              {"frozen_graph", nullptr}};
+        if (!result->savedModelDir.empty())
+            out["saved_model"] = {{"path", result->savedModelDir.string()},
+                                  {"nodes", result->savedModelNodes},
+                                  {"signature", options.signatureKey},
+                                  {"tags", {"serve"}}};
+        if (!result->frozenGraphPath.empty())
+            out["frozen_graph"] = {{"path", result->frozenGraphPath.string()}, {"nodes", result->frozenNodes}};
+        std::printf("%s\n", jsonText(out, 2).c_str());
+        return kExitOk;
+    }
     std::printf("exported '%s' from checkpoint %s\n", loaded->name.c_str(), result->checkpoint.c_str());
     std::printf("  inputs:  %s\n", listed(result->inputs, result->inputKeys).c_str());
     std::printf("  outputs: %s\n", listed(result->outputs, result->outputKeys).c_str());
@@ -117,6 +149,7 @@ void addExportCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--signature", args->signature, "the SavedModel signature's key")->capture_default_str();
     cmd->add_option("--set", args->sets, "KEY=VALUE: overrides a project setting, e.g. --set export.moving_average=true "
                                          "(repeatable)");
+    cmd->add_flag("--json", args->json, "print what was exported as JSON (docs/cli-json.md)");
     cmd->callback([args, &exitCode] { exitCode = exportCommand(*args); });
 }
 

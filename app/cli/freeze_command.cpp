@@ -7,6 +7,10 @@
 #include "graph/graph_file.h"
 #include "model/freeze.h"
 
+#include "json_text.h"
+
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -23,6 +27,7 @@ struct FreezeArgs {
     bool keepDevices = false;
     std::vector<std::string> onlyVariables;
     std::vector<std::string> skipVariables;
+    bool json = false;
 };
 
 /// The variables prefix inside a SavedModel directory (or beside its saved_model.pb).
@@ -75,6 +80,17 @@ int freezeCommand(const FreezeArgs& args)
         return fail(s);
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(args.output, ec);
+    if (args.json) {
+        // Schema (docs/cli-json.md): checkpoint, output, nodes, nodes_before, bytes, frozen_variables.
+        const nlohmann::json out = {{"checkpoint", prefix},
+                                    {"output", args.output},
+                                    {"nodes", frozen->graph.node_size()},
+                                    {"nodes_before", nodesBefore},
+                                    {"bytes", ec ? 0 : static_cast<std::uint64_t>(bytes)},
+                                    {"frozen_variables", frozen->frozenVariables}};
+        std::printf("%s\n", jsonText(out, 2).c_str());
+        return kExitOk;
+    }
     std::printf("Froze %zu variables from %s\n", frozen->frozenVariables.size(), prefix.c_str());
     for (const std::string& name : frozen->frozenVariables)
         std::printf("  %s\n", name.c_str());
@@ -105,6 +121,7 @@ void addFreezeCommand(CLI::App& app, int& exitCode)
                     "Freeze only these variables, comma-separated (variable_names_whitelist)");
     cmd->add_option("--skip-variables", args->skipVariables,
                     "Leave these variables as variables, comma-separated (variable_names_blacklist)");
+    cmd->add_flag("--json", args->json, "print what was written as JSON (docs/cli-json.md)");
     cmd->callback([args, &exitCode] { exitCode = freezeCommand(*args); });
 }
 

@@ -3,6 +3,9 @@
 #include "cli_command.h"
 
 #include "hostfile.h"
+#include "json_text.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -16,13 +19,14 @@ struct HostfileArgs {
     int ranks = 0;
     bool oversubscribe = false;
     bool noResolve = false;
+    bool json = false;
 };
 
 int check(const HostfileArgs& args)
 {
     auto hostfile = project::readHostfile(args.file);
     if (!hostfile) {
-        std::fprintf(stderr, "error: %s\n", hostfile.error().toString().c_str());
+        std::fprintf(stderr, "tstudio hostfile: %s\n", hostfile.error().toString().c_str());
         return kExitFailure;
     }
     project::HostfileCheckOptions options;
@@ -30,8 +34,21 @@ int check(const HostfileArgs& args)
     options.oversubscribe = args.oversubscribe;
     options.resolve = !args.noResolve;
     if (Status s = project::checkHostfile(*hostfile, options); !s.isOk()) {
-        std::fprintf(stderr, "error: %s\n", s.toString().c_str());
+        std::fprintf(stderr, "tstudio hostfile: %s\n", s.toString().c_str());
         return kExitFailure;
+    }
+    if (args.json) {
+        // Schema (docs/cli-json.md): file, hosts [{host, slots}], slots, resolved, ranks.
+        nlohmann::json hosts = nlohmann::json::array();
+        for (const project::HostfileEntry& e : hostfile->entries)
+            hosts.push_back({{"host", e.host}, {"slots", e.slotCount}});
+        const nlohmann::json out = {{"file", args.file},
+                                    {"hosts", hosts},
+                                    {"slots", hostfile->totalSlots()},
+                                    {"resolved", options.resolve},
+                                    {"ranks", args.ranks}};
+        std::printf("%s\n", jsonText(out, 2).c_str());
+        return kExitOk;
     }
     std::string hosts;
     for (const project::HostfileEntry& e : hostfile->entries)
@@ -57,6 +74,7 @@ void addHostfileCommand(CLI::App& app, int& exitCode)
         ->check(CLI::Range(0, 1 << 20));
     cmd->add_flag("--oversubscribe", args->oversubscribe, "more ranks than slots is fine (mpirun --oversubscribe)");
     cmd->add_flag("--no-resolve", args->noResolve, "do not look the hosts up (check the syntax and slots only)");
+    cmd->add_flag("--json", args->json, "print the hosts and slots as JSON (docs/cli-json.md)");
     cmd->callback([args, &exitCode] { exitCode = check(*args); });
 }
 
