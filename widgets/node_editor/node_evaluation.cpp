@@ -197,9 +197,11 @@ Expected<std::vector<Tensor>> evaluateNode(const GraphDocument& document, const 
     if (!phase)
         return unexpected(phase.error());
     std::vector<std::pair<std::string, Tensor>> all = feeds;
-    for (auto& [name, value] : *phase)
+    for (const auto& feed : *phase) {
+        const std::string& name = feed.first; // a plain reference: clang 14 cannot capture a structured binding
         if (std::none_of(feeds.begin(), feeds.end(), [&](const auto& f) { return f.first == name || f.first + ":0" == name; }))
-            all.emplace_back(name, value);
+            all.emplace_back(name, feed.second);
+    }
     if (Status s = session.run(all, built->tensors(), {}, &out); !s.isOk())
         return unexpected(s);
     return out;
