@@ -11,7 +11,10 @@ generated protobuf headers count as engine/proto) and counted as an edge between
   - the upward includes: from a folder to one on a higher floor of FLOORS below, each with its files,
   - with --edges, every folder-to-folder edge with its count.
 
-Usage: tools/include_graph.py [--root DIR] [--edges]
+Usage: tools/include_graph.py [--root DIR] [--edges] [--max-knots N] [--max-upward N]
+
+With --max-knots or --max-upward it exits 1 when the tree has more (CTest's check_include_graph keeps
+the figures from growing while the house is rebuilt; lower them as the knots come apart).
 """
 import argparse
 import collections
@@ -130,6 +133,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     parser.add_argument("--edges", action="store_true", help="print every folder-to-folder edge")
+    parser.add_argument("--max-knots", type=int, help="fail when there are more include knots")
+    parser.add_argument("--max-upward", type=int, help="fail when there are more upward includes")
     args = parser.parse_args()
     root = os.path.abspath(args.root)
 
@@ -173,7 +178,14 @@ def main():
         for src in sorted(edges):
             for dst, n in sorted(edges[src].items()):
                 print(f"  {src} -> {dst}: {n}")
-    return 0
+    failed = False
+    if args.max_knots is not None and len(knots) > args.max_knots:
+        print(f"FAILED: {len(knots)} include knots, at most {args.max_knots} allowed", file=sys.stderr)
+        failed = True
+    if args.max_upward is not None and len(upward) > args.max_upward:
+        print(f"FAILED: {len(upward)} upward includes, at most {args.max_upward} allowed", file=sys.stderr)
+        failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
