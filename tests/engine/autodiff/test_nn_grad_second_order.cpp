@@ -197,7 +197,10 @@ private slots:
             {"FusedBatchNorm", "FusedBatchNormGrad"},
             {"FusedBatchNormV2", "FusedBatchNormGradV2"},
             {"FusedBatchNormV3", "FusedBatchNormGradV3"}};
-        for (const auto& [forward, backward] : versions) {
+        for (const auto& version : versions) {
+            // Plain copies, which the lambda below may capture (clang 14 cannot capture a structured binding).
+            const auto forward = version.first;
+            const auto backward = version.second;
             for (const char* format : {"NHWC", "NCHW"}) {
                 for (int output = 0; output < 3; ++output) {
                     const QString name = QStringLiteral("%1 training %2 output %3").arg(backward, format).arg(output);
