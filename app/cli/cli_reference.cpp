@@ -96,11 +96,11 @@ void collectPaths(const CLI::App& app, const std::string& prefix, std::vector<st
 }
 
 /// The file kinds an argument of each subcommand wants, for the completions: a glob of extensions
-/// (bash extglob / zsh alternatives), whether folders are fine (SavedModels, log directories, image
-/// folders), and names that are not files (the shipped example projects).
+/// (bash extglob / zsh alternatives; folders are always offered: SavedModels, checkpoint folders),
+/// whether only folders make sense (log directories, image folders), and names that are not files
+/// (the shipped example projects).
 struct FileKinds {
     std::vector<std::string> extensions; ///< empty: any file
-    bool folders = true;
     bool onlyFolders = false;
     std::vector<std::string> names;
 };
@@ -110,18 +110,18 @@ FileKinds fileKindsOf(const std::string& path)
     const std::vector<std::string> graphs = {"pb", "pbtxt", "meta"};
     const std::vector<std::string> examples = {"spirals", "book-mnist", "lenet", "mnist-notes"};
     if (path == "run" || path == "freeze")
-        return {graphs, true, false, {}};
+        return {graphs, false, {}};
     if (path == "profile" || path == "debug") {
         std::vector<std::string> kinds = graphs;
         kinds.push_back("tsproj");
         if (path == "profile")
             kinds.push_back("json");
-        return {kinds, true, false, examples};
+        return {kinds, false, examples};
     }
     if (path == "train" || path == "evaluate" || path == "export")
-        return {{"tsproj"}, true, false, path == "train" ? examples : std::vector<std::string>{}};
+        return {{"tsproj"}, false, path == "train" ? examples : std::vector<std::string>{}};
     if (path == "events" || path == "data make-tfrecord")
-        return {{}, true, true, {}};
+        return {{}, true, {}};
     return {};
 }
 
@@ -203,9 +203,7 @@ void manSection(const CLI::App& app, const std::string& path, std::string& out)
         out += ".TP\n";
         out += a.positionalName.empty() ? optionHead(a) : "\\fI" + roffCode(a.positionalName) + "\\fR";
         out += "\n" + roffText(a.description);
-        if (!a.description.empty() && a.description.back() != '.' && a.description.back() != ')')
-            out += ".";
-        else if (!a.description.empty() && a.description.back() == ')')
+        if (!a.description.empty() && a.description.back() != '.')
             out += ".";
         if (!a.choices.empty()) {
             out += " One of:";
@@ -319,15 +317,21 @@ void bashCases(const CLI::App& app, const std::string& path, std::string& valueC
     }
 }
 
-/// zsh: text inside '...' of an _arguments spec, with the characters _arguments treats specially in
-/// a description escaped; only the first sentence of a long description.
-std::string zshDescription(const std::string& text)
+/// The first sentence of a description, at most 90 characters: what a completion menu shows.
+std::string menuText(const std::string& text)
 {
     std::string s = text.substr(0, text.find(". "));
     if (s.size() > 90)
         s = s.substr(0, 87) + "...";
+    return s;
+}
+
+/// zsh: text inside '...' of an _arguments spec, with the characters _arguments treats specially in
+/// a description escaped.
+std::string zshDescription(const std::string& text)
+{
     std::string out;
-    for (char c : s) {
+    for (char c : menuText(text)) {
         if (c == '\'')
             out += "'\\''";
         else if (c == '[' || c == ']' || c == ':' || c == '\\')
@@ -343,11 +347,8 @@ std::string zshDescription(const std::string& text)
 /// zsh: a description for _describe ("name:description"), single-quoted: only quotes need care.
 std::string zshDescribeText(const std::string& text)
 {
-    std::string s = text.substr(0, text.find(". "));
-    if (s.size() > 90)
-        s = s.substr(0, 87) + "...";
     std::string out;
-    for (char c : s)
+    for (char c : menuText(text))
         out += c == '\'' ? std::string("'\\''") : std::string(1, c == '\n' ? ' ' : c);
     return out;
 }

@@ -85,7 +85,8 @@ private slots:
         QCOMPARE(o["checkpoint"].toString(), logdir + "/model.ckpt-20");
         QCOMPARE(o["outputs"].toArray()[0].toObject()["tensor"].toString(), QString("dense_2/BiasAdd:0"));
         QCOMPARE(o["inputs"].toArray()[0].toObject()["key"].toString(), QString("inputs"));
-        QVERIFY(o["variables"].toInt() > 0);
+        const int exportedVariables = o["variables"].toInt();
+        QVERIFY(exportedVariables > 0);
         QCOMPARE(o["saved_model"].toObject()["path"].toString(), savedModel);
         QCOMPARE(o["saved_model"].toObject()["tags"].toArray()[0].toString(), QString("serve"));
         QCOMPARE(o["frozen_graph"].toObject()["path"].toString(), frozen);
@@ -105,10 +106,7 @@ private slots:
         QCOMPARE(keysOf(o), (QStringList{"bytes", "checkpoint", "frozen_variables", "nodes", "nodes_before", "output"}));
         QCOMPARE(o["output"].toString(), refrozen);
         QCOMPARE(o["bytes"].toInteger(), QFileInfo(refrozen).size());
-        QCOMPARE(o["frozen_variables"].toArray().size(), jsonOf(runTstudio({"export", "spirals", "--logdir", logdir, "--outputs",
-                                                                              "dense_2/BiasAdd", "--frozen", dir.filePath("f3.pb"),
-                                                                              "--json"}))["variables"]
-                                                             .toInt());
+        QCOMPARE(o["frozen_variables"].toArray().size(), exportedVariables);
         QVERIFY(o["nodes"].toInt() <= o["nodes_before"].toInt());
 
         // convert-checkpoint: the run's V2 checkpoint rewritten.
