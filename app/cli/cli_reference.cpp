@@ -3,6 +3,7 @@
 
 #include "cli_command.h"
 #include "cli_examples.h"
+#include "project_argument.h"
 
 #include "io/atomic_file.h"
 
@@ -108,7 +109,7 @@ struct FileKinds {
 FileKinds fileKindsOf(const std::string& path)
 {
     const std::vector<std::string> graphs = {"pb", "pbtxt", "meta"};
-    const std::vector<std::string> examples = {"spirals", "book-mnist", "lenet", "mnist-notes"};
+    const std::vector<std::string> examples(std::begin(kExampleProjectNames), std::end(kExampleProjectNames));
     if (path == "run" || path == "freeze")
         return {graphs, false, {}};
     if (path == "profile" || path == "debug") {
