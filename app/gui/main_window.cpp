@@ -56,6 +56,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -1237,9 +1238,16 @@ void MainWindow::rememberRecentFile(const QString& path)
     m_settings->addRecentFile(path);
     if (!m_desktopRecentFiles)
         return;
-    QString error;
-    if (!addDesktopRecentFile(path, &error))
-        logApp(LogSeverity::kWarning, tr("The desktop's list of recent files was not updated: %1").arg(error));
+    // The desktop's list is read, merged and rewritten off the GUI thread, one update at a time and in
+    // order (a single worker), so two quick opens never write over each other.
+    static QThreadPool desktopListWriter;
+    desktopListWriter.setMaxThreadCount(1);
+    desktopListWriter.start([path] {
+        QString error;
+        if (!addDesktopRecentFile(path, &error))
+            logApp(LogSeverity::kWarning,
+                   tr("The desktop's list of recent files was not updated: %1").arg(error)); // the log is thread-safe
+    });
 }
 
 /// The arrangement of the screens the window may be on now (AppSettings::screenLayoutKey).
