@@ -3,6 +3,7 @@
 // give the right type for each file kind (by name, and for Chrome traces by content), the three files
 // name the same types, and the icon is drawn at every fixed size of the hicolor theme.
 #include "process_run.h"
+#include "test_files.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -37,6 +38,45 @@ QSet<QString> matches(const QString& text, const QString& pattern)
     for (auto it = re.globalMatch(text); it.hasNext();)
         out.insert(it.next().captured(1));
     return out;
+}
+
+/// A shared-mime-info database in `data`: our types beside the system's, compiled by
+/// update-mime-database, and the only one this process and its children read (XDG_DATA_DIRS). Empty
+/// when ready, else why not.
+QString prepareMimeDatabase(const QTemporaryDir& data)
+{
+    const QString tool = QStandardPaths::findExecutable(QStringLiteral("update-mime-database"));
+    if (tool.isEmpty())
+        return QStringLiteral("update-mime-database (shared-mime-info) is not installed");
+    if (!QDir(data.path()).mkpath(QStringLiteral("mime/packages")) ||
+        !QFile::copy(kPackaging + QStringLiteral("tensorstudio-mime.xml"), data.filePath(QStringLiteral("mime/packages/tensorstudio.xml"))))
+        return QStringLiteral("cannot copy the MIME types into ") + data.path();
+    // The system's own definitions beside ours, as an installation has them.
+    for (const QString& file : QDir(QStringLiteral("/usr/share/mime/packages")).entryList({QStringLiteral("*.xml")}))
+        QFile::copy(QStringLiteral("/usr/share/mime/packages/") + file, data.filePath(QStringLiteral("mime/packages/") + file));
+    // Only this folder is searched (update-mime-database notes any other on standard error).
+    qputenv("XDG_DATA_DIRS", data.path().toUtf8());
+    qputenv("XDG_DATA_HOME", data.path().toUtf8());
+    const ProcessRun r = tstudio::testing::runProcess(tool, {data.filePath(QStringLiteral("mime"))});
+    if (r.exitCode != 0 || !r.err.trimmed().isEmpty() || !QFile::exists(data.filePath(QStringLiteral("mime/mime.cache"))))
+        return QStringLiteral("update-mime-database failed: ") + r.err;
+    return {};
+}
+
+/// Each file's MIME type as QMimeDatabase gives it in a child process (which reads XDG_DATA_DIRS
+/// afresh: this test program itself, see main below), by file name.
+QMap<QString, QString> mimeTypesOf(const QStringList& paths)
+{
+    const QString script = QStringLiteral("for f in \"$@\"; do printf '%s %s\\n' \"$f\" \"$(\"$0\" \"$f\")\"; done");
+    QStringList args{QStringLiteral("-c"), script, QCoreApplication::applicationFilePath()};
+    args << paths;
+    qputenv("TSTUDIO_MIME_QUERY", "1");
+    const ProcessRun types = tstudio::testing::runProcess(QStringLiteral("/bin/sh"), args);
+    qunsetenv("TSTUDIO_MIME_QUERY");
+    QMap<QString, QString> got;
+    for (const QString& line : types.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        got.insert(QFileInfo(line.section(QLatin1Char(' '), 0, 0)).fileName(), line.section(QLatin1Char(' '), 1));
+    return got;
 }
 
 } // namespace
@@ -88,23 +128,10 @@ private slots:
 
     void mimeTypesIdentifyEachKind()
     {
-        const QString tool = QStandardPaths::findExecutable(QStringLiteral("update-mime-database"));
-        if (tool.isEmpty())
-            QSKIP("update-mime-database (shared-mime-info) is not installed");
         QTemporaryDir data;
         QVERIFY(data.isValid());
-        QVERIFY(QDir(data.path()).mkpath(QStringLiteral("mime/packages")));
-        QVERIFY(QFile::copy(kPackaging + QStringLiteral("tensorstudio-mime.xml"),
-                            data.filePath(QStringLiteral("mime/packages/tensorstudio.xml"))));
-        // The system's own definitions beside ours, as an installation has them.
-        for (const QString& file : QDir(QStringLiteral("/usr/share/mime/packages")).entryList({QStringLiteral("*.xml")}))
-            QFile::copy(QStringLiteral("/usr/share/mime/packages/") + file, data.filePath(QStringLiteral("mime/packages/") + file));
-        // Only this folder is searched (update-mime-database notes any other on standard error).
-        qputenv("XDG_DATA_DIRS", data.path().toUtf8());
-        qputenv("XDG_DATA_HOME", data.path().toUtf8());
-        const ProcessRun r = tstudio::testing::runProcess(tool, {data.filePath(QStringLiteral("mime"))});
-        QVERIFY2(r.exitCode == 0 && r.err.trimmed().isEmpty(), qPrintable(r.err));
-        QVERIFY(QFile::exists(data.filePath(QStringLiteral("mime/mime.cache"))));
+        if (const QString problem = prepareMimeDatabase(data); !problem.isEmpty())
+            QSKIP(qPrintable(problem));
 
         // A child process reads the database from there (QMimeDatabase reads XDG_DATA_DIRS once).
         QTemporaryDir files;
@@ -123,19 +150,10 @@ private slots:
         QVERIFY(write(QStringLiteral("timeline.json"), "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"MatMul\"}]}\n"));
         QVERIFY(write(QStringLiteral("step_3_trace"), "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"MatMul\"}]}\n"));
         QVERIFY(write(QStringLiteral("settings.json"), "{\"language\": \"en\"}\n"));
-        const QStringList names = QDir(files.path()).entryList(QDir::Files, QDir::Name);
-        const QString script = QStringLiteral("for f in \"$@\"; do printf '%s %s\\n' \"$f\" \"$(\"$0\" \"$f\")\"; done");
-        // The child: this test program itself, asked for one file's type (see main below).
-        QStringList args{QStringLiteral("-c"), script, QCoreApplication::applicationFilePath()};
-        for (const QString& n : names)
-            args << files.filePath(n);
-        qputenv("TSTUDIO_MIME_QUERY", "1");
-        const ProcessRun types = tstudio::testing::runProcess(QStringLiteral("/bin/sh"), args);
-        qunsetenv("TSTUDIO_MIME_QUERY");
-        QVERIFY2(types.exitCode == 0, qPrintable(types.err));
-        QMap<QString, QString> got;
-        for (const QString& line : types.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-            got.insert(QFileInfo(line.section(QLatin1Char(' '), 0, 0)).fileName(), line.section(QLatin1Char(' '), 1));
+        QStringList paths;
+        for (const QString& n : QDir(files.path()).entryList(QDir::Files, QDir::Name))
+            paths << files.filePath(n);
+        const QMap<QString, QString> got = mimeTypesOf(paths);
         QCOMPARE(got.value(QStringLiteral("model.pb")), QStringLiteral("application/x-tensorflow-graphdef"));
         QCOMPARE(got.value(QStringLiteral("graph.pbtxt")), QStringLiteral("text/x-tensorflow-graphdef"));
         QCOMPARE(got.value(QStringLiteral("model.ckpt-5.meta")), QStringLiteral("application/x-tensorflow-metagraph"));
@@ -148,6 +166,35 @@ private slots:
         QCOMPARE(got.value(QStringLiteral("step_3_trace")), QStringLiteral("application/x-chrome-trace"));
         QCOMPARE(got.value(QStringLiteral("timeline.json")), QStringLiteral("application/json"));
         QCOMPARE(got.value(QStringLiteral("settings.json")), QStringLiteral("application/json"));
+    }
+
+    /// Files TensorFlow wrote (../shared/fixtures): each gets the type of its kind.
+    void mimeTypesOfFilesTensorFlowWrote()
+    {
+        const QString fixtures = tstudio::testing::fixturesDir();
+        if (fixtures.isEmpty())
+            QSKIP("no ../shared/fixtures and no $TSTUDIO_FIXTURES: TensorFlow's files not checked");
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        if (const QString problem = prepareMimeDatabase(data); !problem.isEmpty())
+            QSKIP(qPrintable(problem));
+        const QList<QPair<QString, QString>> expected = {
+            {"tf2onnx/regression/graphdef/frozen.pb", "application/x-tensorflow-graphdef"},
+            {"tf1-estimator-tfdata/model/graph.pbtxt", "text/x-tensorflow-graphdef"},
+            {"tf1-estimator-tfdata/model/model.ckpt-2000.meta", "application/x-tensorflow-metagraph"},
+            {"tf2-module-serving/regress_model/1/saved_model.pb", "application/x-tensorflow-savedmodel"},
+            {"tf1-estimator-tfdata/model/events.out.tfevents.1567057356.leimao-evolvx", "application/x-tensorflow-events"},
+            {"tfrecord-example/data/test.tfrecord", "application/x-tfrecord"},
+            {"tfrecord-example/data/data.tfrecords", "application/x-tfrecord"},
+        };
+        QStringList paths;
+        for (const auto& [file, type] : expected) {
+            QVERIFY2(QFile::exists(fixtures + QLatin1Char('/') + file), qPrintable(file));
+            paths << fixtures + QLatin1Char('/') + file;
+        }
+        const QMap<QString, QString> got = mimeTypesOf(paths);
+        for (const auto& [file, type] : expected)
+            QCOMPARE(got.value(QFileInfo(file).fileName()), type);
     }
 
     void iconDrawnAtEverySize()
