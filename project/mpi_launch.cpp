@@ -327,6 +327,19 @@ std::optional<MpiProgress> parseMpiProgress(std::string_view text)
     return p;
 }
 
+bool isTrainReportLine(std::string_view text)
+{
+    const std::string_view t = trimmed(text);
+    if (t.starts_with("training '") || t.starts_with("eval at step ") || parseMpiProgress(t))
+        return true;
+    // "rank 0 of 2 on host (pid 31728); ranks: ..." (not "rank 0 of 2: stopped: ...", the ending notice).
+    std::vector<std::string_view> parts = words(t);
+    std::int64_t number = 0;
+    return parts.size() >= 6 && parts[0] == "rank" && parseNumber(parts[1], &number) && parts[2] == "of" &&
+           parseNumber(parts[3], &number) && parts[4] == "on" && t.find(" (pid ") != std::string_view::npos &&
+           t.find("); ") != std::string_view::npos;
+}
+
 std::vector<MpiOutputLine> mpiFailureLines(const std::vector<MpiOutputLine>& tail, std::size_t count)
 {
     // The ranks' own errors name what went wrong in the program; mpirun's last message (Open MPI
@@ -335,7 +348,7 @@ std::vector<MpiOutputLine> mpiFailureLines(const std::vector<MpiOutputLine>& tai
     bool ruleClosedMessage = false;
     for (const MpiOutputLine& line : tail) {
         const std::string_view t = trimmed(line.text);
-        if (t.empty() || parseMpiProgress(t))
+        if (t.empty() || (line.rank >= 0 && isTrainReportLine(t)) || parseMpiProgress(t))
             continue;
         if (std::all_of(t.begin(), t.end(), [](char c) { return c == '-' || c == '='; })) {
             if (!lastMessage.empty())

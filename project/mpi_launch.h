@@ -121,9 +121,14 @@ struct MpiProgress {
     double stepsPerSecond = 0;
 };
 
-/// The progress in `text` (a line of rank 0's stdout without its tag), or nullopt when the line is
+/// The progress in `text` (a line of rank 0's stderr without its tag), or nullopt when the line is
 /// not a progress line.
 std::optional<MpiProgress> parseMpiProgress(std::string_view text);
+
+/// Whether `text` (a rank's line without its tag) is one of `tstudio train`'s reports, which go to
+/// stderr without being errors: a progress line, "training 'NAME' (FILE)", "eval at step N: ..." or
+/// the rank's first line, "rank R of N on HOST (pid P); ranks: ...".
+bool isTrainReportLine(std::string_view text);
 
 /// The lines that explain a failed job, from the last lines of its output (`tail`, oldest first),
 /// at most `count`, their text trimmed: the ranks' last stderr lines (at most half of `count` when

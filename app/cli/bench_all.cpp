@@ -3,6 +3,9 @@
 
 #include "bench_support.h"
 #include "child_process.h"
+#include "json_text.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -238,44 +241,85 @@ int benchAll(const BenchAllArgs& args)
         }
     }
 
-    std::printf("tstudio bench all: %d interleaved round%s, %s on each side (mlp, lenet, resnet-20, ptb); "
-                "figures min / median / max\n",
-                args.rounds, args.rounds == 1 ? "" : "s", threadsText(args.threads).c_str());
-    std::printf("%-28s %-9s %-26s %-22s %-26s %s\n", "benchmark", "unit", "tensorstudio", "peer", "peer's figures",
-                "ratio");
+    // Each row's state, then the table or the JSON document.
     bool ourFailure = false;
     auto jobOf = [](const std::string& figure) { return figure.substr(0, figure.rfind('#')); };
-    for (const Row& row : rows) {
-        const auto& ours = collected.values[row.ours];
-        const auto& peer = collected.values[row.peer];
-        std::string oursText = triple(ours), peerText = triple(peer), ratio = "-";
-        if (collected.errors.count(jobOf(row.ours))) {
-            oursText = "failed";
-            ourFailure = true;
-        }
+    auto peerState = [&](const Row& row) -> std::string {
         for (const Job& job : jobs)
             if (job.label == jobOf(row.peer) && !job.unavailable.empty())
-                peerText = "not run";
-        if (collected.errors.count(jobOf(row.peer)))
-            peerText = "failed";
-        if (!ours.empty() && !peer.empty() && median(peer) > 0) {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.2fx", median(ours) / median(peer));
-            ratio = text;
-        }
-        std::printf("%-28s %-9s %-26s %-22s %-26s %s\n", row.name.c_str(), row.unit.c_str(), oursText.c_str(),
-                    row.peerName.c_str(), peerText.c_str(), ratio.c_str());
-    }
-    // What did not run or failed, once per program.
-    std::vector<std::string> noted;
+                return "not run";
+        return collected.errors.count(jobOf(row.peer)) ? "failed" : "ok";
+    };
+    std::vector<std::pair<std::string, std::string>> notes; // program, why: what did not run or failed
     for (const Job& job : jobs) {
         std::string why = !job.unavailable.empty() ? "not run: " + job.unavailable
                           : collected.errors.count(job.label) ? "failed: " + collected.errors[job.label]
                                                               : std::string();
-        if (why.empty() || std::find(noted.begin(), noted.end(), why) != noted.end())
+        if (why.empty() || std::any_of(notes.begin(), notes.end(), [&](const auto& n) { return n.second == why; }))
             continue;
-        noted.push_back(why);
-        std::printf("%s: %s\n", job.label.c_str(), why.c_str());
+        notes.emplace_back(job.label, why);
+    }
+    for (const Row& row : rows)
+        ourFailure = ourFailure || collected.errors.count(jobOf(row.ours)) > 0;
+
+    if (args.json) {
+        auto figures = [](const std::vector<double>& v) {
+            nlohmann::ordered_json f;
+            f["rounds"] = v;
+            f["min"] = v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*std::min_element(v.begin(), v.end()));
+            f["median"] = v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(median(v));
+            f["max"] = v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(*std::max_element(v.begin(), v.end()));
+            return f;
+        };
+        nlohmann::ordered_json out;
+        out["rounds"] = args.rounds;
+        out["threads"] = args.threads;
+        nlohmann::ordered_json table = nlohmann::ordered_json::array();
+        for (const Row& row : rows) {
+            const auto& ours = collected.values[row.ours];
+            const auto& peer = collected.values[row.peer];
+            nlohmann::ordered_json r;
+            r["benchmark"] = row.name;
+            r["unit"] = row.unit;
+            r["tensorstudio"] = figures(ours);
+            r["tensorstudio_state"] = collected.errors.count(jobOf(row.ours)) ? "failed" : "ok";
+            r["peer"] = row.peerName;
+            r["peer_figures"] = figures(peer);
+            r["peer_state"] = peerState(row);
+            r["ratio"] = !ours.empty() && !peer.empty() && median(peer) > 0
+                             ? nlohmann::ordered_json(median(ours) / median(peer))
+                             : nlohmann::ordered_json(nullptr);
+            table.push_back(std::move(r));
+        }
+        out["rows"] = std::move(table);
+        nlohmann::ordered_json notesJson = nlohmann::ordered_json::array();
+        for (const auto& [program, why] : notes)
+            notesJson.push_back({{"program", program}, {"why", why}});
+        out["notes"] = std::move(notesJson);
+        std::printf("%s\n", jsonText(out, 2).c_str());
+    } else {
+        std::printf("tstudio bench all: %d interleaved round%s, %s on each side (mlp, lenet, resnet-20, ptb); "
+                    "figures min / median / max\n",
+                    args.rounds, args.rounds == 1 ? "" : "s", threadsText(args.threads).c_str());
+        std::printf("%-28s %-9s %-26s %-22s %-26s %s\n", "benchmark", "unit", "tensorstudio", "peer", "peer's figures",
+                    "ratio");
+        for (const Row& row : rows) {
+            const auto& ours = collected.values[row.ours];
+            const auto& peer = collected.values[row.peer];
+            std::string oursText = collected.errors.count(jobOf(row.ours)) ? "failed" : triple(ours);
+            const std::string state = peerState(row);
+            std::string peerText = state == "ok" ? triple(peer) : state;
+            std::string ratio = "-";
+            if (!ours.empty() && !peer.empty() && median(peer) > 0) {
+                char text[32];
+                std::snprintf(text, sizeof text, "%.2fx", median(ours) / median(peer));
+                ratio = text;
+            }
+            std::printf("%-28s %-9s %-26s %-22s %-26s %s\n", row.name.c_str(), row.unit.c_str(), oursText.c_str(),
+                        row.peerName.c_str(), peerText.c_str(), ratio.c_str());
+        }
+        for (const auto& [program, why] : notes)
+            std::printf("%s: %s\n", program.c_str(), why.c_str());
     }
     if (imageDir)
         fs::remove_all(*imageDir, ec);

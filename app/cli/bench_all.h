@@ -19,6 +19,7 @@ struct BenchAllArgs {
     std::string tools;             ///< the folder of pytorch_bench.py and its siblings (empty: looked for)
     std::string python = "/usr/bin/python3"; ///< the interpreter that runs the peers
     double timeoutSeconds = 3600;  ///< per program run
+    bool json = false;             ///< the table as one JSON document (docs/cli-json.md)
 };
 
 /// Runs, round after round, each selected row's tstudio benchmark (this program, as a child) and
@@ -27,7 +28,8 @@ struct BenchAllArgs {
 /// augmentation, gray28 and rgb224) against Pillow (tools/bench/pillow_decode.py on the same files),
 /// and pipelines: the same MLP fed through its graph's queues and through tf.data against fed from
 /// memory (tstudio bench queues). Prints progress to stderr and one table to stdout: per row the
-/// unit, tstudio's and the peer's min / median / max over the rounds and the ratio of the medians.
+/// unit, tstudio's and the peer's min / median / max over the rounds and the ratio of the medians
+/// (with `json`, the same as one JSON document with every round's figure).
 /// A peer that cannot run (no Python, no PyTorch or Pillow, tools/bench not found) is reported as
 /// not run, with the reason, and is no failure. Returns 0, or 1 when one of tstudio's own runs
 /// failed (its output's last line is shown).

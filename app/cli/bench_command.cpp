@@ -440,6 +440,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
              "functions", "datasets", "embedding", "ptb", "all"}));
     cmd->add_option("--only", args->all.only, "all: the rows to run (default every one): mlp, lenet, resnet, ptb, images, pipelines")
         ->check(CLI::IsMember(benchAllRows()));
+    cmd->add_flag("--json", args->all.json, "all: print the table as JSON (rounds, min, median, max, ratio per row)");
     cmd->add_option("--rounds", args->all.rounds, "all: interleaved rounds (each runs every row and its peer once)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
@@ -531,8 +532,14 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             exitCode = fail(load.error());
             return;
         }
+        if (args->all.json && args->what != "all") {
+            std::fprintf(stderr, "tstudio bench: --json: only 'bench all' prints JSON; the other benchmarks print "
+                                 "their figures as text\n");
+            exitCode = kExitUsage;
+            return;
+        }
         if (args->backgroundLoad > 0) {
-            std::printf("background load: %s\n", load->describe().c_str());
+            std::fprintf(args->all.json ? stderr : stdout, "background load: %s\n", load->describe().c_str());
             std::fflush(stdout);
         }
         if (args->what == "all") {

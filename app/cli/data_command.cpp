@@ -2,6 +2,9 @@
 #include "cli_command.h"
 
 #include "data/image_folder_records.h"
+#include "json_text.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -17,6 +20,7 @@ struct MakeTfRecordArgs {
     std::string encoding = "encoded";
     bool shuffle = false;
     std::uint64_t seed = 0;
+    bool json = false;
 };
 
 int runMakeTfRecord(const MakeTfRecordArgs& args)
@@ -32,6 +36,23 @@ int runMakeTfRecord(const MakeTfRecordArgs& args)
     if (!report) {
         std::fprintf(stderr, "tstudio data make-tfrecord: %s\n", report.error().message().c_str());
         return kExitFailure;
+    }
+    if (args.json) {
+        nlohmann::ordered_json out;
+        out["image_dir"] = args.imageDir;
+        out["encoding"] = args.encoding;
+        out["records"] = report->records;
+        nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+        for (const data::ImageClass& c : report->classes)
+            classes.push_back({{"label", c.label}, {"name", c.name}, {"images", c.images}});
+        out["classes"] = std::move(classes);
+        out["skipped_files"] = report->skippedFiles;
+        nlohmann::ordered_json files = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < report->files.size(); ++i)
+            files.push_back({{"path", report->files[i].string()}, {"records", report->recordsPerFile[i]}});
+        out["files"] = std::move(files);
+        std::printf("%s\n", jsonText(out, 2).c_str());
+        return kExitOk;
     }
     for (const data::ImageClass& c : report->classes)
         std::printf("label %lld  %-24s %llu images\n", static_cast<long long>(c.label), c.name.c_str(),
@@ -68,6 +89,7 @@ void addDataCommand(CLI::App& app, int& exitCode)
         ->check(CLI::IsMember({"encoded", "raw"}));
     make->add_flag("--shuffle", args->shuffle, "shuffle the images before writing");
     make->add_option("--seed", args->seed, "seed of --shuffle (std::mt19937_64)");
+    make->add_flag("--json", args->json, "print what was written as JSON");
     make->callback([args, &exitCode] { exitCode = runMakeTfRecord(*args); });
 }
 

@@ -1,5 +1,6 @@
 // tstudio evaluate: one evaluation of a project's checkpoint with the metrics of its eval section.
 #include "cli_command.h"
+#include "eval_result_json.h"
 
 #include "project_argument.h"
 #include "project_evaluate.h"
@@ -62,16 +63,7 @@ int evaluate(const EvaluateArgs& args)
         return fail(result.error());
     }
     if (args.json) {
-        nlohmann::ordered_json out;
-        out["checkpoint"] = result->checkpoint;
-        out["global_step"] = result->step;
-        out["batches"] = result->batches;
-        out["examples"] = result->examples;
-        nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-        for (const auto& [name, value] : result->metrics)
-            metrics[name] = value;
-        out["metrics"] = std::move(metrics);
-        std::printf("%s\n", jsonText(out, 2).c_str());
+        std::printf("%s\n", jsonText(evalResultJson(*result), 2).c_str());
         return kExitOk;
     }
     std::printf("checkpoint %s (global step %lld), %lld batches, %lld examples\n",

@@ -1,7 +1,9 @@
 // tstudio profile: traces training steps of a project, or runs of a model, with FULL_TRACE and writes
 // them as a Chrome trace and/or prints tfprof's op and scope tables; also summarises a trace file.
 #include "cli_command.h"
+#include "json_text.h"
 #include "model_session.h"
+#include "profile_json.h"
 #include "project_argument.h"
 
 #include "io/file_kind_detector.h"
@@ -30,6 +32,7 @@ struct ProfileArgs : ModelRunArgs {
     int warmup = 1;
     std::string out;
     bool summary = false;
+    bool json = false;
     int step = -1;
     std::string logdir;
     std::vector<std::string> sets;
@@ -148,10 +151,18 @@ int profile(const ProfileArgs& args)
         std::fprintf(stderr, "tstudio profile: wrote %s (Chrome trace JSON: Perfetto, chrome://tracing, TensorStudio)\n",
                      args.out.c_str());
     }
-    if (args.summary || args.out.empty()) {
+    if (args.json || args.summary || args.out.empty()) {
         profiler::ProfileSummaryOptions options;
         options.step = args.step;
         options.graph = graph.get();
+        if (args.json) {
+            auto json = profileSummaryJson(*trace, options);
+            if (!json)
+                return fail(json.error());
+            (*json)["trace_file"] = args.out.empty() ? nullptr : nlohmann::ordered_json(args.out);
+            std::printf("%s\n", jsonText(*json, 2).c_str());
+            return kExitOk;
+        }
         auto text = profiler::formatProfileSummary(*trace, options);
         if (!text)
             return fail(text.error());
@@ -177,6 +188,8 @@ void addProfileCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--out", args->out, "write the trace here as Chrome trace JSON (TensorFlow's timeline layout)");
     cmd->add_flag("--summary", args->summary, "print the op and scope tables, float operations and parameters "
                                               "(the default when there is no --out)");
+    cmd->add_flag("--json", args->json, "print the op types, the scope tree, float operations and parameters as JSON "
+                                        "instead of --summary's tables");
     cmd->add_option("--step", args->step, "--summary for one traced step (its index) instead of the average per step");
     cmd->add_option("--logdir", args->logdir, "project: train in this log directory (default: a temporary one, removed)");
     cmd->add_option("--set", args->sets, "project: KEY=VALUE overrides a project setting, e.g. --set data.dir=DIR");

@@ -1,9 +1,12 @@
 // tstudio train: trains a project (.tsproj) as MonitoredTrainingSession does, with a progress
 // line, checkpoints and event files in the run's log directory; with --distributed, as one rank of
-// an MPI job (Horovod's semantics, see project/data_parallel.h).
+// an MPI job (Horovod's semantics, see project/data_parallel.h). Progress, evaluations and messages go
+// to stderr; the result to stdout (with --json as one JSON document, docs/cli-json.md).
 #include "cli_command.h"
 
 #include "debug_shell.h"
+#include "eval_result_json.h"
+#include "json_text.h"
 #include "distributed/mpi_context.h"
 #include "distributed_status.h"
 #include "distributed_world.h"
@@ -42,6 +45,7 @@ struct TrainArgs {
     bool scaleLr = false;
     DebugArgs debug;
     bool useSavedBreakpoints = false;
+    bool json = false;
 };
 
 int fail(const Status& s)
@@ -124,8 +128,7 @@ Expected<project::DistributedWorld> joinJob(const std::filesystem::path& logdir)
     auto world = project::joinDistributedWorld();
     if (!world)
         return world;
-    std::printf("%s; %s\n", project::describeRank(*world).c_str(), project::describeMapping(*world).c_str());
-    std::fflush(stdout);
+    std::fprintf(stderr, "%s; %s\n", project::describeRank(*world).c_str(), project::describeMapping(*world).c_str());
     std::snprintf(g_ending.prefix, sizeof g_ending.prefix, "rank %d of %d: ", world->rank, world->size);
     const project::RankPlace& me = world->ranks[static_cast<std::size_t>(world->rank)];
     for (const project::RankPlace& r : world->ranks)
@@ -136,6 +139,53 @@ Expected<project::DistributedWorld> joinJob(const std::filesystem::path& logdir)
         if (Status s = project::writeDistributedStatus(project::makeDistributedStatus(*world, logdir)); !s.isOk())
             return unexpected(s);
     return world;
+}
+
+/// `tstudio train --json`: the run's result as one document (docs/cli-json.md).
+nlohmann::ordered_json trainResultJson(const project::Project& loaded, const project::TrainRunResult& result,
+                                       const std::optional<project::DistributedWorld>& world, bool interrupted)
+{
+    nlohmann::ordered_json out;
+    out["project"] = loaded.name;
+    out["project_file"] = loaded.location.string();
+    out["logdir"] = result.logdir.string();
+    out["resumed"] = result.restored;
+    out["first_step"] = result.firstStep;
+    out["last_step"] = result.lastStep;
+    out["seconds"] = result.seconds;
+    out["steps_per_second"] = result.stepsPerSecond;
+    out["final_loss"] = result.finalLoss ? nlohmann::ordered_json(*result.finalLoss) : nullptr;
+    out["final_accuracy"] = result.finalAccuracy ? nlohmann::ordered_json(*result.finalAccuracy) : nullptr;
+    out["last_checkpoint"] = result.lastCheckpoint.empty() ? nullptr : nlohmann::ordered_json(result.lastCheckpoint);
+    out["interrupted"] = interrupted;
+    out["early_stopped"] = result.earlyStopped.empty() ? nullptr : nlohmann::ordered_json(result.earlyStopped);
+    out["input_exhausted_after"] =
+        result.inputExhaustedAfter ? nlohmann::ordered_json(*result.inputExhaustedAfter) : nullptr;
+    nlohmann::ordered_json evaluations = nlohmann::ordered_json::array();
+    for (const project::EvalResult& e : result.evaluations)
+        evaluations.push_back(evalResultJson(e));
+    out["evaluations"] = std::move(evaluations);
+    out["perplexities"] = result.perplexities;
+    if (result.best) {
+        nlohmann::ordered_json best;
+        best["checkpoint"] = (result.logdir / "best" / result.best->checkpoint).string();
+        best["metric"] = result.best->metric;
+        best["mode"] = result.best->mode;
+        best["value"] = result.best->value;
+        best["global_step"] = result.best->step;
+        out["best"] = std::move(best);
+    } else {
+        out["best"] = nullptr;
+    }
+    if (world) {
+        nlohmann::ordered_json distributed;
+        distributed["rank"] = world->rank;
+        distributed["size"] = world->size;
+        out["distributed"] = std::move(distributed);
+    } else {
+        out["distributed"] = nullptr;
+    }
+    return out;
 }
 
 int train(const TrainArgs& args)
@@ -154,9 +204,9 @@ int train(const TrainArgs& args)
     if (args.distributed && !distributed::mpiBuilt())
         return fail(unavailableError("this build has no MPI support (install openmpi-bin and libopenmpi-dev)"));
 
-    // Under mpirun a rank's stdout is a pseudo-terminal, but its lines are read by mpirun (and the
+    // Under mpirun a rank's stderr is a pseudo-terminal, but its lines are read by mpirun (and the
     // IDE behind it): distributed, every progress report is a line of its own.
-    const bool tty = isatty(fileno(stdout)) != 0 && !args.distributed;
+    const bool tty = isatty(fileno(stderr)) != 0 && !args.distributed;
     project::TrainRunOptions options;
     options.steps = args.steps;
     if (!args.logdir.empty())
@@ -192,20 +242,17 @@ int train(const TrainArgs& args)
         ProgressSample sample{p.step, p.firstStep, p.lastStep, p.loss, p.accuracy, p.stepsPerSecond};
         const std::string line = formatProgress(sample, tty ? 24 : 0);
         if (tty)
-            std::printf("\r%s\033[K", line.c_str());
+            std::fprintf(stderr, "\r%s\033[K", line.c_str());
         else
-            std::printf("%s\n", line.c_str());
-        std::fflush(stdout);
+            std::fprintf(stderr, "%s\n", line.c_str());
     };
     options.onEvaluation = [tty](const project::EvalResult& r) {
-        std::printf("%seval at step %lld: %s (%lld batches, %.2f s)\n", tty ? "\r\033[K" : "",
-                    static_cast<long long>(r.step), project::formatEvalMetrics(r).c_str(),
-                    static_cast<long long>(r.batches), r.seconds);
-        std::fflush(stdout);
+        std::fprintf(stderr, "%seval at step %lld: %s (%lld batches, %.2f s)\n", tty ? "\r\033[K" : "",
+                     static_cast<long long>(r.step), project::formatEvalMetrics(r).c_str(),
+                     static_cast<long long>(r.batches), r.seconds);
     };
     if (chief)
-        std::printf("training '%s' (%s)\n", loaded->name.c_str(), loaded->location.string().c_str());
-    std::fflush(stdout);
+        std::fprintf(stderr, "training '%s' (%s)\n", loaded->name.c_str(), loaded->location.string().c_str());
     g_stopRequested.store(false);
     // Distributed, a stop between steps on one rank would leave the others in their allreduce:
     // Ctrl+C ends the job as mpirun's SIGTERM does.
@@ -240,7 +287,7 @@ int train(const TrainArgs& args)
     }
     std::signal(SIGINT, previous);
     if (tty && chief)
-        std::printf("\n");
+        std::fprintf(stderr, "\n");
     if (world) {
         if (status) {
             status->state = result ? "finished" : "failed";
@@ -260,14 +307,21 @@ int train(const TrainArgs& args)
         if (!finalized.isOk())
             return fail(finalized);
         if (!chief) {
-            std::printf("%s: global step %lld -> %lld, event files in %s\n", project::describeRank(*world).c_str(),
-                        static_cast<long long>(result->firstStep), static_cast<long long>(result->lastStep),
-                        project::rankEventDirectory(result->logdir, world->rank).string().c_str());
+            // Under mpirun every rank's stdout is one stream: with --json only rank 0's document is on it.
+            std::fprintf(args.json ? stderr : stdout, "%s: global step %lld -> %lld, event files in %s\n",
+                         project::describeRank(*world).c_str(), static_cast<long long>(result->firstStep),
+                         static_cast<long long>(result->lastStep),
+                         project::rankEventDirectory(result->logdir, world->rank).string().c_str());
             return kExitOk;
         }
     }
     if (!result)
         return fail(result.error());
+    const int exit = g_stopRequested.load() ? kExitFailure : kExitOk;
+    if (args.json) {
+        std::printf("%s\n", jsonText(trainResultJson(*loaded, *result, world, g_stopRequested.load()), 2).c_str());
+        return exit;
+    }
     std::string loss = result->finalLoss ? " final loss " + std::to_string(*result->finalLoss) + "," : std::string();
     if (result->finalAccuracy)
         loss += " accuracy " + std::to_string(*result->finalAccuracy) + ",";
@@ -289,7 +343,7 @@ int train(const TrainArgs& args)
                     result->best->metric.c_str(), value, static_cast<long long>(result->best->step),
                     (result->logdir / "best").string().c_str());
     }
-    return g_stopRequested.load() ? kExitFailure : kExitOk;
+    return exit;
 }
 
 } // namespace
@@ -328,6 +382,8 @@ void addTrainCommand(CLI::App& app, int& exitCode)
                   "with --distributed: multiply the learning rate by the number of ranks (Horovod's advice; also "
                   "the project's distributed.scale_learning_rate)")
         ->needs(distributedFlag);
+    cmd->add_flag("--json", args->json,
+                  "print the result as JSON (progress and evaluations still go to stderr as they happen)");
     cmd->callback([args, &exitCode] { exitCode = train(*args); });
 }
 

@@ -285,6 +285,32 @@ private slots:
         QVERIFY(!parseMpiProgress(""));
     }
 
+    /// tstudio train's reports on stderr (progress, "training", "eval at step", the rank's first line)
+    /// are told apart from errors.
+    void trainReportLines()
+    {
+        QVERIFY(isTrainReportLine("[######------------------]  1200/3000  loss 0.2345  52.3 steps/s  ETA 0:34"));
+        QVERIFY(isTrainReportLine("training 'spirals' (/p/s.tsproj)"));
+        QVERIFY(isTrainReportLine("eval at step 100: loss = 0.3, accuracy = 0.9 (4 batches, 0.02 s)"));
+        QVERIFY(isTrainReportLine("rank 0 of 2 on vm (pid 31728); ranks: 0 vm (pid 31728), 1 vm (pid 31729)"));
+        QVERIFY(!isTrainReportLine("rank 0 of 2: stopped: the MPI job is ending (another rank failed)"));
+        QVERIFY(!isTrainReportLine("rank 1 of 2 on vm (pid 31729): global step 0 -> 20, event files in /l/worker_1"));
+        QVERIFY(!isTrainReportLine("error: NotFound: lenet.tsproj: data.dir: '/gone' is not a folder"));
+        QVERIFY(!isTrainReportLine("terminate called after throwing an instance of 'std::bad_alloc'"));
+        QVERIFY(!isTrainReportLine("3/4"));
+        QVERIFY(!isTrainReportLine(""));
+
+        // A failure's explanation leaves rank 0's reports on stderr out.
+        std::vector<MpiOutputLine> tail = {
+            {0, true, "training 'spirals' (/p/s.tsproj)"},
+            {0, true, "eval at step 100: loss = 0.3 (4 batches, 0.02 s)"},
+            {1, true, "error: rank 1: the allreduce of 'w' failed"},
+        };
+        const auto lines = mpiFailureLines(tail, 8);
+        QCOMPARE(lines.size(), std::size_t(1));
+        QCOMPARE(lines[0].rank, 1);
+    }
+
     void failureLinesSkipNoise()
     {
         std::vector<MpiOutputLine> tail = {

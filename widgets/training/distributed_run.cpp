@@ -86,6 +86,9 @@ void DistributedRun::read(QProcess::ProcessChannel channel)
 void DistributedRun::take(std::vector<project::MpiOutputLine> lines)
 {
     for (project::MpiOutputLine& line : lines) {
+        // tstudio train reports on stderr: its progress and evaluations are no errors.
+        if (line.rank >= 0 && line.error && project::isTrainReportLine(line.text))
+            line.error = false;
         if (line.rank == 0 && !line.error)
             if (auto progress = project::parseMpiProgress(line.text))
                 emit progressed(*progress);

@@ -237,6 +237,33 @@ node { name: "out" op: "Identity" input: "n" attr { key: "T" value { type: DT_IN
         r = runTstudio({"bench", "all", "--only", "alexnet"});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("alexnet"), qPrintable(r.err));
+
+        // --json: the same table as one document, with every round's figure.
+        r = runTstudio({"bench", "all", "--only", "mlp", "--rounds", "2", "--steps", "5", "--warmup", "1", "--threads",
+                        "1", "--tools", TSTUDIO_SOURCE_DIR "/tools/bench", "--python", "/nonexistent/python3", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(r.out));
+        QCOMPARE(o["rounds"].toInt(), 2);
+        QCOMPARE(o["threads"].toInt(), 1);
+        const QJsonArray rows = o["rows"].toArray();
+        QCOMPARE(rows.size(), 1);
+        const QJsonObject mlp = rows[0].toObject();
+        QCOMPARE(mlp["benchmark"].toString(), QStringLiteral("mlp"));
+        QCOMPARE(mlp["unit"].toString(), QStringLiteral("steps/s"));
+        QCOMPARE(mlp["tensorstudio_state"].toString(), QStringLiteral("ok"));
+        const QJsonObject ours = mlp["tensorstudio"].toObject();
+        QCOMPARE(ours["rounds"].toArray().size(), 2);
+        QVERIFY(ours["min"].toDouble() > 0 && ours["min"].toDouble() <= ours["median"].toDouble() &&
+                ours["median"].toDouble() <= ours["max"].toDouble());
+        QCOMPARE(mlp["peer_state"].toString(), QStringLiteral("not run"));
+        QVERIFY(mlp["ratio"].isNull());
+        QVERIFY(o["notes"].toArray()[0].toObject()["why"].toString().startsWith("not run: cannot run '/nonexistent/python3'"));
+        // Only bench all prints JSON.
+        r = runTstudio({"bench", "overhead", "--json"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("only 'bench all' prints JSON"), qPrintable(r.err));
     }
 
     /// With Debian's python3-torch, the peer runs too and the ratio is printed.

@@ -8,6 +8,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -197,6 +200,30 @@ private slots:
         f1.close();
         run = runTstudio(args);
         QCOMPARE(run.exitCode, 0);
+        QVERIFY(f1.open(QIODevice::ReadOnly));
+        QCOMPARE(f1.readAll(), before);
+        f1.close();
+
+        // --json: the same report as one document on stdout, and the same files.
+        run = runTstudio(args + QStringList{"--json"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(run.out));
+        QCOMPARE(o["records"].toInt(), 4);
+        QCOMPARE(o["encoding"].toString(), QStringLiteral("encoded"));
+        QCOMPARE(o["skipped_files"].toInt(), 1); // dog/notes.txt
+        const QJsonArray classes = o["classes"].toArray();
+        QCOMPARE(classes.size(), 2);
+        QCOMPARE(classes[0].toObject()["name"].toString(), QStringLiteral("cat"));
+        QCOMPARE(classes[0].toObject()["label"].toInt(), 0);
+        QCOMPARE(classes[1].toObject()["name"].toString(), QStringLiteral("dog"));
+        QCOMPARE(classes[1].toObject()["images"].toInt(), 2);
+        const QJsonArray files = o["files"].toArray();
+        QCOMPARE(files.size(), 2);
+        QCOMPARE(files[0].toObject()["path"].toString(), first);
+        QCOMPARE(files[1].toObject()["path"].toString(), second);
+        QCOMPARE(files[0].toObject()["records"].toInt() + files[1].toObject()["records"].toInt(), 4);
         QVERIFY(f1.open(QIODevice::ReadOnly));
         QCOMPARE(f1.readAll(), before);
     }

@@ -119,7 +119,7 @@ private slots:
             kTstudio, {QStringLiteral("train"), kSpirals, QStringLiteral("--distributed"), QStringLiteral("--scale-lr"),
                        QStringLiteral("--steps"), QStringLiteral("20"), QStringLiteral("--logdir"), logdir});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        const QString first = run.out.section(QLatin1Char('\n'), 0, 0);
+        const QString first = run.err.section(QLatin1Char('\n'), 0, 0); // messages go to stderr
         QVERIFY2(first.startsWith(QStringLiteral("rank 0 of 1 on ")), qPrintable(first));
         QVERIFY2(first.contains(QStringLiteral("a world of one (not started by mpirun or srun)")), qPrintable(first));
         QVERIFY2(run.out.contains(QStringLiteral("trained: global step 0 -> 20")), qPrintable(run.out));

@@ -53,7 +53,7 @@ private slots:
         QRegularExpression line(R"(eval at step (\d+): loss = ([0-9.e-]+), accuracy = ([0-9.e-]+) \(4 batches)");
         QStringList steps;
         QString lastAccuracy;
-        for (auto it = line.globalMatch(train.out); it.hasNext();) {
+        for (auto it = line.globalMatch(train.err); it.hasNext();) { // reports go to stderr
             auto m = it.next();
             steps << m.captured(1);
             lastAccuracy = m.captured(3);

@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 namespace {
 
 using tstudio::testing::ProcessRun;
@@ -64,6 +66,148 @@ private slots:
         QCOMPARE(bad.exitCode, 1);
         QVERIFY(bad.out.isEmpty());
         QVERIFY2(bad.err.startsWith("tstudio hostfile: "), qPrintable(bad.err));
+    }
+
+    /// tstudio train --json: stdout holds the result alone (progress and evaluations on stderr), the
+    /// evaluations with their metrics, the best checkpoint, and a resumed run says so.
+    void train()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString logdir = dir.filePath("run");
+        const QString eval = QStringLiteral(R"(eval={"sources": [{"type": "two_spirals", "seed": 2, "points_per_class": 100,
+            "feeds": {"inputs": "points", "labels": "labels"}}], "every_steps": 30,
+            "metrics": [{"kind": "loss"}, {"kind": "accuracy", "labels": "labels", "logits": "dense_2/BiasAdd"}],
+            "best": {"metric": "accuracy"}})");
+        ProcessRun r = runTstudio({"train", "spirals", "--steps", "60", "--threads", "1", "--logdir", logdir, "--set",
+                                   "hooks.checkpoint_every_steps=30", "--set", eval, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject o = jsonOf(r);
+        QCOMPARE(keysOf(o), (QStringList{"best", "distributed", "early_stopped", "evaluations", "final_accuracy",
+                                         "final_loss", "first_step", "input_exhausted_after", "interrupted",
+                                         "last_checkpoint", "last_step", "logdir", "perplexities", "project",
+                                         "project_file", "resumed", "seconds", "steps_per_second"}));
+        // The project's name (its "name" field), and its file.
+        QCOMPARE(o["project"].toString(), QStringLiteral("Two spirals (2-64-64-2 ReLU, Adam)"));
+        QVERIFY2(o["project_file"].toString().endsWith("/spirals.tsproj"), qPrintable(o["project_file"].toString()));
+        QCOMPARE(o["first_step"].toInt(), 0);
+        QCOMPARE(o["last_step"].toInt(), 60);
+        QCOMPARE(o["resumed"].toBool(), false);
+        QCOMPARE(o["interrupted"].toBool(), false);
+        QVERIFY(o["early_stopped"].isNull());
+        QVERIFY(o["distributed"].isNull());
+        QVERIFY(o["final_loss"].isDouble() && o["final_loss"].toDouble() > 0);
+        QVERIFY(o["steps_per_second"].toDouble() > 0);
+        QVERIFY2(o["last_checkpoint"].toString().endsWith("model.ckpt-60"), qPrintable(r.out));
+        QVERIFY(QFile::exists(o["last_checkpoint"].toString() + ".index"));
+        // Progress and the evaluations' lines went to stderr.
+        QVERIFY2(r.err.contains("60/60  loss "), qPrintable(r.err));
+        QVERIFY2(r.err.contains("eval at step 30: loss = "), qPrintable(r.err));
+        const QJsonArray evaluations = o["evaluations"].toArray();
+        QCOMPARE(evaluations.size(), 2);
+        double bestAccuracy = -1;
+        qint64 bestStep = -1;
+        for (qsizetype i = 0; i < evaluations.size(); ++i) {
+            const QJsonObject e = evaluations[i].toObject();
+            QCOMPARE(e["global_step"].toInt(), 30 * (i + 1));
+            QCOMPARE(e["examples"].toInt(), 200);
+            const QJsonObject metrics = e["metrics"].toObject();
+            QCOMPARE(metrics.keys(), (QStringList{"accuracy", "loss"}));
+            const double accuracy = metrics["accuracy"].toDouble();
+            QVERIFY(accuracy >= 0 && accuracy <= 1);
+            if (accuracy > bestAccuracy) {
+                bestAccuracy = accuracy;
+                bestStep = e["global_step"].toInt();
+            }
+        }
+        const QJsonObject best = o["best"].toObject();
+        QCOMPARE(best["metric"].toString(), QStringLiteral("accuracy"));
+        QCOMPARE(best["mode"].toString(), QStringLiteral("max"));
+        QCOMPARE(best["value"].toDouble(), bestAccuracy);
+        QCOMPARE(best["global_step"].toInt(), bestStep);
+        QVERIFY2(QFile::exists(best["checkpoint"].toString() + ".index"), qPrintable(best["checkpoint"].toString()));
+
+        r = runTstudio({"train", "spirals", "--steps", "70", "--threads", "1", "--logdir", logdir, "--resume", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        o = jsonOf(r);
+        QCOMPARE(o["resumed"].toBool(), true);
+        QCOMPARE(o["first_step"].toInt(), 60);
+        QCOMPARE(o["last_step"].toInt(), 70);
+        QCOMPARE(o["evaluations"].toArray().size(), 0);
+
+        // A failure: no JSON, the error on stderr, exit status 1.
+        r = runTstudio({"train", "spirals", "--steps", "80", "--logdir", logdir, "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("pass --resume"), qPrintable(r.err));
+    }
+
+    /// tstudio profile --json: tfprof's op types and scope tree of traced training steps, consistent
+    /// with each other, with the trace file written beside.
+    void profile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString trace = dir.filePath("trace.json");
+        ProcessRun r = runTstudio({"profile", "spirals", "--steps", "2", "--warmup", "1", "--out", trace,
+                                   "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject o = jsonOf(r);
+        QCOMPARE(keysOf(o), (QStringList{"devices", "events", "float_ops_incomplete_nodes", "op_types", "parameters",
+                                         "scopes", "step", "steps", "steps_counted", "total", "trace_file"}));
+        QCOMPARE(o["steps"].toInt(), 2);
+        QCOMPARE(o["steps_counted"].toInt(), 2);
+        QVERIFY(o["step"].isNull());
+        QCOMPARE(o["trace_file"].toString(), trace);
+        QVERIFY(QFileInfo(trace).size() > 0);
+        QVERIFY(o["events"].toInt() > 0);
+        // The op types add up to the total, largest first; MatMul is there with its float operations.
+        const QJsonObject total = o["total"].toObject();
+        qint64 time = 0, runs = 0, floatOps = 0, previous = std::numeric_limits<qint64>::max();
+        bool matmul = false;
+        for (const QJsonValue& v : o["op_types"].toArray()) {
+            const QJsonObject t = v.toObject();
+            time += t["time_ns"].toInteger();
+            runs += t["runs"].toInteger();
+            floatOps += t["float_ops"].toInteger();
+            QVERIFY(t["time_ns"].toInteger() <= previous);
+            previous = t["time_ns"].toInteger();
+            if (t["op_type"].toString() == QStringLiteral("MatMul")) {
+                matmul = true;
+                QVERIFY(t["float_ops"].toInteger() > 0);
+            }
+        }
+        QVERIFY(matmul);
+        QVERIFY(total["time_ns"].toInteger() > 0);
+        QCOMPARE(time, total["time_ns"].toInteger());
+        QCOMPARE(runs, total["runs"].toInteger());
+        QCOMPARE(floatOps, total["float_ops"].toInteger());
+        // The scope tree's top level adds up to the same runs; a dense layer's scope holds its MatMul.
+        qint64 scopeRuns = 0;
+        bool dense = false;
+        for (const QJsonValue& v : o["scopes"].toArray()) {
+            const QJsonObject scope = v.toObject();
+            scopeRuns += scope["total"].toObject()["runs"].toInteger();
+            if (scope["name"].toString() == QStringLiteral("dense"))
+                for (const QJsonValue& c : scope["children"].toArray())
+                    dense = dense || c.toObject()["op_type"].toString() == QStringLiteral("MatMul");
+        }
+        QCOMPARE(scopeRuns, total["runs"].toInteger());
+        QVERIFY2(dense, qPrintable(r.out.left(4000)));
+        // Parameters: the counted variables' sum.
+        const QJsonObject parameters = o["parameters"].toObject();
+        qint64 counted = 0;
+        for (const QJsonValue& v : parameters["variables"].toArray())
+            if (v.toObject()["counted"].toBool())
+                counted += v.toObject()["parameters"].toInteger();
+        QVERIFY(counted > 0);
+        QCOMPARE(parameters["total"].toInteger(), counted);
+
+        // A step the trace does not have: an error, no JSON.
+        r = runTstudio({"profile", "spirals", "--steps", "1", "--step", "5", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith("tstudio profile: "), qPrintable(r.err));
     }
 
     void exportFreezeAndConvert()

@@ -97,9 +97,13 @@ private slots:
         const ProcessRun r = runTstudio({"train", "spirals", "--steps", "400", "--threads", "1", "--logdir", logdir,
                                          "--set", "hooks.checkpoint_every_steps=100", "--set", "hooks.log_every_steps=100"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
-        QVERIFY2(r.out.contains("400/400  loss "), qPrintable(r.out));
+        // Progress goes to stderr, the result to stdout.
+        QVERIFY2(r.err.contains("400/400  loss "), qPrintable(r.err));
+        QVERIFY2(!r.out.contains("400/400  loss "), qPrintable(r.out));
+        QVERIFY2(r.err.startsWith("training 'Two spirals (2-64-64-2 ReLU, Adam)' ("), qPrintable(r.err));
+        QVERIFY2(r.err.section('\n', 0, 0).endsWith("spirals.tsproj)"), qPrintable(r.err));
         // A classifier: its accuracy follows the loss (default_accuracy.h), on the progress line too.
-        QVERIFY2(QRegularExpression("400/400  loss [0-9.e-]+  accuracy [0-9.]+  ").match(r.out).hasMatch(), qPrintable(r.out));
+        QVERIFY2(QRegularExpression("400/400  loss [0-9.e-]+  accuracy [0-9.]+  ").match(r.err).hasMatch(), qPrintable(r.err));
         const QRegularExpression summary("trained: global step 0 -> 400 in [0-9:]+ \\([0-9.]+ steps/s\\), final loss "
                                          "([0-9.e-]+), accuracy ([0-9.]+), log directory .*, checkpoint model.ckpt-400\n");
         const auto match = summary.match(r.out);
