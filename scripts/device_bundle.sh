@@ -31,6 +31,15 @@ done
 for program in "${programs[@]}"; do
     strip --strip-unneeded -o "$stage/bin/$(basename "$program")" "$program"
 done
+# The GPU plugin, where the programs look for it (lib/tensorstudio beside their bin folder).
+plugin="$build/lib/tensorstudio/libtstudio-gpu.so"
+if [[ -f "$plugin" ]]; then
+    mkdir -p "$stage/lib/tensorstudio"
+    strip --strip-unneeded -o "$stage/lib/tensorstudio/libtstudio-gpu.so" "$plugin"
+    programs+=("$plugin") # for its libraries below
+else
+    echo "warning: $plugin is not built: the programs will find no GPU" >&2
+fi
 
 # Shared libraries, except the C runtime (the machine's is newer) and CUDA's (the machine's match
 # its driver).

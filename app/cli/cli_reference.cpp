@@ -509,7 +509,9 @@ std::string manPage(const CLI::App& app, const std::string& version)
     out += ".SH ENVIRONMENT\n.TP\n.B TSTUDIO_EXAMPLES_DIR\nWhere \\fBtrain\\fR, \\fBprofile\\fR and \\fBdebug\\fR "
            "look for the shipped example projects (spirals, book\\-mnist, lenet, mnist\\-notes) before the "
            "installed ones.\n.TP\n.B MALLOC_CONF\njemalloc's options, added to the program's own (transparent huge "
-           "pages for the heap).\n.TP\n.B CUDA_VISIBLE_DEVICES\nThe GPUs the engine may use.\n";
+           "pages for the heap).\n.TP\n.B CUDA_VISIBLE_DEVICES\nThe GPUs the engine may use.\n.TP\n"
+           ".B TSTUDIO_GPU_PLUGIN\nThe GPU plugin to open instead of lib/tensorstudio/libtstudio\\-gpu.so in the "
+           "folder above the program's (builds with CUDA).\n";
     out += ".SH SEE ALSO\n\\fBtensorstudio\\fR(1), \\fBmpirun\\fR(1)\n";
     return out;
 }

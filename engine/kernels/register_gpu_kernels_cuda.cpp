@@ -1,9 +1,9 @@
-// registerGpuKernels for CUDA builds: every GPU kernel family, in one explicit list.
-#include "devices/gpu_devices.h"
+// registerGpuKernels for the GPU plugin: every GPU kernel family, in one explicit list.
+#include "devices/cuda/cuda_gpu_api.h"
 #include "framework/kernel_registry.h"
 #include "kernels/gpu_kernels.h"
 
-namespace tstudio {
+namespace tstudio::cuda {
 
 Status registerGpuKernels(KernelRegistry& registry)
 {
@@ -16,4 +16,4 @@ Status registerGpuKernels(KernelRegistry& registry)
     return Status::ok();
 }
 
-} // namespace tstudio
+} // namespace tstudio::cuda

@@ -2,13 +2,13 @@
 // planGpuDevices lays them out), sized by gpuMemoryBudget or the virtual device's memory limit.
 #include "devices/cuda/cuda_device.h"
 #include "devices/cuda/cuda_error.h"
-#include "devices/gpu_devices.h"
+#include "devices/cuda/cuda_gpu_api.h"
 #include "devices/gpu_memory_budget.h"
 #include "devices/gpu_probe.h"
 
 #include <string>
 
-namespace tstudio {
+namespace tstudio::cuda {
 
 Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow::GPUOptions& options, int maxCount)
 {
@@ -29,10 +29,10 @@ Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow
         const int id = static_cast<int>(devices.size());
         const std::string gpu = "GPU:" + std::to_string(id) + " (CUDA device " + std::to_string(ordinal) + ", " +
                                 report.devices[static_cast<std::size_t>(ordinal)].name + ")";
-        if (Status s = cuda::cudaStatus(cudaSetDevice(ordinal), "cudaSetDevice"); !s.isOk())
+        if (Status s = cudaStatus(cudaSetDevice(ordinal), "cudaSetDevice"); !s.isOk())
             return unexpected(s.withContext(gpu));
         std::size_t freeBytes = 0, totalBytes = 0;
-        if (Status s = cuda::cudaStatus(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo"); !s.isOk())
+        if (Status s = cudaStatus(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo"); !s.isOk())
             return unexpected(s.withContext(gpu));
         auto budget = gpuMemoryBudget(options, totalBytes, freeBytes);
         if (!budget)
@@ -54,4 +54,4 @@ Expected<std::vector<std::unique_ptr<Device>>> createGpuDevices(const tensorflow
     return devices;
 }
 
-} // namespace tstudio
+} // namespace tstudio::cuda

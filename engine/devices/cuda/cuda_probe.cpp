@@ -1,6 +1,7 @@
 // GPU probe for CUDA builds: versions of the runtime, driver, cuBLAS and cuDNN, the devices, and whether
 // a GPU that is present can be used.
 #include "devices/gpu_probe.h"
+#include "devices/cuda/cuda_gpu_api.h"
 
 #include "devices/cuda/cuda_error.h"
 #include "devices/cuda/cuda_self_test.h"
@@ -130,6 +131,8 @@ GpuProbeReport probeOnce()
 
 } // namespace
 
+namespace cuda {
+
 GpuProbeReport probeGpus()
 {
     static std::once_flag once;
@@ -146,8 +149,9 @@ Status runGpuSelfTest(int ordinal)
     if (ordinal < 0 || ordinal >= static_cast<int>(report.devices.size()))
         return unavailableError(report.devices.empty() ? report.unavailableReason
                                                        : "no GPU with ordinal " + std::to_string(ordinal));
-    const std::string error = cuda::runSelfTestKernel(ordinal);
+    const std::string error = runSelfTestKernel(ordinal);
     return error.empty() ? Status::ok() : internalError(error);
 }
 
+} // namespace cuda
 } // namespace tstudio

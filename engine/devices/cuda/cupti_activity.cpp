@@ -1,5 +1,6 @@
 // GpuActivityRecorder on CUPTI's activity API. libcupti is opened at run time (dlopen), so the
 // programs start on machines without it and the recorder says why it is unavailable.
+#include "devices/cuda/cuda_gpu_api.h"
 #include "devices/gpu_activity.h"
 
 #include <cupti_activity.h> // types only: the functions come from dlsym
@@ -328,20 +329,21 @@ private:
 
 } // namespace
 
-GpuActivityTag::GpuActivityTag(std::uint64_t tag)
+namespace cuda {
+
+bool pushGpuActivityTag(std::uint64_t tag)
 {
     if (!g_tagging.load(std::memory_order_relaxed))
-        return;
-    m_pushed = cupti()->pushExternalId(kTagKind, tag) == CUPTI_SUCCESS;
+        return false;
+    return cupti()->pushExternalId(kTagKind, tag) == CUPTI_SUCCESS;
 }
 
-GpuActivityTag::~GpuActivityTag()
+void popGpuActivityTag()
 {
-    if (m_pushed)
-        cupti()->popExternalId(kTagKind, nullptr);
+    cupti()->popExternalId(kTagKind, nullptr);
 }
 
-Expected<std::unique_ptr<GpuActivityRecorder>> GpuActivityRecorder::start(GpuActivityOptions options)
+Expected<std::unique_ptr<GpuActivityRecorder>> startGpuActivity(GpuActivityOptions options)
 {
     const Expected<CuptiApi>& api = cupti();
     if (!api)
@@ -381,4 +383,5 @@ Expected<std::unique_ptr<GpuActivityRecorder>> GpuActivityRecorder::start(GpuAct
     return std::unique_ptr<GpuActivityRecorder>(std::make_unique<CuptiActivityRecorder>(start, steadyStart));
 }
 
+} // namespace cuda
 } // namespace tstudio
