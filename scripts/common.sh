@@ -20,7 +20,7 @@ TSTUDIO_PACKAGES=(
     python3 python3-protobuf python3-numpy
     fonts-noto-cjk
     xvfb openbox xdotool x11-utils imagemagick
-    man-db zsh desktop-file-utils appstream shared-mime-info
+    man-db zsh desktop-file-utils appstream shared-mime-info dpkg-dev lintian
 )
 
 # ccache: paths relative to the checkout and the working directory left out of the hash, so a

@@ -18,6 +18,14 @@ std::filesystem::path projectPath(const std::string& argument)
         const std::string file = argument + ".tsproj";
         if (const char* dir = std::getenv("TSTUDIO_EXAMPLES_DIR"); dir && std::filesystem::exists(std::filesystem::path(dir) / file, ec))
             return std::filesystem::path(dir) / file;
+        // Installed: share/tensorstudio/examples beside the program's bin folder.
+        const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        if (!ec) {
+            const std::filesystem::path installed =
+                self.parent_path().parent_path() / "share" / "tensorstudio" / "examples" / file;
+            if (std::filesystem::exists(installed, ec))
+                return installed;
+        }
         return std::filesystem::path(TSTUDIO_SOURCE_DIR) / "examples" / "projects" / file;
     }
     return argument;

@@ -14,7 +14,8 @@ namespace tstudio::cli {
 inline constexpr const char* kExampleProjectNames[] = {"spirals", "book-mnist", "lenet", "mnist-notes", "ptb-small"};
 
 /// `argument` as given when it exists, else the shipped example of that name: looked up in
-/// $TSTUDIO_EXAMPLES_DIR, then in the source tree this program was built from.
+/// $TSTUDIO_EXAMPLES_DIR, then in share/tensorstudio/examples beside the program (installed), then in
+/// the source tree this program was built from.
 std::filesystem::path projectPath(const std::string& argument);
 
 /// Loads the project at `path` with `sets` ("KEY=VALUE", --set) applied, then `extra` overrides
