@@ -1,6 +1,7 @@
 // ScalarChart: QtCharts drawing of one scalar tag with TensorBoard's smoothing, zoom, tooltip and downloads.
 #include "scalar_chart.h"
 
+#include "dashboard/raw_curve_item.h"
 #include "dashboard/scalar_export.h"
 #include "dashboard/scalar_math.h"
 #include "io/atomic_file.h"
@@ -141,6 +142,8 @@ struct ScalarChart::RunData {
     double xMin = 0, xMax = 0;
     QLineSeries* rawSeries = nullptr;
     QLineSeries* smoothSeries = nullptr;
+    /// The faded raw curve when it is dense: drawn by this item, `rawSeries` then empty.
+    RawCurveItem* rawCurve = nullptr;
     /// What a series last drew. A redraw skips a series whose values, x range, width and axis are as they
     /// were: moving the smoothing slider re-decimates and replaces only the smoothed curve, not the raw one.
     struct Drawn {
@@ -520,6 +523,7 @@ void ScalarChart::removeSeries(const QString& run)
             m_chart->removeSeries(s);
             delete s;
         }
+    delete it->second->rawCurve;
     m_data.erase(it);
     m_seriesDirty = true;
     m_domainDirty = true;
@@ -654,13 +658,16 @@ QList<RunStyle> ScalarChart::visibleRunsWithData() const
 void ScalarChart::rebuildSeries()
 {
     // Series are added last run first, so the first run is painted on top (as TensorBoard).
-    for (auto& [run, d] : m_data)
+    for (auto& [run, d] : m_data) {
         for (QLineSeries** s : {&d->rawSeries, &d->smoothSeries})
             if (*s) {
                 m_chart->removeSeries(*s);
                 delete *s;
                 *s = nullptr;
             }
+        delete d->rawCurve;
+        d->rawCurve = nullptr;
+    }
     for (auto& [run, d] : m_data)
         d->rawDrawn = d->smoothDrawn = {};
     const QList<RunStyle> runs = visibleRunsWithData();
@@ -688,8 +695,13 @@ void ScalarChart::rebuildSeries()
         };
         QColor faded = it->colour;
         faded.setAlpha(kRawAlpha);
-        if (smoothing)
+        if (smoothing) {
             d.rawSeries = addSeries(faded, 1.0);
+            // Above the grid and axes (Qt Charts' z 2 and 3), below every series (4).
+            d.rawCurve = new RawCurveItem(m_chart);
+            d.rawCurve->setZValue(3.5);
+            d.rawCurve->setColour(faded);
+        }
         d.smoothSeries = addSeries(it->colour, smoothing ? 2.0 : 1.5);
     }
     m_seriesDirty = false;
@@ -833,12 +845,30 @@ void ScalarChart::redraw()
             timer.start();
             const std::span<const double> ys = d.drawY(smooth, m_logY);
             decimateForDrawing(xs, ys, m_xRange.first, m_xRange.second, columns, idx);
+            // A dense faded raw curve goes to its RawCurveItem (one rectangle per pixel column); a
+            // sparse one, and every full-colour curve, to its antialiased Qt Charts series.
+            const bool asSpans = series == d.rawSeries && d.rawCurve && idx.size() >= static_cast<std::size_t>(columns);
+            if (asSpans) {
+                std::vector<QPointF> dense;
+                dense.reserve(idx.size());
+                for (std::uint32_t i : idx)
+                    dense.emplace_back(xs[i], ys[i]);
+                times.decimate += lap();
+                timer.start();
+                d.rawCurve->setPoints(std::move(dense));
+                if (series->count() > 0)
+                    series->clear();
+                times.replace += lap();
+                return;
+            }
             points.clear();
             points.reserve(static_cast<qsizetype>(idx.size()));
             for (std::uint32_t i : idx)
                 points.append(QPointF(xs[i], ys[i]));
             times.decimate += lap();
             timer.start();
+            if (series == d.rawSeries && d.rawCurve)
+                d.rawCurve->setPoints({});
             series->replace(points);
             times.replace += lap();
             // Markers on the full-colour curve only; the faded raw one under it would double them.
@@ -848,6 +878,8 @@ void ScalarChart::redraw()
         };
         fill(d.rawSeries, d.rawDrawn, false);
         fill(d.smoothSeries, d.smoothDrawn, m_smoothing > 0);
+        if (d.rawCurve)
+            d.rawCurve->setView(m_chart->plotArea(), m_xRange, m_yRange);
     }
     m_resetButton->setEnabled(m_zoom.has_value());
     m_lastTimes = times;
@@ -858,6 +890,10 @@ QList<QPointF> ScalarChart::rawPoints(const QString& run) const
     auto it = m_data.find(run);
     if (it == m_data.end())
         return {};
+    if (m_smoothing > 0 && it->second->rawCurve && !it->second->rawCurve->points().empty()) {
+        const std::vector<QPointF>& dense = it->second->rawCurve->points();
+        return QList<QPointF>(dense.begin(), dense.end());
+    }
     const QLineSeries* s = m_smoothing > 0 ? it->second->rawSeries : it->second->smoothSeries;
     return s ? s->points() : QList<QPointF>();
 }

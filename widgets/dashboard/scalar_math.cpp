@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,10 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TSTUDIO_SCAN_AVX2 1
 #endif
 
 namespace tstudio::dashboard {
@@ -107,6 +112,9 @@ struct Window {
     /// Order statistics k and k + 1 of all values, if the window holds them.
     bool pair(std::size_t k, std::size_t n, double& first, double& second)
     {
+        // Where the last selection inside the window put its element: everything after it is not
+        // smaller, so the next rank is the least of those, without a second selection.
+        std::size_t selected = count;
         auto value = [&](std::size_t rank, double& out) {
             if (rank < below)
                 return false;
@@ -118,8 +126,13 @@ struct Window {
             rank -= equalA;
             if (rank < count) {
                 double* at = inside + rank;
-                std::nth_element(inside, at, inside + count);
-                out = *at;
+                if (selected < count && rank == selected + 1) {
+                    out = *std::min_element(at, inside + count);
+                } else {
+                    std::nth_element(inside, at, inside + count);
+                    out = *at;
+                }
+                selected = rank;
                 return true;
             }
             rank -= count;
@@ -182,6 +195,52 @@ void scanWindow(const double* p, std::size_t len, Window& win)
     win.count = count;
 }
 
+std::atomic<bool> g_avx2Allowed{true};
+
+#if defined(TSTUDIO_SCAN_AVX2)
+/// scanWindow four values at a time, for processors with AVX2 (chosen at run time): most values lie
+/// outside the window, so the copying is skipped for groups with none inside.
+__attribute__((target("avx2"))) void scanWindowAvx2(const double* p, std::size_t len, Window& win)
+{
+    const double a = win.a, b = win.b;
+    std::size_t below = 0, equalA = 0, equalB = 0, count = win.count, i = 0;
+    double* out = win.inside;
+    const __m256d va = _mm256_set1_pd(a), vb = _mm256_set1_pd(b);
+    __m256i cBelow = _mm256_setzero_si256(), cEqualA = _mm256_setzero_si256(), cEqualB = _mm256_setzero_si256();
+    for (; i + 4 <= len; i += 4) {
+        const __m256d v = _mm256_loadu_pd(p + i);
+        cBelow = _mm256_sub_epi64(cBelow, _mm256_castpd_si256(_mm256_cmp_pd(v, va, _CMP_LT_OQ)));
+        cEqualA = _mm256_sub_epi64(cEqualA, _mm256_castpd_si256(_mm256_cmp_pd(v, va, _CMP_EQ_OQ)));
+        cEqualB = _mm256_sub_epi64(cEqualB, _mm256_castpd_si256(_mm256_cmp_pd(v, vb, _CMP_EQ_OQ)));
+        const int inside = _mm256_movemask_pd(
+            _mm256_and_pd(_mm256_cmp_pd(v, va, _CMP_GT_OQ), _mm256_cmp_pd(v, vb, _CMP_LT_OQ)));
+        if (inside) {
+            for (int lane = 0; lane < 4; ++lane) {
+                out[count] = p[i + static_cast<std::size_t>(lane)];
+                count += static_cast<std::size_t>((inside >> lane) & 1);
+            }
+        }
+    }
+    alignas(32) std::int64_t lanes[4];
+    for (const auto& [vec, sum] : {std::pair{cBelow, &below}, std::pair{cEqualA, &equalA}, std::pair{cEqualB, &equalB}}) {
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), vec);
+        *sum += static_cast<std::size_t>(lanes[0] + lanes[1] + lanes[2] + lanes[3]);
+    }
+    for (; i < len; ++i) {
+        const double v = p[i];
+        below += v < a;
+        equalA += v == a;
+        equalB += v == b;
+        out[count] = v;
+        count += (v > a) & (v < b);
+    }
+    win.below += below;
+    win.equalA += equalA;
+    win.equalB += a == b ? 0 : equalB;
+    win.count = count;
+}
+#endif
+
 /// The outlier-ignoring extent of the `n` values of `parts` (all finite, n large), without copying
 /// them: a deterministic sample brackets each pair of order statistics with a narrow window, one
 /// pass counts the values below and copies the few inside, and a selection inside the window
@@ -227,11 +286,16 @@ bool extentBySampling(Parts parts, std::size_t n, double& lo, double& hi)
             buffers[w].resize(capacity + kBlock);
         windows[w].inside = buffers[w].data();
     }
+    auto scan = scanWindow;
+#if defined(TSTUDIO_SCAN_AVX2)
+    if (g_avx2Allowed.load(std::memory_order_relaxed) && __builtin_cpu_supports("avx2"))
+        scan = scanWindowAvx2;
+#endif
     for (std::span<const double> p : parts) {
         for (std::size_t start = 0; start < p.size(); start += kBlock) {
             const std::size_t stop = std::min(p.size(), start + kBlock);
             for (std::size_t w = 0; w < used; ++w) {
-                scanWindow(p.data() + start, stop - start, windows[w]);
+                scan(p.data() + start, stop - start, windows[w]);
                 if (windows[w].count > capacity)
                     return false;
             }
@@ -664,6 +728,79 @@ void decimateForDrawing(std::span<const double> x, std::span<const double> y, do
             break;
         }
 }
+
+void polylineColumnSpans(std::span<const double> xs, std::span<const double> ys, int firstColumn, int lastColumn,
+                         std::vector<ColumnSpan>& spans)
+{
+    spans.clear();
+    if (lastColumn < firstColumn)
+        return;
+    const std::size_t columns = static_cast<std::size_t>(lastColumn - firstColumn) + 1;
+    // Per column the lowest and highest y reached (pixel rows grow downwards); empty: low > high.
+    thread_local std::vector<double> low, high;
+    low.assign(columns, std::numeric_limits<double>::infinity());
+    high.assign(columns, -std::numeric_limits<double>::infinity());
+    const double left = firstColumn, right = static_cast<double>(lastColumn) + 1;
+    auto reach = [&](double x, double y0, double y1) {
+        // The column holding x (a point on a column's right edge belongs to it too, when it is the last).
+        double c = std::floor(x);
+        if (c > lastColumn)
+            c = lastColumn;
+        if (!(c >= firstColumn))
+            return;
+        const auto k = static_cast<std::size_t>(c - firstColumn);
+        low[k] = std::min(low[k], std::min(y0, y1));
+        high[k] = std::max(high[k], std::max(y0, y1));
+    };
+    const std::size_t n = std::min(xs.size(), ys.size());
+    bool havePrevious = false;
+    double px = 0, py = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double x = xs[i], y = ys[i];
+        if (!std::isfinite(x) || !std::isfinite(y))
+            continue;
+        if (!havePrevious) {
+            havePrevious = true;
+            px = x, py = y;
+            if (x >= left && x <= right)
+                reach(x, y, y);
+            continue;
+        }
+        // The segment from (px, py) to (x, y), clipped to the columns' x range, column by column.
+        const double x0 = std::max(px, left), x1 = std::min(x, right);
+        if (x0 <= x1) {
+            const double dx = x - px;
+            auto yAt = [&](double xv) { return dx > 0 ? py + (y - py) * ((xv - px) / dx) : y; };
+            if (dx <= 0) {
+                reach(x0, py, y); // a vertical segment
+            } else {
+                double from = x0;
+                while (true) {
+                    double c = std::floor(from);
+                    const double to = std::min(x1, c + 1);
+                    reach(from, yAt(from), yAt(to));
+                    if (to >= x1)
+                        break;
+                    from = to;
+                }
+            }
+        }
+        px = x, py = y;
+    }
+    spans.reserve(columns);
+    for (std::size_t k = 0; k < columns; ++k) {
+        if (!(low[k] <= high[k]))
+            continue;
+        // The rows whose centres the extent covers, at least the row holding its middle.
+        int top = static_cast<int>(std::ceil(low[k] - 0.5));
+        int bottom = static_cast<int>(std::floor(high[k] - 0.5));
+        if (bottom < top)
+            top = bottom = static_cast<int>(std::floor((low[k] + high[k]) / 2));
+        spans.push_back({firstColumn + static_cast<int>(k), top, bottom});
+    }
+}
+
+void allowAvx2Scan(bool allowed) { g_avx2Allowed.store(allowed, std::memory_order_relaxed); }
 
 std::string formatStep(double step)
 {

@@ -86,6 +86,27 @@ std::pair<double, double> yDomainLogOfLogs(std::span<const std::span<const doubl
 void decimateForDrawing(std::span<const double> x, std::span<const double> y, double xMin, double xMax, int columns,
                         std::vector<std::uint32_t>& indices);
 
+/// Whether the outlier-ignoring domains of large inputs may count with AVX2 where the processor has
+/// it (the default) or must use the SSE2 code every x86-64 has: for tests of both.
+void allowAvx2Scan(bool allowed);
+
+/// A pixel column's vertical extent, [top, bottom] in pixel rows (top <= bottom), of a polyline.
+struct ColumnSpan {
+    int column = 0;
+    int top = 0;
+    int bottom = 0;
+};
+
+/// The pixels of each column that the polyline through `xs`, `ys` (pixel coordinates, x ascending;
+/// non-finite points break nothing: they are skipped) covers, for the columns [firstColumn,
+/// lastColumn]: each segment adds to every column it crosses the rows it passes within that
+/// column, and every column it touches gets at least the row of the segment's height there. The
+/// columns come in ascending order, those the line does not reach left out. Filling the spans draws
+/// the line one pixel wide without antialiasing and without drawing any pixel twice, so a
+/// translucent line of thousands of points costs one fill of at most one rectangle per column.
+void polylineColumnSpans(std::span<const double> xs, std::span<const double> ys, int firstColumn, int lastColumn,
+                         std::vector<ColumnSpan>& spans);
+
 /// TensorBoard's step labels (d3.format(".4~s")): "0", "500", "1k", "2.5k", "1.235M".
 std::string formatStep(double step);
 

@@ -9,9 +9,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <span>
 #include <cstdlib>
@@ -231,8 +233,18 @@ private slots:
         }
     }
 
+    void largeDomainsMatchSorting_data()
+    {
+        QTest::addColumn<bool>("avx2");
+        QTest::newRow("AVX2 where the processor has it") << true;
+        QTest::newRow("SSE2") << false;
+    }
+
     void largeDomainsMatchSorting()
     {
+        QFETCH(bool, avx2);
+        allowAvx2Scan(avx2);
+        const auto restore = qScopeGuard([] { allowAvx2Scan(true); });
         // Big inputs take the sampling path of the quantile selection; it must give exactly what
         // sorting everything gives (d3.quantile of the finite values, extent of the values inside).
         auto referenceExtent = [](const std::vector<double>& all, bool ignore) {
@@ -329,6 +341,37 @@ private slots:
         std::sort(times.begin(), times.end());
         qInfo("outlier-ignoring y domain of 1,000,000 values: %.2f ms (median of 11)", times[5]);
         QVERIFY(d.first < d.second);
+    }
+
+    /// The pixels of a one-pixel polyline, column by column.
+    void polylineSpansCoverTheLine()
+    {
+        std::vector<ColumnSpan> spans;
+        auto check = [&](std::vector<double> xs, std::vector<double> ys, int first, int last,
+                         std::vector<std::array<int, 3>> expected) {
+            polylineColumnSpans(xs, ys, first, last, spans);
+            std::vector<std::array<int, 3>> got;
+            for (const ColumnSpan& s : spans)
+                got.push_back({s.column, s.top, s.bottom});
+            QCOMPARE(got, expected);
+        };
+        // A horizontal line: one row in each column it crosses.
+        check({0.5, 3.5}, {10.5, 10.5}, 0, 9, {{0, 10, 10}, {1, 10, 10}, {2, 10, 10}, {3, 10, 10}});
+        // A vertical segment: the rows whose centres it covers.
+        check({3.5, 3.5}, {2.0, 8.0}, 0, 9, {{3, 2, 7}});
+        // A steep one through two columns: each gets the rows of its part.
+        check({0.0, 2.0}, {0.0, 10.0}, 0, 1, {{0, 0, 4}, {1, 5, 9}});
+        // Clipped to the columns asked for; a segment from far left enters at the right height.
+        check({-10.0, 2.0}, {0.2, 1.4}, 0, 1, {{0, 1, 1}, {1, 1, 1}});
+        // Non-finite points are skipped: the line goes on from the last finite one.
+        check({0.5, 1.5, 2.5}, {1.5, std::nan(""), 1.5}, 0, 2, {{0, 1, 1}, {1, 1, 1}, {2, 1, 1}});
+        // Columns the line does not reach are left out.
+        check({2.5, 3.5}, {4.5, 4.5}, 0, 9, {{2, 4, 4}, {3, 4, 4}});
+        // Dense data: each column spans its lowest to highest point, whatever their order.
+        check({0.1, 0.2, 0.3, 0.9, 1.1, 1.9}, {5.5, 1.5, 8.5, 3.5, 3.5, 3.5}, 0, 1, {{0, 1, 8}, {1, 3, 3}});
+        // Nothing to draw.
+        check({}, {}, 0, 9, {});
+        check({1.0}, {1.0}, 5, 4, {});
     }
 
     void decimationIsFast()
