@@ -10,6 +10,7 @@
 #include "bench_functions.h"
 #include "bench_support.h"
 #include "bench_queues.h"
+#include "bench_report.h"
 #include "bench_ptb.h"
 #include "bench_training.h"
 
@@ -102,7 +103,7 @@ std::unique_ptr<Session> makeSession(const Registries& registries, int threads)
     return std::make_unique<Session>(options);
 }
 
-int benchMatmul(const Registries& registries, const BenchArgs& args)
+int benchMatmul(const Registries& registries, const BenchArgs& args, BenchReport& report)
 {
     std::int64_t m = args.size;
     std::int64_t k = args.size;
@@ -154,16 +155,27 @@ int benchMatmul(const Registries& registries, const BenchArgs& args)
     }
     const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
     const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
-    std::printf("matmul M=%lld K=%lld N=%lld%s%s float32, %d intra-op threads, %d runs through Session::run\n",
+    const double best = *std::min_element(seconds.begin(), seconds.end());
+    report.text("matmul M=%lld K=%lld N=%lld%s%s float32, %d intra-op threads, %d runs through Session::run\n",
                 static_cast<long long>(m), static_cast<long long>(k), static_cast<long long>(n),
                 args.transposeA ? " transpose_a" : "", args.transposeB ? " transpose_b" : "", threads, args.repeat);
-    std::printf("  median %.3f ms  %.1f GFLOPS\n", median(seconds) * 1e3, flops / median(seconds) / 1e9);
-    std::printf("  best   %.3f ms  %.1f GFLOPS\n", *std::min_element(seconds.begin(), seconds.end()) * 1e3,
-                flops / *std::min_element(seconds.begin(), seconds.end()) / 1e9);
+    report.text("  median %.3f ms  %.1f GFLOPS\n", median(seconds) * 1e3, flops / median(seconds) / 1e9);
+    report.text("  best   %.3f ms  %.1f GFLOPS\n", best * 1e3, flops / best / 1e9);
+    report["m"] = m;
+    report["k"] = k;
+    report["n"] = n;
+    report["transpose_a"] = args.transposeA;
+    report["transpose_b"] = args.transposeB;
+    report["threads"] = threads;
+    report["runs"] = args.repeat;
+    report["median_ms"] = median(seconds) * 1e3;
+    report["best_ms"] = best * 1e3;
+    report["median_gflops"] = flops / median(seconds) / 1e9;
+    report["best_gflops"] = flops / best / 1e9;
     return kExitOk;
 }
 
-int benchOverhead(const Registries& registries, const BenchArgs& args)
+int benchOverhead(const Registries& registries, const BenchArgs& args, BenchReport& report)
 {
     tensorflow::GraphDef graph;
     tensorflow::NodeDef one;
@@ -199,11 +211,17 @@ int benchOverhead(const Registries& registries, const BenchArgs& args)
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
     }
     const double perNode = median(seconds) / (args.nodes + 1) * 1e6;
-    std::printf("overhead: chain of %d scalar Add nodes (+1 Const), %d runs through Session::run, one thread\n",
+    const double best = *std::min_element(seconds.begin(), seconds.end());
+    report.text("overhead: chain of %d scalar Add nodes (+1 Const), %d runs through Session::run, one thread\n",
                 args.nodes, args.repeat);
-    std::printf("  median %.3f ms per run  %.3f us per node\n", median(seconds) * 1e3, perNode);
-    std::printf("  best   %.3f ms per run  %.3f us per node\n", *std::min_element(seconds.begin(), seconds.end()) * 1e3,
-                *std::min_element(seconds.begin(), seconds.end()) / (args.nodes + 1) * 1e6);
+    report.text("  median %.3f ms per run  %.3f us per node\n", median(seconds) * 1e3, perNode);
+    report.text("  best   %.3f ms per run  %.3f us per node\n", best * 1e3, best / (args.nodes + 1) * 1e6);
+    report["nodes"] = args.nodes + 1;
+    report["runs"] = args.repeat;
+    report["median_ms_per_run"] = median(seconds) * 1e3;
+    report["best_ms_per_run"] = best * 1e3;
+    report["median_us_per_node"] = perNode;
+    report["best_us_per_node"] = best / (args.nodes + 1) * 1e6;
     return kExitOk;
 }
 
@@ -304,7 +322,7 @@ Status restoreCheckpoint(const std::string& prefix, Allocator& allocator,
     return Status::ok();
 }
 
-int benchCheckpoint(const BenchArgs& args)
+int benchCheckpoint(const BenchArgs& args, BenchReport& report)
 {
     // The model: float32 tensors of --tensor-mb each (the last one takes the remainder).
     const std::int64_t totalBytes = static_cast<std::int64_t>(args.megabytes) * 1000000;
@@ -393,17 +411,34 @@ int benchCheckpoint(const BenchArgs& args)
     for (const Phases& p : saves)
         saveTotals.push_back(p.total());
     const double bestRestore = *std::min_element(restores.begin(), restores.end());
-    std::printf("checkpoint: %zu float32 tensors, %.1f MB in all (1 MB = 10^6 bytes), %d runs of save then restore,\n"
+    report.text("checkpoint: %zu float32 tensors, %.1f MB in all (1 MB = 10^6 bytes), %d runs of save then restore,\n"
                 "  in %s\n",
                 tensors.size(), static_cast<double>(bytes) / kMB, runs, dir->path().string().c_str());
-    std::printf("  files: .index %ju bytes, .data-00000-of-00001 %ju bytes\n", indexSize, dataSize);
-    std::printf("  save     best %.3f s  %s   median %.3f s  %s\n", bestSave.total(), rate(bestSave.total()).c_str(),
+    report.text("  files: .index %ju bytes, .data-00000-of-00001 %ju bytes\n", indexSize, dataSize);
+    report.text("  save     best %.3f s  %s   median %.3f s  %s\n", bestSave.total(), rate(bestSave.total()).c_str(),
                 median(saveTotals), rate(median(saveTotals)).c_str());
-    std::printf("           best run's phases: add %.3f s (CRC32C, writes), finish %.3f s (index, fsync, renames)\n",
+    report.text("           best run's phases: add %.3f s (CRC32C, writes), finish %.3f s (index, fsync, renames)\n",
                 bestSave.add, bestSave.finish);
-    std::printf("           slowest run's phases: add %.3f s, finish %.3f s\n", worstSave.add, worstSave.finish);
-    std::printf("  restore  best %.3f s  %s   median %.3f s  %s   (open, read, CRC32C check)\n", bestRestore,
+    report.text("           slowest run's phases: add %.3f s, finish %.3f s\n", worstSave.add, worstSave.finish);
+    report.text("  restore  best %.3f s  %s   median %.3f s  %s   (open, read, CRC32C check)\n", bestRestore,
                 rate(bestRestore).c_str(), median(restores), rate(median(restores)).c_str());
+    const auto bytesPerSecond = [&](double s) { return static_cast<double>(bytes) / s; };
+    report["tensors"] = tensors.size();
+    report["bytes"] = bytes;
+    report["runs"] = runs;
+    report["directory"] = dir->path().string();
+    report["index_bytes"] = indexSize;
+    report["data_bytes"] = dataSize;
+    report["save"] = {{"best_seconds", bestSave.total()},
+                      {"best_bytes_per_second", bytesPerSecond(bestSave.total())},
+                      {"median_seconds", median(saveTotals)},
+                      {"median_bytes_per_second", bytesPerSecond(median(saveTotals))},
+                      {"best_add_seconds", bestSave.add},
+                      {"best_finish_seconds", bestSave.finish}};
+    report["restore"] = {{"best_seconds", bestRestore},
+                         {"best_bytes_per_second", bytesPerSecond(bestRestore)},
+                         {"median_seconds", median(restores)},
+                         {"median_bytes_per_second", bytesPerSecond(median(restores))}};
     return kExitOk;
 }
 
@@ -440,7 +475,8 @@ void addBenchCommand(CLI::App& app, int& exitCode)
              "functions", "datasets", "embedding", "ptb", "all"}));
     cmd->add_option("--only", args->all.only, "all: the rows to run (default every one): mlp, lenet, resnet, ptb, images, pipelines")
         ->check(CLI::IsMember(benchAllRows()));
-    cmd->add_flag("--json", args->all.json, "all: print the table as JSON (rounds, min, median, max, ratio per row)");
+    cmd->add_flag("--json", args->all.json, "print the figures as JSON on stdout, the text on stderr (all: the table, "
+                                          "with rounds, min, median, max and ratio per row)");
     cmd->add_option("--rounds", args->all.rounds, "all: interleaved rounds (each runs every row and its peer once)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
@@ -532,15 +568,12 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             exitCode = fail(load.error());
             return;
         }
-        if (args->all.json && args->what != "all") {
-            std::fprintf(stderr, "tstudio bench: --json: only 'bench all' prints JSON; the other benchmarks print "
-                                 "their figures as text\n");
-            exitCode = kExitUsage;
-            return;
-        }
+        // Every benchmark but `all` (which has its own table) reports through `report`.
+        BenchReport report(args->what, args->all.json);
         if (args->backgroundLoad > 0) {
             std::fprintf(args->all.json ? stderr : stdout, "background load: %s\n", load->describe().c_str());
             std::fflush(stdout);
+            report["background_load"] = load->describe();
         }
         if (args->what == "all") {
             BenchAllArgs all = args->all;
@@ -551,11 +584,11 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             return;
         }
         if (args->what == "events") {
-            exitCode = benchEvents({args->dir, args->megabytes, args->runs, args->keep});
+            exitCode = report.finish(benchEvents({args->dir, args->megabytes, args->runs, args->keep}, report));
             return;
         }
         if (args->what == "checkpoint") {
-            exitCode = benchCheckpoint(*args);
+            exitCode = report.finish(benchCheckpoint(*args, report));
             return;
         }
         auto registries = makeDefaultRegistries();
@@ -574,8 +607,26 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                 exitCode = fail(results.error());
                 return;
             }
-            std::fputs(image_io::formatImageBenchResults(*results, images).c_str(), stdout);
-            exitCode = kExitOk;
+            report.textBlock(image_io::formatImageBenchResults(*results, images));
+            report["threads"] = images.threads;
+            nlohmann::ordered_json sets = nlohmann::ordered_json::array();
+            for (const image_io::ImageBenchResult& r : *results) {
+                nlohmann::ordered_json ops = nlohmann::ordered_json::object();
+                for (const auto& [op, micros] : r.opMicrosPerImage)
+                    ops[op] = micros;
+                sets.push_back({{"set", r.set.name},
+                                {"images", r.images},
+                                {"seconds", r.seconds},
+                                {"images_per_second", r.imagesPerSecond},
+                                {"images_per_cpu_second", r.cpuSeconds > 0 ? nlohmann::ordered_json(double(r.images) / r.cpuSeconds)
+                                                                            : nlohmann::ordered_json(nullptr)},
+                                {"mean_jpeg_bytes", r.meanJpegBytes},
+                                {"pipeline", r.graphSummary},
+                                {"op_us_per_image", std::move(ops)},
+                                {"traced_us_per_image", r.tracedMicrosPerImage}});
+            }
+            report["sets"] = std::move(sets);
+            exitCode = report.finish(kExitOk);
             return;
         }
         if (args->what == "embedding") {
@@ -584,9 +635,19 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             embedding.steps = args->steps > 0 ? args->steps : embedding.steps;
             embedding.repeat = args->repeatGiven ? args->repeat : embedding.repeat;
             auto results = training::runEmbeddingBench((*registries)->ops, (*registries)->kernels, embedding);
-            exitCode = results ? (std::fputs(training::formatEmbeddingBenchResults(*results, embedding).c_str(), stdout),
-                                  kExitOk)
-                               : fail(results.error());
+            if (!results) {
+                exitCode = fail(results.error());
+                return;
+            }
+            report.textBlock(training::formatEmbeddingBenchResults(*results, embedding));
+            nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+            for (const training::EmbeddingBenchResult& r : *results)
+                runs.push_back({{"optimizer", r.optimizer},
+                                {"sparse", r.sparse},
+                                {"steps_per_second", r.stepsPerSecond},
+                                {"final_loss", r.finalLoss}});
+            report["runs"] = std::move(runs);
+            exitCode = report.finish(kExitOk);
             return;
         }
         if (args->what == "datasets") {
@@ -595,14 +656,14 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             datasets.batch = args->batch;
             datasets.threads = args->threads;
             datasets.repeat = args->repeatGiven ? args->repeat : 3;
-            exitCode = benchDatasets(**registries, datasets);
+            exitCode = report.finish(benchDatasets(**registries, datasets, report));
             return;
         }
         if (args->what == "functions") {
             FunctionsBenchArgs functions;
             functions.calls = args->nodesGiven ? args->nodes : 2000;
             functions.repeat = args->repeatGiven ? args->repeat : 20;
-            exitCode = benchFunctions(**registries, functions);
+            exitCode = report.finish(benchFunctions(**registries, functions, report));
             return;
         }
         if (args->what == "eval") {
@@ -612,7 +673,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             eval.steps = args->steps > 0 ? args->steps : 2000;
             eval.repeat = args->repeatGiven ? args->repeat : 2;
             eval.threads = args->threads;
-            exitCode = benchEvaluation(**registries, eval);
+            exitCode = report.finish(benchEvaluation(**registries, eval, report));
             return;
         }
         if (args->what == "queues") {
@@ -624,7 +685,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             queues.threads = args->threads;
             queues.readerThreads = args->readerThreads;
             queues.repeat = args->repeatGiven ? args->repeat : 3;
-            exitCode = benchQueues(**registries, queues);
+            exitCode = report.finish(benchQueues(**registries, queues, report));
             return;
         }
         if (args->what == "ptb") {
@@ -633,7 +694,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             ptb.steps = args->steps;
             ptb.warmup = args->warmup;
             ptb.profileSteps = args->profileSteps;
-            exitCode = benchPtb(**registries, ptb);
+            exitCode = report.finish(benchPtb(**registries, ptb, report));
             return;
         }
         if (args->what == "mlp" || args->what == "lenet" || args->what == "resnet" || args->what == "resnet50") {
@@ -648,10 +709,11 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             training.debug = args->debug;
             training.profileSteps = args->profileSteps;
             training.cudaGraphs = !args->noCudaGraphs;
-            exitCode = benchTraining(**registries, training);
+            exitCode = report.finish(benchTraining(**registries, training, report));
             return;
         }
-        exitCode = args->what == "matmul" ? benchMatmul(**registries, *args) : benchOverhead(**registries, *args);
+        exitCode = report.finish(args->what == "matmul" ? benchMatmul(**registries, *args, report)
+                                                        : benchOverhead(**registries, *args, report));
     });
 }
 

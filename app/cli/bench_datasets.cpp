@@ -2,6 +2,8 @@
 // map with prefetch.
 #include "bench_datasets.h"
 
+#include "bench_report.h"
+
 #include "builder/dataset.h"
 #include "builder/graph_builder.h"
 #include "cli_command.h"
@@ -111,7 +113,7 @@ Expected<double> pass(Session& session, const Pipeline& pipeline)
 
 } // namespace
 
-int benchDatasets(const Registries& registries, const DatasetsBenchArgs& given)
+int benchDatasets(const Registries& registries, const DatasetsBenchArgs& given, BenchReport& report)
 {
     DatasetsBenchArgs args = given;
     args.elements = args.elements > 0 ? args.elements : 20000;
@@ -142,9 +144,14 @@ int benchDatasets(const Registries& registries, const DatasetsBenchArgs& given)
     double expected = 0;
     for (int x = 0; x < args.elements; ++x)
         expected += 1024.0 * std::sin(static_cast<double>(static_cast<float>(x)));
-    std::printf("datasets: range(%d).map(work).batch(%d), work(x) = sum(sin(fill([1024], x))); the parallel "
+    report.text("datasets: range(%d).map(work).batch(%d), work(x) = sum(sin(fill([1024], x))); the parallel "
                 "pipeline maps with num_parallel_calls=%d and prefetches 2 batches; best of %d passes\n",
                 args.elements, args.batch, args.threads, args.repeat);
+    report["elements"] = args.elements;
+    report["batch"] = args.batch;
+    report["parallel_calls"] = args.threads;
+    report["passes"] = args.repeat;
+    report["pipelines"] = nlohmann::ordered_json::array();
     double sequential = 0;
     for (const Pipeline& p : pipelines) {
         auto warm = pass(session, p);
@@ -163,11 +170,15 @@ int benchDatasets(const Registries& registries, const DatasetsBenchArgs& given)
             const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
             best = std::max(best, args.elements / seconds);
         }
+        report["pipelines"].push_back({{"pipeline", p.label},
+                                       {"elements_per_second", best},
+                                       {"ratio_to_sequential", sequential > 0 ? nlohmann::ordered_json(best / sequential)
+                                                                              : nlohmann::ordered_json(nullptr)}});
         if (sequential == 0) {
             sequential = best;
-            std::printf("  %-24s %12.0f elements/s\n", p.label, best);
+            report.text("  %-24s %12.0f elements/s\n", p.label, best);
         } else {
-            std::printf("  %-24s %12.0f elements/s (%.2fx the sequential map)\n", p.label, best, best / sequential);
+            report.text("  %-24s %12.0f elements/s (%.2fx the sequential map)\n", p.label, best, best / sequential);
         }
     }
     return kExitOk;

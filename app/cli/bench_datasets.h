@@ -8,6 +8,8 @@ struct Registries;
 
 namespace tstudio::cli {
 
+class BenchReport;
+
 struct DatasetsBenchArgs {
     int elements = 0; ///< elements of the RangeDataset (0: 20000)
     int batch = 0;    ///< batch size (0: 100)
@@ -22,6 +24,6 @@ struct DatasetsBenchArgs {
 /// Each pass runs MakeIterator, then IteratorGetNext until OutOfRange; the sum of all elements is
 /// checked against the closed form 1024 * sum(sin(x)). Prints elements per second of each pipeline
 /// and their ratio. Returns the exit code.
-int benchDatasets(const Registries& registries, const DatasetsBenchArgs& args);
+int benchDatasets(const Registries& registries, const DatasetsBenchArgs& args, BenchReport& report);
 
 } // namespace tstudio::cli

@@ -1,6 +1,8 @@
 // benchEvaluation: training with and without the project's evaluations, timed.
 #include "bench_evaluation.h"
 
+#include "bench_report.h"
+
 #include "cli_command.h"
 #include "project_argument.h"
 #include "project_runner.h"
@@ -13,7 +15,7 @@
 
 namespace tstudio::cli {
 
-int benchEvaluation(const Registries& registries, const EvalBenchArgs& args)
+int benchEvaluation(const Registries& registries, const EvalBenchArgs& args, BenchReport& report)
 {
     auto fail = [](const Status& s) {
         std::fprintf(stderr, "tstudio bench eval: %s\n", s.toString().c_str());
@@ -27,7 +29,7 @@ int benchEvaluation(const Registries& registries, const EvalBenchArgs& args)
                                          ": the project has no eval section to measure"));
     project::Project without = *loaded;
     without.eval.reset();
-    std::printf("project %s: %d steps, batch %lld, eval every %s on %zu source(s)\n",
+    report.text("project %s: %d steps, batch %lld, eval every %s on %zu source(s)\n",
                 loaded->location.filename().string().c_str(), args.steps, static_cast<long long>(loaded->batchSize),
                 loaded->eval->everySteps ? (std::to_string(*loaded->eval->everySteps) + " steps").c_str()
                                          : "checkpoint or period",
@@ -48,7 +50,7 @@ int benchEvaluation(const Registries& registries, const EvalBenchArgs& args)
             std::filesystem::remove_all(*dir, ec);
             if (!result)
                 return fail(result.error());
-            std::printf("  run %d %-12s %.2f s (%.1f steps/s)%s\n", r + 1, kind == 0 ? "without eval" : "with eval",
+            report.text("  run %d %-12s %.2f s (%.1f steps/s)%s\n", r + 1, kind == 0 ? "without eval" : "with eval",
                         result->seconds, result->stepsPerSecond,
                         kind == 1 ? (", " + std::to_string(result->evaluations.size()) + " evaluations in " +
                                      std::to_string(result->evalSeconds).substr(0, 5) + " s")
@@ -64,10 +66,19 @@ int benchEvaluation(const Registries& registries, const EvalBenchArgs& args)
     std::int64_t batches = 0;
     for (const project::EvalResult& e : withEval.evaluations)
         batches += e.batches;
-    std::printf("without eval: %.2f s; with eval: %.2f s (%zu evaluations, %lld batches, %.2f s evaluating)\n", best[0],
+    report.text("without eval: %.2f s; with eval: %.2f s (%zu evaluations, %lld batches, %.2f s evaluating)\n", best[0],
                 best[1], withEval.evaluations.size(), static_cast<long long>(batches), withEval.evalSeconds);
-    std::printf("evaluation overhead: %.1f%% of training time (fastest of %d runs each)\n",
+    report.text("evaluation overhead: %.1f%% of training time (fastest of %d runs each)\n",
                 100.0 * (best[1] - best[0]) / best[0], args.repeat);
+    report["project"] = loaded->location.string();
+    report["steps"] = args.steps;
+    report["runs"] = args.repeat;
+    report["seconds_without_eval"] = best[0];
+    report["seconds_with_eval"] = best[1];
+    report["evaluations"] = withEval.evaluations.size();
+    report["eval_batches"] = batches;
+    report["eval_seconds"] = withEval.evalSeconds;
+    report["overhead_percent"] = 100.0 * (best[1] - best[0]) / best[0];
     return kExitOk;
 }
 

@@ -11,6 +11,8 @@ struct Registries;
 
 namespace tstudio::cli {
 
+class BenchReport;
+
 struct EvalBenchArgs {
     std::string project = "mnist-notes"; ///< a .tsproj or a shipped example's name
     std::vector<std::string> sets;       ///< --set KEY=VALUE
@@ -23,6 +25,6 @@ struct EvalBenchArgs {
 /// alternation (fresh temporary log directories, removed afterwards), and prints both times, the
 /// evaluations (count, batches, seconds) and the overhead (with - without) / without. Returns the
 /// process exit code (1 when the project has no eval section or a run fails).
-int benchEvaluation(const Registries& registries, const EvalBenchArgs& args);
+int benchEvaluation(const Registries& registries, const EvalBenchArgs& args, BenchReport& report);
 
 } // namespace tstudio::cli

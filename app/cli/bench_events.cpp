@@ -1,6 +1,8 @@
 // tstudio bench events: writes TF 1 style scalar and histogram events, then times one LogDirectory reload.
 #include "bench_events.h"
 
+#include "bench_report.h"
+
 #include "cli_command.h"
 
 #include "io/events/event_file_writer.h"
@@ -119,7 +121,7 @@ Expected<std::uint64_t> writeLogDirectory(const fs::path& dir, std::uint64_t byt
 
 } // namespace
 
-int benchEvents(const EventsBenchArgs& args)
+int benchEvents(const EventsBenchArgs& args, BenchReport& report)
 {
     fs::path dir = args.dir;
     bool written = false;
@@ -148,9 +150,10 @@ int benchEvents(const EventsBenchArgs& args)
         for (const auto& entry : fs::recursive_directory_iterator(dir, ec))
             if (entry.is_regular_file(ec))
                 size += entry.file_size(ec);
-        std::printf("wrote %.1f MB with EventFileWriter in %.2f s (%.0f MB/s): per step %d scalar events "
+        report.text("wrote %.1f MB with EventFileWriter in %.2f s (%.0f MB/s): per step %d scalar events "
                     "(half TF 1 simple_value, half TF 2 tensors) and %d TF 1 histograms of %d buckets\n",
                     double(size) / kMB, s, double(size) / kMB / s, kScalarTags, kHistogramTags, kBuckets);
+        report["written"] = {{"bytes", size}, {"seconds", s}};
     }
 
     events::LogDirectory logs(dir.string());
@@ -179,12 +182,20 @@ int benchEvents(const EventsBenchArgs& args)
         return fail(internalError("read " + std::to_string(scalarsRead) + " scalar values, wrote " +
                                   std::to_string(scalarsWritten)));
     const auto warnings = logs.warnings();
-    std::printf("read %.1f MB, %llu events (%llu scalar values, %llu histograms) in %.3f s on one thread "
+    report.text("read %.1f MB, %llu events (%llu scalar values, %llu histograms) in %.3f s on one thread "
                 "(files in the page cache), %zu warnings\n",
                 double(bytes) / kMB, static_cast<unsigned long long>(events),
                 static_cast<unsigned long long>(scalarsRead), static_cast<unsigned long long>(histogramsRead), seconds,
                 warnings.size());
-    std::printf("events: %.0f MB/s\n", double(bytes) / kMB / seconds);
+    report.text("events: %.0f MB/s\n", double(bytes) / kMB / seconds);
+    report["directory"] = written && !keep ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(dir.string());
+    report["bytes_read"] = bytes;
+    report["events"] = events;
+    report["scalar_values"] = scalarsRead;
+    report["histograms"] = histogramsRead;
+    report["seconds"] = seconds;
+    report["warnings"] = warnings.size();
+    report["megabytes_per_second"] = double(bytes) / kMB / seconds;
     return kExitOk;
 }
 

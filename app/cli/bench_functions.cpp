@@ -1,6 +1,8 @@
 // tstudio bench functions: chains of function calls against the same chain of inline adds.
 #include "bench_functions.h"
 
+#include "bench_report.h"
+
 #include "bench_support.h"
 
 #include "runtime/default_registries.h"
@@ -60,7 +62,7 @@ tensorflow::NodeDef link(const std::string& name, const std::string& kind, const
 
 } // namespace
 
-int benchFunctions(const Registries& registries, const FunctionsBenchArgs& args)
+int benchFunctions(const Registries& registries, const FunctionsBenchArgs& args, BenchReport& report)
 {
     tensorflow::GraphDef graph;
     if (!google::protobuf::TextFormat::ParseFromString(kAddFunction, graph.mutable_library()->add_function()))
@@ -92,10 +94,13 @@ int benchFunctions(const Registries& registries, const FunctionsBenchArgs& args)
     Session session(options);
     if (Status s = session.create(graph); !s.isOk())
         return fail(s);
-    std::printf("functions: chains of %d links over a float scalar, each adding Const 1 to the previous link; "
+    report.text("functions: chains of %d links over a float scalar, each adding Const 1 to the previous link; "
                 "%d runs each through Session::run, one thread, median\n",
                 args.calls, args.repeat);
     const float expected = static_cast<float>(args.calls + 1);
+    report["calls"] = args.calls;
+    report["runs"] = args.repeat;
+    report["chains"] = nlohmann::ordered_json::array();
     double inlinePerLink = 0;
     for (const Chain& chain : chains) {
         std::vector<Tensor> out;
@@ -113,12 +118,17 @@ int benchFunctions(const Registries& registries, const FunctionsBenchArgs& args)
             seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
         }
         const double perLink = median(seconds) / args.calls * 1e6;
-        if (chain.label == chains.front().label) {
+        const bool inlined = chain.label == chains.front().label;
+        report["chains"].push_back({{"chain", chain.label},
+                                    {"us_per_link", perLink},
+                                    {"call_overhead_us", inlined ? nlohmann::ordered_json(nullptr)
+                                                                 : nlohmann::ordered_json(perLink - inlinePerLink)}});
+        if (inlined) {
             inlinePerLink = perLink;
-            std::printf("  %-24s %8.3f us per link (AddV2 node: the body's work without a call)\n", chain.label,
+            report.text("  %-24s %8.3f us per link (AddV2 node: the body's work without a call)\n", chain.label,
                         perLink);
         } else {
-            std::printf("  %-24s %8.3f us per link, call overhead %.3f us per call\n", chain.label, perLink,
+            report.text("  %-24s %8.3f us per link, call overhead %.3f us per call\n", chain.label, perLink,
                         perLink - inlinePerLink);
         }
     }

@@ -7,6 +7,8 @@ struct Registries;
 
 namespace tstudio::cli {
 
+class BenchReport;
+
 struct FunctionsBenchArgs {
     int calls = 2000; ///< length of each chain
     int repeat = 20;  ///< timed runs of each chain (after one warm-up run); the median counts
@@ -20,6 +22,6 @@ struct FunctionsBenchArgs {
 /// Runs each chain `repeat` times through Session::run on one thread, checks the result (calls + 1),
 /// and prints the median time per link and the call overhead: (chain - inline) / calls, in
 /// microseconds. Returns the exit code.
-int benchFunctions(const Registries& registries, const FunctionsBenchArgs& args);
+int benchFunctions(const Registries& registries, const FunctionsBenchArgs& args, BenchReport& report);
 
 } // namespace tstudio::cli

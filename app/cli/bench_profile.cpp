@@ -1,6 +1,9 @@
 // printStepProfile: traces benchmark steps into StepStats and prints the profile summary.
 #include "bench_profile.h"
 
+#include "bench_report.h"
+#include "profile_json.h"
+
 #include "profiler/profile_summary.h"
 #include "profiler/trace_builder.h"
 #include "runtime/arena_run_metadata.h"
@@ -13,7 +16,8 @@
 namespace tstudio::cli {
 
 Status printStepProfile(int steps, const tensorflow::GraphDef* graph,
-                        const std::function<Status(const tensorflow::RunOptions&, tensorflow::RunMetadata*)>& runStep)
+                        const std::function<Status(const tensorflow::RunOptions&, tensorflow::RunMetadata*)>& runStep,
+                        BenchReport& report)
 {
     tensorflow::RunOptions traced;
     traced.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
@@ -26,10 +30,17 @@ Status printStepProfile(int steps, const tensorflow::GraphDef* graph,
     }
     profiler::ProfileSummaryOptions summary;
     summary.graph = graph;
-    auto text = profiler::formatProfileSummary(profiler::traceFromStepStats(profiled), summary);
+    const profiler::ProfileTrace trace = profiler::traceFromStepStats(profiled);
+    auto text = profiler::formatProfileSummary(trace, summary);
     if (!text)
         return text.error();
-    std::printf("%s", text->c_str());
+    report.textBlock(*text);
+    if (report.json()) {
+        auto json = profileSummaryJson(trace, summary);
+        if (!json)
+            return json.error();
+        report["profile"] = std::move(*json);
+    }
     return Status::ok();
 }
 

@@ -1,6 +1,8 @@
 // benchPtb: the engine's side of tools/bench/pytorch_ptb.py, timed the same way.
 #include "bench_ptb.h"
 
+#include "bench_report.h"
+
 #include "bench_profile.h"
 
 #include "builder/graph_builder.h"
@@ -69,7 +71,7 @@ Expected<PtbTrainingGraph> buildTraining(const Registries& registries, const exa
 
 } // namespace
 
-int benchPtb(const Registries& registries, const PtbBenchArgs& args)
+int benchPtb(const Registries& registries, const PtbBenchArgs& args, BenchReport& report)
 {
     const int steps = args.steps > 0 ? args.steps : 50;
     const int warmup = args.warmup > 0 ? args.warmup : 5;
@@ -159,14 +161,25 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args)
     }
     const unsigned threads =
         args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
-    std::printf("tensorstudio, %u threads, batch %lld x %lld steps, vocabulary %lld, %lld x %lld LSTM, %d steps in "
+    report.text("tensorstudio, %u threads, batch %lld x %lld steps, vocabulary %lld, %lld x %lld LSTM, %d steps in "
                 "%.3f s (cost %.4f)\n",
                 threads, static_cast<long long>(kBatch), static_cast<long long>(options.numSteps),
                 static_cast<long long>(options.vocabSize), static_cast<long long>(options.numLayers),
                 static_cast<long long>(options.hiddenSize), steps, best,
                 static_cast<double>(out.at(0).values<float>()[0]));
-    std::printf("ptb-small: %.1f steps/s, %.0f words/s\n", steps / best,
+    report.text("ptb-small: %.1f steps/s, %.0f words/s\n", steps / best,
                 steps * static_cast<double>(kBatch * options.numSteps) / best);
+    report["threads"] = threads;
+    report["batch"] = kBatch;
+    report["num_steps"] = options.numSteps;
+    report["vocabulary"] = options.vocabSize;
+    report["layers"] = options.numLayers;
+    report["hidden_size"] = options.hiddenSize;
+    report["steps"] = steps;
+    report["seconds"] = best;
+    report["cost"] = static_cast<double>(out.at(0).values<float>()[0]);
+    report["steps_per_second"] = steps / best;
+    report["words_per_second"] = steps * static_cast<double>(kBatch * options.numSteps) / best;
     if (args.profileSteps > 0) {
         int i = 0;
         const Status s = printStepProfile(
@@ -180,7 +193,8 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args)
                 if (status.isOk())
                     state.assign(out.begin() + 1, out.end());
                 return status;
-            });
+            },
+            report);
         if (!s.isOk()) {
             std::fprintf(stderr, "error: %s\n", s.toString().c_str());
             return 1;

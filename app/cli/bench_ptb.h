@@ -8,6 +8,8 @@ struct Registries;
 
 namespace tstudio::cli {
 
+class BenchReport;
+
 struct PtbBenchArgs {
     int threads = 0;      ///< intra-op threads (0: one per hardware thread)
     int steps = 0;        ///< timed steps per block (0: 50)
@@ -20,6 +22,6 @@ struct PtbBenchArgs {
 /// clipped by global norm 5; the embedding's gradient is IndexedSlices, applied sparsely), feeds
 /// random ids and carries the LSTM state from step to step, and prints the fastest of three blocks:
 /// "ptb-small: <steps/s> steps/s, <words/s> words/s". Returns the exit code.
-int benchPtb(const Registries& registries, const PtbBenchArgs& args);
+int benchPtb(const Registries& registries, const PtbBenchArgs& args, BenchReport& report);
 
 } // namespace tstudio::cli

@@ -2,6 +2,8 @@
 // from its graph's tf.data pipeline.
 #include "bench_queues.h"
 
+#include "bench_report.h"
+
 #include "builder/dataset.h"
 #include "builder/graph_builder.h"
 #include "builder/input_pipeline.h"
@@ -324,7 +326,7 @@ Expected<double> timeRun(const project::Project& project, const Registries& regi
 
 } // namespace
 
-int benchQueues(const Registries& registries, const QueuesBenchArgs& args)
+int benchQueues(const Registries& registries, const QueuesBenchArgs& args, BenchReport& report)
 {
     auto fail = [](const Status& s) {
         std::fprintf(stderr, "tstudio bench queues: %s\n", s.toString().c_str());
@@ -356,8 +358,8 @@ int benchQueues(const Registries& registries, const QueuesBenchArgs& args)
     if (Status s = writeNpy(*dir / "y.npy", examples->labels); !s.isOk())
         return fail(s);
     std::error_code ec;
-    std::printf("data: %s\n", examples->description.c_str());
-    std::printf("records: %s (%.1f MB of tf.train.Example)\n", records.string().c_str(),
+    report.text("data: %s\n", examples->description.c_str());
+    report.text("records: %s (%.1f MB of tf.train.Example)\n", records.string().c_str(),
                 static_cast<double>(fs::file_size(records, ec)) / 1e6);
 
     const Feeding feedings[] = {Feeding::kMemory, Feeding::kQueues, Feeding::kDataset};
@@ -373,7 +375,7 @@ int benchQueues(const Registries& registries, const QueuesBenchArgs& args)
             return fail(project.error());
         projects.push_back(std::move(*project));
     }
-    std::printf("MLP 784-500-10, batch %lld, %d steps timed after %d, %d round(s)\n", static_cast<long long>(batch),
+    report.text("MLP 784-500-10, batch %lld, %d steps timed after %d, %d round(s)\n", static_cast<long long>(batch),
                 steps, warmup, args.repeat);
     double best[3] = {0, 0, 0};
     for (int round = 0; round < args.repeat; ++round)
@@ -382,21 +384,34 @@ int benchQueues(const Registries& registries, const QueuesBenchArgs& args)
             auto rate = timeRun(projects[kind], registries, warmup, steps, args.threads);
             if (!rate)
                 return fail(rate.error().withContext(name + " project"));
-            std::printf("  run %d %-7s %8.1f steps/s\n", round + 1, name.c_str(), *rate);
-            std::fflush(stdout);
+            report.text("  run %d %-7s %8.1f steps/s\n", round + 1, name.c_str(), *rate);
+            std::fflush(report.json() ? stderr : stdout);
             best[kind] = std::max(best[kind], *rate);
         }
     const char* threads = args.readerThreads == 1 ? "" : "s";
-    std::printf("memory (a numpy source, fed): %.1f steps/s\n", best[0]);
-    std::printf("queues (TFRecord -> ReaderReadUpTo -> ParseExample -> batch, %d thread%s): %.1f steps/s\n",
+    report.text("memory (a numpy source, fed): %.1f steps/s\n", best[0]);
+    report.text("queues (TFRecord -> ReaderReadUpTo -> ParseExample -> batch, %d thread%s): %.1f steps/s\n",
                 args.readerThreads, threads, best[1]);
-    std::printf("dataset (TFRecordDataset -> map(parse_single_example, %d thread%s) -> shuffle -> batch -> repeat -> "
+    report.text("dataset (TFRecordDataset -> map(parse_single_example, %d thread%s) -> shuffle -> batch -> repeat -> "
                 "prefetch): %.1f steps/s\n",
                 args.readerThreads, threads, best[2]);
-    std::printf("queues / memory: %.2fx\n", best[0] > 0 ? best[1] / best[0] : 0.0);
-    std::printf("dataset / memory: %.2fx\n", best[0] > 0 ? best[2] / best[0] : 0.0);
+    report.text("queues / memory: %.2fx\n", best[0] > 0 ? best[1] / best[0] : 0.0);
+    report.text("dataset / memory: %.2fx\n", best[0] > 0 ? best[2] / best[0] : 0.0);
     // Whether map(parse_single_example) -> shuffle -> batch ran as one parse per batch (batch_parse.h).
-    std::printf("tf.data batched parsing: %s\n", tfdata::batchParseIteratorsMade() > 0 ? "yes" : "no");
+    report.text("tf.data batched parsing: %s\n", tfdata::batchParseIteratorsMade() > 0 ? "yes" : "no");
+    report["data"] = examples->description;
+    report["records"] = records.string();
+    report["batch"] = batch;
+    report["steps"] = steps;
+    report["warmup"] = warmup;
+    report["rounds"] = args.repeat;
+    report["reader_threads"] = args.readerThreads;
+    report["memory_steps_per_second"] = best[0];
+    report["queues_steps_per_second"] = best[1];
+    report["dataset_steps_per_second"] = best[2];
+    report["queues_to_memory"] = best[0] > 0 ? nlohmann::ordered_json(best[1] / best[0]) : nlohmann::ordered_json(nullptr);
+    report["dataset_to_memory"] = best[0] > 0 ? nlohmann::ordered_json(best[2] / best[0]) : nlohmann::ordered_json(nullptr);
+    report["batched_parsing"] = tfdata::batchParseIteratorsMade() > 0;
     return kExitOk;
 }
 

@@ -11,6 +11,8 @@ struct Registries;
 
 namespace tstudio::cli {
 
+class BenchReport;
+
 struct QueuesBenchArgs {
     /// A folder holding t10k-images-idx3-ubyte[.gz] and t10k-labels-idx1-ubyte[.gz] (or train-*);
     /// empty: ../shared/fixtures/mnist (or $TSTUDIO_FIXTURES/mnist) when it exists, else 10,000
@@ -41,6 +43,6 @@ struct QueuesBenchArgs {
 /// session set-up excluded). Prints each run, the best of each kind, "queues / memory: 0.93x" and
 /// "dataset / memory: ...".
 /// Returns the exit code.
-int benchQueues(const Registries& registries, const QueuesBenchArgs& args);
+int benchQueues(const Registries& registries, const QueuesBenchArgs& args, BenchReport& report);
 
 } // namespace tstudio::cli

@@ -1,6 +1,8 @@
 // benchTraining: the engine's side of tools/bench/pytorch_bench.py, timed the same way.
 #include "bench_training.h"
 
+#include "bench_report.h"
+
 #include "bench_profile.h"
 
 #include "classifier_training.h"
@@ -23,7 +25,7 @@
 
 namespace tstudio::cli {
 
-int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
+int benchTraining(const Registries& registries, const TrainingBenchArgs& args, BenchReport& report)
 {
     const bool mlp = args.model == "mlp";
     const bool resnet = args.model == "resnet";
@@ -144,43 +146,58 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
     const unsigned threads =
         args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
     if (gpu)
-        std::printf("tensorstudio, %s, batch %lld, %d steps in %.3f s (loss %.4f)\n",
+        report.text("tensorstudio, %s, batch %lld, %d steps in %.3f s (loss %.4f)\n",
                     probeGpus().devices.front().name.c_str(), static_cast<long long>(batch), steps, seconds[0],
                     static_cast<double>(out[0].values<float>()[0]));
     else
-        std::printf("tensorstudio, %u threads, batch %lld, %d steps in %.3f s (loss %.4f)\n", threads,
+        report.text("tensorstudio, %u threads, batch %lld, %d steps in %.3f s (loss %.4f)\n", threads,
                     static_cast<long long>(batch), steps, seconds[0], static_cast<double>(out[0].values<float>()[0]));
     // What a data-parallel step of this model allreduces (docs/scaling.md's model takes both
     // figures); the steps/s line stays last, as tools/bench/pytorch_bench.py prints it.
-    std::printf("%s: %.4f s per step, %lld trainable parameters (%.1f MB of float32 gradients per step)\n",
+    report.text("%s: %.4f s per step, %lld trainable parameters (%.1f MB of float32 gradients per step)\n",
                 args.model.c_str(), seconds[0] / steps, static_cast<long long>(graph->trainableParameters),
                 4e-6 * static_cast<double>(graph->trainableParameters));
-    std::printf("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds[0]);
+    report.text("%s: %.1f steps/s\n", args.model.c_str(), steps / seconds[0]);
+    report["device"] = gpu ? probeGpus().devices.front().name : std::string("cpu");
+    report["threads"] = threads;
+    report["batch"] = batch;
+    report["steps"] = steps;
+    report["seconds"] = seconds[0];
+    report["seconds_per_step"] = seconds[0] / steps;
+    report["steps_per_second"] = steps / seconds[0];
+    report["loss"] = static_cast<double>(out[0].values<float>()[0]);
+    report["trainable_parameters"] = graph->trainableParameters;
     if (gpu) {
         // The GPU's share of a block's time, measured in one more block while CUPTI records every
         // kernel, copy and memset (recording slows launches a little: the figures above are without).
         auto recorder = GpuActivityRecorder::start();
         if (!recorder) {
-            std::printf("GPU busy: not measured (%s)\n", recorder.error().message().c_str());
+            report.text("GPU busy: not measured (%s)\n", recorder.error().message().c_str());
         } else {
             auto t = timeSteps(kPlain);
             auto activity = (*recorder)->stop();
-            if (!t || !activity)
-                std::printf("GPU busy: not measured (%s)\n", (!t ? t.error() : activity.error()).message().c_str());
-            else
-                std::printf("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
+            if (!t || !activity) {
+                report.text("GPU busy: not measured (%s)\n", (!t ? t.error() : activity.error()).message().c_str());
+            } else {
+                report["gpu_busy_share"] = activity->busyShare();
+                report.text("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
                             "%lld copies, %lld memsets; %.1f launches per step%s)\n",
                             100.0 * activity->busyShare(), steps, activity->seconds,
                             static_cast<long long>(activity->kernels), activity->kernelSeconds * 1e3,
                             static_cast<long long>(activity->copies), static_cast<long long>(activity->memsets),
                             static_cast<double>(activity->kernels + activity->copies + activity->memsets) / steps,
                             activity->droppedRecords ? ", some records dropped: the share is low" : "");
+            }
         }
         const StepCaptureStats capture = (*session)->captureStats();
+        report["cuda_graphs"] = args.cudaGraphs ? nlohmann::ordered_json{{"captures", capture.captures},
+                                                                         {"replays", capture.replays},
+                                                                         {"executor_steps", capture.executorSteps}}
+                                                : nlohmann::ordered_json(nullptr);
         if (!args.cudaGraphs)
-            std::printf("CUDA graphs: off (--no-cuda-graphs), every step ran in the executor\n");
+            report.text("CUDA graphs: off (--no-cuda-graphs), every step ran in the executor\n");
         else
-            std::printf("CUDA graphs: %lld captured, %lld steps replayed, %lld steps in the executor; last: %s\n",
+            report.text("CUDA graphs: %lld captured, %lld steps replayed, %lld steps in the executor; last: %s\n",
                         static_cast<long long>(capture.captures), static_cast<long long>(capture.replays),
                         static_cast<long long>(capture.executorSteps), capture.lastEvent.c_str());
     }
@@ -188,19 +205,25 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
         const double overhead = 100.0 * (seconds[m] / seconds[0] - 1.0);
         switch (modes[m]) {
         case kTraced:
-            std::printf("%s traced: %.1f steps/s (FULL_TRACE, %.0f node records per step)\n", args.model.c_str(),
+            report["traced_steps_per_second"] = steps / seconds[m];
+            report["tracing_overhead_percent"] = overhead;
+            report.text("%s traced: %.1f steps/s (FULL_TRACE, %.0f node records per step)\n", args.model.c_str(),
                         steps / seconds[m], static_cast<double>(tracedRecords) / (3.0 * steps + warmup / 2));
-            std::printf("tracing overhead: %.1f%%\n", overhead);
+            report.text("tracing overhead: %.1f%%\n", overhead);
             break;
         case kDebugger:
-            std::printf("%s with the debugger attached: %.1f steps/s (no breakpoints, values kept)\n",
+            report["debugger_steps_per_second"] = steps / seconds[m];
+            report["debugger_overhead_percent"] = overhead;
+            report.text("%s with the debugger attached: %.1f steps/s (no breakpoints, values kept)\n",
                         args.model.c_str(), steps / seconds[m]);
-            std::printf("debugger attached: %.1f%%\n", overhead);
+            report.text("debugger attached: %.1f%%\n", overhead);
             break;
         case kDebuggerNanCheck:
-            std::printf("%s with the debugger's NaN/Inf check: %.1f steps/s (every float output)\n", args.model.c_str(),
+            report["nan_check_steps_per_second"] = steps / seconds[m];
+            report["nan_check_overhead_percent"] = overhead;
+            report.text("%s with the debugger's NaN/Inf check: %.1f steps/s (every float output)\n", args.model.c_str(),
                         steps / seconds[m]);
-            std::printf("debugger with NaN/Inf check: %.1f%%\n", overhead);
+            report.text("debugger with NaN/Inf check: %.1f%%\n", overhead);
             break;
         case kPlain: break;
         }
@@ -210,7 +233,8 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args)
             printStepProfile(args.profileSteps, &graph->graph,
                              [&](const tensorflow::RunOptions& options, tensorflow::RunMetadata* metadata) {
                                  return (*session)->run(options, feeds, {}, {graph->train}, &out, metadata);
-                             });
+                             },
+                             report);
         if (!s.isOk()) {
             std::fprintf(stderr, "error: %s\n", s.toString().c_str());
             return 1;

@@ -9,6 +9,8 @@ struct Registries;
 
 namespace tstudio::cli {
 
+class BenchReport;
+
 struct TrainingBenchArgs {
     std::string model; ///< "mlp", "lenet" or "resnet"
     std::string device = "cpu"; ///< "cpu", or "gpu": GPU:0 as TensorFlow places ops
@@ -37,6 +39,6 @@ struct TrainingBenchArgs {
 /// the figures, ending with "<model>: <steps/s> steps/s" (and with trace, "<model> traced: ..." and
 /// "tracing overhead: N%"; with debug, "debugger attached: N%" and "debugger with NaN/Inf check:
 /// N%"). Returns the exit code.
-int benchTraining(const Registries& registries, const TrainingBenchArgs& args);
+int benchTraining(const Registries& registries, const TrainingBenchArgs& args, BenchReport& report);
 
 } // namespace tstudio::cli

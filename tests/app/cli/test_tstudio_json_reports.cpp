@@ -11,7 +11,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 namespace {
 
@@ -140,6 +143,73 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains("pass --resume"), qPrintable(r.err));
+    }
+
+    /// tstudio bench KIND --json: the figures on stdout as one document, the text report on stderr,
+    /// each figure the one the text shows.
+    void benchmarks()
+    {
+        auto bench = [](const QStringList& args) -> std::pair<QJsonObject, QString> {
+            const ProcessRun r = runTstudio(QStringList{"bench"} + args + QStringList{"--json"});
+            if (r.exitCode != 0)
+                return {QJsonObject{}, r.err};
+            return {jsonOf(r), r.err};
+        };
+        auto [o, err] = bench({"matmul", "--size", "32", "--repeat", "3", "--threads", "1"});
+        QCOMPARE(keysOf(o), (QStringList{"benchmark", "best_gflops", "best_ms", "k", "m", "median_gflops", "median_ms",
+                                         "n", "runs", "threads", "transpose_a", "transpose_b"}));
+        QCOMPARE(o["benchmark"].toString(), QStringLiteral("matmul"));
+        QCOMPARE(o["m"].toInt(), 32);
+        QCOMPARE(o["runs"].toInt(), 3);
+        QVERIFY(o["best_ms"].toDouble() > 0 && o["best_ms"].toDouble() <= o["median_ms"].toDouble());
+        // 2 * 32^3 float operations in the best time.
+        QVERIFY(std::abs(o["best_gflops"].toDouble() - 65536.0 / (o["best_ms"].toDouble() * 1e6)) <
+                1e-6 * o["best_gflops"].toDouble());
+        QVERIFY2(err.contains("matmul M=32 K=32 N=32 float32, 1 intra-op threads, 3 runs"), qPrintable(err));
+
+        std::tie(o, err) = bench({"overhead", "--nodes", "20", "--repeat", "3"});
+        QCOMPARE(o["nodes"].toInt(), 21);
+        QVERIFY(o["median_us_per_node"].toDouble() > 0);
+        QVERIFY2(err.contains(QString("  median %1 ms per run").arg(o["median_ms_per_run"].toDouble(), 0, 'f', 3)),
+                 qPrintable(err));
+
+        // A training benchmark with the profiler's tables: the same schema as tstudio profile --json.
+        std::tie(o, err) = bench({"mlp", "--steps", "3", "--warmup", "1", "--threads", "1", "--profile", "1"});
+        QCOMPARE(o["benchmark"].toString(), QStringLiteral("mlp"));
+        QCOMPARE(o["device"].toString(), QStringLiteral("cpu"));
+        QCOMPARE(o["steps"].toInt(), 3);
+        QCOMPARE(o["batch"].toInt(), 100);
+        QVERIFY(o["loss"].toDouble() > 0);
+        QVERIFY(o["trainable_parameters"].toInteger() > 0);
+        QVERIFY2(err.contains(QString("mlp: %1 steps/s").arg(o["steps_per_second"].toDouble(), 0, 'f', 1)), qPrintable(err));
+        const QJsonObject profile = o["profile"].toObject();
+        QCOMPARE(profile["steps"].toInt(), 1);
+        QVERIFY(profile["total"].toObject()["float_ops"].toInteger() > 0);
+        QVERIFY2(err.contains("MatMul"), qPrintable(err)); // the op table, as text, on stderr
+
+        std::tie(o, err) = bench({"functions", "--nodes", "20", "--repeat", "3"});
+        const QJsonArray chains = o["chains"].toArray();
+        QCOMPARE(chains.size(), 4);
+        QCOMPARE(chains[0].toObject()["chain"].toString(), QStringLiteral("inline"));
+        QVERIFY(chains[0].toObject()["call_overhead_us"].isNull());
+        for (qsizetype i = 1; i < chains.size(); ++i) {
+            const QJsonObject c = chains[i].toObject();
+            QCOMPARE(c["call_overhead_us"].toDouble(),
+                     c["us_per_link"].toDouble() - chains[0].toObject()["us_per_link"].toDouble());
+        }
+
+        std::tie(o, err) = bench({"events", "--mb", "1"});
+        QVERIFY(o["bytes_read"].toInteger() > 0);
+        QCOMPARE(o["bytes_read"].toInteger(), o["written"].toObject()["bytes"].toInteger());
+        QVERIFY(o["scalar_values"].toInteger() > 0);
+        QCOMPARE(o["warnings"].toInt(), 0);
+        QVERIFY(o["directory"].isNull());
+
+        // A failure prints no JSON: the error on stderr, exit status 1.
+        const ProcessRun failed = runTstudio({"bench", "matmul", "--shape", "1,2", "--json"});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY(failed.out.isEmpty());
+        QVERIFY2(failed.err.contains("expected M,K,N"), qPrintable(failed.err));
     }
 
     /// tstudio profile --json: tfprof's op types and scope tree of traced training steps, consistent
