@@ -73,8 +73,17 @@ echo "contents: $(wc -l <"$work/contents.txt") entries, all ${#expected[@]} expe
 root="$work/root"
 dpkg-deb --extract "$deb" "$root"
 desktop-file-validate "$root/usr/share/applications/org.tensorstudio.TensorStudio.desktop" || fail "desktop-file-validate"
-appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/org.tensorstudio.TensorStudio.metainfo.xml" ||
-    fail "appstreamcli validate"
+appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/org.tensorstudio.TensorStudio.metainfo.xml" \
+    >"$work/appstream.txt" 2>&1 || { cat "$work/appstream.txt"; fail "appstreamcli validate"; }
+cat "$work/appstream.txt"
+# Clean but for the reverse-DNS id's capitals (org.tensorstudio.TensorStudio, as GNOME's org.gnome.Nautilus).
+if grep -E '^[EWIP]: ' "$work/appstream.txt" | grep -qv 'cid-contains-uppercase-letter'; then
+    fail "appstreamcli reported more than the id's capitals"
+fi
+# The metadata's newest release is this package's version.
+version="$(dpkg-deb --field "$deb" Version)"
+grep -q "<release version=\"${version%-*}\"" "$root/usr/share/metainfo/org.tensorstudio.TensorStudio.metainfo.xml" ||
+    fail "the AppStream metadata has no release ${version%-*}"
 
 "$root/usr/bin/tstudio" --version | head -n 1 | grep -q '^tstudio ' || fail "tstudio --version"
 cd "$work"
