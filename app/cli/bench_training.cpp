@@ -19,11 +19,55 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <random>
 #include <thread>
 
 namespace tstudio::cli {
+
+namespace {
+
+/// The GPU's figures of a training benchmark: the share of a block's time the GPU was busy (one more
+/// block, timed by `timeBlock`, while CUPTI records) and the CUDA graph captures of `session`.
+void reportGpuFigures(BenchReport& report, Session& session, int steps, bool cudaGraphs,
+                      const std::function<Expected<double>()>& timeBlock)
+{
+    // The GPU's share of a block's time, measured in one more block while CUPTI records every
+    // kernel, copy and memset (recording slows launches a little: the figures above are without).
+    auto recorder = GpuActivityRecorder::start();
+    if (!recorder) {
+        report.text("GPU busy: not measured (%s)\n", recorder.error().message().c_str());
+    } else {
+        auto t = timeBlock();
+        auto activity = (*recorder)->stop();
+        if (!t || !activity) {
+            report.text("GPU busy: not measured (%s)\n", (!t ? t.error() : activity.error()).message().c_str());
+        } else {
+            report["gpu_busy_share"] = activity->busyShare();
+            report.text("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
+                        "%lld copies, %lld memsets; %.1f launches per step%s)\n",
+                        100.0 * activity->busyShare(), steps, activity->seconds,
+                        static_cast<long long>(activity->kernels), activity->kernelSeconds * 1e3,
+                        static_cast<long long>(activity->copies), static_cast<long long>(activity->memsets),
+                        static_cast<double>(activity->kernels + activity->copies + activity->memsets) / steps,
+                        activity->droppedRecords ? ", some records dropped: the share is low" : "");
+        }
+    }
+    const StepCaptureStats capture = session.captureStats();
+    report["cuda_graphs"] = cudaGraphs ? nlohmann::ordered_json{{"captures", capture.captures},
+                                                                {"replays", capture.replays},
+                                                                {"executor_steps", capture.executorSteps}}
+                                       : nlohmann::ordered_json(nullptr);
+    if (!cudaGraphs)
+        report.text("CUDA graphs: off (--no-cuda-graphs), every step ran in the executor\n");
+    else
+        report.text("CUDA graphs: %lld captured, %lld steps replayed, %lld steps in the executor; last: %s\n",
+                    static_cast<long long>(capture.captures), static_cast<long long>(capture.replays),
+                    static_cast<long long>(capture.executorSteps), capture.lastEvent.c_str());
+}
+
+} // namespace
 
 int benchTraining(const Registries& registries, const TrainingBenchArgs& args, BenchReport& report)
 {
@@ -167,40 +211,8 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args, B
     report["steps_per_second"] = steps / seconds[0];
     report["loss"] = static_cast<double>(out[0].values<float>()[0]);
     report["trainable_parameters"] = graph->trainableParameters;
-    if (gpu) {
-        // The GPU's share of a block's time, measured in one more block while CUPTI records every
-        // kernel, copy and memset (recording slows launches a little: the figures above are without).
-        auto recorder = GpuActivityRecorder::start();
-        if (!recorder) {
-            report.text("GPU busy: not measured (%s)\n", recorder.error().message().c_str());
-        } else {
-            auto t = timeSteps(kPlain);
-            auto activity = (*recorder)->stop();
-            if (!t || !activity) {
-                report.text("GPU busy: not measured (%s)\n", (!t ? t.error() : activity.error()).message().c_str());
-            } else {
-                report["gpu_busy_share"] = activity->busyShare();
-                report.text("GPU busy: %.1f%% of a %d-step block of %.3f s (%lld kernels, %.1f ms in kernels, "
-                            "%lld copies, %lld memsets; %.1f launches per step%s)\n",
-                            100.0 * activity->busyShare(), steps, activity->seconds,
-                            static_cast<long long>(activity->kernels), activity->kernelSeconds * 1e3,
-                            static_cast<long long>(activity->copies), static_cast<long long>(activity->memsets),
-                            static_cast<double>(activity->kernels + activity->copies + activity->memsets) / steps,
-                            activity->droppedRecords ? ", some records dropped: the share is low" : "");
-            }
-        }
-        const StepCaptureStats capture = (*session)->captureStats();
-        report["cuda_graphs"] = args.cudaGraphs ? nlohmann::ordered_json{{"captures", capture.captures},
-                                                                         {"replays", capture.replays},
-                                                                         {"executor_steps", capture.executorSteps}}
-                                                : nlohmann::ordered_json(nullptr);
-        if (!args.cudaGraphs)
-            report.text("CUDA graphs: off (--no-cuda-graphs), every step ran in the executor\n");
-        else
-            report.text("CUDA graphs: %lld captured, %lld steps replayed, %lld steps in the executor; last: %s\n",
-                        static_cast<long long>(capture.captures), static_cast<long long>(capture.replays),
-                        static_cast<long long>(capture.executorSteps), capture.lastEvent.c_str());
-    }
+    if (gpu)
+        reportGpuFigures(report, **session, steps, args.cudaGraphs, [&] { return timeSteps(kPlain); });
     for (std::size_t m = 1; m < modes.size(); ++m) {
         const double overhead = 100.0 * (seconds[m] / seconds[0] - 1.0);
         switch (modes[m]) {
