@@ -12,9 +12,30 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tstudio::reduction {
+
+/// What ReductionOp<T, Reducer> computes on: T itself, except that signed integers are summed and
+/// multiplied on their unsigned twin, where C++ defines the wrap-around modulo 2^bits (on T an
+/// overflow is undefined behaviour); the bits are those of TensorFlow's two's-complement results.
+template <typename T, typename Reducer> struct ComputeType {
+    using Type = T;
+    using ReducerType = Reducer;
+};
+template <typename T>
+    requires std::is_integral_v<T> && std::is_signed_v<T>
+struct ComputeType<T, Eigen::internal::SumReducer<T>> {
+    using Type = std::make_unsigned_t<T>;
+    using ReducerType = Eigen::internal::SumReducer<Type>;
+};
+template <typename T>
+    requires std::is_integral_v<T> && std::is_signed_v<T>
+struct ComputeType<T, Eigen::internal::ProdReducer<T>> {
+    using Type = std::make_unsigned_t<T>;
+    using ReducerType = Eigen::internal::ProdReducer<Type>;
+};
 
 /// input: T, reduction_indices: Tidx (int32 or int64) -> output: T, with keep_dims.
 ///
@@ -48,39 +69,41 @@ public:
         }
 
         const Eigen::ThreadPoolDevice& d = *ctx.device().eigenCpuDevice();
-        using F = ReduceFunctor<Eigen::ThreadPoolDevice, T, Reducer>;
+        // C is T, or for signed integer sums and products its unsigned twin (same size and bits).
+        using C = typename ComputeType<T, Reducer>::Type;
+        using F = ReduceFunctor<Eigen::ThreadPoolDevice, C, typename ComputeType<T, Reducer>::ReducerType>;
         const std::vector<std::int64_t>& in = helper.dataReshape();
         const std::vector<std::int64_t>& kept = helper.outReshape();
-        T* o = out.template data<T>();
+        C* o = reinterpret_cast<C*>(out.template data<T>());
         if (data.numElements() == 0) {
-            F::fillIdentity(d, ShapedTensor<T, 1>(o, out.numElements()));
+            F::fillIdentity(d, ShapedTensor<C, 1>(o, out.numElements()));
             return Status::ok();
         }
-        const T* x = data.data<T>();
+        const C* x = reinterpret_cast<const C*>(data.data<T>());
         const Eigen::array<int, 1> axis0{0};
         const Eigen::array<int, 1> axis1{1};
         const Eigen::array<int, 2> axes02{0, 2};
         if (helper.ndims() == 1) {
-            F::reduce(d, ShapedTensor<T, 0>(o), ConstShapedTensor<T, 1>(x, in[0]), axis0);
+            F::reduce(d, ShapedTensor<C, 0>(o), ConstShapedTensor<C, 1>(x, in[0]), axis0);
         } else if (helper.ndims() == 2 && helper.reduceFirstAxis()) {
-            F::reduce(d, ShapedTensor<T, 1>(o, kept[0]), ConstShapedTensor<T, 2>(x, in[0], in[1]), axis0);
+            F::reduce(d, ShapedTensor<C, 1>(o, kept[0]), ConstShapedTensor<C, 2>(x, in[0], in[1]), axis0);
         } else if (helper.ndims() == 2) {
-            F::reduce(d, ShapedTensor<T, 1>(o, kept[0]), ConstShapedTensor<T, 2>(x, in[0], in[1]), axis1);
+            F::reduce(d, ShapedTensor<C, 1>(o, kept[0]), ConstShapedTensor<C, 2>(x, in[0], in[1]), axis1);
         } else if (helper.ndims() == 3 && helper.reduceFirstAxis()) {
-            F::reduce(d, ShapedTensor<T, 1>(o, kept[0]), ConstShapedTensor<T, 3>(x, in[0], in[1], in[2]), axes02);
+            F::reduce(d, ShapedTensor<C, 1>(o, kept[0]), ConstShapedTensor<C, 3>(x, in[0], in[1], in[2]), axes02);
         } else if (helper.ndims() == 3) {
-            F::reduce(d, ShapedTensor<T, 2>(o, kept[0], kept[1]), ConstShapedTensor<T, 3>(x, in[0], in[1], in[2]),
+            F::reduce(d, ShapedTensor<C, 2>(o, kept[0], kept[1]), ConstShapedTensor<C, 3>(x, in[0], in[1], in[2]),
                       axis1);
         } else {
             // Kept runs first, reduced runs last, then a [kept, reduced] matrix reduced along rows.
             auto shuffled = Tensor::allocate(ctx.allocator(), data.dtype(), data.shape());
             if (!shuffled)
                 return shuffled.error();
-            permuteDims(&d, x, shuffled->template data<T>(), sizeof(T), in, helper.permutation());
+            C* permuted = reinterpret_cast<C*>(shuffled->template data<T>());
+            permuteDims(&d, x, permuted, sizeof(T), in, helper.permutation());
             const std::int64_t unreduced = out.numElements();
             const std::int64_t reduced = data.numElements() / unreduced;
-            F::reduce(d, ShapedTensor<T, 1>(o, unreduced),
-                      ConstShapedTensor<T, 2>(shuffled->template data<T>(), unreduced, reduced), axis1);
+            F::reduce(d, ShapedTensor<C, 1>(o, unreduced), ConstShapedTensor<C, 2>(permuted, unreduced, reduced), axis1);
         }
         return Status::ok();
     }
