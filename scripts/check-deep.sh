@@ -47,12 +47,23 @@ for sanitizer in ${TSTUDIO_DEEP_SANITIZERS:-undefined address thread}; do
         cmake -S "$TSTUDIO_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSTUDIO_BUILD_TESTS=ON \
             -DTSTUDIO_SANITIZE="$sanitizer" -DTSTUDIO_ENABLE_CUDA=OFF "${compilers[@]}" >/dev/null
         if [ ${#select[@]} -gt 0 ]; then
-            # Only the programs the selected tests run (ctest knows them once configured): a
-            # ThreadSanitizer run of the `threads` tests needs the product's libraries and 15
-            # test programs, not the other test programs.
-            mapfile -t programs < <(ctest --test-dir "$dir" -N "${select[@]}" --show-only=json-v1 |
-                python3 -c 'import json, os, sys
-print("\n".join(sorted({os.path.basename(t["command"][0]) for t in json.load(sys.stdin)["tests"] if t.get("command")})))')
+            # Only the programs the selected tests run: a ThreadSanitizer run of the `threads` tests
+            # needs the product's libraries and 15 test programs, not the other test programs. They
+            # are read from the CTestTestfile.cmake files (ctest's own JSON leaves a test's command
+            # out until its program exists, so a fresh build directory would list none).
+            mapfile -t programs < <(ctest --test-dir "$dir" -N "${select[@]}" | sed -n 's/^ *Test *#[0-9]*: //p' |
+                python3 -c 'import pathlib, re, sys
+names = {line.strip() for line in sys.stdin if line.strip()}
+programs = set()
+for f in pathlib.Path(sys.argv[1]).rglob("CTestTestfile.cmake"):
+    for m in re.finditer(r"add_test\(\[=\[(.*?)\]=\] \"([^\"]+)\"", f.read_text()):
+        if m.group(1) in names and not m.group(2).endswith(".sh"):
+            programs.add(pathlib.Path(m.group(2)).name)
+print("\n".join(sorted(programs)))' "$dir")
+            if [ ${#programs[@]} -eq 0 ]; then
+                echo "check-deep.sh: no test program found for ctest ${select[*]} in $dir" >&2
+                exit 1
+            fi
             cmake --build "$dir" --target "${programs[@]}"
         else
             cmake --build "$dir"
