@@ -152,6 +152,26 @@ struct Window {
     }
 };
 
+/// The end of a scan: the values [i, len) of `p` one by one, then the counts into `win`.
+void finishScan(const double* p, std::size_t i, std::size_t len, Window& win, std::size_t below, std::size_t equalA,
+                std::size_t equalB, std::size_t count)
+{
+    const double a = win.a, b = win.b;
+    double* out = win.inside;
+    for (; i < len; ++i) {
+        const double v = p[i];
+        below += v < a;
+        equalA += v == a;
+        equalB += v == b;
+        out[count] = v;
+        count += (v > a) & (v < b);
+    }
+    win.below += below;
+    win.equalA += equalA;
+    win.equalB += a == b ? 0 : equalB;
+    win.count = count;
+}
+
 /// Counts `len` values into `win` and appends those strictly inside it to win.inside, which must
 /// have room for `len` more. Branch-free: every value is stored, the cursor moves only for those
 /// inside; two values at a time with SSE2.
@@ -181,18 +201,7 @@ void scanWindow(const double* p, std::size_t len, Window& win)
         *sum += static_cast<std::size_t>(lanes[0] + lanes[1]);
     }
 #endif
-    for (; i < len; ++i) {
-        const double v = p[i];
-        below += v < a;
-        equalA += v == a;
-        equalB += v == b;
-        out[count] = v;
-        count += (v > a) & (v < b);
-    }
-    win.below += below;
-    win.equalA += equalA;
-    win.equalB += a == b ? 0 : equalB;
-    win.count = count;
+    finishScan(p, i, len, win, below, equalA, equalB, count);
 }
 
 std::atomic<bool> g_avx2Allowed{true};
@@ -226,18 +235,7 @@ __attribute__((target("avx2"))) void scanWindowAvx2(const double* p, std::size_t
         _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), vec);
         *sum += static_cast<std::size_t>(lanes[0] + lanes[1] + lanes[2] + lanes[3]);
     }
-    for (; i < len; ++i) {
-        const double v = p[i];
-        below += v < a;
-        equalA += v == a;
-        equalB += v == b;
-        out[count] = v;
-        count += (v > a) & (v < b);
-    }
-    win.below += below;
-    win.equalA += equalA;
-    win.equalB += a == b ? 0 : equalB;
-    win.count = count;
+    finishScan(p, i, len, win, below, equalA, equalB, count);
 }
 #endif
 
