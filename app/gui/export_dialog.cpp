@@ -2,6 +2,7 @@
 // project::exportProject run on a worker with its outcome shown in the dialog.
 #include "export_dialog.h"
 
+#include "common/background_run.h"
 #include "runtime/default_registries.h"
 
 #include <QCheckBox>
@@ -17,7 +18,6 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <filesystem>
 
@@ -365,7 +365,7 @@ void ExportDialog::startExport()
         m_buttons->setEnabled(true);
         finishExport(result);
     });
-    m_watcher->setFuture(QtConcurrent::run([registries = m_registries, project = m_project, options] {
+    m_watcher->setFuture(runInBackground([registries = m_registries, project = m_project, options] {
         return project::exportProject(project, *registries, options);
     }));
 }

@@ -1,6 +1,7 @@
 // MainWindow: menus, docks, document tabs and asynchronous file opening.
 #include "main_window.h"
 
+#include "common/background_run.h"
 #include "desktop_recent_files.h"
 
 #include "about_dialog.h"
@@ -57,7 +58,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <iterator>
@@ -721,7 +721,7 @@ void MainWindow::openPath(const QString& path)
         statusBar()->showMessage(tr("Opened %1 — %2").arg(title, kind), 10000);
         finishOpen(absolute, true);
     });
-    watcher->setFuture(QtConcurrent::run([p = absolute.toStdString()] { return detectFileKind(p); }));
+    watcher->setFuture(runInBackground([p = absolute.toStdString()] { return detectFileKind(p); }));
 }
 
 void MainWindow::setTabTitle(QWidget* page, std::function<QString()> title)

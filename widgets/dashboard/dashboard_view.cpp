@@ -1,6 +1,7 @@
 // DashboardView: the dashboard tab's polling, runs and views.
 #include "dashboard/dashboard_view.h"
 
+#include "common/background_run.h"
 #include "dashboard/audio_view.h"
 #include "dashboard/distribution_view.h"
 #include "dashboard/histogram_view.h"
@@ -23,7 +24,6 @@
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -233,7 +233,7 @@ void DashboardView::startPoll()
     std::shared_ptr<DashboardFeed> feed = m_feed;
     m_inFlight = true;
     m_pollGeneration = m_generation;
-    m_watcher->setFuture(QtConcurrent::run([feed] { return feed->poll(); }));
+    m_watcher->setFuture(runInBackground([feed] { return feed->poll(); }));
 }
 
 void DashboardView::applyUpdate(const Expected<FeedUpdate>& result)

@@ -1,6 +1,7 @@
 // CheckpointVariablesView: a table model over a checkpoint's tensors, filled by a cancellable worker, and its view.
 #include "graph_viewer/checkpoint_variables_view.h"
 
+#include "common/background_run.h"
 #include "framework/allocator.h"
 #include "framework/tensor.h"
 #include "graph_viewer/tensor_value_dialog.h"
@@ -23,7 +24,6 @@
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <optional>
@@ -441,7 +441,8 @@ void CheckpointVariablesView::setCheckpoint(const QString& prefix)
     connect(m_scan, &QFutureWatcherBase::finished, this, &CheckpointVariablesView::onScanFinished);
     connect(m_scan, &QFutureWatcherBase::progressRangeChanged, m_progress, &QProgressBar::setRange);
     connect(m_scan, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
-    m_scan->setFuture(QtConcurrent::run(scanCheckpoint, prefix.toStdString()));
+    m_scan->setFuture(runInBackgroundWithPromise<CheckpointScanReport>(
+        [prefix = prefix.toStdString()](QPromise<CheckpointScanReport>& promise) { scanCheckpoint(promise, prefix); }));
     updateActions();
 }
 
@@ -551,7 +552,7 @@ void CheckpointVariablesView::exportSelected()
     m_export->setProperty("path", path);
     m_export->setProperty("tensor", name);
     m_export->setFuture(
-        QtConcurrent::run([reader = m_reader, name, path] { return writeTensorAsNpy(*reader, name, path); }));
+        runInBackground([reader = m_reader, name, path] { return writeTensorAsNpy(*reader, name, path); }));
     updateActions();
 }
 
@@ -588,7 +589,7 @@ void CheckpointVariablesView::showValues(const QString& name)
         return;
     }
     // Only now is the tensor read: the table holds statistics, never values.
-    m_valueRead->setFuture(QtConcurrent::run([reader = m_reader, name] {
+    m_valueRead->setFuture(runInBackground([reader = m_reader, name] {
         CheckpointValueRead read;
         read.allocator = std::make_shared<CpuAllocator>();
         read.name = name;

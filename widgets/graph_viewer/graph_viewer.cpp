@@ -1,6 +1,7 @@
 // The graph viewer tab: asynchronous loading and layout, toolbar, find bar, side panels and export.
 #include "graph_viewer/graph_viewer.h"
 
+#include "common/background_run.h"
 #include "common/canvas_overlays.h"
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_export.h"
@@ -39,7 +40,6 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <chrono>
@@ -606,7 +606,7 @@ void GraphViewer::startLoad(std::function<Expected<LoadedGraph>(const std::atomi
         m_firstViewMs = result->milliseconds;
         installLoaded(std::move(*result->loaded), result->layout, result->snapshot);
     });
-    watcher->setFuture(QtConcurrent::run([job, result, cancel, stage, metrics, direction] {
+    watcher->setFuture(runInBackground([job, result, cancel, stage, metrics, direction] {
         QElapsedTimer timer;
         timer.start();
         result->loaded = job(cancel.get(), stage.get());
@@ -753,7 +753,7 @@ void GraphViewer::startFacts()
         onSelectionChanged(m_canvas->selected());
         emit factsFinished();
     });
-    watcher->setFuture(QtConcurrent::run([graph, registries, cancel, facts] {
+    watcher->setFuture(runInBackground([graph, registries, cancel, facts] {
         *facts = computeGraphFacts(*graph, *registries, cancel.get());
     }));
 }
@@ -789,7 +789,7 @@ void GraphViewer::startLayoutJob()
         if (!m_pendingChanges.empty())
             startLayoutJob();
     });
-    watcher->setFuture(QtConcurrent::run([layout, changes, cancel, direction, snapshot] {
+    watcher->setFuture(runInBackground([layout, changes, cancel, direction, snapshot] {
         for (const auto& change : changes)
             change(*layout);
         QElapsedTimer timer;

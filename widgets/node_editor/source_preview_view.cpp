@@ -1,6 +1,7 @@
 // SourcePreviewView: previewSource on a worker, shown as a component table and an image grid.
 #include "node_editor/source_preview_view.h"
 
+#include "common/background_run.h"
 #include "debugger/tensor_image_grid.h"
 #include "debugger/tensor_real_values.h"
 #include "framework/allocator.h"
@@ -15,7 +16,6 @@
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <optional>
@@ -146,7 +146,7 @@ void SourcePreviewView::setSource(project::Project project, std::size_t index, c
         display(watcher->result());
         emit ready();
     });
-    watcher->setFuture(QtConcurrent::run([project = std::move(project), index]() -> std::shared_ptr<const Result> {
+    watcher->setFuture(runInBackground([project = std::move(project), index]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->preview = project::previewSource(project, index, kExamples, previewAllocator());
         return result;

@@ -2,6 +2,7 @@
 // the fields change, and exports what a tab shows.
 #include "profiler/profile_tables_view.h"
 
+#include "common/background_run.h"
 #include "profiler/profile_advice.h"
 #include "profiler/profile_table_model.h"
 #include "profiler/profile_tables.h"
@@ -26,7 +27,6 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tstudio::profiler::tables {
 
@@ -263,7 +263,9 @@ void ProfileTablesView::rebuild()
         return;
     }
     m_status->setText(tr("Building the tables of %n event(s)…", nullptr, static_cast<int>(m_trace->events.size())));
-    m_watcher->setFuture(QtConcurrent::run(buildAll, m_trace, m_graph, m_trainable, m_step, generation));
+    m_watcher->setFuture(runInBackground([trace = m_trace, graph = m_graph, trainable = m_trainable, step = m_step, generation] {
+        return buildAll(trace, graph, trainable, step, generation);
+    }));
 }
 
 void ProfileTablesView::showBuilt(std::shared_ptr<const BuiltTables> built)

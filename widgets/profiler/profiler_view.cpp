@@ -1,6 +1,7 @@
 // ProfilerView: timeline and tables over one trace; reading on a worker thread.
 #include "profiler/profiler_view.h"
 
+#include "common/background_run.h"
 #include "io/events/event_graphs.h"
 #include "profiler/profile_tables_view.h"
 #include "profiler/timeline_view.h"
@@ -19,7 +20,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <filesystem>
 
@@ -129,7 +129,7 @@ void ProfilerView::openFile(const QString& path)
     });
     const std::filesystem::path file = path.toStdString();
     std::shared_ptr<std::atomic<bool>> cancel = m_cancel;
-    watcher->setFuture(QtConcurrent::run([file, cancel] {
+    watcher->setFuture(runInBackground([file, cancel] {
         auto loaded = std::make_shared<Loaded>();
         QElapsedTimer timer;
         timer.start();

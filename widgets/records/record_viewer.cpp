@@ -1,6 +1,7 @@
 // RecordViewer: layout, the indexing worker and its progress, jumps, selection to detail.
 #include "records/record_viewer.h"
 
+#include "common/background_run.h"
 #include "records/feature_statistics_tree.h"
 #include "records/record_detail_tree.h"
 #include "records/record_table_model.h"
@@ -21,7 +22,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <limits>
@@ -211,7 +211,7 @@ void RecordViewer::startWorker()
     m_progress->setValue(0);
     m_progress->show();
     updateStatus();
-    m_worker = QtConcurrent::run([this, index = m_index, cancelled = m_cancelled] {
+    m_worker = runInBackground([this, index = m_index, cancelled = m_cancelled] {
         QElapsedTimer since;
         since.start();
         bool sampled = false;

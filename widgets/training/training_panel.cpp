@@ -2,6 +2,7 @@
 #include "training/training_panel.h"
 
 #include "checkpoint_match.h"
+#include "common/background_run.h"
 #include "devices/gpu_probe.h"
 #include "log_directory.h"
 #include "project_relocation.h"
@@ -38,7 +39,6 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <filesystem>
@@ -870,7 +870,7 @@ void TrainingPanel::checkThen(const QString& checking, std::function<QString()> 
         then();
     });
     showRunStatus(checking, false);
-    m_check->setFuture(QtConcurrent::run(std::move(check)));
+    m_check->setFuture(runInBackground(std::move(check)));
     updateButtons();
 }
 
