@@ -644,6 +644,7 @@ void addBenchCommand(CLI::App& app, int& exitCode)
             for (const training::EmbeddingBenchResult& r : *results)
                 runs.push_back({{"optimizer", r.optimizer},
                                 {"sparse", r.sparse},
+                                {"remapper", r.remapper},
                                 {"steps_per_second", r.stepsPerSecond},
                                 {"final_loss", r.finalLoss}});
             report["runs"] = std::move(runs);

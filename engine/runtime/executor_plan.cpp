@@ -3,6 +3,7 @@
 
 #include "runtime/control_flow_info.h"
 #include "runtime/equivalent_nodes.h"
+#include "runtime/sparse_adam_fusion.h"
 
 #include <algorithm>
 #include <optional>
@@ -43,6 +44,43 @@ std::vector<bool> pruneForRun(const Graph& graph, const std::vector<TensorRef>& 
     return seen;
 }
 
+namespace {
+
+/// The sparse Adam fusions of a plan: none among nodes that `equivalent` merges.
+SparseAdamFusions planSparseAdamFusions(const Graph& graph, const std::vector<bool>& needed,
+                                        const std::vector<int>& nodeFrame, const std::set<TensorRef>& fed,
+                                        const std::vector<TensorRef>& fetches, const std::vector<NodeId>& keep,
+                                        const NodeRuntimeLookup& lookup, const std::optional<EquivalentNodes>& equivalent)
+{
+    std::vector<bool> merging;
+    if (equivalent) {
+        merging.resize(static_cast<std::size_t>(graph.nodeCount()));
+        for (NodeId id = 0; id < graph.nodeCount(); ++id)
+            merging[static_cast<std::size_t>(id)] =
+                equivalent->isMergedAway(id) || !equivalent->merged[static_cast<std::size_t>(id)].empty();
+    }
+    return findSparseAdamFusions(graph, needed, nodeFrame, fed, fetches, keep, lookup,
+                                 equivalent ? &merging : nullptr);
+}
+
+/// Makes `node` (a fusion's anchor) run the fused kernel, which the plan keeps.
+Status runFused(PlanNode& node, const SparseAdamFusion& fusion, ExecutorPlan& plan)
+{
+    auto kernel = training::makeFusedSparseAdamKernel(fusion.def, *node.runtime.device);
+    if (!kernel)
+        return kernel.error();
+    std::shared_ptr<OpKernel> owned = std::move(*kernel);
+    node.def = &owned->node();
+    node.runtime.kernel = owned.get();
+    node.runtime.kernelMutex = nullptr;
+    node.runtime.inputTypes = &owned->inputTypes();
+    node.runtime.outputTypes = &owned->outputTypes();
+    plan.ownedKernels.push_back(std::move(owned));
+    return Status::ok();
+}
+
+} // namespace
+
 Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<bool>& needed,
                                          const std::vector<TensorRef>& feeds, const std::vector<TensorRef>& fetches,
                                          const NodeRuntimeLookup& lookup, const PlanRewrites& rewrites)
@@ -62,8 +100,14 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     if (rewrites.mergeEquivalentNodes)
         equivalent = findEquivalentNodes(graph, needed, cf->nodeFrame, fedSet, fetches, rewrites.targets, lookup);
 
+    const SparseAdamFusions fusions =
+        rewrites.fuseSparseAdam
+            ? planSparseAdamFusions(graph, needed, cf->nodeFrame, fedSet, fetches, rewrites.targets, lookup, equivalent)
+            : SparseAdamFusions{};
+
     ExecutorPlan plan;
     plan.mergedNodes = equivalent ? equivalent->mergedCount : 0;
+    plan.fusedSparseAdam = static_cast<int>(fusions.fusions.size());
     for (const ControlFlowFrame& frame : cf->frames)
         plan.frames.push_back(PlanFrame{frame.name, frame.parent, frame.parallelIterations, 0, 0, 0, {}});
     plan.planIndex.assign(static_cast<std::size_t>(graph.nodeCount()), -1);
@@ -72,8 +116,9 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     for (std::size_t position = 0; position < order.size(); ++position) {
         const NodeId id = order[position];
         if (!needed[static_cast<std::size_t>(id)] || cf->nodeFrame[static_cast<std::size_t>(id)] < 0 ||
-            (equivalent && equivalent->isMergedAway(id)))
+            (equivalent && equivalent->isMergedAway(id)) || fusions.isAbsorbed(id))
             continue;
+        const SparseAdamFusion* fusion = fusions.of(id); // set for the anchor of a fused update
         PlanNode node;
         node.id = id;
         node.def = &graph.node(id);
@@ -94,11 +139,22 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
         if (!runtime)
             return unexpected(runtime.error());
         node.runtime = *runtime;
+        if (fusion) {
+            if (Status s = runFused(node, *fusion, plan); !s.isOk())
+                return unexpected(s);
+        }
         node.numOutputs = static_cast<int>(node.runtime.outputTypes->size());
 
         int controlInputs = 0;
         int waitFor = 0;
-        for (const GraphEdge& e : graph.inEdges(id)) {
+        // A fused node waits for its fused inputs and for every control edge into its members from
+        // outside the fusion; the members' other inputs are not delivered.
+        const std::vector<NodeId> self{id};
+        for (NodeId member : fusion ? fusion->members : self)
+        for (const GraphEdge& e : graph.inEdges(member)) {
+            if (fusion && (fusions.of(e.src) == fusion ||
+                           (!e.isControl() && SparseAdamFusions::fusedInput(*fusion, member, e.dstInput) < 0)))
+                continue;
             if (e.isControl()) {
                 if (needed[static_cast<std::size_t>(e.src)]) {
                     ++controlInputs;
@@ -138,22 +194,44 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     for (std::size_t i = 0; i < plan.nodes.size(); ++i) {
         PlanNode& node = plan.nodes[i];
         // The node's own out edges, then those of the nodes merged into it (their consumers read it).
+        // A fused node: the out edges of all its members that leave the fusion.
         std::vector<NodeId> sources{node.id};
         if (equivalent) {
             const auto& merged = equivalent->merged[static_cast<std::size_t>(node.id)];
             sources.insert(sources.end(), merged.begin(), merged.end());
         }
+        const SparseAdamFusion* fusion = fusions.of(node.id);
+        if (fusion)
+            sources = fusion->members;
         for (NodeId source : sources) {
             for (const GraphEdge& e : graph.outEdges(source)) {
-                const int dst = plan.planIndex[static_cast<std::size_t>(e.dst)];
+                if (fusion && fusions.of(e.dst) == fusion)
+                    continue;
+                int dst = plan.planIndex[static_cast<std::size_t>(e.dst)];
+                int dstSlot = e.dstInput;
+                if (const SparseAdamFusion* into = fusions.of(e.dst)) {
+                    // Into a fused node: a control edge waits for it, a data edge is one of its
+                    // inputs or is not delivered.
+                    dst = plan.planIndex[static_cast<std::size_t>(into->anchor)];
+                    if (!e.isControl() && (dstSlot = SparseAdamFusions::fusedInput(*into, e.dst, e.dstInput)) < 0)
+                        continue;
+                }
                 if (dst < 0 || isFed(e))
                     continue;
-                if (!e.isControl() && e.srcOutput >= node.numOutputs)
+                int srcSlot = e.srcOutput;
+                if (fusion && !e.isControl()) {
+                    srcSlot = SparseAdamFusions::fusedOutput(*fusion, source);
+                    if (srcSlot < 0 || e.srcOutput != 0)
+                        return unexpected(internalError("fused node '" + node.def->name() + "': output " +
+                                                        std::to_string(e.srcOutput) + " of '" +
+                                                        graph.node(source).name() + "' is read outside the fusion"));
+                }
+                if (!e.isControl() && srcSlot >= node.numOutputs)
                     return unexpected(invalidArgumentError(
                         "Node '" + graph.node(e.dst).name() + "' reads output " + std::to_string(e.srcOutput) +
                         " of '" + graph.node(source).name() + "', which has " + std::to_string(node.numOutputs) +
                         " outputs"));
-                PlanEdge edge{dst, e.srcOutput, e.dstInput, false};
+                PlanEdge edge{dst, srcSlot, dstSlot, false};
                 edge.crossDevice =
                     plan.nodes[static_cast<std::size_t>(dst)].runtime.deviceIndex != node.runtime.deviceIndex;
                 node.outEdges.push_back(edge);

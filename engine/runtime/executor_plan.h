@@ -8,6 +8,7 @@
 #include "runtime/control_flow_primitives.h"
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -120,6 +121,10 @@ struct ExecutorPlan {
     /// Nodes of the graph that findEquivalentNodes merged into an equivalent node: they are not
     /// plan nodes, their consumers read the equivalent node's outputs.
     int mergedNodes = 0;
+    /// Sparse Adam updates run as one fused node each (sparse_adam_fusion.h).
+    int fusedSparseAdam = 0;
+    /// The kernels of fused nodes, which belong to the plan rather than to a graph node.
+    std::vector<std::shared_ptr<OpKernel>> ownedKernels;
 };
 
 /// What buildExecutorPlan may rewrite, as TensorFlow's Grappler does before a Session runs a graph.
@@ -127,7 +132,10 @@ struct PlanRewrites {
     /// Grappler's arithmetic optimizer (dedup stage): compute equivalent nodes once (see
     /// findEquivalentNodes in equivalent_nodes.h).
     bool mergeEquivalentNodes = false;
-    std::vector<NodeId> targets; ///< the run's target nodes: never merged away
+    /// Grappler's remapper, for one pattern: TensorFlow 1.x's sparse Adam update of a ref variable
+    /// run as one fused CPU kernel (findSparseAdamFusions in sparse_adam_fusion.h).
+    bool fuseSparseAdam = false;
+    std::vector<NodeId> targets; ///< the run's target nodes: never merged away or fused
 };
 
 /// Builds the plan for `needed` (from pruneForRun). `feeds[i]` is fed with value i; `fetches`

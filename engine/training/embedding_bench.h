@@ -29,6 +29,9 @@ struct EmbeddingBenchOptions {
 struct EmbeddingBenchResult {
     std::string optimizer; ///< "sgd", "adam", "lazy_adam" (sparse only: its dense update is Adam's)
     bool sparse = true;
+    /// The session's remapper on (the default: Adam's sparse update runs fused, see
+    /// runtime/sparse_adam_fusion.h); Adam's sparse update is also timed with it off (op by op).
+    bool remapper = true;
     double stepsPerSecond = 0.0;
     double finalLoss = 0.0;
 };
@@ -37,7 +40,9 @@ struct EmbeddingBenchResult {
 /// [batch, length]) -> embedding_lookup(table) -> loss = mean(square(lookup)) and a train op with
 /// minimize (sparse) or computeGradients + applyGradients (the same gradients made dense), then
 /// times `steps` steps fed with fixed pseudo-random ids (new ids every step, from a pool made
-/// once). Errors: the builder's and the session's.
+/// once). Adam's sparse update runs twice, fused (the default) and op by op (remapping OFF). The
+/// configurations' runs take turns, `repeat` rounds, the fastest counting. Errors: the builder's
+/// and the session's.
 Expected<std::vector<EmbeddingBenchResult>> runEmbeddingBench(const OpRegistry& ops, const KernelRegistry& kernels,
                                                               const EmbeddingBenchOptions& options);
 

@@ -6,6 +6,7 @@
 
 #include "kernels/state/scatter_kernels.h"
 
+#include "kernels/state/scatter_checks.h"
 #include "kernels/training/apply_forms.h"
 #include "kernels/training/apply_op_cpu.h"
 
@@ -18,21 +19,6 @@ namespace tstudio {
 namespace {
 
 enum class ScatterOp { kUpdate, kAdd, kSub, kMul, kDiv };
-
-/// The row numbers of `indices` (int32 or int64), each checked against [0, rows): InvalidArgument
-/// "indices[3] = 1000 is not in [0, 1000)" for the first bad one.
-Expected<std::vector<std::int64_t>> checkedIndices(const Tensor& indices, std::int64_t rows)
-{
-    std::vector<std::int64_t> out(static_cast<std::size_t>(indices.numElements()));
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        out[i] = indices.dtype() == tensorflow::DT_INT64 ? indices.values<std::int64_t>()[i]
-                                                         : indices.values<std::int32_t>()[i];
-        if (out[i] < 0 || out[i] >= rows)
-            return unexpected(invalidArgumentError("indices[" + std::to_string(i) + "] = " + std::to_string(out[i]) +
-                                                   " is not in [0, " + std::to_string(rows) + ")"));
-    }
-    return out;
-}
 
 template <typename T, ScatterOp kOp> Status applyOne(T& p, T u)
 {
@@ -65,20 +51,11 @@ template <typename T, ScatterOp kOp> struct ScatterKernel {
                 Tensor& params = vars[0];
                 const Tensor& indices = ctx.input(1);
                 const Tensor& updates = ctx.input(2);
-                if (params.rank() < 1)
-                    return invalidArgumentError("params must be at least 1-D, got " + params.shape().toString());
-                std::vector<std::int64_t> expected(indices.shape().dims().begin(), indices.shape().dims().end());
-                for (int d = 1; d < params.rank(); ++d)
-                    expected.push_back(params.shape().dim(d));
+                if (Status s = checkScatterUpdatesShape(params, indices, updates); !s.isOk())
+                    return s;
                 const bool scalar = updates.rank() == 0;
-                if (!scalar && updates.shape() != TensorShape(expected))
-                    return invalidArgumentError("Must have updates.shape = indices.shape + params.shape[1:] or "
-                                                "updates.shape = [], got updates.shape " +
-                                                updates.shape().toString() + ", indices.shape " +
-                                                indices.shape().toString() + ", params.shape " +
-                                                params.shape().toString());
                 const std::int64_t rows = params.shape().dim(0);
-                auto picked = checkedIndices(indices, rows);
+                auto picked = checkedScatterIndices(indices, rows);
                 if (!picked)
                     return picked.error();
                 const std::int64_t rowSize = rows == 0 ? 0 : params.numElements() / rows;
