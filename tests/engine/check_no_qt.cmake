@@ -1,14 +1,5 @@
 # Fails when any engine source includes a Qt header: the engine must build without Qt.
+include("${CMAKE_CURRENT_LIST_DIR}/../source_rule.cmake")
 file(GLOB_RECURSE sources "${SOURCE_DIR}/engine/*.h" "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/engine/*.cu" "${SOURCE_DIR}/engine/*.cuh")
-set(offenders "")
-foreach(f IN LISTS sources)
-    file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Z]|Qt)")
-    if(lines)
-        list(APPEND offenders "${f}: ${lines}")
-    endif()
-endforeach()
-list(LENGTH sources count)
-if(offenders)
-    message(FATAL_ERROR "engine sources include Qt:\n${offenders}")
-endif()
-message(STATUS "checked ${count} engine sources: no Qt includes")
+tstudio_forbid_lines(SOURCES ${sources} REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Z]|Qt)"
+                     FAILURE "engine sources include Qt" SUCCESS "engine sources: no Qt includes")
