@@ -96,6 +96,64 @@ Expected<std::vector<Output>> single(Expected<Output> t)
     return std::vector<Output>{*t};
 }
 
+/// The fused path (nn.fused_batch_norm, FusedBatchNormV3) once the variables exist: in training
+/// (batch statistics, empty Consts for mean and variance) or inference (the moving statistics), or
+/// both under a cond on `trainingTensor`; the moving statistics' updates go to UPDATE_OPS.
+Expected<Output> buildFused(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
+                            const std::string& dataFormat, const Params& p, const Variable& movingMean,
+                            const Variable& movingVariance, bool training, const Output* trainingTensor)
+{
+    // nn.fused_batch_norm in training (batch statistics; empty Consts for mean and variance) or
+    // inference (the moving statistics): outputs y, batch mean, batch variance.
+    auto fusedBatchNorm = [&](GraphBuilder& g, bool isTraining) -> Expected<std::vector<Output>> {
+        Output mean = movingMean.value();
+        Output variance = movingVariance.value();
+        if (isTraining) {
+            TSTUDIO_AD_TRY(emptyMean,
+                           ops::constant(g, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
+            TSTUDIO_AD_TRY(emptyVar,
+                           ops::constant(g, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
+            mean = emptyMean;
+            variance = emptyVar;
+        }
+        AttrMap attrs = {{"epsilon", attr::f(static_cast<float>(std::max(options.epsilon, 1.001e-5)))},
+                         {"data_format", attr::s(dataFormat)},
+                         {"is_training", attr::b(isTraining)}};
+        TSTUDIO_AD_TRY(bn, g.op("FusedBatchNormV3", {inputs, p.gammaValue, p.betaValue, mean, variance},
+                                std::move(attrs), "FusedBatchNormV3"));
+        return std::vector<Output>{bn.output(0), bn.output(1), bn.output(2)};
+    };
+    std::vector<Output> results;
+    Output momentum;
+    if (trainingTensor) {
+        // smart_cond of the training and inference ops ("cond"), then of the momentum ("cond_1"):
+        // 1.0 when not training, so the updates below leave the moving statistics as they are.
+        TSTUDIO_AD_TRY(merged, cond(
+                                   b, *trainingTensor, [&](GraphBuilder& g) { return fusedBatchNorm(g, true); },
+                                   [&](GraphBuilder& g) { return fusedBatchNorm(g, false); }));
+        results = merged;
+        TSTUDIO_AD_TRY(
+            chosen,
+            cond(
+                b, *trainingTensor,
+                [&](GraphBuilder& g) { return single(ops::constant(g, options.momentum, tensorflow::DT_FLOAT)); },
+                [&](GraphBuilder& g) { return single(ops::constant(g, 1.0, tensorflow::DT_FLOAT)); }));
+        momentum = chosen.front();
+    } else {
+        TSTUDIO_AD_TRY(direct, fusedBatchNorm(b, training));
+        results = direct;
+        TSTUDIO_AD_TRY(m, ops::constant(b, options.momentum, tensorflow::DT_FLOAT, "Const"));
+        momentum = m;
+    }
+    if (trainingTensor || training) {
+        TSTUDIO_AD_TRY(meanUpdate, assignMovingAverage(b, movingMean, results[1], momentum, 0.0));
+        TSTUDIO_AD_TRY(varianceUpdate, assignMovingAverage(b, movingVariance, results[2], momentum, 0.0));
+        addUpdate(b, meanUpdate);
+        addUpdate(b, varianceUpdate);
+    }
+    return results[0];
+}
+
 /// The layer with `training` a Python bool, or (`trainingTensor` not null) a bool tensor whose
 /// value is not known while building.
 Expected<Output> buildLayer(GraphBuilder& b, const Output& inputs, const BatchNormalizationOptions& options,
@@ -165,57 +223,8 @@ Expected<Output> buildLayer(GraphBuilder& b, const Output& inputs, const BatchNo
     TSTUDIO_AD_TRY(movingVariance, addWeight(b, "moving_variance", paramShape, paramDtype,
                                              options.movingVarianceInitializer, Regularizer(), false));
 
-    if (fused) {
-        // nn.fused_batch_norm in training (batch statistics; empty Consts for mean and variance) or
-        // inference (the moving statistics): outputs y, batch mean, batch variance.
-        auto fusedBatchNorm = [&](GraphBuilder& g, bool isTraining) -> Expected<std::vector<Output>> {
-            Output mean = movingMean.value();
-            Output variance = movingVariance.value();
-            if (isTraining) {
-                TSTUDIO_AD_TRY(emptyMean,
-                               ops::constant(g, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
-                TSTUDIO_AD_TRY(emptyVar,
-                               ops::constant(g, std::vector<double>{}, TensorShape{0}, tensorflow::DT_FLOAT, "Const"));
-                mean = emptyMean;
-                variance = emptyVar;
-            }
-            AttrMap attrs = {{"epsilon", attr::f(static_cast<float>(std::max(options.epsilon, 1.001e-5)))},
-                             {"data_format", attr::s(dataFormat)},
-                             {"is_training", attr::b(isTraining)}};
-            TSTUDIO_AD_TRY(bn, g.op("FusedBatchNormV3", {inputs, p.gammaValue, p.betaValue, mean, variance},
-                                    std::move(attrs), "FusedBatchNormV3"));
-            return std::vector<Output>{bn.output(0), bn.output(1), bn.output(2)};
-        };
-        std::vector<Output> results;
-        Output momentum;
-        if (trainingTensor) {
-            // smart_cond of the training and inference ops ("cond"), then of the momentum ("cond_1"):
-            // 1.0 when not training, so the updates below leave the moving statistics as they are.
-            TSTUDIO_AD_TRY(merged, cond(
-                                       b, *trainingTensor, [&](GraphBuilder& g) { return fusedBatchNorm(g, true); },
-                                       [&](GraphBuilder& g) { return fusedBatchNorm(g, false); }));
-            results = merged;
-            TSTUDIO_AD_TRY(
-                chosen,
-                cond(
-                    b, *trainingTensor,
-                    [&](GraphBuilder& g) { return single(ops::constant(g, options.momentum, tensorflow::DT_FLOAT)); },
-                    [&](GraphBuilder& g) { return single(ops::constant(g, 1.0, tensorflow::DT_FLOAT)); }));
-            momentum = chosen.front();
-        } else {
-            TSTUDIO_AD_TRY(direct, fusedBatchNorm(b, training));
-            results = direct;
-            TSTUDIO_AD_TRY(m, ops::constant(b, options.momentum, tensorflow::DT_FLOAT, "Const"));
-            momentum = m;
-        }
-        if (trainingTensor || training) {
-            TSTUDIO_AD_TRY(meanUpdate, assignMovingAverage(b, movingMean, results[1], momentum, 0.0));
-            TSTUDIO_AD_TRY(varianceUpdate, assignMovingAverage(b, movingVariance, results[2], momentum, 0.0));
-            addUpdate(b, meanUpdate);
-            addUpdate(b, varianceUpdate);
-        }
-        return results[0];
-    }
+    if (fused)
+        return buildFused(b, inputs, options, dataFormat, p, movingMean, movingVariance, training, trainingTensor);
 
     std::vector<int> reductionAxes;
     for (int i = 0; i < ndims; ++i)

@@ -59,12 +59,12 @@ Status reverseSequenceShape(ShapeInferenceContext& c)
     return Status::ok();
 }
 
-/// The op definitions, in the order of TensorFlow's array_ops.cc where the ops live there.
-std::vector<OpDefBuilder> arrayOpDefinitions()
-{
-    const std::string kIndexTypes = "{int32, int64} = DT_INT32";
-    std::vector<OpDefBuilder> ops;
+/// The index dtypes of the shape, size and axis attrs: int32 or int64, int32 by default.
+const std::string kIndexTypes = "{int32, int64} = DT_INT32";
 
+/// Sources, identities, shapes and reshaping.
+void addSourceShapeAndReshapeOps(std::vector<OpDefBuilder>& ops)
+{
     // --- Sources --------------------------------------------------------------------------------
     ops.push_back(op("Const", "Produces the tensor stored in its `value` attr.")
                       .output("output: dtype")
@@ -153,6 +153,11 @@ std::vector<OpDefBuilder> arrayOpDefinitions()
                       .output("y: T")
                       .attr("T: " + kIndexTypes));
 
+}
+
+/// Joining, splitting, slicing and gathering.
+void addJoinSplitAndSliceOps(std::vector<OpDefBuilder>& ops)
+{
     // --- Joining and splitting ----------------------------------------------------------------------
     ops.push_back(op("Concat", "Joins tensors along one dimension (the axis comes first).")
                       .input("concat_dim: int32")
@@ -300,6 +305,11 @@ std::vector<OpDefBuilder> arrayOpDefinitions()
                       .attr("T: type")
                       .attr("TI: {uint8, int32, int64} = DT_INT64"));
 
+}
+
+/// Filling, broadcasting and the data-dependent ops.
+void addFillBroadcastAndDataDependentOps(std::vector<OpDefBuilder>& ops)
+{
     // --- Filling --------------------------------------------------------------------------------------
     ops.push_back(op("Fill", "Creates a tensor of shape `dims` filled with one scalar value.")
                       .input("dims: index_type")
@@ -383,6 +393,15 @@ std::vector<OpDefBuilder> arrayOpDefinitions()
                       .output("out: T")
                       .attr("T: numbertype")
                       .attr("Tidx: " + kIndexTypes));
+}
+
+/// The op definitions, in the order of TensorFlow's array_ops.cc where the ops live there.
+std::vector<OpDefBuilder> arrayOpDefinitions()
+{
+    std::vector<OpDefBuilder> ops;
+    addSourceShapeAndReshapeOps(ops);
+    addJoinSplitAndSliceOps(ops);
+    addFillBroadcastAndDataDependentOps(ops);
     return ops;
 }
 

@@ -82,11 +82,10 @@ Status iteratorGetNextShape(ShapeInferenceContext& c)
 const ShapeFunction kScalar = scalarShape;
 const ShapeFunction kNoOutputs = noOutputs;
 
-} // namespace
-
-Status registerDatasetOps(OpRegistry& registry)
+/// The sources and the datasets that apply functions to elements.
+std::vector<DatasetOpSpec> sourceAndFunctionSpecs()
 {
-    const std::vector<DatasetOpSpec> specs = {
+    return {
         // Sources: stateful, as in TensorFlow, so that nothing folds or merges them.
         {"TensorDataset",
          "A dataset of one element: `components`.",
@@ -211,6 +210,13 @@ Status registerDatasetOps(OpRegistry& registry)
          {"f: func", "deterministic: string = 'default'", "Targuments: list(type) >= 0", kTypes, kShapes},
          false,
          kScalar},
+    };
+}
+
+/// Batching, shuffling (with its seed generators) and rearranging.
+std::vector<DatasetOpSpec> batchShuffleAndRearrangeSpecs()
+{
+    return {
         // Batching.
         {"BatchDataset",
          "Stacks batch_size consecutive elements along a new dimension 0.",
@@ -386,6 +392,13 @@ Status registerDatasetOps(OpRegistry& registry)
          {"algorithm: int = 0", "cpu_budget: int = 0", kTypes, kShapes},
          false,
          kScalar},
+    };
+}
+
+/// Iterators and their handles.
+std::vector<DatasetOpSpec> iteratorSpecs()
+{
+    return {
         // Iterators.
         {"Iterator",
          "An iterator resource, to be initialised by MakeIterator.",
@@ -479,6 +492,15 @@ Status registerDatasetOps(OpRegistry& registry)
          true,
          kScalar},
     };
+}
+
+} // namespace
+
+Status registerDatasetOps(OpRegistry& registry)
+{
+    std::vector<DatasetOpSpec> specs = sourceAndFunctionSpecs();
+    for (auto group : {batchShuffleAndRearrangeSpecs(), iteratorSpecs()})
+        specs.insert(specs.end(), group.begin(), group.end());
     for (const DatasetOpSpec& spec : specs) {
         OpDefBuilder op(spec.name);
         op.summary(spec.summary).category(op_category::kState);

@@ -57,10 +57,9 @@ void batchNormOutputs(OpDefBuilder& builder, const char* u)
         .output("reserve_space_2" + type);
 }
 
-std::vector<OpDefBuilder> nnOpDefinitions()
+/// Activations, softmax and bias.
+void addActivationSoftmaxAndBiasOps(std::vector<OpDefBuilder>& ops)
 {
-    std::vector<OpDefBuilder> ops;
-
     // --- Activations ---
     ops.push_back(activationOp("Relu", "T: {realnumbertype, qint8}", "Rectified linear unit: max(features, 0)."));
     ops.push_back(
@@ -142,6 +141,11 @@ std::vector<OpDefBuilder> nnOpDefinitions()
         ops.push_back(std::move(op));
     }
 
+}
+
+/// Batch and local response normalization, and the losses.
+void addNormalizationAndLossOps(std::vector<OpDefBuilder>& ops)
+{
     // --- Batch normalization ---
     {
         OpDefBuilder op = nnOp("FusedBatchNorm", "Batch normalization of a 4-D tensor in one op (float only).");
@@ -282,6 +286,13 @@ std::vector<OpDefBuilder> nnOpDefinitions()
             .attr("T: {int32, int64} = DT_INT32");
         ops.push_back(std::move(op));
     }
+}
+
+std::vector<OpDefBuilder> nnOpDefinitions()
+{
+    std::vector<OpDefBuilder> ops;
+    addActivationSoftmaxAndBiasOps(ops);
+    addNormalizationAndLossOps(ops);
     return ops;
 }
 

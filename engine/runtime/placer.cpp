@@ -130,6 +130,42 @@ void logClusterMapping(const std::vector<std::optional<ClusterTask>>& tasks, con
         logInfo("placement", clusterMappingLine(task, where, ranks));
 }
 
+/// Why a group whose members ask for a device (group.firstRequester) cannot have it without soft
+/// placement, in TensorFlow's words.
+Status unsatisfiedSpec(const Graph& graph, const Group& group, const std::vector<DeviceName>& specs,
+                       const std::vector<DeviceName>& deviceNames, const std::vector<PlacementDevice>& devices)
+{
+    const NodeId reporter = group.firstRequester;
+    const tensorflow::NodeDef& node = graph.node(reporter);
+    const DeviceName& own = specs[static_cast<std::size_t>(reporter)];
+    const bool anyDeviceMatches = std::any_of(deviceNames.begin(), deviceNames.end(),
+                                              [&](const DeviceName& d) { return d.matches(group.spec); });
+    if (!(own == group.spec)) {
+        return cannotAssign(node, "Could not satisfy explicit device specification '" + node.device() +
+                                      "' because the node was colocated with a group of nodes that required "
+                                      "incompatible device '" +
+                                      specText(group.spec) + "'");
+    }
+    if (!anyDeviceMatches) {
+        std::vector<std::string> names;
+        for (const PlacementDevice& d : devices)
+            names.push_back(d.name);
+        std::sort(names.begin(), names.end());
+        std::string list;
+        for (const std::string& name : names)
+            list += (list.empty() ? "" : ", ") + name;
+        return cannotAssign(node, "Operation was explicitly assigned to " + node.device() +
+                                      " but available devices are [ " + list +
+                                      " ]. Make sure the device specification refers to a valid device.");
+    }
+    if (group.spec.type) {
+        return cannotAssign(node, "Could not satisfy explicit device specification '" + node.device() +
+                                      "' because no supported kernel for " + *group.spec.type +
+                                      " devices is available.");
+    }
+    return cannotAssign(node, "Could not satisfy explicit device specification '" + node.device() + "'");
+}
+
 } // namespace
 
 Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops, const KernelRegistry& kernels,
@@ -269,40 +305,8 @@ Expected<std::vector<int>> placeGraph(const Graph& graph, const OpRegistry& ops,
                 return best;
             };
             chosen = pick(true);
-            if (chosen < 0 && group.firstRequester >= 0 && !options.allowSoftPlacement) {
-                const NodeId reporter = group.firstRequester;
-                const tensorflow::NodeDef& node = graph.node(reporter);
-                const DeviceName& own = specs[static_cast<std::size_t>(reporter)];
-                const bool anyDeviceMatches = std::any_of(deviceNames.begin(), deviceNames.end(),
-                                                          [&](const DeviceName& d) { return d.matches(group.spec); });
-                if (!(own == group.spec)) {
-                    return unexpected(cannotAssign(
-                        node, "Could not satisfy explicit device specification '" + node.device() +
-                                  "' because the node was colocated with a group of nodes that required incompatible "
-                                  "device '" +
-                                  specText(group.spec) + "'"));
-                }
-                if (!anyDeviceMatches) {
-                    std::vector<std::string> names;
-                    for (const PlacementDevice& d : devices)
-                        names.push_back(d.name);
-                    std::sort(names.begin(), names.end());
-                    std::string list;
-                    for (const std::string& name : names)
-                        list += (list.empty() ? "" : ", ") + name;
-                    return unexpected(cannotAssign(node, "Operation was explicitly assigned to " + node.device() +
-                                                             " but available devices are [ " + list +
-                                                             " ]. Make sure the device specification refers to a "
-                                                             "valid device."));
-                }
-                if (group.spec.type) {
-                    return unexpected(cannotAssign(node, "Could not satisfy explicit device specification '" +
-                                                             node.device() + "' because no supported kernel for " +
-                                                             *group.spec.type + " devices is available."));
-                }
-                return unexpected(
-                    cannotAssign(node, "Could not satisfy explicit device specification '" + node.device() + "'"));
-            }
+            if (chosen < 0 && group.firstRequester >= 0 && !options.allowSoftPlacement)
+                return unexpected(unsatisfiedSpec(graph, group, specs, deviceNames, devices));
             if (chosen < 0) {
                 chosen = pick(false);
                 if (chosen >= 0 && group.firstRequester >= 0) {

@@ -57,6 +57,101 @@ Expected<Operation> closeQueue(GraphBuilder& b, const Output& queue, bool cancel
     return b.op("QueueCloseV2", {queue}, {{"cancel_pending_enqueues", attr::b(cancel)}}, queue.node() + "_Close");
 }
 
+/// A gradient's accumulator: the op that applies a worker's gradient, the mean of
+/// `replicas` of them that the chief takes, and the accumulator's handle.
+struct Accumulated {
+    Operation apply;
+    Gradient gradient;
+    Output handle;
+};
+
+/// A dense gradient through a ResourceConditionalAccumulator (MEAN) shared as `sharedName`.
+Expected<Accumulated> accumulateDense(GraphBuilder& b, const Output& grad, const Variable& var, const Output& localStep,
+                                      const std::string& sharedName, int replicas)
+{
+    auto accumulator = b.op("ResourceConditionalAccumulator", {},
+                            {{"dtype", attr::type(grad.dtype())},
+                             {"shape", attr::shape(var.shape())},
+                             {"shared_name", attr::s(sharedName)},
+                             {"reduction_type", attr::s("MEAN")}},
+                            "conditional_accumulator");
+    if (!accumulator)
+        return unexpected(accumulator.error());
+    const Output handle = accumulator->output(0);
+    auto apply = b.op("ResourceAccumulatorApplyGradient", {handle, localStep, grad});
+    if (!apply)
+        return unexpected(apply.error());
+    Output mean;
+    {
+        auto takeScope = b.nameScope("ResourceAccumulatorTakeGradient");
+        if (!takeScope)
+            return unexpected(takeScope.error());
+        auto required = ops::constant(b, replicas, tensorflow::DT_INT32, "num_required");
+        if (!required)
+            return unexpected(required.error());
+        auto take = b.op("ResourceAccumulatorTakeGradient", {handle, *required},
+                         {{"dtype", attr::type(grad.dtype())}}, takeScope->name());
+        if (!take)
+            return unexpected(take.error());
+        mean = take->output(0);
+    }
+    if (Status s = b.setShape(mean, var.shape()); !s.isOk())
+        return unexpected(s);
+    mean = Output(mean.node(), mean.index(), mean.dtype(), var.shape());
+    return Accumulated{*apply, Gradient(mean), handle};
+}
+
+/// IndexedSlices through a SparseConditionalAccumulator (MEAN) shared as `sharedName`.
+Expected<Accumulated> accumulateSparse(GraphBuilder& b, const IndexedSlices& slices, const Output& localStep,
+                                       const std::string& sharedName, int replicas)
+{
+    auto accumulator = b.op("SparseConditionalAccumulator", {},
+                            {{"dtype", attr::type(slices.dtype())},
+                             {"shape", attr::shape(TensorShape::scalar())},
+                             {"shared_name", attr::s(sharedName)},
+                             {"reduction_type", attr::s("MEAN")}},
+                            "sparse_conditional_accumulator");
+    if (!accumulator)
+        return unexpected(accumulator.error());
+    const Output handle = accumulator->output(0);
+    auto toInt64 = [&](const Output& x) -> Expected<Output> {
+        if (x.baseDtype() == tensorflow::DT_INT64)
+            return x;
+        auto cast = b.op("Cast", {x}, {{"DstT", attr::type(tensorflow::DT_INT64)}}, "Cast");
+        if (!cast)
+            return unexpected(cast.error());
+        return cast->output(0);
+    };
+    auto indices = toInt64(slices.indices);
+    if (!indices)
+        return unexpected(indices.error());
+    Expected<Output> shape = slices.denseShape
+                                 ? toInt64(*slices.denseShape)
+                                 : ops::constantInts(b, {}, TensorShape({0}), tensorflow::DT_INT64, "Const");
+    if (!shape)
+        return unexpected(shape.error());
+    auto apply =
+        b.op("SparseAccumulatorApplyGradient", {handle, localStep, *indices, slices.values, *shape},
+             {{"has_known_shape", attr::b(slices.denseShape.has_value())}});
+    if (!apply)
+        return unexpected(apply.error());
+    Operation take;
+    {
+        auto takeScope = b.nameScope("SparseAccumulatorTakeGradient");
+        if (!takeScope)
+            return unexpected(takeScope.error());
+        auto required = ops::constant(b, replicas, tensorflow::DT_INT32, "num_required");
+        if (!required)
+            return unexpected(required.error());
+        auto taken = b.op("SparseAccumulatorTakeGradient", {handle, *required},
+                          {{"dtype", attr::type(slices.dtype())}}, takeScope->name());
+        if (!taken)
+            return unexpected(taken.error());
+        take = *taken;
+    }
+    return Accumulated{*apply, Gradient(IndexedSlices{take.output(1), take.output(0), take.output(2)}), handle};
+}
+
 } // namespace
 
 SyncReplicasOptimizer::SyncReplicasOptimizer(Optimizer& inner, int replicasToAggregate,
@@ -147,89 +242,15 @@ Expected<Operation> SyncReplicasOptimizer::applyGradients(GraphBuilder& b,
             continue;
         }
         const std::string sharedName = var.name() + ":0/grad_accum";
-        if (!grad->isSparse()) {
-            auto accumulator = b.op("ResourceConditionalAccumulator", {},
-                                    {{"dtype", attr::type(grad->dtype())},
-                                     {"shape", attr::shape(var.shape())},
-                                     {"shared_name", attr::s(sharedName)},
-                                     {"reduction_type", attr::s("MEAN")}},
-                                    "conditional_accumulator");
-            if (!accumulator)
-                return unexpected(accumulator.error());
-            const Output handle = accumulator->output(0);
-            auto apply = b.op("ResourceAccumulatorApplyGradient", {handle, localStep->value(), grad->dense()});
-            if (!apply)
-                return unexpected(apply.error());
-            trainOps.push_back(*apply);
-            Output mean;
-            {
-                auto takeScope = b.nameScope("ResourceAccumulatorTakeGradient");
-                if (!takeScope)
-                    return unexpected(takeScope.error());
-                auto required = ops::constant(b, m_replicasToAggregate, tensorflow::DT_INT32, "num_required");
-                if (!required)
-                    return unexpected(required.error());
-                auto take = b.op("ResourceAccumulatorTakeGradient", {handle, *required},
-                                 {{"dtype", attr::type(grad->dtype())}}, takeScope->name());
-                if (!take)
-                    return unexpected(take.error());
-                mean = take->output(0);
-            }
-            if (Status s = b.setShape(mean, var.shape()); !s.isOk())
-                return unexpected(s);
-            mean = Output(mean.node(), mean.index(), mean.dtype(), var.shape());
-            aggregated.push_back({Gradient(mean), var});
-            accumulators.push_back({handle, varDevice});
-        } else {
-            const IndexedSlices& slices = grad->sparse();
-            auto accumulator = b.op("SparseConditionalAccumulator", {},
-                                    {{"dtype", attr::type(slices.dtype())},
-                                     {"shape", attr::shape(TensorShape::scalar())},
-                                     {"shared_name", attr::s(sharedName)},
-                                     {"reduction_type", attr::s("MEAN")}},
-                                    "sparse_conditional_accumulator");
-            if (!accumulator)
-                return unexpected(accumulator.error());
-            const Output handle = accumulator->output(0);
-            auto toInt64 = [&](const Output& x) -> Expected<Output> {
-                if (x.baseDtype() == tensorflow::DT_INT64)
-                    return x;
-                auto cast = b.op("Cast", {x}, {{"DstT", attr::type(tensorflow::DT_INT64)}}, "Cast");
-                if (!cast)
-                    return unexpected(cast.error());
-                return cast->output(0);
-            };
-            auto indices = toInt64(slices.indices);
-            if (!indices)
-                return unexpected(indices.error());
-            Expected<Output> shape = slices.denseShape
-                                         ? toInt64(*slices.denseShape)
-                                         : ops::constantInts(b, {}, TensorShape({0}), tensorflow::DT_INT64, "Const");
-            if (!shape)
-                return unexpected(shape.error());
-            auto apply =
-                b.op("SparseAccumulatorApplyGradient", {handle, localStep->value(), *indices, slices.values, *shape},
-                     {{"has_known_shape", attr::b(slices.denseShape.has_value())}});
-            if (!apply)
-                return unexpected(apply.error());
-            trainOps.push_back(*apply);
-            Operation take;
-            {
-                auto takeScope = b.nameScope("SparseAccumulatorTakeGradient");
-                if (!takeScope)
-                    return unexpected(takeScope.error());
-                auto required = ops::constant(b, m_replicasToAggregate, tensorflow::DT_INT32, "num_required");
-                if (!required)
-                    return unexpected(required.error());
-                auto taken = b.op("SparseAccumulatorTakeGradient", {handle, *required},
-                                  {{"dtype", attr::type(slices.dtype())}}, takeScope->name());
-                if (!taken)
-                    return unexpected(taken.error());
-                take = *taken;
-            }
-            aggregated.push_back({Gradient(IndexedSlices{take.output(1), take.output(0), take.output(2)}), var});
-            accumulators.push_back({handle, varDevice});
-        }
+        auto taken = grad->isSparse() ? accumulateSparse(b, grad->sparse(), localStep->value(), sharedName,
+                                                         m_replicasToAggregate)
+                                      : accumulateDense(b, grad->dense(), var, localStep->value(), sharedName,
+                                                        m_replicasToAggregate);
+        if (!taken)
+            return unexpected(taken.error());
+        trainOps.push_back(taken->apply);
+        aggregated.push_back({taken->gradient, var});
+        accumulators.push_back({taken->handle, varDevice});
     }
 
     Operation update;
