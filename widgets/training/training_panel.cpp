@@ -902,10 +902,21 @@ QString TrainingPanel::foreignCheckpointRefusal(const project::Project& p, const
         .arg(dir, QFileInfo(QString::fromStdString(m.checkpoint)).fileName(), parts.join(QStringLiteral("; ")));
 }
 
+std::shared_ptr<const tensorflow::GraphDef> TrainingPanel::runGraph()
+{
+    if (m_graphRead.isValid()) {
+        m_graph = m_graphRead.result(); // read while the run built its own graph: long done by now
+        m_graphRead = {};
+    }
+    return m_graph;
+}
+
 void TrainingPanel::launch(project::Project p, const QString& dir, project::TrainRunOptions options)
 {
     // The run's document (m_runOwner) was set by the caller: after a check it may be in the back.
-    m_graph = projectGraph(p);
+    // Its graph (for "Show node" and the profiler) is read off the GUI thread: a big one takes a while.
+    m_graph.reset();
+    m_graphRead = runInBackground([project = p] { return projectGraph(project); });
     options.logdir = dir.toStdString();
     std::shared_ptr<DebugController> debugger;
     if (runShown() ? m_debug->isChecked() : runState().debug) {
@@ -960,7 +971,7 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
     connect(m_run.get(), &TrainingRun::profiled, this,
             [this](std::shared_ptr<const profiler::ProfileTrace> trace) {
                 updateButtons();
-                emit profiled(trace, m_graph, m_runTitle);
+                emit profiled(trace, runGraph(), m_runTitle);
             });
     setRunProgressFormat(tr("Preparing…"));
     showRunStatus(tr("Building the training graph…"), false);
@@ -1254,7 +1265,7 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
         showRunStatus(said, false);
         emit message(said);
     } else {
-        state.errorNode = nodeNamedIn(text, graphNodeNames(m_graph.get()));
+        state.errorNode = nodeNamedIn(text, graphNodeNames(runGraph().get()));
         QString said = withGuiAdvice(text).toHtmlEscaped();
         if (!state.errorNode.isEmpty())
             said += QStringLiteral(" <a href=\"node\">%1</a>").arg(tr("Show node %1").arg(state.errorNode.toHtmlEscaped()));

@@ -11,6 +11,7 @@
 #include "training/distributed_dialog.h" // DistributedChoices, and a signal's pointer type (moc needs it whole)
 #include "training/training_run.h"       // the metatypes of the signals
 
+#include <QFuture>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -253,6 +254,8 @@ private:
     void refreshDataField(const project::Project& p);
     /// Starts a TrainingRun of `p` into `dir` with `options` (logdir filled in here).
     void launch(project::Project p, const QString& dir, project::TrainRunOptions options);
+    /// The running project's graph, once its reading (started by launch) is done; null if unreadable.
+    std::shared_ptr<const tensorflow::GraphDef> runGraph();
     /// The shown document's status line.
     void showStatus(const QString& text, bool error, bool html = false);
     /// The run's progress (stored in its document's state, drawn when that is in front).
@@ -300,6 +303,7 @@ private:
     int m_intraOpThreads = 0; ///< setIntraOpThreads
     QTimer* m_startPoll = nullptr;
     std::shared_ptr<const tensorflow::GraphDef> m_graph; // of the running project (parameters, "Show node")
+    QFuture<std::shared_ptr<const tensorflow::GraphDef>> m_graphRead; ///< m_graph being read (launch)
     QString m_pausedNode; // where the debugger holds the run; empty while it runs
 
     QLabel* m_projectLabel = nullptr;
