@@ -213,6 +213,11 @@ TrainingPanel::~TrainingPanel()
     // A check before a run reads the registries, which may go with the window: it ends first.
     if (m_check)
         m_check->waitForFinished();
+    // A finished graph read is taken through the future's lock before the future goes, so that the
+    // hand-off of its result is one ThreadSanitizer sees (the future's reference count lives in
+    // libQt6Core); a read still running finishes on its own, its thread dropping the last reference.
+    if (m_graphRead.isValid() && m_graphRead.isFinished())
+        m_graph = m_graphRead.result();
 }
 
 void TrainingPanel::buildUi()
