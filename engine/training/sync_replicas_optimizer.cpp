@@ -65,6 +65,19 @@ struct Accumulated {
     Output handle;
 };
 
+/// The chief's take of the mean of `replicas` gradients: op `takeOp` on `handle`, named as its own
+/// name scope, with its "num_required" Const inside.
+Expected<Operation> takeGradient(GraphBuilder& b, const char* takeOp, const Output& handle, DataType dtype, int replicas)
+{
+    auto scope = b.nameScope(takeOp);
+    if (!scope)
+        return unexpected(scope.error());
+    auto required = ops::constant(b, replicas, tensorflow::DT_INT32, "num_required");
+    if (!required)
+        return unexpected(required.error());
+    return b.op(takeOp, {handle, *required}, {{"dtype", attr::type(dtype)}}, scope->name());
+}
+
 /// A dense gradient through a ResourceConditionalAccumulator (MEAN) shared as `sharedName`.
 Expected<Accumulated> accumulateDense(GraphBuilder& b, const Output& grad, const Variable& var, const Output& localStep,
                                       const std::string& sharedName, int replicas)
@@ -81,20 +94,10 @@ Expected<Accumulated> accumulateDense(GraphBuilder& b, const Output& grad, const
     auto apply = b.op("ResourceAccumulatorApplyGradient", {handle, localStep, grad});
     if (!apply)
         return unexpected(apply.error());
-    Output mean;
-    {
-        auto takeScope = b.nameScope("ResourceAccumulatorTakeGradient");
-        if (!takeScope)
-            return unexpected(takeScope.error());
-        auto required = ops::constant(b, replicas, tensorflow::DT_INT32, "num_required");
-        if (!required)
-            return unexpected(required.error());
-        auto take = b.op("ResourceAccumulatorTakeGradient", {handle, *required},
-                         {{"dtype", attr::type(grad.dtype())}}, takeScope->name());
-        if (!take)
-            return unexpected(take.error());
-        mean = take->output(0);
-    }
+    auto take = takeGradient(b, "ResourceAccumulatorTakeGradient", handle, grad.dtype(), replicas);
+    if (!take)
+        return unexpected(take.error());
+    Output mean = take->output(0);
     if (Status s = b.setShape(mean, var.shape()); !s.isOk())
         return unexpected(s);
     mean = Output(mean.node(), mean.index(), mean.dtype(), var.shape());
@@ -135,21 +138,10 @@ Expected<Accumulated> accumulateSparse(GraphBuilder& b, const IndexedSlices& sli
              {{"has_known_shape", attr::b(slices.denseShape.has_value())}});
     if (!apply)
         return unexpected(apply.error());
-    Operation take;
-    {
-        auto takeScope = b.nameScope("SparseAccumulatorTakeGradient");
-        if (!takeScope)
-            return unexpected(takeScope.error());
-        auto required = ops::constant(b, replicas, tensorflow::DT_INT32, "num_required");
-        if (!required)
-            return unexpected(required.error());
-        auto taken = b.op("SparseAccumulatorTakeGradient", {handle, *required},
-                          {{"dtype", attr::type(slices.dtype())}}, takeScope->name());
-        if (!taken)
-            return unexpected(taken.error());
-        take = *taken;
-    }
-    return Accumulated{*apply, Gradient(IndexedSlices{take.output(1), take.output(0), take.output(2)}), handle};
+    auto take = takeGradient(b, "SparseAccumulatorTakeGradient", handle, slices.dtype(), replicas);
+    if (!take)
+        return unexpected(take.error());
+    return Accumulated{*apply, Gradient(IndexedSlices{take->output(1), take->output(0), take->output(2)}), handle};
 }
 
 } // namespace
