@@ -22,6 +22,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <map>
 
 using namespace tstudio;
 using namespace tstudio::profiler;
@@ -148,10 +149,15 @@ private slots:
             QVERIFY(box.width() > 100);
             QCOMPARE(canvas->eventAt(box.center()), e);
             const QImage image = canvas->grab().toImage();
-            // A few pixels in from the box's left edge: a fresh clone's CI run once read the first box's
-            // edge pixel greyer (#aac5e0 for #a6cbf0), as if under the shade drawn outside the trace.
-            const QPoint inside(int(std::max(box.left(), 200.0)) + 3, int(box.top()) + 2);
-            colours.push_back(image.pixelColor(inside));
+            // The box's colour: the most common of seven pixels along its top. The time grid's lines
+            // cross the box where the recorded times put them, so any one pixel may be a line's
+            // (a fresh clone's CI run read #aac5e0 for #a6cbf0 where a line crossed).
+            std::map<QRgb, int> seen;
+            for (int k = 0; k < 7; ++k)
+                ++seen[image.pixel(int(std::max(box.left(), 200.0)) + 3 + 9 * k, int(box.top()) + 2)];
+            colours.push_back(QColor(std::max_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
+                                         return a.second < b.second;
+                                     })->first));
         }
         QCOMPARE(colours.size(), std::size_t(kIterations));
         QCOMPARE(colours[0], colours[2]);
