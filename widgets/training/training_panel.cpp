@@ -389,6 +389,13 @@ void TrainingPanel::buildUi()
     layout->addLayout(figures);
     layout->addWidget(m_status);
 
+    // The status line can be long (an error with its node): it wraps instead of widening the dock.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    connectControls();
+}
+
+void TrainingPanel::connectControls()
+{
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
     connect(m_distributed, &QPushButton::clicked, this, &TrainingPanel::openDistributedDialog);
     m_startPoll = new QTimer(this);
@@ -403,8 +410,6 @@ void TrainingPanel::buildUi()
     connect(m_stop, &QPushButton::clicked, this, &TrainingPanel::stop);
     connect(m_checkpoint, &QPushButton::clicked, this, &TrainingPanel::saveCheckpointNow);
     connect(m_profile, &QPushButton::clicked, this, [this] { profileNextStep(); });
-    // The status line can be long (an error with its node): it wraps instead of widening the dock.
-    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     connect(m_browseLogdir, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Log Directory"), m_logdir->text());
         if (!dir.isEmpty())

@@ -221,6 +221,8 @@ protected:
 private:
     QWidget* m_content = nullptr; ///< the scrolled settings, buttons and status
     void buildUi();
+    /// The run buttons, the browse buttons and the form's edits (into the document's project).
+    void connectControls();
     void retranslateUi();
     void updateButtons();
     void refreshForm();
