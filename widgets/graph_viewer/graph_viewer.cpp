@@ -123,14 +123,8 @@ GraphViewer::~GraphViewer()
         }
 }
 
-void GraphViewer::buildUi()
+void GraphViewer::buildLoadingAndErrorPages()
 {
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    m_pages = new QStackedWidget(this);
-    outer->addWidget(m_pages);
-    m_empty = EmptyState::cover(m_pages, QStringLiteral("viewer"));
-
     // Loading page: what is happening, a progress bar and Cancel.
     m_loadingPage = new QWidget(m_pages);
     auto* loading = new QVBoxLayout(m_loadingPage);
@@ -194,6 +188,75 @@ void GraphViewer::buildUi()
     errorLayout->addWidget(m_errorLabel);
     errorLayout->addStretch();
     m_pages->addWidget(m_errorPage);
+}
+
+void GraphViewer::buildFindBar()
+{
+    m_findBar = new QWidget(m_viewPage);
+    m_findBar->setObjectName(QStringLiteral("findBar"));
+    auto* findLayout = new QHBoxLayout(m_findBar);
+    findLayout->setContentsMargins(6, 3, 6, 3);
+    m_findEdit = new QLineEdit(m_findBar);
+    m_findEdit->setObjectName(QStringLiteral("findEdit"));
+    m_findEdit->setClearButtonEnabled(true);
+    m_findMode = new QComboBox(m_findBar);
+    m_findMode->setObjectName(QStringLiteral("findMode"));
+    for (int i = 0; i < 3; ++i)
+        m_findMode->addItem(QString(), i);
+    m_findPrev = new QToolButton(m_findBar);
+    m_findPrev->setArrowType(Qt::UpArrow);
+    m_findNext = new QToolButton(m_findBar);
+    m_findNext->setArrowType(Qt::DownArrow);
+    m_findStatus = new QLabel(m_findBar);
+    m_findStatus->setObjectName(QStringLiteral("findStatus"));
+    m_findClose = new QToolButton(m_findBar);
+    m_findClose->setText(QStringLiteral("✕"));
+    findLayout->addWidget(m_findEdit, 1);
+    findLayout->addWidget(m_findMode);
+    findLayout->addWidget(m_findPrev);
+    findLayout->addWidget(m_findNext);
+    findLayout->addWidget(m_findStatus);
+    findLayout->addWidget(m_findClose);
+    auto runFind = [this] {
+        find(m_findEdit->text(), static_cast<SearchMode>(m_findMode->currentData().toInt()));
+    };
+    connect(m_findEdit, &QLineEdit::returnPressed, this, [this, runFind] {
+        if (m_matches.empty() || m_findEdit->isModified()) {
+            m_findEdit->setModified(false);
+            runFind();
+        } else if (QApplication::keyboardModifiers() & Qt::ShiftModifier) {
+            findPrevious();
+        } else {
+            findNext();
+        }
+    });
+    connect(m_findMode, &QComboBox::activated, this, runFind);
+    connect(m_findNext, &QToolButton::clicked, this, &GraphViewer::findNext);
+    connect(m_findPrev, &QToolButton::clicked, this, &GraphViewer::findPrevious);
+    connect(m_findClose, &QToolButton::clicked, this, [this] {
+        m_findBar->hide();
+        m_matches.clear();
+        m_matchIndex = -1;
+        m_canvas->setMatches({}, -1);
+        m_canvas->setFocus();
+    });
+    auto* next = new QShortcut(QKeySequence::FindNext, this, this, &GraphViewer::findNext, Qt::WidgetWithChildrenShortcut);
+    auto* previous = new QShortcut(QKeySequence::FindPrevious, this, this, &GraphViewer::findPrevious, Qt::WidgetWithChildrenShortcut);
+    // Named (whatsThis, in retranslateUi) for Help ▸ Keyboard Shortcuts, which lists QShortcuts too.
+    next->setObjectName(QStringLiteral("findNextShortcut"));
+    previous->setObjectName(QStringLiteral("findPreviousShortcut"));
+    m_findBar->hide();
+}
+
+void GraphViewer::buildUi()
+{
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_pages = new QStackedWidget(this);
+    outer->addWidget(m_pages);
+    m_empty = EmptyState::cover(m_pages, QStringLiteral("viewer"));
+
+    buildLoadingAndErrorPages();
 
     // The view: toolbar, find bar, canvas with overlays, side tabs.
     m_viewPage = new QWidget(m_pages);
@@ -306,60 +369,7 @@ void GraphViewer::buildUi()
     connect(m_exportAction, &QAction::triggered, this, &GraphViewer::exportWithDialog);
     view->addWidget(m_toolBar);
 
-    m_findBar = new QWidget(m_viewPage);
-    m_findBar->setObjectName(QStringLiteral("findBar"));
-    auto* findLayout = new QHBoxLayout(m_findBar);
-    findLayout->setContentsMargins(6, 3, 6, 3);
-    m_findEdit = new QLineEdit(m_findBar);
-    m_findEdit->setObjectName(QStringLiteral("findEdit"));
-    m_findEdit->setClearButtonEnabled(true);
-    m_findMode = new QComboBox(m_findBar);
-    m_findMode->setObjectName(QStringLiteral("findMode"));
-    for (int i = 0; i < 3; ++i)
-        m_findMode->addItem(QString(), i);
-    m_findPrev = new QToolButton(m_findBar);
-    m_findPrev->setArrowType(Qt::UpArrow);
-    m_findNext = new QToolButton(m_findBar);
-    m_findNext->setArrowType(Qt::DownArrow);
-    m_findStatus = new QLabel(m_findBar);
-    m_findStatus->setObjectName(QStringLiteral("findStatus"));
-    m_findClose = new QToolButton(m_findBar);
-    m_findClose->setText(QStringLiteral("✕"));
-    findLayout->addWidget(m_findEdit, 1);
-    findLayout->addWidget(m_findMode);
-    findLayout->addWidget(m_findPrev);
-    findLayout->addWidget(m_findNext);
-    findLayout->addWidget(m_findStatus);
-    findLayout->addWidget(m_findClose);
-    auto runFind = [this] {
-        find(m_findEdit->text(), static_cast<SearchMode>(m_findMode->currentData().toInt()));
-    };
-    connect(m_findEdit, &QLineEdit::returnPressed, this, [this, runFind] {
-        if (m_matches.empty() || m_findEdit->isModified()) {
-            m_findEdit->setModified(false);
-            runFind();
-        } else if (QApplication::keyboardModifiers() & Qt::ShiftModifier) {
-            findPrevious();
-        } else {
-            findNext();
-        }
-    });
-    connect(m_findMode, &QComboBox::activated, this, runFind);
-    connect(m_findNext, &QToolButton::clicked, this, &GraphViewer::findNext);
-    connect(m_findPrev, &QToolButton::clicked, this, &GraphViewer::findPrevious);
-    connect(m_findClose, &QToolButton::clicked, this, [this] {
-        m_findBar->hide();
-        m_matches.clear();
-        m_matchIndex = -1;
-        m_canvas->setMatches({}, -1);
-        m_canvas->setFocus();
-    });
-    auto* next = new QShortcut(QKeySequence::FindNext, this, this, &GraphViewer::findNext, Qt::WidgetWithChildrenShortcut);
-    auto* previous = new QShortcut(QKeySequence::FindPrevious, this, this, &GraphViewer::findPrevious, Qt::WidgetWithChildrenShortcut);
-    // Named (whatsThis, in retranslateUi) for Help ▸ Keyboard Shortcuts, which lists QShortcuts too.
-    next->setObjectName(QStringLiteral("findNextShortcut"));
-    previous->setObjectName(QStringLiteral("findPreviousShortcut"));
-    m_findBar->hide();
+    buildFindBar();
     view->addWidget(m_findBar);
 
     m_splitter = new QSplitter(Qt::Horizontal, m_viewPage);

@@ -166,6 +166,11 @@ protected:
 private:
     struct LayoutJobResult;
     void buildUi();
+    /// The pages shown instead of the graph: loading (stage, progress, Cancel) and the error.
+    void buildLoadingAndErrorPages();
+    /// The find bar (text, mode, previous/next, status, close) under the toolbar, hidden; F3 and
+    /// Shift+F3 as shortcuts of the viewer.
+    void buildFindBar();
     void retranslateUi();
     void startLoad(std::function<Expected<LoadedGraph>(const std::atomic<bool>*, std::atomic<int>*)> job);
     void installLoaded(LoadedGraph result, std::shared_ptr<GraphViewLayout> layout, std::shared_ptr<const LayoutSnapshot> snapshot);
