@@ -9,6 +9,7 @@
 #include "framework/op_def_validation.h"
 #include "framework/tensor.h"
 #include "framework/tensor_shape.h"
+#include "graph_viewer/attr_value_text.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>
@@ -62,15 +63,7 @@ QString quoted(const std::string& text)
     return out + QLatin1Char('\'');
 }
 
-QString shapeText(const tensorflow::TensorShapeProto& shape)
-{
-    if (shape.unknown_rank())
-        return QStringLiteral("<unknown>");
-    QStringList dims;
-    for (const auto& dim : shape.dim())
-        dims << (dim.size() < 0 ? QStringLiteral("?") : QString::number(dim.size()));
-    return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
+using graph_viewer::shapeText; // "[?, 784]", as the graph viewer's properties show a shape
 
 QString messageText(const google::protobuf::Message& message)
 {
@@ -81,10 +74,7 @@ QString messageText(const google::protobuf::Message& message)
     return QStringLiteral("{ ") + QString::fromStdString(text).trimmed() + QStringLiteral(" }");
 }
 
-QString dtypeText(int dtype)
-{
-    return QString::fromStdString(dataTypeName(static_cast<DataType>(dtype)));
-}
+using graph_viewer::dtypeText; // "float32", TensorFlow's name
 
 /// The value dtypes a person may pick where an attr does not restrict them.
 std::vector<DataType> allValueTypes()
