@@ -15,6 +15,42 @@ namespace tstudio {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+/// A calling thread's record of helpers that kept it waiting (see cpuRunInParallel's header).
+struct LateHelpers {
+    /// Until then this thread's loops run alone.
+    Clock::time_point aloneUntil{};
+    /// The last stretch alone; doubled when helpers are late again soon after it.
+    Clock::duration stretch{};
+};
+thread_local LateHelpers t_lateHelpers;
+
+/// A wait for helpers longer than this (and longer than twice the caller's own share) means a
+/// helper was taken off its core in the middle of an item: the scheduler gives the core to another
+/// program for milliseconds (1 to 6 ms measured under `--background-load 1`), while a helper that
+/// only started late costs at most one item.
+constexpr auto kLateWait = std::chrono::microseconds(500);
+constexpr auto kFirstStretchAlone = std::chrono::milliseconds(20);
+constexpr auto kLongestStretchAlone = std::chrono::milliseconds(200);
+
+void noteWait(Clock::time_point started, Clock::time_point closed, Clock::time_point finished)
+{
+    const Clock::duration waited = finished - closed;
+    if (waited <= kLateWait || waited <= 2 * (closed - started))
+        return;
+    LateHelpers& late = t_lateHelpers;
+    // Late again within twice the last stretch after it ended: the helpers' cores are still
+    // shared, so stay alone longer.
+    if (late.stretch.count() > 0 && finished - late.aloneUntil < 2 * late.stretch)
+        late.stretch = std::min<Clock::duration>(2 * late.stretch, kLongestStretchAlone);
+    else
+        late.stretch = kFirstStretchAlone;
+    late.aloneUntil = finished + late.stretch;
+}
+
+} // namespace
+
 void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, int threads,
                       const std::function<void(std::size_t)>& work)
 {
@@ -22,7 +58,7 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
         device == nullptr
             ? 0
             : static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), count)) - 1;
-    if (helpers <= 0) {
+    if (helpers <= 0 || Clock::now() < t_lateHelpers.aloneUntil) {
         for (std::size_t i = 0; i < count; ++i)
             work(i);
         return;
@@ -62,13 +98,15 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
                 shared->state.notify_one();
         });
     }
+    const Clock::time_point started = Clock::now();
     take();
     // Every item is taken: close the loop to helpers not yet started, then wait for those that
     // are finishing their last items. On its own core the caller first waits awake for up to a
     // millisecond (waking a sleeping thread costs tens of microseconds on a virtual machine); when
     // a helper runs on the caller's core, it sleeps at once, so that the helper has the core.
     shared->state.fetch_or(kClosed, std::memory_order_acq_rel);
-    const auto deadline = Clock::now() + std::chrono::microseconds(1000);
+    const Clock::time_point closed = Clock::now();
+    const auto deadline = closed + std::chrono::microseconds(1000);
     for (unsigned i = 1; shared->state.load(std::memory_order_acquire) != kClosed; ++i) {
 #if defined(__x86_64__) || defined(__i386__)
         _mm_pause();
@@ -80,6 +118,7 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
             break;
         }
     }
+    noteWait(started, closed, Clock::now());
 }
 
 void cpuParallelFor(const Eigen::ThreadPoolDevice& device, Eigen::Index n, const Eigen::TensorOpCost& cost,

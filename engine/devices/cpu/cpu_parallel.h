@@ -22,9 +22,13 @@ namespace tstudio {
 /// that had not started (on a core shared with another program, a worker may not run for
 /// milliseconds); and when a helper finds itself on the calling thread's own core (the other
 /// cores are taken, so the two only take turns), the calling thread sleeps at once instead of
-/// waiting awake, so that the helper has the core. (Running the next sections alone for a while
-/// after that was tried: no faster under load, and on a quiet machine a worker that the kernel
-/// wakes on the caller's core then kept the loops single-threaded.)
+/// waiting awake, so that the helper has the core. When a helper still keeps the caller waiting
+/// (over 500 us and over twice the caller's own share: the scheduler took the helper off a core it
+/// shares with another program in the middle of an item, for milliseconds), the calling thread's
+/// next loops run alone for 20 ms, doubled up to 200 ms while helpers are late again soon after:
+/// two threads then never pay a time slice per loop, and a machine that becomes quiet gets its
+/// helpers back within 200 ms. (Going alone whenever a helper started on the caller's core was
+/// tried before: no faster under load, and on a quiet machine it kept loops single-threaded.)
 ///
 /// Why not Eigen's ThreadPoolDevice::parallelFor: when it cuts a loop into more blocks than
 /// threads (it cuts up to four per thread), it hands the whole loop to the pool and the calling

@@ -243,6 +243,56 @@ private slots:
         QCOMPARE(hits.load(), 100);
     }
 
+    void aLateHelperSendsTheNextLoopsAlone()
+    {
+        // A helper taken off its core in the middle of an item (here: it sleeps 30 ms in it, as
+        // when the scheduler gives its core to another program) keeps the caller waiting: the
+        // calling thread's next loops run alone, and its helpers come back after at most 200 ms.
+        // A thread of its own: the record of late helpers belongs to the calling thread.
+        IntraOpThreadPool pool(2);
+        Eigen::ThreadPoolDevice device(&pool, 2);
+        bool late = false;
+        int helpedAfterLate = -1; // -1: not checked
+        bool helpersBack = false;
+        std::thread([&] {
+            const std::thread::id caller = std::this_thread::get_id();
+            auto loopWithHelpers = [&](int items, auto&& item) {
+                std::atomic<int> byHelpers{0};
+                cpuRunInParallel(&device, static_cast<std::size_t>(items), 2, [&](std::size_t i) {
+                    if (std::this_thread::get_id() != caller)
+                        byHelpers.fetch_add(1);
+                    item(i);
+                });
+                return byHelpers.load();
+            };
+            for (int attempt = 0; attempt < 20 && !late; ++attempt) {
+                std::atomic<bool> helperStarted{false};
+                late = loopWithHelpers(2, [&](std::size_t) {
+                           if (std::this_thread::get_id() != caller) {
+                               helperStarted.store(true);
+                               std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                           } else {
+                               eventually([&] { return helperStarted.load(); }, std::chrono::milliseconds(5));
+                           }
+                       }) > 0;
+            }
+            if (!late)
+                return;
+            const auto afterLate = std::chrono::steady_clock::now();
+            const int helped = loopWithHelpers(64, [](std::size_t) { busyFor(20); });
+            if (std::chrono::steady_clock::now() - afterLate < std::chrono::milliseconds(15))
+                helpedAfterLate = helped;
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            helpersBack = eventually([&] { return loopWithHelpers(64, [](std::size_t) { busyFor(20); }) > 0; });
+        }).join();
+        QVERIFY2(late, "no helper took an item in 20 tries");
+        if (helpedAfterLate < 0)
+            qInfo("the test's thread was off its core for 15 ms: the loop alone is not checked");
+        else
+            QCOMPARE(helpedAfterLate, 0);
+        QVERIFY2(helpersBack, "the helpers did not come back");
+    }
+
     void oneSharedCoreFinishesSectionsAndStopsSpinning()
     {
         // Every thread of this test on one core, as when the machine's other cores are busy with
