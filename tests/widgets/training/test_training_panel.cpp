@@ -8,10 +8,15 @@
 #include "runtime/default_registries.h"
 #include "training/training_panel.h"
 #include "training/training_run.h"
+#include "io/checkpoint/checkpoint_reader.h"
 #include "io/checkpoint/checkpoint_state.h"
+#include "io/checkpoint/tensor_bundle_writer.h"
+#include "framework/allocator.h"
 
 #include <QCheckBox>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -554,6 +559,69 @@ private slots:
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.back().at(0).toBool(), qPrintable(panel.statusText()));
         QCOMPARE(panel.lastProgress().firstStep, std::int64_t(5));
+    }
+
+    /// While "Continue" checks a 100 MB checkpoint against the graph, the GUI thread's event loop
+    /// keeps turning: no gap between two turns of 50 ms or more, from Start until the refusal.
+    void staysResponsiveWhileA100MBCheckpointIsChecked()
+    {
+        QTemporaryDir dir;
+        const QString logdir = dir.filePath(QStringLiteral("run"));
+        node_editor::NodeEditor editor(m_registries.get());
+        QVERIFY(editor.openFile(QString::fromLatin1(kSpirals)).isOk());
+        TrainingPanel panel(m_registries.get());
+        bind(panel, editor, logdir, 3);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QVERIFY2(panel.start(), qPrintable(panel.statusText()));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.back().at(0).toBool());
+
+        // Step 4's checkpoint: step 3's tensors and a 100 MB one the graph does not have.
+        const std::filesystem::path run = logdir.toStdString();
+        auto latest = latestCheckpoint(run);
+        QVERIFY(latest);
+        auto reader = CheckpointReader::open(latest->string());
+        QVERIFY(reader);
+        CpuAllocator allocator;
+        const std::filesystem::path big = run / "model.ckpt-4";
+        {
+            auto writer = TensorBundleWriter::create(big.string());
+            QVERIFY(writer);
+            for (const BundleTensorInfo& info : reader->tensors()) {
+                auto tensor = reader->read(info.name, allocator);
+                QVERIFY(tensor);
+                QVERIFY((*writer)->add(info.name, *tensor).isOk());
+            }
+            auto huge = Tensor::allocate(allocator, tensorflow::DT_FLOAT, TensorShape{5000, 5000});
+            QVERIFY(huge);
+            QVERIFY((*writer)->add("huge/kernel", *huge).isOk());
+            QVERIFY((*writer)->finish().isOk());
+        }
+        QVERIFY(std::filesystem::file_size(big.string() + ".data-00000-of-00001") >= 100'000'000);
+        QVERIFY(writeCheckpointState(run, big, {*latest, big}).isOk());
+
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 longest = 0;
+        QTimer tick;
+        tick.setInterval(5);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            longest = std::max(longest, now - last);
+            last = now;
+        });
+        bind(panel, editor, logdir, 6);
+        panel.resumeBox()->setChecked(true);
+        clock.start();
+        tick.start();
+        QVERIFY(panel.start());
+        QVERIFY(finished.wait(60000));
+        tick.stop();
+        longest = std::max(longest, clock.elapsed() - last);
+        QVERIFY2(!finished.back().at(0).toBool(), qPrintable(panel.statusText()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("huge/kernel")), qPrintable(panel.statusText()));
+        qInfo("checked a 100 MB checkpoint in %lld ms; longest event-loop gap %lld ms", clock.elapsed(), longest);
+        QVERIFY2(longest < 50, qPrintable(QStringLiteral("the GUI thread stood still for %1 ms").arg(longest)));
     }
 
     /// Closing a document's tab (destroying the editor) empties the panel; a run of it stops with
