@@ -219,7 +219,7 @@ int benchAll(const BenchAllArgs& args)
                             "pillow_decode.py#" + std::string(set)});
     }
     if (wanted("pipelines")) {
-        jobs.push_back({"tstudio bench queues", {self.string(), "bench", "queues", "--repeat", "1"}, {},
+        jobs.push_back({"tstudio bench queues", {self.string(), "bench", "queues", "--repeat", "1", "--threads", threads}, {},
                         {{"memory", "^memory [^:]*: ([0-9.]+) steps/s"},
                          {"queues", "^queues [^\\n]*\\): ([0-9.]+) steps/s"},
                          {"dataset", "^dataset [^\\n]*\\): ([0-9.]+) steps/s"}},
