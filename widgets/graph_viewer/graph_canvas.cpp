@@ -1,5 +1,6 @@
 // Painting with level of detail, hit testing, and mouse/keyboard navigation for the graph viewer.
 #include "graph_viewer/graph_canvas.h"
+#include "graph_viewer/line_raster.h"
 
 #include "common/op_style.h"
 #include "core/hash_combine.h"
@@ -8,6 +9,7 @@
 #include <QContextMenuEvent>
 #include <QCoreApplication>
 #include <QHelpEvent>
+#include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -17,6 +19,8 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <optional>
+#include <limits>
 #include <cmath>
 
 namespace tstudio::graph_viewer {
@@ -140,6 +144,91 @@ bool curveIsNearPolyline(const std::vector<LayoutPoint>& points, double scale, d
 }
 
 } // namespace
+
+/// Zoomed out on many edges: the edges drawn as straight pieces go into one pixel layer over the
+/// painter's device (rasterPolyline), composited once where they fell.
+struct EdgeLayer {
+    explicit EdgeLayer(QPainter& painter)
+    {
+        const QPaintDevice* device = painter.device();
+        ratio = device->devicePixelRatioF();
+        image = QImage(static_cast<int>(std::ceil(device->width() * ratio)), static_cast<int>(std::ceil(device->height() * ratio)),
+                       QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        target = RasterTarget{reinterpret_cast<std::uint32_t*>(image.bits()), image.width(), image.height(),
+                              static_cast<int>(image.bytesPerLine() / 4)};
+        toPixels = painter.combinedTransform() * QTransform::fromScale(ratio, ratio);
+    }
+
+    /// Draws edgePath(points) (its quadratic pieces as straight pieces within a quarter of a pixel).
+    void draw(const std::vector<LayoutPoint>& points, const QColor& colour, double widthPx, bool dashed)
+    {
+        if (points.size() < 2)
+            return;
+        std::vector<QPointF> at;
+        at.reserve(points.size());
+        for (const LayoutPoint& p : points) {
+            at.push_back(toPixels.map(QPointF(p.x, p.y)));
+            left = std::min(left, at.back().x());
+            top = std::min(top, at.back().y());
+            right = std::max(right, at.back().x());
+            bottom = std::max(bottom, at.back().y());
+        }
+        xy.clear();
+        auto add = [&](QPointF p) {
+            xy.push_back(p.x());
+            xy.push_back(p.y());
+        };
+        add(at.front());
+        QPointF start = at.front();
+        for (std::size_t i = 1; i + 1 < at.size(); ++i) {
+            const QPointF c = at[i];
+            const QPointF end = i + 2 == at.size() ? at[i + 1] : (c + at[i + 1]) / 2.0;
+            // A chord of 1/n of a quadratic piece strays at most |start - 2c + end| / (4 n^2) from it.
+            const QPointF bulge = start - 2 * c + end;
+            const double away = std::hypot(bulge.x(), bulge.y());
+            const int pieces = std::clamp(static_cast<int>(std::ceil(std::sqrt(away))), 1, 4096);
+            for (int k = 1; k <= pieces; ++k) {
+                const double t = double(k) / pieces;
+                add((1 - t) * (1 - t) * start + 2 * (1 - t) * t * c + t * t * end);
+            }
+            start = end;
+        }
+        if (at.size() == 2)
+            add(at.back());
+        rasterPolyline(target, RasterPen{qPremultiply(colour.rgba()), widthPx * ratio, dashed}, xy.data(), xy.size() / 2);
+        widest = std::max(widest, widthPx * ratio);
+    }
+
+    /// Composites the layer's touched pixels over the painter's device.
+    void composite(QPainter& painter) const
+    {
+        if (left > right)
+            return; // nothing drawn
+        const double margin = widest + 1;
+        const QRectF drawnArea(QPointF(std::max(left - margin, 0.0), std::max(top - margin, 0.0)),
+                               QPointF(std::min(right + margin, double(image.width())), std::min(bottom + margin, double(image.height()))));
+        const QRect area = drawnArea.toAlignedRect().intersected(image.rect());
+        if (area.isEmpty())
+            return;
+        painter.save();
+        painter.resetTransform();
+        painter.drawImage(QRectF(area.x() / ratio, area.y() / ratio, area.width() / ratio, area.height() / ratio), image, area);
+        painter.restore();
+    }
+
+    QImage image;
+    RasterTarget target;
+    QTransform toPixels;
+    double ratio = 1.0;
+    double widest = 1.0;
+    /// The drawn points' bounds in the layer's pixels (left > right: none).
+    double left = std::numeric_limits<double>::max();
+    double top = std::numeric_limits<double>::max();
+    double right = std::numeric_limits<double>::lowest();
+    double bottom = std::numeric_limits<double>::lowest();
+    std::vector<double> xy;
+};
 
 GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent)
 {
@@ -418,13 +507,19 @@ void GraphCanvas::renderScene(QPainter& painter, const QRectF& world, double sca
     // edges over 250,000 rows, on 223 distinct pixel paths).
     std::unordered_set<std::uint64_t> drawn;
     const bool dedupe = screen && visibleEdges > kMaxAntialiasedEdges;
+    std::optional<EdgeLayer> layer;
+    if (dedupe)
+        layer.emplace(painter);
     for (std::size_t i = 0; i < m_snapshot->edges.size(); ++i) {
         const QRectF& bounds = m_edgeBounds[i];
         if (!bounds.intersects(world) || (bounds.width() * scale < 3 && bounds.height() * scale < 3))
             continue;
         painter.setRenderHint(QPainter::Antialiasing, !fastEdges);
-        drawEdge(painter, m_snapshot->edges[i], scale, world, bounds, screen, dedupe ? &drawn : nullptr);
+        drawEdge(painter, m_snapshot->edges[i], scale, world, bounds, screen, dedupe ? &drawn : nullptr,
+                 layer ? &*layer : nullptr);
     }
+    if (layer)
+        layer->composite(painter);
     painter.setRenderHint(QPainter::Antialiasing, true);
     // Edges crossing an expanded group's border end in short stubs at the inner node (TensorBoard's bridges).
     if (14 * scale >= 3)
@@ -601,7 +696,8 @@ void GraphCanvas::drawItem(QPainter& painter, const ViewItem& item, double scale
 }
 
 void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world,
-                           const QRectF& bounds, bool screen, std::unordered_set<std::uint64_t>* drawn) const
+                           const QRectF& bounds, bool screen, std::unordered_set<std::uint64_t>* drawn,
+                           EdgeLayer* layer) const
 {
     if (edge.points.size() < 2 || edge.group < 0)
         return;
@@ -654,6 +750,8 @@ void GraphCanvas::drawEdge(QPainter& painter, const ViewEdge& edge, double scale
             if (clipLine(line, view))
                 painter.drawLine(line);
         }
+    } else if (layer) {
+        layer->draw(edge.points, colour, widthPx, controlOnly);
     } else if (screen && curveIsNearPolyline(edge.points, scale, 0.25)) {
         // Zoomed out, where the curve and its polyline differ by under a quarter of a pixel: straight pieces,
         // which the raster engine draws on its fast line path instead of stroking a curve.

@@ -30,6 +30,8 @@ struct LayoutSnapshot {
 
 /// Draws only what is inside the viewport (and skips boxes smaller than a pixel), so panning and zooming
 /// stay smooth however large the expanded graph is. Never owns the layout: it shows snapshots.
+struct EdgeLayer;
+
 class GraphCanvas : public QWidget {
     Q_OBJECT
 public:
@@ -110,8 +112,9 @@ private:
     void drawItem(QPainter& painter, const ViewItem& item, double scale, bool screen) const;
     /// Draws one edge. With `drawn` (zoomed out on many edges), an edge whose pieces fall on the same pixels, in
     /// the same pen, as one drawn already is left out; `drawn` remembers the edges drawn.
+    /// With `layer`, an edge drawn as straight pieces goes into that pixel layer (rasterPolyline) instead.
     void drawEdge(QPainter& painter, const ViewEdge& edge, double scale, const QRectF& world, const QRectF& bounds,
-                  bool screen, std::unordered_set<std::uint64_t>* drawn) const;
+                  bool screen, std::unordered_set<std::uint64_t>* drawn, EdgeLayer* layer) const;
     void drawStubs(QPainter& painter, const ViewItem& item, double scale) const;
     QRectF toggleRect(const ViewItem& item) const;
     int edgeAt(QPointF widgetPos) const;
