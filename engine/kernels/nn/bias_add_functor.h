@@ -8,6 +8,7 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <algorithm>
+#include <vector>
 #include <type_traits>
 
 namespace tstudio::nn {
@@ -48,6 +49,8 @@ template <typename Device, typename T> struct BiasAddFunctor {
 
 /// Channels per work item of the channels-last BiasAddGrad loop.
 inline constexpr Eigen::Index kBiasGradBlock = 16;
+/// Rows per partial sum when the channels-last BiasAddGrad goes down the rows in one pass.
+inline constexpr Eigen::Index kBiasGradRows = 1024;
 
 /// acc[c] += row[c] for c < width (at most kBiasGradBlock). Called with a compile-time width for
 /// full blocks, which lets GCC vectorise it at -O2.
@@ -65,7 +68,10 @@ template <typename Device, typename T, typename Acc> struct BiasAddGradFunctor {
     {
         if constexpr (std::is_same_v<Device, Eigen::ThreadPoolDevice>) {
             if (backprop.dimension(2) == 1) {
-                channelsLast(d, backprop.data(), backprop.dimension(0), backprop.dimension(1), out.data());
+                if (backprop.dimension(0) >= 2 * kBiasGradRows)
+                    channelsLastByRows(d, backprop.data(), backprop.dimension(0), backprop.dimension(1), out.data());
+                else
+                    channelsLast(d, backprop.data(), backprop.dimension(0), backprop.dimension(1), out.data());
                 return;
             }
         }
@@ -74,6 +80,42 @@ template <typename Device, typename T, typename Acc> struct BiasAddGradFunctor {
     }
 
 private:
+    /// Channels last with many rows (a convolution's [batch * height * width, channels]): one pass
+    /// down the rows, each block of kBiasGradRows rows summed into its own partial sums, which are
+    /// then added block after block. Reading each row once, whole, takes a quarter of the time of
+    /// going down all rows once per block of channels (0.38 against 1.57 ms for LeNet's first
+    /// convolution, 78,400 x 32, `tstudio bench lenet --threads 1 --profile 5` on the 2-core
+    /// development VM); the blocks do not depend on the number of threads, so neither does the sum.
+    static void channelsLastByRows(const Eigen::ThreadPoolDevice& d, const T* backprop, Eigen::Index rows,
+                                   Eigen::Index channels, T* out)
+    {
+        using Index = Eigen::Index;
+        const Index blocks = (rows + kBiasGradRows - 1) / kBiasGradRows;
+        std::vector<Acc> partial(static_cast<std::size_t>(blocks * channels), Acc(0));
+        const Index full = channels / kBiasGradBlock * kBiasGradBlock;
+        const Eigen::TensorOpCost cost(double(kBiasGradRows * channels * sizeof(T)), double(channels * sizeof(Acc)),
+                                       double(kBiasGradRows * channels));
+        cpuParallelFor(d, blocks, cost, [&](Index begin, Index end) {
+            for (Index block = begin; block < end; ++block) {
+                Acc* acc = partial.data() + block * channels;
+                const Index last = std::min(rows, (block + 1) * kBiasGradRows);
+                for (Index r = block * kBiasGradRows; r < last; ++r) {
+                    const T* row = backprop + r * channels;
+                    for (Index c = 0; c < full; c += kBiasGradBlock)
+                        accumulateBiasGradRow(acc + c, row + c, std::integral_constant<Index, kBiasGradBlock>());
+                    if (full < channels)
+                        accumulateBiasGradRow(acc + full, row + full, channels - full);
+                }
+            }
+        });
+        for (Index c = 0; c < channels; ++c) {
+            Acc total = partial[static_cast<std::size_t>(c)];
+            for (Index block = 1; block < blocks; ++block)
+                total += partial[static_cast<std::size_t>(block * channels + c)];
+            out[c] = static_cast<T>(total);
+        }
+    }
+
     /// Channels last ([rows, channels]): each work item sums a block of channels down all rows,
     /// row after row, as the reduction above does per channel, but reading whole cache lines.
     static void channelsLast(const Eigen::ThreadPoolDevice& d, const T* backprop, Eigen::Index rows,

@@ -92,13 +92,19 @@ protected:
     PoolParams m_params;
 };
 
+/// Whether PoolCpu::maxPoolGrad writes every element of inputBackprop itself, so that it need not
+/// be zeroed first: windows that do not overlap and, together, cover every row and column of the
+/// input (2 x 2 pooling with stride 2 of an even-sized image, for one).
+bool maxPoolGradWritesEverything(const PoolGeometry& g);
+
 /// The CPU loops over NHWC buffers of T.
 template <typename T> struct PoolCpu {
     /// output = max over each window (padding never wins); NaN inputs are skipped.
     static void maxPool(const Eigen::ThreadPoolDevice& d, const PoolGeometry& g, const T* input, T* output);
     /// output = mean over the non-padded elements of each window (accumulated in float for half).
     static void avgPool(const Eigen::ThreadPoolDevice& d, const PoolGeometry& g, const T* input, T* output);
-    /// inputBackprop (zeroed) += each output gradient at the first maximum of its window.
+    /// inputBackprop (zeroed, unless maxPoolGradWritesEverything(g)) += each output gradient at the
+    /// first maximum of its window.
     static void maxPoolGrad(const Eigen::ThreadPoolDevice& d, const PoolGeometry& g, const T* input, const T* grad,
                             T* inputBackprop);
     /// inputBackprop = each output gradient spread evenly over the non-padded elements of its window.

@@ -76,7 +76,9 @@ public:
         if (Status s = expectShape("grad", g->outputShape(m_params.format), grad.shape()); !s.isOk())
             return s;
         // orig_output is only checked: the maxima are found again in orig_input, as TensorFlow's CPU kernel does.
-        return computeInNhwc(ctx, m_params.format, {&input, &grad}, input.shape(), NhwcOutput::kZeroed,
+        // Windows that tile the input write every element of the result themselves.
+        const NhwcOutput output = maxPoolGradWritesEverything(*g) ? NhwcOutput::kOverwritten : NhwcOutput::kZeroed;
+        return computeInNhwc(ctx, m_params.format, {&input, &grad}, input.shape(), output,
                              [&](const auto& in, Tensor& out) {
                                  if (out.numElements() == 0 || grad.numElements() == 0)
                                      return Status::ok();

@@ -385,11 +385,38 @@ void maxPoolGradDisjoint(const Device& d, const PoolGeometry& g, const T* input,
 
 } // namespace
 
+namespace {
+
+bool usesDisjointWindows(const PoolGeometry& g)
+{
+    return g.rows.stride >= g.rows.filter && g.cols.stride >= g.cols.filter && g.depthWindow == 1 &&
+           g.rows.filter * g.cols.filter < (std::int64_t(1) << 30);
+}
+
+/// Whether the windows along one dimension, one after another, cover [0, input) without a gap.
+bool windowsTile(const WindowDim& dim)
+{
+    Index covered = 0;
+    for (Index o = 0; o < dim.output; ++o) {
+        const Index start = std::max<Index>(o * dim.stride - dim.padBefore, 0);
+        if (start > covered)
+            return false;
+        covered = std::max(covered, std::min<Index>(o * dim.stride - dim.padBefore + dim.filter, dim.input));
+    }
+    return covered >= dim.input;
+}
+
+} // namespace
+
+bool maxPoolGradWritesEverything(const PoolGeometry& g)
+{
+    return usesDisjointWindows(g) && windowsTile(g.rows) && windowsTile(g.cols);
+}
+
 template <typename T>
 void PoolCpu<T>::maxPoolGrad(const Device& d, const PoolGeometry& g, const T* input, const T* grad, T* inputBackprop)
 {
-    const bool disjoint = g.rows.stride >= g.rows.filter && g.cols.stride >= g.cols.filter;
-    if (disjoint && g.depthWindow == 1 && g.rows.filter * g.cols.filter < (std::int64_t(1) << 30)) {
+    if (usesDisjointWindows(g)) {
         maxPoolGradDisjoint(d, g, input, grad, inputBackprop);
         return;
     }

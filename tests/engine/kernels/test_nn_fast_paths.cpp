@@ -66,20 +66,27 @@ private slots:
         QTest::addColumn<int>("k");
         QTest::addColumn<int>("s");
         QTest::addColumn<QString>("padding");
-        QTest::newRow("2x2 s2 SAME odd") << 2 << 2 << "SAME";
-        QTest::newRow("2x2 s2 VALID odd") << 2 << 2 << "VALID";
-        QTest::newRow("2x2 s3 SAME") << 2 << 3 << "SAME";
-        QTest::newRow("3x3 s3 SAME") << 3 << 3 << "SAME";
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("cols");
+        QTest::newRow("2x2 s2 SAME odd") << 2 << 2 << "SAME" << 9 << 11;
+        QTest::newRow("2x2 s2 VALID odd") << 2 << 2 << "VALID" << 9 << 11;
+        QTest::newRow("2x2 s3 SAME") << 2 << 3 << "SAME" << 9 << 11;
+        QTest::newRow("3x3 s3 SAME") << 3 << 3 << "SAME" << 9 << 11;
+        // Windows that tile the input: the result is not zeroed first, every element is written.
+        QTest::newRow("2x2 s2 VALID even (tiles)") << 2 << 2 << "VALID" << 10 << 12;
+        QTest::newRow("3x3 s3 SAME (tiles)") << 3 << 3 << "SAME" << 8 << 7;
     }
     void maxPoolGradDisjointWindows()
     {
         QFETCH(int, k);
         QFETCH(int, s);
         QFETCH(QString, padding);
+        QFETCH(int, rows);
+        QFETCH(int, cols);
         auto h = makeHarness();
         QVERIFY(h);
         Allocator& a = h->allocator();
-        const int batch = 2, rows = 9, cols = 11, depth = 40;
+        const int batch = 2, depth = 40;
         std::vector<float> x = coarseFloats(std::size_t(batch * rows * cols * depth), 21);
         const float nan = std::numeric_limits<float>::quiet_NaN();
         const float inf = std::numeric_limits<float>::infinity();
@@ -103,6 +110,14 @@ private slots:
         const int outRows = int(ys.dim(1)), outCols = int(ys.dim(2));
         std::vector<float> dy = randomFloats(std::size_t(batch * outRows * outCols * depth), 22);
         dy[std::size_t(5)] = -0.0f;
+        // A buffer of the result's size full of NaN, freed just before: an element the kernel
+        // forgot would likely show it.
+        {
+            auto poison = h->run("op: 'BiasAdd' attr { key: 'T' value { type: DT_FLOAT } }",
+                                 {tensor(a, xs, std::vector<float>(x.size(), 1.0f)),
+                                  tensor(a, TensorShape{depth}, std::vector<float>(std::size_t(depth), nan))});
+            QVERIFY(poison);
+        }
         auto result = h->run(maxPoolGradNode(k, s, qPrintable(padding)), {xt, (*pooled)[0], tensor(a, ys, dy)});
         if (!result)
             QFAIL(result.error().toString().c_str());
@@ -178,14 +193,24 @@ private slots:
         QVERIFY(std::isnan(got[5]) && std::isnan(got[6]) && std::isnan(got[n - 1]));
     }
 
-    /// Channels-last BiasAddGrad over 37 channels (two full blocks and a tail) and 3 x 50 rows
-    /// against a double-precision sum.
+    /// Channels-last BiasAddGrad over 37 channels (two full blocks and a tail) against a
+    /// double-precision sum: 3 x 50 rows (summed by blocks of channels) and 5 x 1,000 rows (summed
+    /// down the rows in blocks of 1,024, the last one partial).
+    void biasAddGradChannelsLast_data()
+    {
+        QTest::addColumn<int>("d0");
+        QTest::addColumn<int>("d1");
+        QTest::newRow("150 rows") << 3 << 50;
+        QTest::newRow("5000 rows") << 5 << 1000;
+    }
     void biasAddGradChannelsLast()
     {
+        QFETCH(int, d0);
+        QFETCH(int, d1);
         auto h = makeHarness();
         QVERIFY(h);
         Allocator& a = h->allocator();
-        const int d0 = 3, d1 = 50, channels = 37;
+        const int channels = 37;
         const std::vector<float> v = randomFloats(std::size_t(d0 * d1 * channels), 41);
         auto result = h->run("op: 'BiasAddGrad' attr { key: 'T' value { type: DT_FLOAT } }",
                              {tensor(a, TensorShape{d0, d1, channels}, v)});
@@ -193,12 +218,32 @@ private slots:
             QFAIL(result.error().toString().c_str());
         QCOMPARE((*result)[0].shape(), (TensorShape{channels}));
         const float* got = (*result)[0].data<float>();
+        const int rows = d0 * d1;
         for (int c = 0; c < channels; ++c) {
             double sum = 0.0;
-            for (int r = 0; r < d0 * d1; ++r)
+            double magnitude = 0.0;
+            for (int r = 0; r < rows; ++r) {
                 sum += double(v[std::size_t(r * channels + c)]);
-            QVERIFY2(std::fabs(double(got[c]) - sum) <= 1e-5 * (1.0 + std::fabs(sum)),
-                     qPrintable(QString("channel %1: got %2, expected %3").arg(c).arg(got[c]).arg(sum)));
+                magnitude += std::fabs(double(v[std::size_t(r * channels + c)]));
+            }
+            if (rows < 2048) {
+                QVERIFY2(std::fabs(double(got[c]) - sum) <= 1e-5 * (1.0 + std::fabs(sum)),
+                         qPrintable(QString("channel %1: got %2, expected %3").arg(c).arg(got[c]).arg(sum)));
+                continue;
+            }
+            // Many rows: float sums of blocks of 1,024 rows, then the blocks in order, bit for bit,
+            // and within the float rounding bound of that order of the exact sum.
+            float blocks = 0.0f;
+            for (int r0 = 0; r0 < rows; r0 += 1024) {
+                float block = 0.0f;
+                for (int r = r0; r < std::min(rows, r0 + 1024); ++r)
+                    block += v[std::size_t(r * channels + c)];
+                blocks = r0 == 0 ? block : blocks + block;
+            }
+            QVERIFY2(sameBits(got[c], blocks),
+                     qPrintable(QString("channel %1: got %2, blocks of 1024 rows give %3").arg(c).arg(got[c]).arg(blocks)));
+            const double bound = (1024 + rows / 1024 + 1) * std::ldexp(1.0, -24) * magnitude;
+            QVERIFY(std::fabs(double(got[c]) - sum) <= bound);
         }
     }
 };
