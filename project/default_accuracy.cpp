@@ -2,7 +2,7 @@
 // building tf.metrics.accuracy's per-batch value and its summary.
 #include "default_accuracy.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/collections.h"
 #include "builder/ops_sugar.h"

@@ -1,7 +1,7 @@
 // The eval section's metrics built into the graph from tf.metrics (engine/metrics).
 #include "eval_metrics.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "core/try.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"

@@ -1,7 +1,7 @@
 // The graph's own summaries and the project's "summaries" entries, into SUMMARIES.
 #include "project_summaries.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/collections.h"
 #include "core/log.h"
 #include "core/try.h"

@@ -28,7 +28,7 @@
 #include "autodiff/control_flow_state.h"
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/cond.h"
 #include "builder/ops_sugar.h"
 #include "framework/op_registry.h"

@@ -2,7 +2,7 @@
 // gradient WhileContext (control_flow_state.py, WhileContext.AddForwardLoopCounter and friends).
 #include "autodiff/control_flow_state.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/cond.h"
 #include "builder/ops_sugar.h"

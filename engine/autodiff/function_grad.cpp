@@ -7,7 +7,7 @@
 
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/graph_builder.h"
 #include "framework/node_attrs.h"
 #include "framework/op_registry.h"

@@ -6,7 +6,7 @@
 #include "autodiff/function_grad.h"
 #include "autodiff/gradient_context.h"
 #include "autodiff/indexed_slices.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/while_loop.h"
 #include "framework/op_registry.h"

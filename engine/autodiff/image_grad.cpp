@@ -6,7 +6,7 @@
 // derivatives through a resize work. SparseToDense is not differentiable (sparse_grad.py).
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "framework/node_attrs.h"
 
 namespace tstudio {

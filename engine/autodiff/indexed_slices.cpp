@@ -3,7 +3,7 @@
 #include "autodiff/indexed_slices.h"
 
 #include "autodiff/array_grad_internal.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 
 namespace tstudio {
 

@@ -2,7 +2,7 @@
 // Qr (linalg_grad.py), emitting the ops and node names of TensorFlow 1.15's Python functions.
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "framework/node_attrs.h"
 #include "framework/op_registry.h"

@@ -3,7 +3,7 @@
 
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "framework/op_registry.h"
 
 #include <string_view>

@@ -3,7 +3,7 @@
 // Cumprod (a reverse Cumsum of prod * grad, divided by x).
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "framework/node_attrs.h"
 #include "framework/op_registry.h"

@@ -7,7 +7,7 @@
 
 #include "autodiff/array_grad_internal.h"
 #include "autodiff/gradient_context.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "framework/node_attrs.h"
 #include "framework/op_registry.h"

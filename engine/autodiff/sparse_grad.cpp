@@ -7,7 +7,7 @@
 // outputs are integer, and the gradient ops themselves neither.
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/sparse_ops.h"

@@ -6,7 +6,7 @@
 // ops, Size and Close are not differentiable.
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/tensor_array.h"
 #include "framework/node_attrs.h"
 #include "framework/op_registry.h"

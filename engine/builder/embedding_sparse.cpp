@@ -2,7 +2,7 @@
 // node names (see embedding_sparse.h).
 #include "builder/embedding_sparse.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/sparse_ops.h"

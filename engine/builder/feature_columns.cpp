@@ -4,7 +4,7 @@
 // as _LazyBuilder caches them.
 #include "builder/feature_columns.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/collections.h"
 #include "builder/embedding_sparse.h"
 #include "builder/lookup_ops.h"

@@ -1,7 +1,7 @@
 // tf.image's building API with TensorFlow 1.15's ops and node names (see image.h).
 #include "builder/image.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/cond.h"
 #include "builder/ops_sugar.h"

@@ -1,7 +1,7 @@
 // tf.image.resize_images, resize_bilinear and resize_nearest_neighbor with TensorFlow 1.15's nodes.
 #include "builder/image_resize.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 

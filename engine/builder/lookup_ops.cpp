@@ -3,7 +3,7 @@
 // IdTableWithHashBuckets.
 #include "builder/lookup_ops.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/collections.h"
 #include "builder/ops_sugar.h"

@@ -1,7 +1,7 @@
 // BasicLSTMCell and LSTMCell as TensorFlow 1.15's rnn_cell_impl builds them.
 #include "builder/lstm_cell.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/rnn_cell_ops.h"
 #include "core/try.h"

@@ -4,7 +4,7 @@
 #include "builder/nn_functions.h"
 
 #include "autodiff/array_grad_internal.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "framework/shape_inference.h"

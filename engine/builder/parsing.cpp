@@ -3,7 +3,7 @@
 // one parse op in "<scope>/<Op>/" and its outputs sorted back by key.
 #include "builder/parsing.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/sparse_ops.h"

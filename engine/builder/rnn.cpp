@@ -1,7 +1,7 @@
 // static_rnn, dynamic_rnn and bidirectional_dynamic_rnn as TensorFlow 1.15's rnn.py builds them.
 #include "builder/rnn.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/cond.h"
 #include "builder/ops_sugar.h"

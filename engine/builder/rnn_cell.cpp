@@ -2,7 +2,7 @@
 // builds them, and the shared op helpers of rnn_cell_ops.h.
 #include "builder/rnn_cell.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/rnn_cell_ops.h"

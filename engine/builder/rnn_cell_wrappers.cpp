@@ -1,7 +1,7 @@
 // MultiRNNCell, DropoutWrapper and ResidualWrapper as TensorFlow 1.15's rnn_cell_impl builds them.
 #include "builder/rnn_cell_wrappers.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/rnn_cell_ops.h"

@@ -1,7 +1,7 @@
 // The tf.sparse functions of TensorFlow 1.15 with Python's node names (see sparse_ops.h).
 #include "builder/sparse_ops.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/sparse_to_dense.h"

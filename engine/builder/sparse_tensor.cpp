@@ -2,7 +2,7 @@
 // and the slicing/gathering helpers with TensorFlow 1.15's node names.
 #include "builder/sparse_tensor.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "framework/shape_inference.h"

@@ -1,7 +1,7 @@
 // tf.sparse_to_dense: one SparseToDense node, its default value made as the op wrapper makes it.
 #include "builder/sparse_to_dense.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 

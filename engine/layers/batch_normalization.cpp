@@ -2,7 +2,7 @@
 // the moving-average updates in UPDATE_OPS.
 #include "layers/batch_normalization.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/cond.h"
 #include "builder/ops_sugar.h"
 #include "layers/layer_scope.h"

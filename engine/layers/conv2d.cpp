@@ -1,7 +1,7 @@
 // tf.layers.conv2d: Conv2D + BiasAdd and the activation, with TensorFlow 1.15's variables and node names.
 #include "layers/conv2d.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "layers/conv_utils.h"
 #include "layers/layer_scope.h"

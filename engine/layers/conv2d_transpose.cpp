@@ -2,7 +2,7 @@
 // BiasAdd and the activation, with TensorFlow 1.15's variables and node names.
 #include "layers/conv2d_transpose.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "layers/conv_utils.h"

@@ -1,7 +1,7 @@
 // tf.layers.dense: MatMul + BiasAdd (or tensordot for rank > 2) and the activation, TF 1.15's node names.
 #include "layers/dense.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "layers/layer_scope.h"
 

@@ -1,7 +1,7 @@
 // tf.layers.dropout: Identity, nn.dropout's GreaterEqual mask, or (training tensor) tf.cond of both.
 #include "layers/dropout.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/cond.h"
 #include "builder/ops_sugar.h"
 #include "layers/layer_scope.h"

@@ -1,7 +1,7 @@
 // tf.layers.flatten: a Reshape to [-1, prod] (static) or [batch, -1] (run-time batch), TF 1.15's names.
 #include "layers/flatten.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "layers/conv_utils.h"
 #include "layers/layer_scope.h"

@@ -1,7 +1,7 @@
 // The 2-D pooling layers of tf.layers: one MaxPool / AvgPool node in the layer's scope.
 #include "layers/pooling.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "layers/conv_utils.h"
 #include "layers/layer_scope.h"

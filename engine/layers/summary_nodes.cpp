@@ -2,7 +2,7 @@
 // (variable_summaries of a layer's weights, biases and activations).
 #include "layers/summary_nodes.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/collections.h"
 #include "builder/ops_sugar.h"

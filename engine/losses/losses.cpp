@@ -1,7 +1,7 @@
 // tf.losses of TensorFlow 1.15: the weighted losses, their reductions and the loss collections.
 #include "losses/losses.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/collections.h"
 #include "builder/ops_sugar.h"
 #include "losses/nn_losses.h"

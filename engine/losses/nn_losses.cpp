@@ -1,7 +1,7 @@
 // tf.nn's cross-entropy losses and l2_loss as TensorFlow 1.15's Python builds them.
 #include "losses/nn_losses.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 

@@ -1,7 +1,7 @@
 // The Python helpers of TensorFlow 1.15 that tf.losses and tf.metrics call, as GraphBuilder calls.
 #include "losses/python_helpers.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
 #include "builder/variables.h"

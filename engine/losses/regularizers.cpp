@@ -2,7 +2,7 @@
 // REGULARIZATION_LOSSES, with the node names TensorFlow 1.15 gives them.
 #include "losses/regularizers.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/collections.h"
 
 #include <cstdio>

@@ -3,7 +3,7 @@
 // and the area under the ROC or PR curve by a Riemann sum over them.
 #include "metrics/metrics.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
 #include "losses/python_helpers.h"

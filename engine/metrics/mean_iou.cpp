@@ -2,7 +2,7 @@
 // float64 local variable and the mean intersection-over-union of the classes present.
 #include "metrics/metrics.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"

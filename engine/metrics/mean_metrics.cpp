@@ -2,7 +2,7 @@
 // mean_cosine_distance and percentage_below, with their node names.
 #include "metrics/metrics.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "losses/python_helpers.h"

@@ -2,7 +2,7 @@
 // and recall, with the local variables and node names of metrics_impl.py.
 #include "metrics/metrics.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/collections.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"

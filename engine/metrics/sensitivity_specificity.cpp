@@ -3,7 +3,7 @@
 // where the other rate is closest to the wanted one, with metrics_impl.py's node names.
 #include "metrics/metrics.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "losses/python_helpers.h"

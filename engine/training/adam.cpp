@@ -1,7 +1,7 @@
 // AdamOptimizer as TensorFlow 1.15's adam.py builds it.
 #include "training/adam.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 
 #include <algorithm>

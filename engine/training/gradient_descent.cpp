@@ -1,7 +1,7 @@
 // GradientDescentOptimizer as TensorFlow 1.15's gradient_descent.py builds it.
 #include "training/gradient_descent.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 
 namespace tstudio::training {
 

@@ -1,7 +1,7 @@
 // LazyAdamOptimizer as TensorFlow 1.15's tf.contrib.opt builds its sparse update.
 #include "training/lazy_adam.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 

@@ -1,7 +1,7 @@
 // The learning-rate schedules with TensorFlow 1.15's formulas, dtypes and node names (learning_rate_schedule.py).
 #include "training/learning_rate_decay.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "framework/op_registry.h"
 

@@ -1,7 +1,7 @@
 // ExponentialMovingAverage as TensorFlow 1.15's moving_averages.py builds it (see the header for the differences).
 #include "training/moving_averages.h"
 
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "training/slot_creator.h"

@@ -3,7 +3,7 @@
 
 #include "autodiff/array_grad_internal.h"
 #include "autodiff/gradients.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
 #include "builder/variables.h"

@@ -4,7 +4,7 @@
 // the family adds (UnsortedSegmentSum, MirrorPadGrad) against NumPy golden cases.
 #include "autodiff/gradients.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "gradient_test_support.h"
 #include "kernel_harness.h"

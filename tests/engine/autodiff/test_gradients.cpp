@@ -4,7 +4,7 @@
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients.h"
 #include "autodiff/gradients_registry.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/initializers.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"

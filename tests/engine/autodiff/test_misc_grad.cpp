@@ -2,7 +2,7 @@
 // the state family's not-differentiable registrations: central differences (float32 < 1e-3,
 // float64 < 1e-6), the node names and ops TensorFlow 1.15's Python builds, and values computed by hand.
 #include "autodiff/gradients.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "gradient_test_support.h"
 #include "graph_run.h"

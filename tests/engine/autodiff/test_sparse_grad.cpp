@@ -5,7 +5,7 @@
 // values through sparse_reshape; the node names and ops TensorFlow 1.15's Python builds for two of
 // them; SparseConcat, SparseReshape and SparseAddGrad as not differentiable.
 #include "autodiff/gradients.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/sparse_ops.h"
 #include "gradient_test_support.h"

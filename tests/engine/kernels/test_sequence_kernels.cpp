@@ -3,7 +3,7 @@
 // strings, a large case on 1 and 4 threads against a loop written here, the shape functions one line per
 // case, and both gradients against central differences with the ops TensorFlow 1.15's gradient functions emit.
 #include "autodiff/gradients.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "devices/cpu/cpu_device.h"
 #include "gradient_test_support.h"

@@ -5,7 +5,7 @@
 #include "autodiff/gradient_checker.h"
 #include "autodiff/gradients.h"
 #include "autodiff/indexed_slices.h"
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/nn_functions.h"
 #include "builder/ops_sugar.h"

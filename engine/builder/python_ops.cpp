@@ -1,5 +1,5 @@
 // The TensorFlow Python API calls of gradient functions, as GraphBuilder calls with Python's names.
-#include "autodiff/python_ops.h"
+#include "builder/python_ops.h"
 
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
