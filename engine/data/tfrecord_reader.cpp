@@ -3,7 +3,7 @@
 
 #include "io/crc32c.h"
 #include "io/record_framing.h"
-#include "io/varint.h"
+#include "core/varint.h"
 
 #include <cstdint>
 #include <vector>

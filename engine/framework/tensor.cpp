@@ -6,7 +6,7 @@
 #include "framework/resource_handle.h"
 #include "framework/tensor_text.h"
 #include "framework/variant.h"
-#include "io/varint.h"
+#include "core/varint.h"
 #include "proto/resource_handle.pb.h"
 
 #include <atomic>

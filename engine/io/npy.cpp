@@ -2,7 +2,7 @@
 #include "io/npy.h"
 
 #include "io/atomic_file.h"
-#include "io/varint.h"
+#include "core/varint.h"
 
 #include <algorithm>
 #include <cstring>

@@ -2,7 +2,7 @@
 #include "io/record_framing.h"
 
 #include "io/crc32c.h"
-#include "io/varint.h"
+#include "core/varint.h"
 
 namespace tstudio::record {
 

@@ -3,7 +3,7 @@
 #include "io/table_format.h"
 
 #include "io/crc32c.h"
-#include "io/varint.h"
+#include "core/varint.h"
 
 #include <snappy.h>
 

@@ -5,7 +5,7 @@
 #include "io/checkpoint/tensor_slice_key.h"
 #include "io/checkpoint/tensor_slice_set.h"
 #include "io/crc32c.h"
-#include "io/varint.h"
+#include "core/varint.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -4,7 +4,7 @@
 #include "io/atomic_file.h"
 #include "io/crc32c.h"
 #include "io/record_framing.h"
-#include "io/varint.h"
+#include "core/varint.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,7 +1,7 @@
 // Event wire scanning: a minimal protobuf wire-format walker for the few fields a reader needs.
 #include "io/events/event_wire.h"
 
-#include "io/varint.h"
+#include "core/varint.h"
 
 #include <cstring>
 
