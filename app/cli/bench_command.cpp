@@ -15,7 +15,7 @@
 #include "bench_training.h"
 
 #include "framework/node_attrs.h"
-#include "io/image/image_pipeline_bench.h"
+#include "image_pipeline_bench.h"
 #include "training/embedding_bench.h"
 #include "io/checkpoint/tensor_bundle_index.h"
 #include "io/checkpoint/checkpoint_reader.h"

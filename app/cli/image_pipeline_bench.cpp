@@ -1,6 +1,6 @@
 // runImagePipelineBench: JPEGs made with the engine's codec, the tf.image pipeline graph built with
 // builder/image.h, and batches run through one Session from several threads.
-#include "io/image/image_pipeline_bench.h"
+#include "image_pipeline_bench.h"
 
 #include "builder/graph_builder.h"
 #include "builder/image.h"
