@@ -7,7 +7,7 @@
 #include "builder/input_pipeline.h"
 #include "builder/variables.h"
 #include "data_sources.h"
-#include "distributed/distributed_optimizer.h"
+#include "training/distributed_optimizer.h"
 #include "distributed/mpi_context.h"
 #include "framework/op_registry.h"
 #include "graph/graph_def_io.h"

@@ -5,7 +5,7 @@
 // Rank 0 prints the figures.
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
-#include "distributed/distributed_optimizer.h"
+#include "training/distributed_optimizer.h"
 #include "distributed/mpi_context.h"
 #include "runtime/default_registries.h"
 #include "runtime/session.h"

@@ -7,7 +7,7 @@
 // broadcast and after training (rank 0's bytes broadcast and compared with memcmp).
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
-#include "distributed/distributed_optimizer.h"
+#include "training/distributed_optimizer.h"
 #include "distributed/mpi_context.h"
 #include "training/gradient_descent.h"
 #include "training/momentum.h"

@@ -5,7 +5,7 @@
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
-#include "distributed/distributed_optimizer.h"
+#include "training/distributed_optimizer.h"
 #include "distributed/mpi_context.h"
 #include "training_test_support.h"
 

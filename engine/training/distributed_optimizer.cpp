@@ -1,6 +1,6 @@
 // DistributedOptimizer and broadcastGlobalVariables: Horovod 0.1x's graph-building side over the
 // HorovodAllreduce and HorovodBroadcast ops (registered only in builds with MPI).
-#include "distributed/distributed_optimizer.h"
+#include "training/distributed_optimizer.h"
 
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
