@@ -30,7 +30,7 @@ set(TSTUDIO_TEST_PCH_HEADERS
     <algorithm> <cmath> <filesystem> <fstream> <map> <random> <set> <thread> <vector>
     <builder/attr_values.h> <builder/graph_builder.h> <builder/ops_sugar.h> <builder/variables.h>
     <autodiff/gradients.h> <framework/allocator.h> <framework/op_registry.h> <kernels/kernels.h>
-    <ops/ops.h> <ops/register_all_ops.h> <runtime/default_registries.h> <runtime/session.h>)
+    <ops/ops.h> <registries/register_all_ops.h> <registries/default_registries.h> <runtime/session.h>)
 
 # tstudio_add_test_pch_host(NAME LIBRARY...): an object library that only builds the tests'
 # precompiled header with the usage requirements (include paths, Qt's macros) of LIBRARY...

@@ -6,7 +6,7 @@
 #include "core/expected.h"
 #include "data/dataset.h"
 #include "framework/tensor.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <cstdint>
 #include <functional>

@@ -7,7 +7,7 @@
 #include "graph/graph.h"
 #include "graph/shape_refiner.h"
 #include "proto/graph.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
 #include "runtime/placer.h"
 

@@ -5,7 +5,7 @@
 #include "data_sources.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "model/restore_variables.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "training/session_run_hook.h"
 #include "training_setup.h"

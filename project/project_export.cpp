@@ -16,7 +16,7 @@
 #include "model/restore_variables.h"
 #include "model/saved_model.h"
 #include "model/saver_graph.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <algorithm>

@@ -17,7 +17,7 @@
 #include "proto/summary.pb.h"
 #include "runtime/arena_run_metadata.h"
 #include "runtime/execution_observer.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "summary/summary.h"
 #include "training/checkpoint_saver_hook.h"
 #include "training/monitored_session.h"

@@ -23,8 +23,9 @@ import re
 import sys
 
 # The floors, lowest first: a folder may include its own floor and the ones below. Within the
-# engine, the runtime wing (core up to debugger) is below the building wing (builder up to model);
-# the libraries and programs over the engine follow.
+# engine, the runtime wing (core up to debugger) is below the building wing (builder up to model),
+# and the composition root (registries: everything registered in one place) is above both; the
+# libraries and programs over the engine follow.
 FLOORS = [
     ["engine/core"],
     ["engine/proto"],
@@ -40,6 +41,7 @@ FLOORS = [
     ["engine/autodiff"],
     ["engine/training", "engine/losses", "engine/metrics", "engine/summary"],
     ["engine/layers", "engine/model"],
+    ["engine/registries"],
     ["examples"],
     ["project"],
     ["widgets"],

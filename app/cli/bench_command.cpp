@@ -20,7 +20,7 @@
 #include "io/checkpoint/tensor_bundle_index.h"
 #include "io/checkpoint/checkpoint_reader.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

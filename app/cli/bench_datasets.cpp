@@ -7,7 +7,7 @@
 #include "builder/dataset.h"
 #include "builder/graph_builder.h"
 #include "cli_command.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

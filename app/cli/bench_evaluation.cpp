@@ -6,7 +6,7 @@
 #include "cli_command.h"
 #include "project_argument.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,7 +5,7 @@
 
 #include "bench_support.h"
 
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

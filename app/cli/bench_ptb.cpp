@@ -8,7 +8,7 @@
 #include "builder/graph_builder.h"
 #include "builder/variables.h"
 #include "ptb_model.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "training/clip_ops.h"
 #include "training/gradient_descent.h"

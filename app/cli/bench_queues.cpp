@@ -23,7 +23,7 @@
 #include "project_file.h"
 #include "project_runner.h"
 #include "proto/example.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "json_text.h"
 
 #include <google/protobuf/text_format.h>

@@ -9,7 +9,7 @@
 #include "debugger/debug_controller.h"
 #include "layer_networks.h"
 #include "runtime/arena_run_metadata.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "devices/gpu_activity.h"

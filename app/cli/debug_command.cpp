@@ -6,7 +6,7 @@
 #include "model_session.h"
 #include "project_argument.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "setting_advice.h"
 

@@ -5,7 +5,7 @@
 #include "project_argument.h"
 #include "project_evaluate.h"
 #include "project_file.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "json_text.h"
 #include "setting_advice.h"
 

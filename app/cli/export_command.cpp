@@ -7,7 +7,7 @@
 #include "project_argument.h"
 #include "project_export.h"
 #include "project_file.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "setting_advice.h"
 
 #include <cstdio>

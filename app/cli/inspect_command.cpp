@@ -15,7 +15,7 @@
 #include "io/formats/saved_model_format.h"
 #include "model/saved_model.h"
 #include "model/saved_object_graph.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
 #include "json_text.h"
 

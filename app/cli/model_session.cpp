@@ -13,7 +13,7 @@
 #include "model/restore_variables.h"
 #include "model/saved_model.h"
 #include "model/saver.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <nlohmann/json.hpp>

@@ -14,7 +14,7 @@
 #include "project_runner.h"
 #include "proto/config.pb.h"
 #include "runtime/arena_run_metadata.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "setting_advice.h"
 

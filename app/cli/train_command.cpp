@@ -14,7 +14,7 @@
 #include "project_argument.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "setting_advice.h"
 
 #include <atomic>

@@ -5,7 +5,7 @@
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_scene.h"
 #include "node_editor/node_editor_view.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QElapsedTimer>
 #include <QImage>

@@ -3,7 +3,7 @@
 #include "export_dialog.h"
 
 #include "common/background_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

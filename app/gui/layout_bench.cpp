@@ -5,7 +5,7 @@
 #include "graph_viewer/graph_colouring.h"
 #include "graph_viewer/graph_loader.h"
 #include "graph_viewer/graph_viewer.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QElapsedTimer>
 #include <QFontMetricsF>

@@ -33,7 +33,7 @@
 #include "training/training_panel.h"
 #include "io/file_kind_detector.h"
 #include "io/formats/formats.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QAction>
 #include <QPointer>

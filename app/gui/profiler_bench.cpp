@@ -6,7 +6,7 @@
 #include "profiler/profile_tables_view.h"
 #include "profiler/profiler_view.h"
 #include "profiler/timeline_view.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -28,7 +28,7 @@
 #include "node_editor/node_item.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QApplication>
 #include <QCoreApplication>

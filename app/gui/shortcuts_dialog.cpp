@@ -8,7 +8,7 @@
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
 #include "profiler/profiler_view.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -3,7 +3,7 @@
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "ops/common_shape_fns.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 namespace tstudio {
 

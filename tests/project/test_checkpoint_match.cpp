@@ -6,7 +6,7 @@
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -16,7 +16,7 @@
 #include "model/meta_graph.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "training_setup.h"
 

@@ -2,7 +2,7 @@
 // TSTUDIO_REGENERATE_EXAMPLE_PROJECTS=1 to rewrite them (then review the diff).
 #include "example_projects.h"
 #include "io/atomic_file.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QTest>
 

@@ -14,7 +14,7 @@
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "../support/test_files.h"

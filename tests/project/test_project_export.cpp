@@ -22,7 +22,7 @@
 #include "project_export.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "training/global_step.h"
 #include "training/gradient_descent.h"

@@ -18,7 +18,7 @@
 #include "project_file.h"
 #include "project_runner.h"
 #include "proto/example.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/execution_observer.h"
 #include "training/global_step.h"
 #include "training/gradient_descent.h"

@@ -3,7 +3,7 @@
 #include "io/checkpoint/checkpoint_state.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include "proto/config.pb.h"
 

@@ -14,7 +14,7 @@
 #include "model/meta_graph.h"
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "summary/summary.h"
 
 #include "../support/shared_registries.h"

@@ -14,7 +14,7 @@
 #include "project_runner.h"
 #include "proto/config.pb.h"
 #include "proto/step_stats.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "training_setup.h"
 
 #include <google/protobuf/text_format.h>

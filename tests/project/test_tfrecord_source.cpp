@@ -12,7 +12,7 @@
 #include "io/png_encoder.h"
 #include "project_file.h"
 #include "proto/example.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "source_preview.h"
 #include "training_setup.h"
 #include "test_files.h"

@@ -4,7 +4,7 @@
 #include "builder/attr_values.h"
 #include "data/mnist.h"
 #include "framework/allocator.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 namespace tstudio::testing {

@@ -5,7 +5,7 @@
 #include "devices/gpu_probe.h"
 #include "framework/memory_poison.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <Eigen/Core>
 

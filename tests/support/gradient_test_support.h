@@ -8,7 +8,7 @@
 #include "builder/graph_builder.h"
 #include "framework/allocator.h"
 #include "framework/tensor.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QString>
 #include <QStringList>

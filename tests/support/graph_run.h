@@ -5,7 +5,7 @@
 #include "builder/graph_builder.h"
 #include "core/try.h"
 #include "framework/tensor.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // The default op, kernel and gradient registries, made once per test executable.
 #pragma once
 
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QtGlobal>
 

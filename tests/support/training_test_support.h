@@ -7,7 +7,7 @@
 #include "framework/op_registry.h"
 #include "gradient_test_support.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "runtime/session.h"
 
 #include <QtTest>

@@ -7,7 +7,7 @@
 #include "builder/variables.h"
 #include "training/distributed_optimizer.h"
 #include "distributed/mpi_context.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "training/gradient_descent.h"
 

@@ -4,7 +4,7 @@
 
 #include "framework/op_registry.h"
 #include "layers/layer_catalog.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <fstream>
 #include <iostream>

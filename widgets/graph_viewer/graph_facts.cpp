@@ -8,7 +8,7 @@
 #include "graph/graph.h"
 #include "graph/shape_refiner.h"
 #include "graph/tensor_id.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
 #include "runtime/placer.h"
 

@@ -10,7 +10,7 @@
 #include "graph_viewer/node_properties_panel.h"
 #include "graph_viewer/signatures_view.h"
 #include "common/empty_state.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QAction>
 #include <QApplication>

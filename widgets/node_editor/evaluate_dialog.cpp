@@ -3,7 +3,7 @@
 
 #include "framework/allocator.h"
 #include "node_editor/node_evaluation.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -28,7 +28,7 @@
 #include "common/catalog_text.h"
 #include "framework/op_registry.h"
 #include "project_relocation.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QAction>
 #include <QApplication>

@@ -6,7 +6,7 @@
 #include "graph/tensor_id.h"
 #include "io/npy.h"
 #include "node_editor/document_builder.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <cmath>

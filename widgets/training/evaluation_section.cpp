@@ -2,7 +2,7 @@
 #include "training/evaluation_section.h"
 
 #include "eval_metrics.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -6,7 +6,7 @@
 #include "devices/gpu_probe.h"
 #include "log_directory.h"
 #include "project_relocation.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "eval_metrics.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "training/data_folders_section.h"

@@ -11,7 +11,7 @@
 #include "io/checkpoint/checkpoint_state.h"
 #include "mpi_launch.h"
 #include "project_relocation.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "setting_advice.h"
 #include "training_check.h"
 

@@ -5,7 +5,7 @@
 
 #include "project_file.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QApplication>
 #include <QCheckBox>

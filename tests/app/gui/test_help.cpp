@@ -19,7 +19,7 @@
 #include "profiler/profiler_view.h"
 #include "proto/graph.pb.h"
 #include "records/record_viewer.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "training/training_panel.h"
 
 #include <QAbstractButton>

@@ -9,7 +9,7 @@
 #include "layers/layer_catalog.h"
 #include "node_editor/node_editor.h"
 #include "node_editor/node_palette.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <QDockWidget>
 #include <QLabel>

@@ -9,7 +9,7 @@
 #include "gradient_test_support.h"
 #include "kernel_harness.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <QtTest>
 

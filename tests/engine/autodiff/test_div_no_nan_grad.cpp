@@ -4,7 +4,7 @@
 #include "autodiff/gradient_checker.h"
 #include "autodiff/gradients.h"
 #include "builder/ops_sugar.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QtTest>

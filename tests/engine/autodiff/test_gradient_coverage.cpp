@@ -3,7 +3,7 @@
 #include "autodiff/gradients_registry.h"
 #include "framework/op_registry.h"
 #include "ops/ops.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <QTest>
 

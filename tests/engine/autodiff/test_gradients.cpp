@@ -15,7 +15,7 @@
 #include "gradient_test_support.h"
 #include "kernels/kernels.h"
 #include "model_test_support.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "proto/meta_graph.pb.h"
 #include "runtime/session.h"
 #include "test_files.h"

@@ -7,7 +7,7 @@
 #include "builder/variables.h"
 #include "gradient_test_support.h"
 #include "graph_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QString>
 #include <QtTest>

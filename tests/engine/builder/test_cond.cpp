@@ -9,7 +9,7 @@
 #include "framework/op_registry.h"
 #include "gradient_test_support.h"
 #include "graph_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QtTest>
 

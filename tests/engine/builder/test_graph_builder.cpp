@@ -6,7 +6,7 @@
 #include "framework/op_registry.h"
 #include "graph/graph.h"
 #include "graph/shape_refiner.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "model_test_support.h"
 
 #include <QtTest>

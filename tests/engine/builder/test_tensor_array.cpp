@@ -7,7 +7,7 @@
 #include "builder/tensor_array.h"
 #include "builder/while_loop.h"
 #include "graph_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QtTest>
 

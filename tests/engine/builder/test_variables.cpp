@@ -7,7 +7,7 @@
 #include "builder/tensor_proto_values.h"
 #include "builder/variables.h"
 #include "framework/op_registry.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "proto/meta_graph.pb.h"
 #include "model_test_support.h"
 #include "test_files.h"

@@ -6,7 +6,7 @@
 #include "framework/kernel_registry.h"
 #include "framework/op_registry.h"
 #include "graph_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QtTest>

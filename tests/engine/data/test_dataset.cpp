@@ -8,8 +8,8 @@
 #include "autodiff/gradients_registry.h"
 #include "builder/ops_sugar.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
-#include "runtime/default_registries.h"
+#include "registries/register_all_ops.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "proto/example.pb.h"

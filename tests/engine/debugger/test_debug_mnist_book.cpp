@@ -8,7 +8,7 @@
 #include "io/npy.h"
 #include "model/saver.h"
 #include "proto/meta_graph.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QDir>

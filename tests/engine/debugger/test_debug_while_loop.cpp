@@ -5,7 +5,7 @@
 #include "builder/while_loop.h"
 #include "debugger/debug_controller.h"
 #include "graph_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QtTest>

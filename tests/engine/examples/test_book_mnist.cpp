@@ -6,7 +6,7 @@
 #include "book_mnist.h"
 #include "classifier_training.h"
 #include "mnist_split.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QDir>
 #include <QTest>

@@ -9,7 +9,7 @@
 #include "classifier_training.h"
 #include "gpu_test_gate.h"
 #include "layer_networks.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QTest>

@@ -6,7 +6,7 @@
 #include "graph/graph.h"
 #include "layer_networks.h"
 #include "mnist_split.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QDir>
 #include <QTest>

@@ -3,7 +3,7 @@
 // that learns on one batch the test makes.
 #include "classifier_training.h"
 #include "layer_networks.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QTest>

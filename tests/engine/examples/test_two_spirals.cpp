@@ -2,7 +2,7 @@
 // check), and the data generator's contract.
 #include "classifier_training.h"
 #include "layer_networks.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "two_spirals_data.h"
 
 #include <QTest>

@@ -11,7 +11,7 @@
 #include "graph/graph_def_io.h"
 #include "graph/shape_refiner.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>

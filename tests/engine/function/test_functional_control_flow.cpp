@@ -10,7 +10,7 @@
 #include "framework/allocator.h"
 #include "graph/shape_refiner.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
 

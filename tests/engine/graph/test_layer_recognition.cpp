@@ -11,7 +11,7 @@
 #include "layers/pooling.h"
 #include "losses/losses.h"
 #include "model/saver_graph.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "training/adam.h"
 
 #include <QtTest>

@@ -5,7 +5,7 @@
 #include "graph/graph.h"
 #include "graph/graph_file.h"
 #include "graph/shape_refiner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
 #include "test_files.h"
 

@@ -11,7 +11,7 @@
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "io/checkpoint/tensor_slice.h"
 #include "io/checkpoint/tensor_slice_key.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "test_files.h"
 

@@ -11,7 +11,7 @@
 #include "io/checkpoint/checkpoint_state.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "model/saver.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "training/scaffold.h"
 

@@ -21,7 +21,7 @@
 #include "model/saver.h"
 #include "process_run.h"
 #include "proto/saved_tensor_slice.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "shape_fn_testing.h"
 #include "test_files.h"

@@ -10,7 +10,7 @@
 #include "kernels/nn/pool_shape.h"
 #include "kernels/nn/pooling.h"
 #include "kernels/nn/pooling_cuda_math.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "gpu_kernel_harness.h"
 

@@ -7,7 +7,7 @@
 #include "devices/gpu_devices.h"
 #include "devices/gpu_probe.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "gpu_kernel_harness.h"
 #include "gpu_registration_table.h"

@@ -6,7 +6,7 @@
 #include "kernels/kernels.h"
 #include "kernels/reduction/reduce_plan.h"
 #include "kernels/reduction/reduction_helper.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "gpu_kernel_harness.h"
 #include "kernel_harness.h"

@@ -5,7 +5,7 @@
 #include "devices/gpu_devices.h"
 #include "framework/kernel_registry.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "gpu_kernel_harness.h"
 #include "kernel_harness.h"

@@ -3,7 +3,7 @@
 // print (string_to_hash_bucket_op_test.py, tf.strings.to_hash_bucket_* examples, the contrib
 // quantile ops' tests), and buckets computed by hand for the bucketize ops.
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "kernel_harness.h"
 

@@ -6,7 +6,7 @@
 // single-channel resizes, and results not depending on the thread count.
 #include "kernels/kernels.h"
 #include "ops/ops.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "kernel_harness.h"
 #include "shape_fn_testing.h"

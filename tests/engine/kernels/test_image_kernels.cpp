@@ -4,7 +4,7 @@
 // linear ramp exactly; the vectorised bilinear passes match a pixel-by-pixel reference on odd
 // shapes, channel counts and input types.
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "kernel_harness.h"
 

@@ -8,7 +8,7 @@
 #include "ops/ops.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "fixture_ops.h"

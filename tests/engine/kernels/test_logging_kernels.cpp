@@ -2,7 +2,7 @@
 // condition and failing on a false one with TensorFlow's "assertion failed: [..] [..]" text, each
 // data tensor summarized to `summarize` elements as Tensor::SummarizeValue prints them.
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "framework/op_registry.h"
 #include "kernel_harness.h"

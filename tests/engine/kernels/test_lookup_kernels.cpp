@@ -8,8 +8,8 @@
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
-#include "runtime/default_registries.h"
+#include "registries/register_all_ops.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "built_graph.h"

@@ -6,7 +6,7 @@
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
 #include "kernels/random/philox_random.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "built_graph.h"

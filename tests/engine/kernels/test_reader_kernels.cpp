@@ -5,7 +5,7 @@
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
 #include "data/tfrecord_writer.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "built_graph.h"

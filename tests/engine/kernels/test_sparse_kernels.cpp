@@ -4,7 +4,7 @@
 // reductions and their gradient ops, and SegmentSum, with TensorFlow's error texts; the shape
 // functions one line per case; a hand-checked SparseReorder of ties.
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "kernel_harness.h"
 #include "shape_fn_testing.h"

@@ -4,7 +4,7 @@
 // the results TensorFlow's own documentation gives for these ops and against hand computation; the
 // shape functions one case per line; our OpDefs against TensorFlow's.
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "fixture_ops.h"
 #include "kernel_harness.h"

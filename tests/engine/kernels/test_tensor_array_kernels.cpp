@@ -7,7 +7,7 @@
 #include "builder/ops_sugar.h"
 #include "graph_run.h"
 #include "kernel_harness.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QFile>

@@ -12,8 +12,8 @@
 #include "kernels/kernels.h"
 #include "kernels/tensor_list/tensor_list.h"
 #include "ops/ops.h"
-#include "ops/register_all_ops.h"
-#include "runtime/default_registries.h"
+#include "registries/register_all_ops.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "shape_fn_testing.h"
 

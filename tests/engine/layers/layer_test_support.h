@@ -6,7 +6,7 @@
 #include "builder/variables.h"
 #include "io/npy.h"
 #include "kernel_harness.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QtTest>

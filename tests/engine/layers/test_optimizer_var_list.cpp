@@ -5,7 +5,7 @@
 #include "layers/dense.h"
 #include "layers/layer_catalog.h"
 #include "losses/losses.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QtTest>
 

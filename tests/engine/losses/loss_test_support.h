@@ -3,7 +3,7 @@
 #pragma once
 
 #include "builder/graph_builder.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QFile>

@@ -5,7 +5,7 @@
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "model/saver.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <cstdio>

@@ -16,7 +16,7 @@
 #include "layers/dropout.h"
 #include "model/freeze.h"
 #include "model/restore_variables.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

@@ -13,7 +13,7 @@
 #include "model/freeze.h"
 #include "model/meta_graph.h"
 #include "model/saver.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/io/coded_stream.h>

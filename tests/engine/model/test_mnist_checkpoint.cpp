@@ -11,7 +11,7 @@
 #include "model/saver.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/variable.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QDir>

@@ -5,7 +5,7 @@
 #include "graph/graph_file.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "model/restore_variables.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

@@ -11,7 +11,7 @@
 #include "model/meta_graph.h"
 #include "model/saved_model.h"
 #include "model/saver.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QDir>
 #include <QFile>

@@ -8,7 +8,7 @@
 #include "model/meta_graph.h"
 #include "model/saved_model.h"
 #include "model_test_support.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QTemporaryDir>
 #include <QTest>

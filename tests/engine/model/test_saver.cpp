@@ -13,7 +13,7 @@
 #include "model/saver.h"
 #include "model/saver_graph.h"
 #include "proto/meta_graph.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "model_test_support.h"
 #include "test_files.h"

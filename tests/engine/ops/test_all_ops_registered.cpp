@@ -3,7 +3,7 @@
 #include "framework/kernel_registry.h"
 #include "framework/op_registry.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <QTest>
 

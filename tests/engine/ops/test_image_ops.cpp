@@ -1,7 +1,7 @@
 // Tests of the image op family (ResizeBilinear, ResizeNearestNeighbor and their *Grad ops, ResizeBicubic, ResizeArea):
 // registrations, OpDefs against TensorFlow 1.15's, and the shape functions one case per line.
 #include "framework/op_registry.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "op_family_checks.h"
 #include "shape_fn_testing.h"

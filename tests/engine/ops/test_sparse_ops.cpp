@@ -1,7 +1,7 @@
 // Tests of the sparse op family: the registered set with each op's category, SparseToDense's OpDef
 // against TensorFlow 1.15's, and its shape function one case per line.
 #include "framework/op_registry.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "op_family_checks.h"
 #include "shape_fn_testing.h"

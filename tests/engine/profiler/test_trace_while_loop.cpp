@@ -7,7 +7,7 @@
 #include "graph_run.h"
 #include "profiler/chrome_trace_json.h"
 #include "profiler/trace_builder.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 #include "runtime/step_stats_collector.h"
 

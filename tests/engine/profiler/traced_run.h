@@ -7,7 +7,7 @@
 #include "builder/ops_sugar.h"
 #include "core/try.h"
 #include "proto/config.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <string>

@@ -5,7 +5,7 @@
 #include "framework/node_attrs.h"
 #include "framework/op_def_builder.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
 

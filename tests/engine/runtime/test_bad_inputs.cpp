@@ -4,7 +4,7 @@
 // test_bad_inputs_asan against engine_asan, so the same inputs also run under AddressSanitizer.
 #include "graph/graph_def_io.h"
 #include "graph/graph_file.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

@@ -5,7 +5,7 @@
 // test_fetch_results, and as test_fetch_results_asan against engine_asan, so results that outlive
 // their session are also read under AddressSanitizer.
 #include "devices/cpu/cpu_device.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/text_format.h>

@@ -7,7 +7,7 @@
 #include "graph/graph_def_io.h"
 #include "io/idx_file.h"
 #include "io/npy.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QDir>
 #include <QFile>

@@ -9,7 +9,7 @@
 #include "devices/gpu_devices.h"
 #include "devices/gpu_probe.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "gpu_test_gate.h"
 #include "kernel_harness.h"
 #include "runtime/step_capture.h"

@@ -8,7 +8,7 @@
 #include "graph/shape_refiner.h"
 #include "io/idx_file.h"
 #include "model/restore_variables.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
 
 #include <QDir>

@@ -10,7 +10,7 @@
 #include "framework/host_sub_allocator.h"
 #include "framework/node_def_validation.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "runtime/executor_plan.h"
 #include "runtime/step_capture.h"
 

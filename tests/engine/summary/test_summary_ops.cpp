@@ -3,7 +3,7 @@
 // MergeSummary) with TensorFlow's error texts, and the tf.summary building API (node names, tags,
 // families, collections, merge_all) run end to end in a Session.
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 #include "summary/summary.h"
 
 #include "autodiff/gradients_registry.h"

@@ -8,7 +8,7 @@
 #include "debugger/execution_list_model.h"
 #include "debugger/tensor_inspector.h"
 #include "graph_run.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QApplication>

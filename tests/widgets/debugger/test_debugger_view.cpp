@@ -9,7 +9,7 @@
 #include "debugger/node_info_view.h"
 #include "debugger/tensor_inspector.h"
 #include "framework/allocator.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QAction>

@@ -5,7 +5,7 @@
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
 #include "graph_viewer/graph_viewer.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QSignalSpy>

@@ -6,7 +6,7 @@
 #include "../../support/test_files.h"
 #include "framework/op_registry.h"
 #include "model/meta_graph.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <QElapsedTimer>
 #include <QFile>

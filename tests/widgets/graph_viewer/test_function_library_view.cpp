@@ -6,8 +6,8 @@
 #include "graph_viewer/graph_hierarchy.h"
 #include "graph_viewer/graph_viewer.h"
 #include "graph_viewer/node_properties_panel.h"
-#include "ops/register_all_ops.h"
-#include "runtime/default_registries.h"
+#include "registries/register_all_ops.h"
+#include "registries/default_registries.h"
 
 #include <google/protobuf/text_format.h>
 

@@ -4,7 +4,7 @@
 #include "graph_viewer/graph_facts.h"
 
 #include "model/meta_graph.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include "test_files.h"
 

@@ -11,7 +11,7 @@
 #include "proto/config.pb.h"
 #include "proto/saved_model.pb.h"
 #include "proto/step_stats.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "../../support/graph_def_nodes.h"

@@ -5,7 +5,7 @@
 #include "debugger/tensor_table_model.h"
 
 #include "framework/op_registry.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
 

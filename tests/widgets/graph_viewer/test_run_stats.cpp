@@ -6,7 +6,7 @@
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/step_stats.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QTest>

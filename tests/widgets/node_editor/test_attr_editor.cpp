@@ -4,7 +4,7 @@
 
 #include "framework/op_registry.h"
 #include "marking_translator.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>

@@ -13,7 +13,7 @@
 #include "document/document_commands.h"
 #include "document/graph_document.h"
 #include "graph_viewer/graph_facts.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include "../../support/shared_registries.h"

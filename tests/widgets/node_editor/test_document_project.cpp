@@ -11,7 +11,7 @@
 #include "document/document_commands.h"
 #include "node_editor/document_builder.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include "../../support/shared_registries.h"
 #include "../../support/document_edits.h"

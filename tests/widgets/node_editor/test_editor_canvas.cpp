@@ -7,7 +7,7 @@
 #include "node_editor/node_editor_view.h"
 #include "node_editor/node_item.h"
 #include "node_editor/node_palette.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QAction>
 #include <QApplication>

@@ -14,7 +14,7 @@
 #include "node_editor/node_item.h"
 #include "node_editor/node_palette.h"
 #include "project_runner.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include "../../support/shared_registries.h"
 #include "../../support/document_edits.h"

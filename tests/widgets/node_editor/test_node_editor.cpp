@@ -9,7 +9,7 @@
 #include "node_editor/node_evaluation.h"
 #include "node_editor/node_item.h"
 #include "framework/allocator.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include "../../support/model_test_support.h"
 

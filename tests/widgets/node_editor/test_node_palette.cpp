@@ -5,7 +5,7 @@
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "marking_translator.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include <QCoreApplication>
 #include <QLineEdit>

@@ -4,7 +4,7 @@
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_scene.h"
 #include "node_editor/node_item.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QFontMetricsF>
 #include <QTest>

@@ -8,7 +8,7 @@
 #include "node_editor/node_editor_scene.h"
 #include "node_editor/node_item.h"
 #include "node_editor/scope_frame_item.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

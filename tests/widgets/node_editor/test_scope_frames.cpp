@@ -10,7 +10,7 @@
 #include "node_editor/node_editor_view.h"
 #include "node_editor/node_item.h"
 #include "node_editor/scope_frame_item.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "training/adam.h"
 
 #include <QTest>

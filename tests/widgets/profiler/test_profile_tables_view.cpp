@@ -10,7 +10,7 @@
 #include "framework/allocator.h"
 #include "profiler/trace_builder.h"
 #include "proto/graph.pb.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QFile>

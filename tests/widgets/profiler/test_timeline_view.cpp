@@ -10,7 +10,7 @@
 #include "common/op_style.h"
 #include "framework/op_registry.h"
 #include "profiler/trace_builder.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "runtime/session.h"
 
 #include <QComboBox>

@@ -5,7 +5,7 @@
 // project trains on 2 processes with rank 0's log directory followed.
 #include "mpi_launch.h"
 #include "project_file.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
 

@@ -5,7 +5,7 @@
 #include "common/empty_state.h"
 #include "document/document_commands.h"
 #include "node_editor/node_editor.h"
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 #include "training/training_panel.h"
 #include "training/training_run.h"
 #include "io/checkpoint/checkpoint_reader.h"

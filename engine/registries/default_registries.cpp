@@ -1,10 +1,10 @@
 // makeDefaultRegistries: the explicit registration of everything the engine knows.
-#include "runtime/default_registries.h"
+#include "registries/default_registries.h"
 
 #include "autodiff/gradients_registry.h"
 #include "devices/gpu_devices.h"
 #include "kernels/kernels.h"
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 namespace tstudio {
 

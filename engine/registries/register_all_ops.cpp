@@ -1,5 +1,5 @@
 // registerAllOps: every op family, in one explicit list (no static initialisers).
-#include "ops/register_all_ops.h"
+#include "registries/register_all_ops.h"
 
 #include "distributed/horovod_ops.h"
 #include "framework/op_registry.h"
