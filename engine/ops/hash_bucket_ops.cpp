@@ -1,7 +1,7 @@
 // The hashing and bucketing ops of TensorFlow 1.15 that feature columns emit: StringToHashBucket,
 // StringToHashBucketFast, StringToHashBucketStrong (string_ops.cc), Bucketize (math_ops.cc) and
 // tf.contrib.boosted_trees' BucketizeWithInputBoundaries, with TensorFlow's names, attrs and shapes.
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"

@@ -1,7 +1,7 @@
 // The image resize ops of TensorFlow 1.15 (image_ops.cc): ResizeBilinear, ResizeNearestNeighbor and
 // their gradients ResizeBilinearGrad and ResizeNearestNeighborGrad, ResizeBicubic and ResizeArea,
 // with their shape functions.
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"

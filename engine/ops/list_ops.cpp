@@ -6,7 +6,7 @@
 // the handle data of its variant tensor. This engine's shape inference has no such channel, so an
 // element read from a list has the shape its op's element_shape input spells (unknown when that is
 // -1), and the checks TensorFlow makes against handle data are left to the kernels.
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"

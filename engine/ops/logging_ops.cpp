@@ -3,7 +3,7 @@
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "ops/common_shape_fns.h"
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 namespace tstudio {
 

@@ -3,7 +3,7 @@
 // handles, the V1 forms with Ref(string) handles), their access ops (Find, Insert, RemoveV2, Size,
 // Export, Import) and initializers (InitializeTable, InitializeTableFromTextFile), with
 // TensorFlow's names, attrs, defaults and shape functions.
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"

@@ -3,7 +3,7 @@
 // SparseConcat, SparseSlice(+Grad), SparseAdd(+Grad), SparseTensorDenseAdd,
 // SparseTensorDenseMatMul and SparseFillEmptyRows(+Grad), with TensorFlow's shape functions. The
 // sparse segment reductions are in sparse_segment_ops.cpp and registered from here.
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"

@@ -5,7 +5,7 @@
 #include "framework/op_registry.h"
 #include "framework/shape_inference.h"
 #include "ops/common_shape_fns.h"
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include <string>
 #include <string_view>

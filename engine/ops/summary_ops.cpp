@@ -4,7 +4,7 @@
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "ops/common_shape_fns.h"
-#include "registries/register_all_ops.h"
+#include "ops/op_families.h"
 
 #include <string>
 #include <utility>
