@@ -442,6 +442,252 @@ int benchCheckpoint(const BenchArgs& args, BenchReport& report)
     return kExitOk;
 }
 
+/// `tstudio bench images`: the JPEG pipeline's sets, text and figures.
+int benchImages(const Registries& registries, const BenchArgs& args, BenchReport& report)
+{
+    image_io::ImageBenchOptions images;
+    images.threads = args.threads > 0 ? args.threads : 2;
+    images.keepDir = args.keep;
+    images.resizeBeforeScale = !args.convertFirst;
+    auto results = image_io::runImagePipelineBench(registries.ops, registries.kernels,
+                                                   image_io::defaultImageBenchSets(args.batch), images);
+    if (!results)
+        return fail(results.error());
+    report.textBlock(image_io::formatImageBenchResults(*results, images));
+    report["threads"] = images.threads;
+    nlohmann::ordered_json sets = nlohmann::ordered_json::array();
+    for (const image_io::ImageBenchResult& r : *results) {
+        nlohmann::ordered_json ops = nlohmann::ordered_json::object();
+        for (const auto& [op, micros] : r.opMicrosPerImage)
+            ops[op] = micros;
+        sets.push_back({{"set", r.set.name},
+                        {"images", r.images},
+                        {"seconds", r.seconds},
+                        {"images_per_second", r.imagesPerSecond},
+                        {"images_per_cpu_second", r.cpuSeconds > 0 ? nlohmann::ordered_json(double(r.images) / r.cpuSeconds)
+                                                                    : nlohmann::ordered_json(nullptr)},
+                        {"mean_jpeg_bytes", r.meanJpegBytes},
+                        {"pipeline", r.graphSummary},
+                        {"op_us_per_image", std::move(ops)},
+                        {"traced_us_per_image", r.tracedMicrosPerImage}});
+    }
+    report["sets"] = std::move(sets);
+    return report.finish(kExitOk);
+}
+
+/// `tstudio bench embedding`: sparse against dense updates of a 10,000 x 200 embedding.
+int benchEmbedding(const Registries& registries, const BenchArgs& args, BenchReport& report)
+{
+    training::EmbeddingBenchOptions embedding;
+    embedding.threads = args.threads;
+    embedding.steps = args.steps > 0 ? args.steps : embedding.steps;
+    embedding.repeat = args.repeatGiven ? args.repeat : embedding.repeat;
+    auto results = training::runEmbeddingBench(registries.ops, registries.kernels, embedding);
+    if (!results)
+        return fail(results.error());
+    report.textBlock(training::formatEmbeddingBenchResults(*results, embedding));
+    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    for (const training::EmbeddingBenchResult& r : *results)
+        runs.push_back({{"optimizer", r.optimizer},
+                        {"sparse", r.sparse},
+                        {"remapper", r.remapper},
+                        {"steps_per_second", r.stepsPerSecond},
+                        {"final_loss", r.finalLoss}});
+    report["runs"] = std::move(runs);
+    return report.finish(kExitOk);
+}
+
+/// The bench command's options, into `args`; returns --repeat and --nodes, whose presence counts.
+std::pair<CLI::Option*, CLI::Option*> addBenchOptions(CLI::App* cmd, BenchArgs& args)
+{
+    cmd->add_option("WHAT", args.what,
+                    "matmul, overhead, checkpoint, mlp, lenet, resnet, resnet50, events, eval, images, queues, functions, datasets, "
+                    "embedding, ptb or all")
+        ->required()
+        ->check(CLI::IsMember(
+            {"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "resnet50", "events", "eval", "images", "queues",
+             "functions", "datasets", "embedding", "ptb", "all"}));
+    cmd->add_option("--only", args.all.only, "all: the rows to run (default every one): mlp, lenet, resnet, ptb, images, pipelines")
+        ->check(CLI::IsMember(benchAllRows()));
+    cmd->add_flag("--json", args.all.json, "print the figures as JSON on stdout, the text on stderr (all: the table, "
+                                          "with rounds, min, median, max and ratio per row)");
+    cmd->add_option("--rounds", args.all.rounds, "all: interleaved rounds (each runs every row and its peer once)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100));
+    cmd->add_option("--tools", args.all.tools,
+                    "all: the folder of pytorch_bench.py, pytorch_ptb.py and pillow_decode.py (default: tools/bench "
+                    "above this program or the working directory)");
+    cmd->add_option("--python", args.all.python, "all: the Python that runs the peers (Debian's, with python3-torch "
+                                                  "and python3-pil)")
+        ->capture_default_str();
+    cmd->add_option("--project", args.project, "eval: a .tsproj with an eval section, or a shipped example's name")
+        ->capture_default_str();
+    cmd->add_option("--set", args.sets, "eval: KEY=VALUE overrides of the project, e.g. --set data.dir=MNIST_DIR");
+    cmd->add_option("--device", args.device, "mlp, lenet, resnet, resnet50: cpu or gpu (GPU:0, ops placed as TensorFlow does)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cpu", "gpu"}));
+    cmd->add_flag("--no-cuda-graphs", args.noCudaGraphs,
+                  "mlp, lenet, resnet on the GPU: run every step in the executor (default: the training step is "
+                  "captured once as a CUDA graph and replayed)");
+    cmd->add_option("--batch", args.batch, "mlp, lenet, resnet, resnet50: examples per step (0 = 100, resnet 256, resnet50 8)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_option("--size", args.size, "matmul: N for an NxN by NxN product")->capture_default_str()->check(CLI::Range(1, 16384));
+    cmd->add_option("--shape", args.shape,
+                    "matmul: M,K,N for an [M,K] x [K,N] product instead of --size (e.g. 20,400,800, an LSTM step)");
+    cmd->add_flag("--transpose-a", args.transposeA, "matmul: MatMul's transpose_a (a is fed as [K,M])");
+    cmd->add_flag("--transpose-b", args.transposeB, "matmul: MatMul's transpose_b (b is fed as [N,K])");
+    cmd->add_option("--threads", args.threads, "matmul, mlp, lenet, ptb, all: intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    auto* repeat =
+        cmd->add_option("--repeat", args.repeat, "timed runs (after one warm-up run; checkpoint: 3 runs, no warm-up)")
+            ->capture_default_str()
+            ->check(CLI::Range(1, 100000));
+    auto* nodes = cmd->add_option("--nodes", args.nodes,
+                                  "overhead: length of the Add chain; functions: length of each chain (default 2000)")
+                      ->capture_default_str()
+                      ->check(CLI::Range(1, 10000000));
+    cmd->add_option("--steps", args.steps,
+                    "mlp, lenet, queues, ptb, all: timed training steps (0 = 300 for mlp, 30 for lenet, 2000 for queues, 50 for ptb)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_option("--warmup", args.warmup,
+                    "mlp, lenet, queues, ptb: untimed steps first (0 = 20 for mlp, 3 for lenet, 100 for queues, 5 for ptb)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_flag("--trace", args.trace,
+                  "mlp, lenet: also time the steps with FULL_TRACE (as the profiler runs them) and print the "
+                  "tracing overhead");
+    cmd->add_option("--profile", args.profileSteps,
+                    "mlp, lenet, resnet, resnet50, ptb: after the timed blocks, trace this many steps and print the op and "
+                    "scope tables (average per step), as tstudio profile --summary does")
+        ->check(CLI::Range(0, 100000));
+    cmd->add_flag("--debug", args.debug,
+                  "mlp, lenet: also time the steps with the debugger attached (no breakpoints) and with its NaN/Inf "
+                  "check on every float tensor, and print both overheads");
+    cmd->add_option("--mb", args.megabytes,
+                    "checkpoint: model size in MB (10^6 bytes) of float32 tensors; events: size of the "
+                    "log directory written")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--tensor-mb", args.tensorMegabytes, "checkpoint: size of each tensor in MB")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 2000));
+    cmd->add_option("--dir", args.dir,
+                    "checkpoint: where to write (a fresh directory inside it, removed afterwards; "
+                    "default: the system's temporary directory); events: a log directory to read instead of "
+                    "writing one");
+    cmd->add_option("--runs", args.runs, "events: runs the log directory is split into")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--data", args.data,
+                    "queues: a folder with MNIST's idx files (default ../shared/fixtures/mnist when present, else "
+                    "10,000 synthetic examples)");
+    cmd->add_option("--reader-threads", args.readerThreads, "queues: threads of the graph's batch queue runner and of its tf.data map")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 64));
+    cmd->add_flag("--convert-first", args.convertFirst,
+                  "images: convert_image_dtype to float32 before resize_images (default: resize the uint8 batch, "
+                  "then scale by 1/255, the TensorFlow idiom and Pillow's order)");
+    cmd->add_option("--keep", args.keep, "events: write the log directory here and keep it (for "
+                                          "tensorstudio --bench-dashboard)");
+    cmd->add_option("--background-load", args.backgroundLoad,
+                    "run beside N busy processes, each spinning on one of the last N cores, as another program "
+                    "(a compiler, a browser, the IDE's own window) keeps cores busy; killed when the benchmark ends")
+        ->capture_default_str();
+    return {repeat, nodes};
+}
+
+/// Runs the benchmark `args` name (the bench command's callback).
+int runBench(BenchArgs& args)
+{
+    auto load = BackgroundLoad::start(args.backgroundLoad);
+    if (!load)
+        return fail(load.error());
+    // Every benchmark but `all` (which has its own table) reports through `report`.
+    BenchReport report(args.what, args.all.json);
+    if (args.backgroundLoad > 0) {
+        std::fprintf(args.all.json ? stderr : stdout, "background load: %s\n", load->describe().c_str());
+        std::fflush(stdout);
+        report["background_load"] = load->describe();
+    }
+    if (args.what == "all") {
+        BenchAllArgs all = args.all;
+        all.threads = args.threads > 0 ? args.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        all.steps = args.steps;
+        all.warmup = args.warmup;
+        return benchAll(all);
+    }
+    if (args.what == "events")
+        return report.finish(benchEvents({args.dir, args.megabytes, args.runs, args.keep}, report));
+    if (args.what == "checkpoint")
+        return report.finish(benchCheckpoint(args, report));
+    auto registries = makeDefaultRegistries();
+    if (!registries)
+        return fail(registries.error());
+    if (args.what == "images")
+        return benchImages(**registries, args, report);
+    if (args.what == "embedding")
+        return benchEmbedding(**registries, args, report);
+    if (args.what == "datasets") {
+        DatasetsBenchArgs datasets;
+        datasets.elements = args.nodesGiven ? args.nodes : 0;
+        datasets.batch = args.batch;
+        datasets.threads = args.threads;
+        datasets.repeat = args.repeatGiven ? args.repeat : 3;
+        return report.finish(benchDatasets(**registries, datasets, report));
+    }
+    if (args.what == "functions") {
+        FunctionsBenchArgs functions;
+        functions.calls = args.nodesGiven ? args.nodes : 2000;
+        functions.repeat = args.repeatGiven ? args.repeat : 20;
+        return report.finish(benchFunctions(**registries, functions, report));
+    }
+    if (args.what == "eval") {
+        EvalBenchArgs eval;
+        eval.project = args.project;
+        eval.sets = args.sets;
+        eval.steps = args.steps > 0 ? args.steps : 2000;
+        eval.repeat = args.repeatGiven ? args.repeat : 2;
+        eval.threads = args.threads;
+        return report.finish(benchEvaluation(**registries, eval, report));
+    }
+    if (args.what == "queues") {
+        QueuesBenchArgs queues;
+        queues.dataDir = args.data;
+        queues.steps = args.steps;
+        queues.warmup = args.warmup;
+        queues.batch = args.batch;
+        queues.threads = args.threads;
+        queues.readerThreads = args.readerThreads;
+        queues.repeat = args.repeatGiven ? args.repeat : 3;
+        return report.finish(benchQueues(**registries, queues, report));
+    }
+    if (args.what == "ptb") {
+        PtbBenchArgs ptb;
+        ptb.threads = args.threads;
+        ptb.steps = args.steps;
+        ptb.warmup = args.warmup;
+        ptb.profileSteps = args.profileSteps;
+        return report.finish(benchPtb(**registries, ptb, report));
+    }
+    if (args.what == "mlp" || args.what == "lenet" || args.what == "resnet" || args.what == "resnet50") {
+        TrainingBenchArgs training;
+        training.model = args.what;
+        training.device = args.device;
+        training.threads = args.threads;
+        training.steps = args.steps;
+        training.warmup = args.warmup;
+        training.batch = args.batch;
+        training.trace = args.trace;
+        training.debug = args.debug;
+        training.profileSteps = args.profileSteps;
+        training.cudaGraphs = !args.noCudaGraphs;
+        return report.finish(benchTraining(**registries, training, report));
+    }
+    return report.finish(args.what == "matmul" ? benchMatmul(**registries, args, report)
+                                                    : benchOverhead(**registries, args, report));
+}
+
 } // namespace
 
 void addBenchCommand(CLI::App& app, int& exitCode)
@@ -466,255 +712,11 @@ void addBenchCommand(CLI::App& app, int& exitCode)
                                             "benchmark beside its peer, PyTorch, Pillow or fed from memory, in "
                                             "interleaved rounds, as one table with min / median / max and ratios)");
     auto args = std::make_shared<BenchArgs>();
-    cmd->add_option("WHAT", args->what,
-                    "matmul, overhead, checkpoint, mlp, lenet, resnet, resnet50, events, eval, images, queues, functions, datasets, "
-                    "embedding, ptb or all")
-        ->required()
-        ->check(CLI::IsMember(
-            {"matmul", "overhead", "checkpoint", "mlp", "lenet", "resnet", "resnet50", "events", "eval", "images", "queues",
-             "functions", "datasets", "embedding", "ptb", "all"}));
-    cmd->add_option("--only", args->all.only, "all: the rows to run (default every one): mlp, lenet, resnet, ptb, images, pipelines")
-        ->check(CLI::IsMember(benchAllRows()));
-    cmd->add_flag("--json", args->all.json, "print the figures as JSON on stdout, the text on stderr (all: the table, "
-                                          "with rounds, min, median, max and ratio per row)");
-    cmd->add_option("--rounds", args->all.rounds, "all: interleaved rounds (each runs every row and its peer once)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 100));
-    cmd->add_option("--tools", args->all.tools,
-                    "all: the folder of pytorch_bench.py, pytorch_ptb.py and pillow_decode.py (default: tools/bench "
-                    "above this program or the working directory)");
-    cmd->add_option("--python", args->all.python, "all: the Python that runs the peers (Debian's, with python3-torch "
-                                                  "and python3-pil)")
-        ->capture_default_str();
-    cmd->add_option("--project", args->project, "eval: a .tsproj with an eval section, or a shipped example's name")
-        ->capture_default_str();
-    cmd->add_option("--set", args->sets, "eval: KEY=VALUE overrides of the project, e.g. --set data.dir=MNIST_DIR");
-    cmd->add_option("--device", args->device, "mlp, lenet, resnet, resnet50: cpu or gpu (GPU:0, ops placed as TensorFlow does)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"cpu", "gpu"}));
-    cmd->add_flag("--no-cuda-graphs", args->noCudaGraphs,
-                  "mlp, lenet, resnet on the GPU: run every step in the executor (default: the training step is "
-                  "captured once as a CUDA graph and replayed)");
-    cmd->add_option("--batch", args->batch, "mlp, lenet, resnet, resnet50: examples per step (0 = 100, resnet 256, resnet50 8)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1000000));
-    cmd->add_option("--size", args->size, "matmul: N for an NxN by NxN product")->capture_default_str()->check(CLI::Range(1, 16384));
-    cmd->add_option("--shape", args->shape,
-                    "matmul: M,K,N for an [M,K] x [K,N] product instead of --size (e.g. 20,400,800, an LSTM step)");
-    cmd->add_flag("--transpose-a", args->transposeA, "matmul: MatMul's transpose_a (a is fed as [K,M])");
-    cmd->add_flag("--transpose-b", args->transposeB, "matmul: MatMul's transpose_b (b is fed as [N,K])");
-    cmd->add_option("--threads", args->threads, "matmul, mlp, lenet, ptb, all: intra-op threads (0 = one per hardware thread)")->capture_default_str();
-    auto* repeat =
-        cmd->add_option("--repeat", args->repeat, "timed runs (after one warm-up run; checkpoint: 3 runs, no warm-up)")
-            ->capture_default_str()
-            ->check(CLI::Range(1, 100000));
-    auto* nodes = cmd->add_option("--nodes", args->nodes,
-                                  "overhead: length of the Add chain; functions: length of each chain (default 2000)")
-                      ->capture_default_str()
-                      ->check(CLI::Range(1, 10000000));
-    cmd->add_option("--steps", args->steps,
-                    "mlp, lenet, queues, ptb, all: timed training steps (0 = 300 for mlp, 30 for lenet, 2000 for queues, 50 for ptb)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1000000));
-    cmd->add_option("--warmup", args->warmup,
-                    "mlp, lenet, queues, ptb: untimed steps first (0 = 20 for mlp, 3 for lenet, 100 for queues, 5 for ptb)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1000000));
-    cmd->add_flag("--trace", args->trace,
-                  "mlp, lenet: also time the steps with FULL_TRACE (as the profiler runs them) and print the "
-                  "tracing overhead");
-    cmd->add_option("--profile", args->profileSteps,
-                    "mlp, lenet, resnet, resnet50, ptb: after the timed blocks, trace this many steps and print the op and "
-                    "scope tables (average per step), as tstudio profile --summary does")
-        ->check(CLI::Range(0, 100000));
-    cmd->add_flag("--debug", args->debug,
-                  "mlp, lenet: also time the steps with the debugger attached (no breakpoints) and with its NaN/Inf "
-                  "check on every float tensor, and print both overheads");
-    cmd->add_option("--mb", args->megabytes,
-                    "checkpoint: model size in MB (10^6 bytes) of float32 tensors; events: size of the "
-                    "log directory written")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
-    cmd->add_option("--tensor-mb", args->tensorMegabytes, "checkpoint: size of each tensor in MB")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 2000));
-    cmd->add_option("--dir", args->dir,
-                    "checkpoint: where to write (a fresh directory inside it, removed afterwards; "
-                    "default: the system's temporary directory); events: a log directory to read instead of "
-                    "writing one");
-    cmd->add_option("--runs", args->runs, "events: runs the log directory is split into")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
-    cmd->add_option("--data", args->data,
-                    "queues: a folder with MNIST's idx files (default ../shared/fixtures/mnist when present, else "
-                    "10,000 synthetic examples)");
-    cmd->add_option("--reader-threads", args->readerThreads, "queues: threads of the graph's batch queue runner and of its tf.data map")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 64));
-    cmd->add_flag("--convert-first", args->convertFirst,
-                  "images: convert_image_dtype to float32 before resize_images (default: resize the uint8 batch, "
-                  "then scale by 1/255, the TensorFlow idiom and Pillow's order)");
-    cmd->add_option("--keep", args->keep, "events: write the log directory here and keep it (for "
-                                          "tensorstudio --bench-dashboard)");
-    cmd->add_option("--background-load", args->backgroundLoad,
-                    "run beside N busy processes, each spinning on one of the last N cores, as another program "
-                    "(a compiler, a browser, the IDE's own window) keeps cores busy; killed when the benchmark ends")
-        ->capture_default_str();
+    const auto [repeat, nodes] = addBenchOptions(cmd, *args);
     cmd->callback([args, repeat, nodes, &exitCode] {
         args->repeatGiven = repeat->count() > 0;
         args->nodesGiven = nodes->count() > 0;
-        auto load = BackgroundLoad::start(args->backgroundLoad);
-        if (!load) {
-            exitCode = fail(load.error());
-            return;
-        }
-        // Every benchmark but `all` (which has its own table) reports through `report`.
-        BenchReport report(args->what, args->all.json);
-        if (args->backgroundLoad > 0) {
-            std::fprintf(args->all.json ? stderr : stdout, "background load: %s\n", load->describe().c_str());
-            std::fflush(stdout);
-            report["background_load"] = load->describe();
-        }
-        if (args->what == "all") {
-            BenchAllArgs all = args->all;
-            all.threads = args->threads > 0 ? args->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-            all.steps = args->steps;
-            all.warmup = args->warmup;
-            exitCode = benchAll(all);
-            return;
-        }
-        if (args->what == "events") {
-            exitCode = report.finish(benchEvents({args->dir, args->megabytes, args->runs, args->keep}, report));
-            return;
-        }
-        if (args->what == "checkpoint") {
-            exitCode = report.finish(benchCheckpoint(*args, report));
-            return;
-        }
-        auto registries = makeDefaultRegistries();
-        if (!registries) {
-            exitCode = fail(registries.error());
-            return;
-        }
-        if (args->what == "images") {
-            image_io::ImageBenchOptions images;
-            images.threads = args->threads > 0 ? args->threads : 2;
-            images.keepDir = args->keep;
-            images.resizeBeforeScale = !args->convertFirst;
-            auto results = image_io::runImagePipelineBench((*registries)->ops, (*registries)->kernels,
-                                                           image_io::defaultImageBenchSets(args->batch), images);
-            if (!results) {
-                exitCode = fail(results.error());
-                return;
-            }
-            report.textBlock(image_io::formatImageBenchResults(*results, images));
-            report["threads"] = images.threads;
-            nlohmann::ordered_json sets = nlohmann::ordered_json::array();
-            for (const image_io::ImageBenchResult& r : *results) {
-                nlohmann::ordered_json ops = nlohmann::ordered_json::object();
-                for (const auto& [op, micros] : r.opMicrosPerImage)
-                    ops[op] = micros;
-                sets.push_back({{"set", r.set.name},
-                                {"images", r.images},
-                                {"seconds", r.seconds},
-                                {"images_per_second", r.imagesPerSecond},
-                                {"images_per_cpu_second", r.cpuSeconds > 0 ? nlohmann::ordered_json(double(r.images) / r.cpuSeconds)
-                                                                            : nlohmann::ordered_json(nullptr)},
-                                {"mean_jpeg_bytes", r.meanJpegBytes},
-                                {"pipeline", r.graphSummary},
-                                {"op_us_per_image", std::move(ops)},
-                                {"traced_us_per_image", r.tracedMicrosPerImage}});
-            }
-            report["sets"] = std::move(sets);
-            exitCode = report.finish(kExitOk);
-            return;
-        }
-        if (args->what == "embedding") {
-            training::EmbeddingBenchOptions embedding;
-            embedding.threads = args->threads;
-            embedding.steps = args->steps > 0 ? args->steps : embedding.steps;
-            embedding.repeat = args->repeatGiven ? args->repeat : embedding.repeat;
-            auto results = training::runEmbeddingBench((*registries)->ops, (*registries)->kernels, embedding);
-            if (!results) {
-                exitCode = fail(results.error());
-                return;
-            }
-            report.textBlock(training::formatEmbeddingBenchResults(*results, embedding));
-            nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-            for (const training::EmbeddingBenchResult& r : *results)
-                runs.push_back({{"optimizer", r.optimizer},
-                                {"sparse", r.sparse},
-                                {"remapper", r.remapper},
-                                {"steps_per_second", r.stepsPerSecond},
-                                {"final_loss", r.finalLoss}});
-            report["runs"] = std::move(runs);
-            exitCode = report.finish(kExitOk);
-            return;
-        }
-        if (args->what == "datasets") {
-            DatasetsBenchArgs datasets;
-            datasets.elements = args->nodesGiven ? args->nodes : 0;
-            datasets.batch = args->batch;
-            datasets.threads = args->threads;
-            datasets.repeat = args->repeatGiven ? args->repeat : 3;
-            exitCode = report.finish(benchDatasets(**registries, datasets, report));
-            return;
-        }
-        if (args->what == "functions") {
-            FunctionsBenchArgs functions;
-            functions.calls = args->nodesGiven ? args->nodes : 2000;
-            functions.repeat = args->repeatGiven ? args->repeat : 20;
-            exitCode = report.finish(benchFunctions(**registries, functions, report));
-            return;
-        }
-        if (args->what == "eval") {
-            EvalBenchArgs eval;
-            eval.project = args->project;
-            eval.sets = args->sets;
-            eval.steps = args->steps > 0 ? args->steps : 2000;
-            eval.repeat = args->repeatGiven ? args->repeat : 2;
-            eval.threads = args->threads;
-            exitCode = report.finish(benchEvaluation(**registries, eval, report));
-            return;
-        }
-        if (args->what == "queues") {
-            QueuesBenchArgs queues;
-            queues.dataDir = args->data;
-            queues.steps = args->steps;
-            queues.warmup = args->warmup;
-            queues.batch = args->batch;
-            queues.threads = args->threads;
-            queues.readerThreads = args->readerThreads;
-            queues.repeat = args->repeatGiven ? args->repeat : 3;
-            exitCode = report.finish(benchQueues(**registries, queues, report));
-            return;
-        }
-        if (args->what == "ptb") {
-            PtbBenchArgs ptb;
-            ptb.threads = args->threads;
-            ptb.steps = args->steps;
-            ptb.warmup = args->warmup;
-            ptb.profileSteps = args->profileSteps;
-            exitCode = report.finish(benchPtb(**registries, ptb, report));
-            return;
-        }
-        if (args->what == "mlp" || args->what == "lenet" || args->what == "resnet" || args->what == "resnet50") {
-            TrainingBenchArgs training;
-            training.model = args->what;
-            training.device = args->device;
-            training.threads = args->threads;
-            training.steps = args->steps;
-            training.warmup = args->warmup;
-            training.batch = args->batch;
-            training.trace = args->trace;
-            training.debug = args->debug;
-            training.profileSteps = args->profileSteps;
-            training.cudaGraphs = !args->noCudaGraphs;
-            exitCode = report.finish(benchTraining(**registries, training, report));
-            return;
-        }
-        exitCode = report.finish(args->what == "matmul" ? benchMatmul(**registries, *args, report)
-                                                        : benchOverhead(**registries, *args, report));
+        exitCode = runBench(*args);
     });
 }
 
