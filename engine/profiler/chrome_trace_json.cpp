@@ -265,76 +265,108 @@ const char* laneKindName(LaneKind kind)
     return "imported";
 }
 
-} // namespace
-
-std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions& options)
-{
-    const std::int64_t origin = trace.originNs;
-    auto computePid = [](std::uint32_t device) { return 1 + 2 * static_cast<std::int64_t>(device); };
-    auto tensorsPid = [](std::uint32_t device) { return 2 + 2 * static_cast<std::int64_t>(device); };
-    const std::size_t laneCount = trace.lanes.size();
-    // tid: the lane's index among its device's lanes.
-    std::vector<std::int64_t> laneTid(laneCount, 0);
+/// Writes one trace as Chrome trace JSON, in TensorFlow's timeline's order: the processes' and
+/// lanes' metadata, the tensors' creations and snapshots, each op followed by the flows into it,
+/// then the tensors' deletions and the memory counters.
+class ChromeTraceWriter {
+public:
+    ChromeTraceWriter(const ProfileTrace& trace, const ChromeTraceOptions& options, std::string& out)
+        : m_trace(trace), m_options(options), m_origin(trace.originNs), m_json(out, options.pretty),
+          m_trackTensors(options.showDataflow || options.showMemory)
     {
+        // tid: the lane's index among its device's lanes.
+        m_laneTid.assign(trace.lanes.size(), 0);
         std::unordered_map<std::uint32_t, std::int64_t> next;
-        for (std::size_t l = 0; l < laneCount; ++l)
-            laneTid[l] = next[trace.lanes[l].device]++;
+        for (std::size_t l = 0; l < trace.lanes.size(); ++l)
+            m_laneTid[l] = next[trace.lanes[l].device]++;
     }
-    auto laneOf = [&](const TraceEvent& e) -> const TraceLane* {
-        return e.lane < laneCount ? &trace.lanes[e.lane] : nullptr;
-    };
-    auto isStreamLane = [&](const TraceLane* lane) {
+
+    void write()
+    {
+        m_json.beginObject();
+        m_json.key("traceEvents");
+        m_json.beginArray();
+        writeMetadata();
+        orderEvents();
+        if (m_trackTensors)
+            writeTensors();
+        std::int64_t nextFlow = 0;
+        for (const std::uint32_t i : m_order)
+            writeOp(i, nextFlow);
+        if (m_options.showMemory)
+            writeMemory();
+        m_json.endArray();
+        m_json.endObject();
+    }
+
+private:
+    static std::int64_t computePid(std::uint32_t device) { return 1 + 2 * static_cast<std::int64_t>(device); }
+    static std::int64_t tensorsPid(std::uint32_t device) { return 2 + 2 * static_cast<std::int64_t>(device); }
+
+    const TraceLane* laneOf(const TraceEvent& e) const
+    {
+        return e.lane < m_trace.lanes.size() ? &m_trace.lanes[e.lane] : nullptr;
+    }
+
+    bool isStreamLane(const TraceLane* lane) const
+    {
         return lane != nullptr &&
                (lane->kind == LaneKind::Stream ||
-                (lane->device < trace.devices.size() && isStreamDevice(trace.devices[lane->device].name)));
-    };
-
-    std::string out;
-    out.reserve(trace.events.size() * (options.pretty ? 420 : 200) + trace.devices.size() * 256 + 1024);
-    JsonText json(out, options.pretty);
-    json.beginObject();
-    json.key("traceEvents");
-    json.beginArray();
-
-    // Metadata: the processes, then (TensorStudio) the lanes' names.
-    json.beginObject();
-    json.field("name", "process_name");
-    json.field("ph", "M");
-    json.field("pid", 0);
-    json.key("args");
-    json.beginObject();
-    json.field("name", "Allocators");
-    if (options.tensorStudioArgs && options.showMemory && !trace.memory.empty()) {
-        json.key("allocator_pids");
-        json.beginObject();
-        for (const MemoryCounter& counter : trace.memory)
-            if (counter.device < trace.devices.size())
-                json.field(counter.allocator, computePid(counter.device));
-        json.endObject();
+                (lane->device < m_trace.devices.size() && isStreamDevice(m_trace.devices[lane->device].name)));
     }
-    json.endObject();
-    json.endObject();
-    for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
-        for (const bool compute : {true, false}) {
+
+    std::string tensorName(const TraceEvent& e, std::uint32_t position) const
+    {
+        std::string name = e.node < m_trace.nodes.size() ? m_trace.nodes[e.node].name : std::string("unknown");
+        if (position != 0)
+            name += ":" + std::to_string(position);
+        return name;
+    }
+
+    /// The processes, then (TensorStudio) the lanes' names.
+    void writeMetadata()
+    {
+        const ProfileTrace& trace = m_trace;
+        JsonText& json = m_json;
+        json.beginObject();
+        json.field("name", "process_name");
+        json.field("ph", "M");
+        json.field("pid", 0);
+        json.key("args");
+        json.beginObject();
+        json.field("name", "Allocators");
+        if (m_options.tensorStudioArgs && m_options.showMemory && !trace.memory.empty()) {
+            json.key("allocator_pids");
             json.beginObject();
-            json.field("name", "process_name");
-            json.field("ph", "M");
-            json.field("pid", compute ? computePid(d) : tensorsPid(d));
-            json.key("args");
-            json.beginObject();
-            json.field("name", trace.devices[d].name + (compute ? " Compute" : " Tensors"));
-            json.endObject();
+            for (const MemoryCounter& counter : trace.memory)
+                if (counter.device < trace.devices.size())
+                    json.field(counter.allocator, computePid(counter.device));
             json.endObject();
         }
-    }
-    if (options.tensorStudioArgs) {
-        for (std::size_t l = 0; l < laneCount; ++l) {
+        json.endObject();
+        json.endObject();
+        for (std::uint32_t d = 0; d < trace.devices.size(); ++d) {
+            for (const bool compute : {true, false}) {
+                json.beginObject();
+                json.field("name", "process_name");
+                json.field("ph", "M");
+                json.field("pid", compute ? computePid(d) : tensorsPid(d));
+                json.key("args");
+                json.beginObject();
+                json.field("name", trace.devices[d].name + (compute ? " Compute" : " Tensors"));
+                json.endObject();
+                json.endObject();
+            }
+        }
+        if (!m_options.tensorStudioArgs)
+            return;
+        for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
             const TraceLane& lane = trace.lanes[l];
             json.beginObject();
             json.field("name", "thread_name");
             json.field("ph", "M");
             json.field("pid", computePid(lane.device));
-            json.field("tid", laneTid[l]);
+            json.field("tid", m_laneTid[l]);
             json.key("args");
             json.beginObject();
             json.field("name", lane.name);
@@ -345,48 +377,44 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
         }
     }
 
-    // Events in TensorFlow's order: device by device, each device's in time order (TensorFlow writes
-    // them as recorded; a recorder adds them as they run), whatever lane they are on.
-    std::vector<std::uint32_t> order;
-    order.reserve(trace.events.size());
-    for (std::uint32_t i = 0; i < trace.events.size(); ++i)
-        if (laneOf(trace.events[i]) != nullptr)
-            order.push_back(i);
-    auto deviceOf = [&](std::uint32_t i) { return trace.lanes[trace.events[i].lane].device; };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        if (deviceOf(a) != deviceOf(b))
-            return deviceOf(a) < deviceOf(b);
-        return trace.events[a].startNs < trace.events[b].startNs;
-    });
+    /// Events in TensorFlow's order: device by device, each device's in time order (TensorFlow writes
+    /// them as recorded; a recorder adds them as they run), whatever lane they are on.
+    void orderEvents()
+    {
+        const ProfileTrace& trace = m_trace;
+        m_order.reserve(trace.events.size());
+        for (std::uint32_t i = 0; i < trace.events.size(); ++i)
+            if (laneOf(trace.events[i]) != nullptr)
+                m_order.push_back(i);
+        auto deviceOf = [&](std::uint32_t i) { return trace.lanes[trace.events[i].lane].device; };
+        std::stable_sort(m_order.begin(), m_order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            if (deviceOf(a) != deviceOf(b))
+                return deviceOf(a) < deviceOf(b);
+            return trace.events[a].startNs < trace.events[b].startNs;
+        });
+    }
 
-    // The tensors: each output of each execution, by (step, node, position); the last producer wins,
-    // as in TensorFlow's timeline.
-    const bool trackTensors = options.showDataflow || options.showMemory;
-    std::vector<TensorUse> tensors;
-    std::unordered_map<TensorKey, std::uint32_t, TensorKeyHash> tensorIndex;
-    std::unordered_map<std::string_view, std::uint32_t> nodeIndex;
-    auto tensorName = [&](const TraceEvent& e, std::uint32_t position) {
-        std::string name = e.node < trace.nodes.size() ? trace.nodes[e.node].name : std::string("unknown");
-        if (position != 0)
-            name += ":" + std::to_string(position);
-        return name;
-    };
-    if (trackTensors) {
-        nodeIndex.reserve(trace.nodes.size());
+    /// The tensors: each output of each execution, by (step, node, position); the last producer wins,
+    /// as in TensorFlow's timeline. With memory shown, each one's creation and snapshot.
+    void writeTensors()
+    {
+        const ProfileTrace& trace = m_trace;
+        JsonText& json = m_json;
+        m_nodeIndex.reserve(trace.nodes.size());
         for (std::uint32_t n = 0; n < trace.nodes.size(); ++n)
-            nodeIndex.emplace(trace.nodes[n].name, n);
-        tensors.reserve(trace.outputs.size());
-        tensorIndex.reserve(trace.outputs.size());
-        for (const std::uint32_t i : order) {
+            m_nodeIndex.emplace(trace.nodes[n].name, n);
+        m_tensors.reserve(trace.outputs.size());
+        m_tensorIndex.reserve(trace.outputs.size());
+        for (const std::uint32_t i : m_order) {
             const TraceEvent& e = trace.events[i];
             const TraceLane* lane = laneOf(e);
             if (e.node >= trace.nodes.size())
                 continue;
             for (std::uint32_t k = 0; k < e.outputCount; ++k) {
-                const auto id = static_cast<std::uint32_t>(tensors.size());
-                tensors.push_back({i, k, e.startNs + e.durationNs});
-                tensorIndex[TensorKey{e.step, e.node, k}] = id;
-                if (!options.showMemory || e.firstOutput + k >= trace.outputs.size())
+                const auto id = static_cast<std::uint32_t>(m_tensors.size());
+                m_tensors.push_back({i, k, e.startNs + e.durationNs});
+                m_tensorIndex[TensorKey{e.step, e.node, k}] = id;
+                if (!m_options.showMemory || e.firstOutput + k >= trace.outputs.size())
                     continue;
                 const std::string name = tensorName(e, k);
                 for (const bool create : {true, false}) {
@@ -395,9 +423,9 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
                     json.field("cat", "Tensor");
                     json.field("name", name);
                     json.field("pid", tensorsPid(lane->device));
-                    json.field("tid", laneTid[e.lane]);
+                    json.field("tid", m_laneTid[e.lane]);
                     json.key("ts");
-                    json.micros(origin + (create ? e.startNs : e.startNs + e.durationNs - 1000));
+                    json.micros(m_origin + (create ? e.startNs : e.startNs + e.durationNs - 1000));
                     json.field("id", id);
                     if (!create) {
                         json.key("args");
@@ -414,16 +442,18 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
         }
     }
 
-    // The ops, each followed by the flows into it.
-    std::int64_t nextFlow = 0;
-    for (const std::uint32_t i : order) {
+    /// One op (event i), followed by the flows into it.
+    void writeOp(std::uint32_t i, std::int64_t& nextFlow)
+    {
+        const ProfileTrace& trace = m_trace;
+        JsonText& json = m_json;
         const TraceEvent& e = trace.events[i];
         const TraceLane* lane = laneOf(e);
         static const TraceNode kUnknownNode{"unknown", "unknown", {}};
         const TraceNode& node = e.node < trace.nodes.size() ? trace.nodes[e.node] : kUnknownNode;
         const bool stream = isStreamLane(lane);
         const std::int64_t pid = computePid(lane->device);
-        const std::int64_t tid = laneTid[e.lane];
+        const std::int64_t tid = m_laneTid[e.lane];
         json.beginObject();
         json.field("ph", "X");
         json.field("cat", "Op");
@@ -431,7 +461,7 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
         json.field("pid", pid);
         json.field("tid", tid);
         json.key("ts");
-        json.micros(origin + e.startNs);
+        json.micros(m_origin + e.startNs);
         json.key("dur");
         json.micros(e.durationNs);
         json.key("args");
@@ -441,55 +471,70 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
         if (!stream)
             for (std::size_t k = 0; k < node.inputs.size(); ++k)
                 json.field("input" + std::to_string(k), node.inputs[k]);
-        if (options.tensorStudioArgs) {
-            if (e.step < trace.steps.size())
-                json.field("step", trace.steps[e.step].number);
-            if (e.frame < trace.frames.size()) {
-                json.field("frame", trace.frames[e.frame]);
-                json.field("iteration", e.iteration);
-            }
-            if (e.outputCount > 0 && e.firstOutput + e.outputCount <= trace.outputs.size()) {
-                json.key("outputs");
+        if (m_options.tensorStudioArgs)
+            writeOpExtras(e);
+        json.endObject();
+        json.endObject();
+        if (m_trackTensors && !stream)
+            writeFlowsInto(e, node, pid, tid, nextFlow);
+    }
+
+    /// TensorStudio's args of an op: step, frame and iteration, outputs, bytes.
+    void writeOpExtras(const TraceEvent& e)
+    {
+        const ProfileTrace& trace = m_trace;
+        JsonText& json = m_json;
+        if (e.step < trace.steps.size())
+            json.field("step", trace.steps[e.step].number);
+        if (e.frame < trace.frames.size()) {
+            json.field("frame", trace.frames[e.frame]);
+            json.field("iteration", e.iteration);
+        }
+        if (e.outputCount > 0 && e.firstOutput + e.outputCount <= trace.outputs.size()) {
+            json.key("outputs");
+            json.beginArray();
+            for (std::uint32_t k = 0; k < e.outputCount; ++k) {
+                const TraceOutput& output = trace.outputs[e.firstOutput + k];
                 json.beginArray();
-                for (std::uint32_t k = 0; k < e.outputCount; ++k) {
-                    const TraceOutput& output = trace.outputs[e.firstOutput + k];
+                json.integer(output.slot);
+                json.integer(output.dtype);
+                if (output.shape < trace.shapes.size()) {
                     json.beginArray();
-                    json.integer(output.slot);
-                    json.integer(output.dtype);
-                    if (output.shape < trace.shapes.size()) {
-                        json.beginArray();
-                        for (std::int64_t dim : trace.shapes[output.shape])
-                            json.integer(dim);
-                        json.endArray();
-                    } else {
-                        json.null();
-                    }
-                    json.integer(output.requestedBytes);
+                    for (std::int64_t dim : trace.shapes[output.shape])
+                        json.integer(dim);
                     json.endArray();
+                } else {
+                    json.null();
                 }
+                json.integer(output.requestedBytes);
                 json.endArray();
             }
-            if (e.requestedBytes != 0)
-                json.field("requested_bytes", e.requestedBytes);
-            if (e.peakBytes != 0)
-                json.field("peak_bytes", e.peakBytes);
-            if (e.residualBytes != 0)
-                json.field("residual_bytes", e.residualBytes);
+            json.endArray();
         }
-        json.endObject();
-        json.endObject();
+        if (e.requestedBytes != 0)
+            json.field("requested_bytes", e.requestedBytes);
+        if (e.peakBytes != 0)
+            json.field("peak_bytes", e.peakBytes);
+        if (e.residualBytes != 0)
+            json.field("residual_bytes", e.residualBytes);
+    }
 
-        if (!trackTensors || stream)
-            continue;
+    /// The tensors op `e` reads: each one's last use moves to `e`, and (dataflow shown) a flow from
+    /// its producer on another lane.
+    void writeFlowsInto(const TraceEvent& e, const TraceNode& node, std::int64_t pid, std::int64_t tid,
+                        std::int64_t& nextFlow)
+    {
+        const ProfileTrace& trace = m_trace;
+        JsonText& json = m_json;
         for (const std::string& input : node.inputs) {
             std::string_view name = input;
             auto lookup = [&](std::string_view tensor) -> std::uint32_t {
                 const auto [nodeName, position] = splitTensorName(tensor);
-                const auto found = nodeIndex.find(nodeName);
-                if (found == nodeIndex.end())
+                const auto found = m_nodeIndex.find(nodeName);
+                if (found == m_nodeIndex.end())
                     return kNoIndex;
-                const auto t = tensorIndex.find(TensorKey{e.step, found->second, position});
-                return t == tensorIndex.end() ? kNoIndex : t->second;
+                const auto t = m_tensorIndex.find(TensorKey{e.step, found->second, position});
+                return t == m_tensorIndex.end() ? kNoIndex : t->second;
             };
             std::uint32_t t = lookup(name);
             if (t == kNoIndex) {
@@ -502,12 +547,12 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
             }
             if (t == kNoIndex)
                 continue;
-            TensorUse& tensor = tensors[t];
+            TensorUse& tensor = m_tensors[t];
             tensor.lastUnrefNs = std::max(tensor.lastUnrefNs, e.startNs + e.durationNs - 1000);
             const TraceEvent& producer = trace.events[tensor.event];
             const std::int64_t producerPid = computePid(trace.lanes[producer.lane].device);
-            const std::int64_t producerTid = laneTid[producer.lane];
-            if (!options.showDataflow || (producerPid == pid && producerTid == tid))
+            const std::int64_t producerTid = m_laneTid[producer.lane];
+            if (!m_options.showDataflow || (producerPid == pid && producerTid == tid))
                 continue;
             for (const bool start : {true, false}) {
                 json.beginObject();
@@ -517,7 +562,7 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
                 json.field("pid", start ? producerPid : pid);
                 json.field("tid", start ? producerTid : tid);
                 json.key("ts");
-                json.micros(origin + (start ? producer.startNs + producer.durationNs : e.startNs));
+                json.micros(m_origin + (start ? producer.startNs + producer.durationNs : e.startNs));
                 json.field("id", nextFlow);
                 json.endObject();
             }
@@ -525,9 +570,13 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
         }
     }
 
-    if (options.showMemory) {
-        for (std::uint32_t t = 0; t < tensors.size(); ++t) {
-            const TensorUse& tensor = tensors[t];
+    /// The tensors' deletions at their last use, then the allocators' counters.
+    void writeMemory()
+    {
+        const ProfileTrace& trace = m_trace;
+        JsonText& json = m_json;
+        for (std::uint32_t t = 0; t < m_tensors.size(); ++t) {
+            const TensorUse& tensor = m_tensors[t];
             const TraceEvent& producer = trace.events[tensor.event];
             json.beginObject();
             json.field("ph", "D");
@@ -536,7 +585,7 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
             json.field("pid", tensorsPid(trace.lanes[producer.lane].device));
             json.field("tid", 0);
             json.key("ts");
-            json.micros(origin + tensor.lastUnrefNs);
+            json.micros(m_origin + tensor.lastUnrefNs);
             json.field("id", t);
             json.endObject();
         }
@@ -549,7 +598,7 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
                 json.field("pid", 0);
                 json.field("tid", 0);
                 json.key("ts");
-                json.micros(origin + time);
+                json.micros(m_origin + time);
                 json.key("args");
                 json.beginObject();
                 json.field(counter.allocator, bytes);
@@ -558,8 +607,25 @@ std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions&
             }
     }
 
-    json.endArray();
-    json.endObject();
+    const ProfileTrace& m_trace;
+    const ChromeTraceOptions& m_options;
+    const std::int64_t m_origin;
+    JsonText m_json;
+    const bool m_trackTensors;
+    std::vector<std::int64_t> m_laneTid;
+    std::vector<std::uint32_t> m_order;
+    std::vector<TensorUse> m_tensors;
+    std::unordered_map<TensorKey, std::uint32_t, TensorKeyHash> m_tensorIndex;
+    std::unordered_map<std::string_view, std::uint32_t> m_nodeIndex;
+};
+
+} // namespace
+
+std::string chromeTraceJson(const ProfileTrace& trace, const ChromeTraceOptions& options)
+{
+    std::string out;
+    out.reserve(trace.events.size() * (options.pretty ? 420 : 200) + trace.devices.size() * 256 + 1024);
+    ChromeTraceWriter(trace, options, out).write();
     return out;
 }
 
