@@ -49,6 +49,8 @@
 #include <functional>
 #include <map>
 
+#include <optional>
+
 namespace tstudio {
 namespace {
 
@@ -288,78 +290,54 @@ QStringList screenshotPanelNames(const MainWindow& window)
     return names;
 }
 
-int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
+namespace {
+
+/// --panel editor: the files (or the spirals example) in node editor tabs, --select'ed, --evaluate'd.
+int captureEditor(MainWindow& window, const ScreenshotRequest& request)
 {
-    const QStringList valid = screenshotPanelNames(window);
-    if (!request.panel.isEmpty() && !valid.contains(request.panel))
-        return fail(QStringLiteral("unknown panel '%1'; expected one of: %2").arg(request.panel, valid.join(", ")));
-
-    window.setPersistLayout(false);
-    window.resize(request.size);
-    window.show();
-    if (request.panel == QLatin1String("editor")) {
-        // Files open in node editor tabs instead of viewers.
-        QStringList files = request.files;
-        if (request.openExample) {
-            const std::optional<GalleryExample> spirals = findGalleryExample(QStringLiteral("spirals"));
-            const QString example = spirals ? exampleProjectPath(*spirals) : QString();
-            if (example.isEmpty())
-                return fail(QStringLiteral("the spirals example project was not found (set TSTUDIO_EXAMPLES_DIR)"));
-            files.prepend(example);
-        }
-        if (files.isEmpty())
-            window.newGraph();
-        for (const QString& file : files)
-            if (!window.openInEditor(file))
-                return fail(QStringLiteral("cannot open %1 in the node editor").arg(file));
-        settle(100);
-        if (auto* editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget())) {
-            editor->refreshFeedback();
-            if (!request.select.isEmpty()) {
-                const DocNodeId id = editor->document()->findByName(request.select.toStdString());
-                if (id == kNoNode)
-                    return fail(QStringLiteral("--select: no node '%1'").arg(request.select));
-                editor->scene()->reveal(id); // inside collapsed name scopes: expand them
-                editor->scene()->clearSelection();
-                if (auto* item = editor->scene()->nodeItem(id))
-                    item->setSelected(true);
-                if (request.evaluate) {
-                    node_editor::EvaluateDialog dialog(editor->document(), window.registries(), id, &window);
-                    dialog.show();
-                    dialog.evaluate();
-                    settle(150);
-                    return save(dialog.grab(), request.outputFile);
-                }
-            }
-            settle(50);
-            editor->view()->zoomToFit(); // the side panel's width follows the selection's attributes
-        }
-        settle(150);
-        return save(window.grab(), request.outputFile);
-    }
-    if (request.openExample)
-        window.openExample();
+    // Files open in node editor tabs instead of viewers.
     QStringList files = request.files;
-    if (request.panel == QLatin1String("training") && request.trainSteps > 0) {
-        // A GraphDef to train is a document of the node editor (what the Training panel trains);
-        // projects open there anyway.
-        for (const QString& file : request.files)
-            if (file.endsWith(QStringLiteral(".pbtxt")) || file.endsWith(QStringLiteral(".pb"))) {
-                if (!window.openInEditor(file))
-                    return fail(QStringLiteral("cannot open %1 in the node editor").arg(file));
-                files.removeAll(file);
+    if (request.openExample) {
+        const std::optional<GalleryExample> spirals = findGalleryExample(QStringLiteral("spirals"));
+        const QString example = spirals ? exampleProjectPath(*spirals) : QString();
+        if (example.isEmpty())
+            return fail(QStringLiteral("the spirals example project was not found (set TSTUDIO_EXAMPLES_DIR)"));
+        files.prepend(example);
+    }
+    if (files.isEmpty())
+        window.newGraph();
+    for (const QString& file : files)
+        if (!window.openInEditor(file))
+            return fail(QStringLiteral("cannot open %1 in the node editor").arg(file));
+    settle(100);
+    if (auto* editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget())) {
+        editor->refreshFeedback();
+        if (!request.select.isEmpty()) {
+            const DocNodeId id = editor->document()->findByName(request.select.toStdString());
+            if (id == kNoNode)
+                return fail(QStringLiteral("--select: no node '%1'").arg(request.select));
+            editor->scene()->reveal(id); // inside collapsed name scopes: expand them
+            editor->scene()->clearSelection();
+            if (auto* item = editor->scene()->nodeItem(id))
+                item->setSelected(true);
+            if (request.evaluate) {
+                node_editor::EvaluateDialog dialog(editor->document(), window.registries(), id, &window);
+                dialog.show();
+                dialog.evaluate();
+                settle(150);
+                return save(dialog.grab(), request.outputFile);
             }
+        }
+        settle(50);
+        editor->view()->zoomToFit(); // the side panel's width follows the selection's attributes
     }
-    window.openPaths(files);
-    if (window.pendingOpens() > 0) {
-        QEventLoop loop;
-        QObject::connect(&window, &MainWindow::allOpensFinished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (window.pendingOpens() > 0)
-            return fail(QStringLiteral("timed out waiting for files to open"));
-    }
+    settle(150);
+    return save(window.grab(), request.outputFile);
+}
 
+/// --panel settings, about, help or shortcuts: the dialog or the guide alone; nothing for other panels.
+std::optional<int> captureDialog(MainWindow& window, const ScreenshotRequest& request)
+{
     if (request.panel == QLatin1String("settings") || request.panel == QLatin1String("about")) {
         std::unique_ptr<QDialog> dialog;
         if (request.panel == QLatin1String("settings"))
@@ -389,80 +367,63 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         settle(150);
         return save(dialog.grab(), request.outputFile);
     }
-    if (files.isEmpty() && !request.openExample && request.trainSteps == 0) {
-        // A document panel before it has anything to show: its empty state, at the window's size.
-        std::unique_ptr<QWidget> empty;
-        if (request.panel == QLatin1String("dashboard"))
-            empty = std::make_unique<dashboard::DashboardView>();
-        else if (request.panel == QLatin1String("profiler"))
-            empty = std::make_unique<profiler::ProfilerView>(window.registries() ? &window.registries()->ops : nullptr);
-        else if (request.panel == QLatin1String("debugger"))
-            empty = std::make_unique<debugger_ui::DebuggerView>();
-        else if (request.panel == QLatin1String("records"))
-            empty = std::make_unique<records::RecordViewer>();
-        else if (request.panel == QLatin1String("graph"))
-            empty = std::make_unique<graph_viewer::GraphViewer>(window.registries());
-        if (empty) {
-            empty->resize(request.size);
-            empty->show();
-            settle(200);
-            return save(empty->grab(), request.outputFile);
-        }
-    }
-    if (request.panel == QLatin1String("start") || request.panel == QLatin1String("welcome")) {
-        // The welcome page as Help > Welcome shows it (over any files opened), laid out at this size.
-        window.showWelcome();
+    return std::nullopt;
+}
+
+/// A document panel before it has anything to show: its empty state, at the window's size; nothing
+/// for a panel that is not a document's.
+std::optional<int> captureEmptyPanel(MainWindow& window, const ScreenshotRequest& request)
+{
+    std::unique_ptr<QWidget> empty;
+    if (request.panel == QLatin1String("dashboard"))
+        empty = std::make_unique<dashboard::DashboardView>();
+    else if (request.panel == QLatin1String("profiler"))
+        empty = std::make_unique<profiler::ProfilerView>(window.registries() ? &window.registries()->ops : nullptr);
+    else if (request.panel == QLatin1String("debugger"))
+        empty = std::make_unique<debugger_ui::DebuggerView>();
+    else if (request.panel == QLatin1String("records"))
+        empty = std::make_unique<records::RecordViewer>();
+    else if (request.panel == QLatin1String("graph"))
+        empty = std::make_unique<graph_viewer::GraphViewer>(window.registries());
+    if (empty) {
+        empty->resize(request.size);
+        empty->show();
         settle(200);
-        return save(window.grab(), request.outputFile);
+        return save(empty->grab(), request.outputFile);
     }
-    if (request.panel == QLatin1String("document") && window.documents()->count() == 0)
-        return fail(QStringLiteral("panel 'document' needs a file to show"));
-    if (request.panel == QLatin1String("graph")) {
-        const QString error = prepareGraph(window, request);
-        if (!error.isEmpty())
-            return fail(error);
-    } else if (request.panel == QLatin1String("dashboard")) {
-        auto* view = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget());
-        if (!view)
-            return fail(QStringLiteral("panel 'dashboard' needs a log directory to show"));
-        if (!processEventsUntil([view] { return view->pollCount() > 0 && !view->isPolling(); }, 120000))
-            return fail(QStringLiteral("timed out reading the log directory"));
-        if (!view->lastError().isEmpty())
-            return fail(view->lastError());
-        view->setFollowing(false);
-        // The dashboard gets the window's height, as one looks at charts.
-        for (const QString& name : window.panelNames())
-            window.panel(name)->hide();
-        if (!request.dashboardTab.isEmpty()) {
-            view->showTab(request.dashboardTab);
-            if (view->currentTab() != request.dashboardTab)
-                return fail(QStringLiteral("unknown --tab '%1'; expected scalars, images, graphs, distributions, "
-                                           "histograms, text or audio").arg(request.dashboardTab));
-        }
-        settle(400);
-    } else if (request.panel == QLatin1String("debugger")) {
-        QTemporaryDir logs; // the run stays paused in it until the window closes
-        const QString error = prepareDebugger(window, request, logs);
-        if (!error.isEmpty())
-            return fail(error);
-        settle(400);
-        return save(window.grab(), request.outputFile);
-    } else if (request.panel == QLatin1String("profiler")) {
-        const QString error = prepareProfiler(window, request);
-        if (!error.isEmpty())
-            return fail(error);
-        settle(300);
-        return save(window.grab(), request.outputFile);
-    } else if (request.panel == QLatin1String("records")) {
-        const QString error = prepareRecords(window, request);
-        if (!error.isEmpty())
-            return fail(error);
-        settle(300);
-        return save(window.grab(), request.outputFile);
-    } else if (!request.panel.isEmpty()) {
-        window.showPanel(request.panel);
+    return std::nullopt;
+}
+
+/// --panel dashboard: the log directory read, the tab shown, the charts given the window's height.
+/// An error, or empty.
+QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
+{
+    auto* view = qobject_cast<dashboard::DashboardView*>(window.documents()->currentWidget());
+    if (!view)
+        return QStringLiteral("panel 'dashboard' needs a log directory to show");
+    if (!processEventsUntil([view] { return view->pollCount() > 0 && !view->isPolling(); }, 120000))
+        return QStringLiteral("timed out reading the log directory");
+    if (!view->lastError().isEmpty())
+        return view->lastError();
+    view->setFollowing(false);
+    // The dashboard gets the window's height, as one looks at charts.
+    for (const QString& name : window.panelNames())
+        window.panel(name)->hide();
+    if (!request.dashboardTab.isEmpty()) {
+        view->showTab(request.dashboardTab);
+        if (view->currentTab() != request.dashboardTab)
+            return QStringLiteral("unknown --tab '%1'; expected scalars, images, graphs, distributions, "
+                                  "histograms, text or audio")
+                .arg(request.dashboardTab);
     }
-    QTemporaryDir logs; // outlives the capture; removed on exit
+    return {};
+}
+
+/// --panel training with --distributed-dialog or --train-steps: the dialog, the dashboard while it
+/// trains (--capture-step) or the window once the run is over; the window as it is otherwise. The
+/// run's log directory goes into `logs`.
+int captureTraining(MainWindow& window, const ScreenshotRequest& request, const QTemporaryDir& logs)
+{
     if (request.panel == QLatin1String("training") && request.distributedDialog) {
         training_panel::TrainingPanel* panel = window.trainingPanel();
         panel->logDirectoryEdit()->setText(logs.filePath(QStringLiteral("run")));
@@ -526,6 +487,90 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
     }
     settle(150);
     return save(window.grab(), request.outputFile);
+}
+
+} // namespace
+
+int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
+{
+    const QStringList valid = screenshotPanelNames(window);
+    if (!request.panel.isEmpty() && !valid.contains(request.panel))
+        return fail(QStringLiteral("unknown panel '%1'; expected one of: %2").arg(request.panel, valid.join(", ")));
+
+    window.setPersistLayout(false);
+    window.resize(request.size);
+    window.show();
+    if (request.panel == QLatin1String("editor"))
+        return captureEditor(window, request);
+    if (request.openExample)
+        window.openExample();
+    QStringList files = request.files;
+    if (request.panel == QLatin1String("training") && request.trainSteps > 0) {
+        // A GraphDef to train is a document of the node editor (what the Training panel trains);
+        // projects open there anyway.
+        for (const QString& file : request.files)
+            if (file.endsWith(QStringLiteral(".pbtxt")) || file.endsWith(QStringLiteral(".pb"))) {
+                if (!window.openInEditor(file))
+                    return fail(QStringLiteral("cannot open %1 in the node editor").arg(file));
+                files.removeAll(file);
+            }
+    }
+    window.openPaths(files);
+    if (window.pendingOpens() > 0) {
+        QEventLoop loop;
+        QObject::connect(&window, &MainWindow::allOpensFinished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+        loop.exec();
+        if (window.pendingOpens() > 0)
+            return fail(QStringLiteral("timed out waiting for files to open"));
+    }
+
+    if (const std::optional<int> dialog = captureDialog(window, request))
+        return *dialog;
+    if (files.isEmpty() && !request.openExample && request.trainSteps == 0)
+        if (const std::optional<int> empty = captureEmptyPanel(window, request))
+            return *empty;
+    if (request.panel == QLatin1String("start") || request.panel == QLatin1String("welcome")) {
+        // The welcome page as Help > Welcome shows it (over any files opened), laid out at this size.
+        window.showWelcome();
+        settle(200);
+        return save(window.grab(), request.outputFile);
+    }
+    if (request.panel == QLatin1String("document") && window.documents()->count() == 0)
+        return fail(QStringLiteral("panel 'document' needs a file to show"));
+    if (request.panel == QLatin1String("graph")) {
+        const QString error = prepareGraph(window, request);
+        if (!error.isEmpty())
+            return fail(error);
+    } else if (request.panel == QLatin1String("dashboard")) {
+        const QString error = prepareDashboard(window, request);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(400);
+    } else if (request.panel == QLatin1String("debugger")) {
+        QTemporaryDir logs; // the run stays paused in it until the window closes
+        const QString error = prepareDebugger(window, request, logs);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(400);
+        return save(window.grab(), request.outputFile);
+    } else if (request.panel == QLatin1String("profiler")) {
+        const QString error = prepareProfiler(window, request);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(300);
+        return save(window.grab(), request.outputFile);
+    } else if (request.panel == QLatin1String("records")) {
+        const QString error = prepareRecords(window, request);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(300);
+        return save(window.grab(), request.outputFile);
+    } else if (!request.panel.isEmpty()) {
+        window.showPanel(request.panel);
+    }
+    QTemporaryDir logs; // outlives the capture; removed on exit
+    return captureTraining(window, request, logs);
 }
 
 } // namespace tstudio
