@@ -309,6 +309,176 @@ double TimelinePainter::laneCentreY(const TimelineFrame& frame, std::uint32_t la
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+namespace {
+
+/// The selected event with the arrows to its producers and consumers, and the current search match.
+void drawSelection(QPainter& p, const TimelineFrame& f, const Layout& l)
+{
+    const ProfileTrace& trace = f.index->trace();
+    const QPalette& pal = f.palette;
+    const CanvasMetrics& m = f.metrics;
+    auto eventBox = [&](std::uint32_t event) -> QRectF {
+        const TraceEvent& e = trace.events[event];
+        const double cy = TimelinePainter::laneCentreY(f, e.lane);
+        if (std::isnan(cy))
+            return {};
+        const double x0 = timeToX(f, l, double(e.startNs));
+        const double x1 = timeToX(f, l, double(e.startNs + e.durationNs));
+        const double h = m.eventHeight;
+        const double w = std::max(3.0, x1 - x0);
+        return QRectF(x1 - x0 < 3.0 ? x0 - 1 : x0, cy - h / 2, w, h);
+    };
+    if (f.currentMatch < trace.events.size()) {
+        const QRectF box = eventBox(f.currentMatch);
+        if (box.isValid()) {
+            p.setPen(QPen(QColor(0xff, 0x8c, 0x00), 3));
+            p.drawRect(box.adjusted(-2, -2, 2, 2));
+        }
+    }
+    if (f.selectedEvent < trace.events.size()) {
+        const QRectF box = eventBox(f.selectedEvent);
+        if (box.isValid()) {
+            p.setPen(QPen(pal.color(QPalette::Text), 2));
+            p.drawRect(box.adjusted(-1, -1, 1, 1));
+        }
+        const QRectF target = box;
+        const QColor dataColour = pal.color(QPalette::Text);
+        const QColor controlColour = pal.color(QPalette::Mid);
+        auto pen = [&](bool control) {
+            QPen pen(control ? controlColour : dataColour, control ? 1.2 : 1.6);
+            if (control)
+                pen.setStyle(Qt::DashLine);
+            return pen;
+        };
+        p.setRenderHint(QPainter::Antialiasing, true);
+        if (f.producers && target.isValid())
+            for (const DependencyLink& link : *f.producers)
+                if (link.event < trace.events.size()) {
+                    const QRectF from = eventBox(link.event);
+                    if (from.isValid())
+                        drawArrow(p, QPointF(from.right(), from.center().y()),
+                                  QPointF(target.left(), target.center().y()), pen(link.control), m.eventHeight);
+                }
+        if (f.consumers && target.isValid())
+            for (const DependencyLink& link : *f.consumers)
+                if (link.event < trace.events.size()) {
+                    const QRectF to = eventBox(link.event);
+                    if (to.isValid())
+                        drawArrow(p, QPointF(target.right(), target.center().y()), QPointF(to.left(), to.center().y()),
+                                  pen(link.control), m.eventHeight);
+                }
+        p.setRenderHint(QPainter::Antialiasing, false);
+    }
+
+}
+
+/// The label column: device headers (collapsible), lanes and memory rows from row `first` down.
+void drawLabelColumn(QPainter& p, const TimelineFrame& f, const Layout& l, int first, const QFont& small,
+                     const QFont& bold, FrameCounters& counters)
+{
+    const ProfileTrace& trace = f.index->trace();
+    const QPalette& pal = f.palette;
+    const std::vector<TimelineRow>& rows = *f.rows;
+    p.save();
+    p.setClipRect(QRectF(0, l.top, l.left, l.bottom - l.top));
+    p.fillRect(QRectF(0, l.top, l.left, l.bottom - l.top), pal.color(QPalette::Window));
+    for (std::size_t r = std::size_t(first); r < rows.size(); ++r) {
+        const TimelineRow& row = rows[r];
+        const double top = l.top + row.y - f.scrollY;
+        if (top > l.bottom)
+            break;
+        const QRectF cell(0, top, l.left - 4, row.height);
+        p.setPen(pal.color(QPalette::WindowText));
+        if (row.kind == RowKind::Device) {
+            const bool collapsed = f.collapsed && row.index < f.collapsed->size() && (*f.collapsed)[row.index];
+            p.setFont(bold);
+            const QString name =
+                row.index < trace.devices.size()
+                    ? TimelinePainter::shortDeviceName(trace.devices[row.index].name)
+                    : QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "(no device)");
+            // U+25B8 / U+25BE: the small triangles of collapsible tree rows.
+            const QString text = (collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) + name;
+            p.drawText(cell.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                       QFontMetricsF(bold).elidedText(text, Qt::ElideMiddle, cell.width() - 4));
+        } else if (row.kind == RowKind::Memory) {
+            const MemoryCounter& counter = trace.memory[row.index];
+            p.setFont(small);
+            p.drawText(cell.adjusted(14, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop,
+                       QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "Memory %1")
+                           .arg(fromUtf8(counter.allocator)));
+            p.drawText(cell.adjusted(14, 0, 0, -3), Qt::AlignLeft | Qt::AlignBottom,
+                       QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "peak %1")
+                           .arg(QString::fromStdString(formatBytes(counter.peakBytes))));
+            counters.texts += 1;
+        } else {
+            p.setFont(small);
+            p.drawText(cell.adjusted(14, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                       QFontMetricsF(small).elidedText(fromUtf8(trace.lanes[row.index].name), Qt::ElideRight,
+                                                       cell.width() - 14));
+        }
+        ++counters.texts;
+    }
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(QPointF(l.left - 0.5, l.top), QPointF(l.left - 0.5, l.bottom));
+    p.restore();
+
+}
+
+/// The ruler: ticks and their labels, the measured span and the title.
+void drawRuler(QPainter& p, const QSize& size, const TimelineFrame& f, const Layout& l,
+               const std::vector<RulerTick>& ticks, const QFont& small, const QFont& bold, FrameCounters& counters)
+{
+    const QPalette& pal = f.palette;
+    p.save();
+    p.setFont(small);
+    p.fillRect(QRectF(0, 0, size.width(), l.top), pal.color(QPalette::Window));
+    p.setClipRect(QRectF(l.left, 0, l.width, l.top));
+    if (f.hasMeasure) {
+        const double x0 = l.left + f.window.xOf(std::min(f.measureStartNs, f.measureEndNs), l.width);
+        const double x1 = l.left + f.window.xOf(std::max(f.measureStartNs, f.measureEndNs), l.width);
+        p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), l.top), QColor(0x1e, 0x88, 0xe5, 90));
+    }
+    p.setPen(pal.color(QPalette::WindowText));
+    for (const RulerTick& tick : ticks) {
+        const double x = l.left + f.window.xOf(tick.timeNs, l.width);
+        p.drawLine(QPointF(x, l.top - (tick.major ? 9 : 4)), QPointF(x, l.top));
+        if (tick.major) {
+            // A label that would be cut by the right edge is left out.
+            const QString label = QString::fromStdString(tick.label);
+            if (x + 3 + QFontMetricsF(small).horizontalAdvance(label) <= l.left + l.width) {
+                p.drawText(QPointF(x + 3, l.top - 12), label);
+                ++counters.texts;
+            }
+        }
+    }
+    if (f.hasMeasure) {
+        const double x0 = l.left + f.window.xOf(std::min(f.measureStartNs, f.measureEndNs), l.width);
+        const double x1 = l.left + f.window.xOf(std::max(f.measureStartNs, f.measureEndNs), l.width);
+        const QString text = QString::fromStdString(formatDuration(std::fabs(f.measureEndNs - f.measureStartNs)));
+        const QFontMetricsF metrics(bold);
+        const double w = metrics.horizontalAdvance(text) + 8;
+        const QRectF label(std::clamp((x0 + x1) / 2 - w / 2, l.left, l.left + l.width - w), 2, w, l.top - 6);
+        p.fillRect(label, QColor(0x1e, 0x88, 0xe5));
+        p.setPen(Qt::white);
+        p.setFont(bold);
+        p.drawText(label, Qt::AlignCenter, text);
+        ++counters.texts;
+    }
+    p.setClipping(false);
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(QPointF(0, l.top - 0.5), QPointF(size.width(), l.top - 0.5));
+    if (!f.title.isEmpty()) {
+        p.setPen(pal.color(QPalette::WindowText));
+        p.setFont(bold);
+        p.drawText(QRectF(4, 0, l.left - 8, l.top), Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetricsF(bold).elidedText(f.title, Qt::ElideRight, l.left - 8));
+        ++counters.texts;
+    }
+    p.restore();
+}
+
+} // namespace
+
 FrameCounters TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineFrame& f)
 {
     FrameCounters counters;
@@ -391,59 +561,7 @@ FrameCounters TimelinePainter::paint(QPainter& p, const QSize& size, const Timel
             p.drawLine(QPointF(x, l.top), QPointF(x, l.bottom));
         }
 
-    // The selected event, search hits and the current match.
-    auto eventBox = [&](std::uint32_t event) -> QRectF {
-        const TraceEvent& e = trace.events[event];
-        const double cy = laneCentreY(f, e.lane);
-        if (std::isnan(cy))
-            return {};
-        const double x0 = timeToX(f, l, double(e.startNs));
-        const double x1 = timeToX(f, l, double(e.startNs + e.durationNs));
-        const double h = m.eventHeight;
-        const double w = std::max(3.0, x1 - x0);
-        return QRectF(x1 - x0 < 3.0 ? x0 - 1 : x0, cy - h / 2, w, h);
-    };
-    if (f.currentMatch < trace.events.size()) {
-        const QRectF box = eventBox(f.currentMatch);
-        if (box.isValid()) {
-            p.setPen(QPen(QColor(0xff, 0x8c, 0x00), 3));
-            p.drawRect(box.adjusted(-2, -2, 2, 2));
-        }
-    }
-    if (f.selectedEvent < trace.events.size()) {
-        const QRectF box = eventBox(f.selectedEvent);
-        if (box.isValid()) {
-            p.setPen(QPen(pal.color(QPalette::Text), 2));
-            p.drawRect(box.adjusted(-1, -1, 1, 1));
-        }
-        const QRectF target = box;
-        const QColor dataColour = pal.color(QPalette::Text);
-        const QColor controlColour = pal.color(QPalette::Mid);
-        auto pen = [&](bool control) {
-            QPen pen(control ? controlColour : dataColour, control ? 1.2 : 1.6);
-            if (control)
-                pen.setStyle(Qt::DashLine);
-            return pen;
-        };
-        p.setRenderHint(QPainter::Antialiasing, true);
-        if (f.producers && target.isValid())
-            for (const DependencyLink& link : *f.producers)
-                if (link.event < trace.events.size()) {
-                    const QRectF from = eventBox(link.event);
-                    if (from.isValid())
-                        drawArrow(p, QPointF(from.right(), from.center().y()),
-                                  QPointF(target.left(), target.center().y()), pen(link.control), m.eventHeight);
-                }
-        if (f.consumers && target.isValid())
-            for (const DependencyLink& link : *f.consumers)
-                if (link.event < trace.events.size()) {
-                    const QRectF to = eventBox(link.event);
-                    if (to.isValid())
-                        drawArrow(p, QPointF(target.right(), target.center().y()), QPointF(to.left(), to.center().y()),
-                                  pen(link.control), m.eventHeight);
-                }
-        p.setRenderHint(QPainter::Antialiasing, false);
-    }
+    drawSelection(p, f, l);
 
     // Measurement and the rectangle being dragged.
     if (f.hasMeasure) {
@@ -466,97 +584,9 @@ FrameCounters TimelinePainter::paint(QPainter& p, const QSize& size, const Timel
     }
     p.restore();
 
-    // Label column.
-    p.save();
-    p.setClipRect(QRectF(0, l.top, l.left, l.bottom - l.top));
-    p.fillRect(QRectF(0, l.top, l.left, l.bottom - l.top), pal.color(QPalette::Window));
-    for (std::size_t r = std::size_t(first); r < rows.size(); ++r) {
-        const TimelineRow& row = rows[r];
-        const double top = l.top + row.y - f.scrollY;
-        if (top > l.bottom)
-            break;
-        const QRectF cell(0, top, l.left - 4, row.height);
-        p.setPen(pal.color(QPalette::WindowText));
-        if (row.kind == RowKind::Device) {
-            const bool collapsed = f.collapsed && row.index < f.collapsed->size() && (*f.collapsed)[row.index];
-            p.setFont(bold);
-            const QString name =
-                row.index < trace.devices.size()
-                    ? shortDeviceName(trace.devices[row.index].name)
-                    : QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "(no device)");
-            // U+25B8 / U+25BE: the small triangles of collapsible tree rows.
-            const QString text = (collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) + name;
-            p.drawText(cell.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       QFontMetricsF(bold).elidedText(text, Qt::ElideMiddle, cell.width() - 4));
-        } else if (row.kind == RowKind::Memory) {
-            const MemoryCounter& counter = trace.memory[row.index];
-            p.setFont(small);
-            p.drawText(cell.adjusted(14, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop,
-                       QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "Memory %1")
-                           .arg(fromUtf8(counter.allocator)));
-            p.drawText(cell.adjusted(14, 0, 0, -3), Qt::AlignLeft | Qt::AlignBottom,
-                       QCoreApplication::translate("tstudio::profiler::timeline::TimelineCanvas", "peak %1")
-                           .arg(QString::fromStdString(formatBytes(counter.peakBytes))));
-            counters.texts += 1;
-        } else {
-            p.setFont(small);
-            p.drawText(cell.adjusted(14, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       QFontMetricsF(small).elidedText(fromUtf8(trace.lanes[row.index].name), Qt::ElideRight,
-                                                       cell.width() - 14));
-        }
-        ++counters.texts;
-    }
-    p.setPen(pal.color(QPalette::Mid));
-    p.drawLine(QPointF(l.left - 0.5, l.top), QPointF(l.left - 0.5, l.bottom));
-    p.restore();
+    drawLabelColumn(p, f, l, first, small, bold, counters);
 
-    // Ruler.
-    p.save();
-    p.setFont(small);
-    p.fillRect(QRectF(0, 0, size.width(), l.top), pal.color(QPalette::Window));
-    p.setClipRect(QRectF(l.left, 0, l.width, l.top));
-    if (f.hasMeasure) {
-        const double x0 = l.left + f.window.xOf(std::min(f.measureStartNs, f.measureEndNs), l.width);
-        const double x1 = l.left + f.window.xOf(std::max(f.measureStartNs, f.measureEndNs), l.width);
-        p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), l.top), QColor(0x1e, 0x88, 0xe5, 90));
-    }
-    p.setPen(pal.color(QPalette::WindowText));
-    for (const RulerTick& tick : ticks) {
-        const double x = l.left + f.window.xOf(tick.timeNs, l.width);
-        p.drawLine(QPointF(x, l.top - (tick.major ? 9 : 4)), QPointF(x, l.top));
-        if (tick.major) {
-            // A label that would be cut by the right edge is left out.
-            const QString label = QString::fromStdString(tick.label);
-            if (x + 3 + QFontMetricsF(small).horizontalAdvance(label) <= l.left + l.width) {
-                p.drawText(QPointF(x + 3, l.top - 12), label);
-                ++counters.texts;
-            }
-        }
-    }
-    if (f.hasMeasure) {
-        const double x0 = l.left + f.window.xOf(std::min(f.measureStartNs, f.measureEndNs), l.width);
-        const double x1 = l.left + f.window.xOf(std::max(f.measureStartNs, f.measureEndNs), l.width);
-        const QString text = QString::fromStdString(formatDuration(std::fabs(f.measureEndNs - f.measureStartNs)));
-        const QFontMetricsF metrics(bold);
-        const double w = metrics.horizontalAdvance(text) + 8;
-        const QRectF label(std::clamp((x0 + x1) / 2 - w / 2, l.left, l.left + l.width - w), 2, w, l.top - 6);
-        p.fillRect(label, QColor(0x1e, 0x88, 0xe5));
-        p.setPen(Qt::white);
-        p.setFont(bold);
-        p.drawText(label, Qt::AlignCenter, text);
-        ++counters.texts;
-    }
-    p.setClipping(false);
-    p.setPen(pal.color(QPalette::Mid));
-    p.drawLine(QPointF(0, l.top - 0.5), QPointF(size.width(), l.top - 0.5));
-    if (!f.title.isEmpty()) {
-        p.setPen(pal.color(QPalette::WindowText));
-        p.setFont(bold);
-        p.drawText(QRectF(4, 0, l.left - 8, l.top), Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(bold).elidedText(f.title, Qt::ElideRight, l.left - 8));
-        ++counters.texts;
-    }
-    p.restore();
+    drawRuler(p, size, f, l, ticks, small, bold, counters);
     return counters;
 }
 
