@@ -390,6 +390,113 @@ Status averageOverRanks(GraphBuilder& b, std::vector<training::SparseGradAndVar>
     return Status::ok();
 }
 
+/// training.optimizer: the global step (made when missing), the learning rate, the variables to
+/// train, the towers' or the loss's gradients (averaged across ranks, clipped) and the update that
+/// applies them. Returns the train op's name; fills out's globalStep, updateOps and, with towers,
+/// loss and towerDevices.
+Expected<std::string> buildOptimizerStep(GraphBuilder& b, const Project& project, const LoadedGraph& loaded,
+                                         const DataParallel& parallel, const std::optional<Output>& loss,
+                                         const std::map<std::string, std::string>& fedBy, const std::string& label,
+                                         PreparedTraining& out)
+{
+    const TrainingSetup& setup = project.training;
+    const bool distributedRun = parallel.size > 1;
+    auto stepOr = training::getOrCreateGlobalStep(b);
+    if (!stepOr)
+        return unexpected(stepOr.error().withContext(label + "training.global_step"));
+    const Variable step = *stepOr;
+    out.globalStep = step.value().name();
+    const OptimizerSpec& spec = *setup.optimizer;
+    const bool scaleRate = distributedRun && (parallel.scaleLearningRate || project.distributed.scaleLearningRate);
+    auto rate = learningRate(b, scaleRate ? scaledSchedule(spec.learningRate, parallel.size) : spec.learningRate,
+                             step.value());
+    if (!rate)
+        return unexpected(rate.error().withContext(label + "training.optimizer.learning_rate"));
+    auto optimizer = makeOptimizer(spec, *rate);
+    if (!optimizer)
+        return unexpected(optimizer.error().withContext(label + "training.optimizer"));
+    std::optional<std::vector<Variable>> varList;
+    // The graph's own trainables (a MetaGraphDef's collection, or what a GraphDef's optimizer
+    // updates), else the float variables the loss depends on that the graph does not update itself.
+    const bool graphTrainables = !b.collections().variables(graph_keys::kTrainableVariables).empty();
+    if (!graphTrainables) {
+        varList = lossVariables(b, *loss);
+        if (varList->empty())
+            return unexpected(invalidArgumentError(label + "training.loss: '" + loss->name() +
+                                                   "' depends on no floating-point variable; there is "
+                                                   "nothing to train"));
+        for (const Variable& v : *varList)
+            b.collections().add(graph_keys::kTrainableVariables, v);
+    }
+    // The batch-norm updates run with every step, as `with tf.control_dependencies(
+    // tf.get_collection(UPDATE_OPS)): minimize(...)` has them (a graph from a file brings them
+    // in its MetaGraphDef's collection or by TensorFlow's names).
+    if (setup.varList) {
+        // minimize(var_list=...): the trainable variables whose names match from the start.
+        const std::vector<Variable> all =
+            varList ? *varList : b.collections().variables(graph_keys::kTrainableVariables);
+        std::vector<Variable> kept;
+        std::string names;
+        for (const Variable& v : all) {
+            names += (names.empty() ? "" : ", ") + v.name();
+            if (matchesFromStart(*setup.varList, v.name()))
+                kept.push_back(v);
+        }
+        if (kept.empty())
+            return unexpected(invalidArgumentError(label + "training.var_list: '" + *setup.varList +
+                                                   "' matches none of the trainable variables (" + names + ")"));
+        varList = kept;
+    }
+    auto updates = training::recoverUpdateOps(b, loaded.meta ? &loaded.meta->collections : nullptr);
+    if (!updates)
+        return unexpected(updates.error().withContext(label + "graph"));
+    out.updateOps = updates->size();
+    auto afterUpdates = training::afterUpdateOps(b);
+    std::vector<training::GradAndVar> gradsAndVars;
+    if (project.replicas > 1) {
+        std::vector<std::string> splitFeeds;
+        for (const auto& [tensor, source] : fedBy)
+            splitFeeds.push_back(tensor);
+        auto towers = buildReplicas(b, *loss, static_cast<int>(project.replicas),
+                                    project.device == "gpu" ? "GPU" : "CPU", splitFeeds, **optimizer, varList,
+                                    label + "replicas");
+        if (!towers)
+            return unexpected(towers.error());
+        gradsAndVars = std::move(towers->gradients);
+        out.loss = towers->loss.name();
+        out.towerDevices = std::move(towers->devices);
+    }
+    // As Optimizer.minimize: a variable read through a Gather (embedding_lookup) gets its
+    // gradient as IndexedSlices, clipped and applied sparsely; the others stay dense.
+    std::vector<training::SparseGradAndVar> sparseGradsAndVars;
+    if (project.replicas > 1) {
+        for (auto& [g, v] : gradsAndVars)
+            sparseGradsAndVars.emplace_back(g ? std::optional<Gradient>(Gradient(*g)) : std::nullopt, v);
+    } else {
+        auto grads = (*optimizer)->computeGradientsWithSlices(b, *loss, varList);
+        if (!grads)
+            return unexpected(grads.error().withContext(label + "training.optimizer"));
+        sparseGradsAndVars = std::move(*grads);
+    }
+    if (distributedRun)
+        if (Status s = averageOverRanks(b, sparseGradsAndVars, parallel.size, (*optimizer)->name()); !s.isOk())
+            return unexpected(s.withContext(label + "distributed"));
+    if (setup.clipByGlobalNorm) {
+        std::vector<std::optional<Gradient>> list;
+        for (const auto& [g, v] : sparseGradsAndVars)
+            list.push_back(g);
+        auto clipped = training::clipByGlobalNormWithSlices(b, list, *setup.clipByGlobalNorm);
+        if (!clipped)
+            return unexpected(clipped.error().withContext(label + "training.clip_by_global_norm"));
+        for (std::size_t i = 0; i < sparseGradsAndVars.size(); ++i)
+            sparseGradsAndVars[i].first = clipped->first[i];
+    }
+    auto train = (*optimizer)->applyGradientsWithSlices(b, sparseGradsAndVars, step);
+    if (!train)
+        return unexpected(train.error().withContext(label + "training.optimizer"));
+    return train->name();
+}
+
 } // namespace
 
 Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegistry& ops, const DataParallel& parallel)
@@ -495,100 +602,8 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
                                                            "(no \"global_step\" variable); name the step's tensor"));
         out.globalStep = step->value().name();
     } else {
-        auto stepOr = training::getOrCreateGlobalStep(b);
-        if (!stepOr)
-            return unexpected(stepOr.error().withContext(label + "training.global_step"));
-        const Variable step = *stepOr;
-        out.globalStep = step.value().name();
-        const OptimizerSpec& spec = *setup.optimizer;
-        const bool scaleRate = distributedRun && (parallel.scaleLearningRate || project.distributed.scaleLearningRate);
-        auto rate = learningRate(b, scaleRate ? scaledSchedule(spec.learningRate, parallel.size) : spec.learningRate,
-                                 step.value());
-        if (!rate)
-            return unexpected(rate.error().withContext(label + "training.optimizer.learning_rate"));
-        auto optimizer = makeOptimizer(spec, *rate);
-        if (!optimizer)
-            return unexpected(optimizer.error().withContext(label + "training.optimizer"));
-        std::optional<std::vector<Variable>> varList;
-        // The graph's own trainables (a MetaGraphDef's collection, or what a GraphDef's optimizer
-        // updates), else the float variables the loss depends on that the graph does not update itself.
-        const bool graphTrainables = !b.collections().variables(graph_keys::kTrainableVariables).empty();
-        if (!graphTrainables) {
-            varList = lossVariables(b, *loss);
-            if (varList->empty())
-                return unexpected(invalidArgumentError(label + "training.loss: '" + loss->name() +
-                                                       "' depends on no floating-point variable; there is "
-                                                       "nothing to train"));
-            for (const Variable& v : *varList)
-                b.collections().add(graph_keys::kTrainableVariables, v);
-        }
-        // The batch-norm updates run with every step, as `with tf.control_dependencies(
-        // tf.get_collection(UPDATE_OPS)): minimize(...)` has them (a graph from a file brings them
-        // in its MetaGraphDef's collection or by TensorFlow's names).
-        if (setup.varList) {
-            // minimize(var_list=...): the trainable variables whose names match from the start.
-            const std::vector<Variable> all =
-                varList ? *varList : b.collections().variables(graph_keys::kTrainableVariables);
-            std::vector<Variable> kept;
-            std::string names;
-            for (const Variable& v : all) {
-                names += (names.empty() ? "" : ", ") + v.name();
-                if (matchesFromStart(*setup.varList, v.name()))
-                    kept.push_back(v);
-            }
-            if (kept.empty())
-                return unexpected(invalidArgumentError(label + "training.var_list: '" + *setup.varList +
-                                                       "' matches none of the trainable variables (" + names + ")"));
-            varList = kept;
-        }
-        auto updates = training::recoverUpdateOps(b, loaded.meta ? &loaded.meta->collections : nullptr);
-        if (!updates)
-            return unexpected(updates.error().withContext(label + "graph"));
-        out.updateOps = updates->size();
-        auto afterUpdates = training::afterUpdateOps(b);
-        std::vector<training::GradAndVar> gradsAndVars;
-        if (project.replicas > 1) {
-            std::vector<std::string> splitFeeds;
-            for (const auto& [tensor, source] : fedBy)
-                splitFeeds.push_back(tensor);
-            auto towers = buildReplicas(b, *loss, static_cast<int>(project.replicas),
-                                        project.device == "gpu" ? "GPU" : "CPU", splitFeeds, **optimizer, varList,
-                                        label + "replicas");
-            if (!towers)
-                return unexpected(towers.error());
-            gradsAndVars = std::move(towers->gradients);
-            out.loss = towers->loss.name();
-            out.towerDevices = std::move(towers->devices);
-        }
-        // As Optimizer.minimize: a variable read through a Gather (embedding_lookup) gets its
-        // gradient as IndexedSlices, clipped and applied sparsely; the others stay dense.
-        std::vector<training::SparseGradAndVar> sparseGradsAndVars;
-        if (project.replicas > 1) {
-            for (auto& [g, v] : gradsAndVars)
-                sparseGradsAndVars.emplace_back(g ? std::optional<Gradient>(Gradient(*g)) : std::nullopt, v);
-        } else {
-            auto grads = (*optimizer)->computeGradientsWithSlices(b, *loss, varList);
-            if (!grads)
-                return unexpected(grads.error().withContext(label + "training.optimizer"));
-            sparseGradsAndVars = std::move(*grads);
-        }
-        if (distributedRun)
-            if (Status s = averageOverRanks(b, sparseGradsAndVars, parallel.size, (*optimizer)->name()); !s.isOk())
-                return unexpected(s.withContext(label + "distributed"));
-        if (setup.clipByGlobalNorm) {
-            std::vector<std::optional<Gradient>> list;
-            for (const auto& [g, v] : sparseGradsAndVars)
-                list.push_back(g);
-            auto clipped = training::clipByGlobalNormWithSlices(b, list, *setup.clipByGlobalNorm);
-            if (!clipped)
-                return unexpected(clipped.error().withContext(label + "training.clip_by_global_norm"));
-            for (std::size_t i = 0; i < sparseGradsAndVars.size(); ++i)
-                sparseGradsAndVars[i].first = clipped->first[i];
-        }
-        auto train = (*optimizer)->applyGradientsWithSlices(b, sparseGradsAndVars, step);
-        if (!train)
-            return unexpected(train.error().withContext(label + "training.optimizer"));
-        out.trainOp = train->name();
+        TSTUDIO_TRY(train, buildOptimizerStep(b, project, loaded, parallel, loss, fedBy, label, out));
+        out.trainOp = train;
     }
 
     if (Status s = checkPlaceholdersFed(b, out.trainOp, fedBy, !out.queueRunners.empty(), project, label); !s.isOk())
