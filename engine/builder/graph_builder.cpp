@@ -51,6 +51,59 @@ std::int64_t protoElements(const tensorflow::TensorProto& proto)
     return proto.tensor_shape().unknown_rank() ? -1 : n;
 }
 
+/// The attrs an input argument's tensors decide, as tf.Graph's op-def library infers them: the
+/// number attr of a list (all of one type), the type list attr, or the type attr (the first argument
+/// that sets it wins; a later one of another type is an error naming it). `argTypes` are the
+/// argument's tensors' base types; `prefix` starts the errors ("Input 'x' of 'Add' Op").
+Status inferArgumentAttrs(tensorflow::NodeDef& node, const tensorflow::OpDef::ArgDef& arg,
+                          const std::vector<DataType>& argTypes, const std::string& nodeName,
+                          const std::string& typeName, const std::string& prefix,
+                          std::map<std::string, std::string>& inferredFrom)
+{
+    auto& nodeAttrs = *node.mutable_attr();
+    if (!arg.number_attr().empty()) {
+        const auto n = static_cast<std::int64_t>(argTypes.size());
+        if (auto it = nodeAttrs.find(arg.number_attr()); it != nodeAttrs.end() && it->second.i() != n)
+            return nodeError(nodeName, typeName,
+                             prefix + " has " + std::to_string(n) + " tensors but attr '" + arg.number_attr() +
+                                 "' is " + std::to_string(it->second.i()));
+        nodeAttrs[arg.number_attr()] = attr::i(n);
+        for (DataType t : argTypes) {
+            if (t != argTypes.front())
+                return nodeError(nodeName, typeName,
+                                 "All tensors passed to '" + arg.name() + "' of '" + typeName +
+                                     "' Op must have the same type.");
+        }
+    }
+    if (!arg.type_list_attr().empty()) {
+        if (auto it = nodeAttrs.find(arg.type_list_attr()); it == nodeAttrs.end())
+            nodeAttrs[arg.type_list_attr()] = attr::types(argTypes);
+    } else if (arg.type() != tensorflow::DT_INVALID) {
+        for (DataType t : argTypes) {
+            if (t != arg.type())
+                return nodeError(nodeName, typeName,
+                                 prefix + " has type " + dataTypeName(t) + " that does not match expected type of " +
+                                     dataTypeName(arg.type()) + ".");
+        }
+    } else if (!arg.type_attr().empty() && !argTypes.empty()) {
+        const DataType t = argTypes.front();
+        auto it = nodeAttrs.find(arg.type_attr());
+        if (it == nodeAttrs.end()) {
+            nodeAttrs[arg.type_attr()] = attr::type(t);
+            inferredFrom[arg.type_attr()] = arg.name();
+        } else if (it->second.type() != t) {
+            auto from = inferredFrom.find(arg.type_attr());
+            return nodeError(
+                nodeName, typeName,
+                prefix + " has type " + dataTypeName(t) + " that does not match " +
+                    (from != inferredFrom.end()
+                         ? "type " + dataTypeName(it->second.type()) + " of argument '" + from->second + "'."
+                         : "expected type of " + dataTypeName(it->second.type()) + "."));
+        }
+    }
+    return Status::ok();
+}
+
 } // namespace
 
 GraphBuilder::GraphBuilder(const OpRegistry& registry)
@@ -440,48 +493,8 @@ Expected<Operation> GraphBuilder::addNode(std::string_view type, std::vector<OpI
             argTypes.push_back(baseType(dtype));
             node.add_input(t.inputString());
         }
-        auto& nodeAttrs = *node.mutable_attr();
-        if (!arg.number_attr().empty()) {
-            const auto n = static_cast<std::int64_t>(argTypes.size());
-            if (auto it = nodeAttrs.find(arg.number_attr()); it != nodeAttrs.end() && it->second.i() != n)
-                return unexpected(nodeError(nodeName, typeName,
-                                            prefix + " has " + std::to_string(n) + " tensors but attr '" +
-                                                arg.number_attr() + "' is " + std::to_string(it->second.i())));
-            nodeAttrs[arg.number_attr()] = attr::i(n);
-            for (DataType t : argTypes) {
-                if (t != argTypes.front())
-                    return unexpected(nodeError(nodeName, typeName,
-                                                "All tensors passed to '" + arg.name() + "' of '" + typeName +
-                                                    "' Op must have the same type."));
-            }
-        }
-        if (!arg.type_list_attr().empty()) {
-            if (auto it = nodeAttrs.find(arg.type_list_attr()); it == nodeAttrs.end())
-                nodeAttrs[arg.type_list_attr()] = attr::types(argTypes);
-        } else if (arg.type() != tensorflow::DT_INVALID) {
-            for (DataType t : argTypes) {
-                if (t != arg.type())
-                    return unexpected(nodeError(nodeName, typeName,
-                                                prefix + " has type " + dataTypeName(t) +
-                                                    " that does not match expected type of " +
-                                                    dataTypeName(arg.type()) + "."));
-            }
-        } else if (!arg.type_attr().empty() && !argTypes.empty()) {
-            const DataType t = argTypes.front();
-            auto it = nodeAttrs.find(arg.type_attr());
-            if (it == nodeAttrs.end()) {
-                nodeAttrs[arg.type_attr()] = attr::type(t);
-                inferredFrom[arg.type_attr()] = arg.name();
-            } else if (it->second.type() != t) {
-                auto from = inferredFrom.find(arg.type_attr());
-                return unexpected(nodeError(
-                    nodeName, typeName,
-                    prefix + " has type " + dataTypeName(t) + " that does not match " +
-                        (from != inferredFrom.end()
-                             ? "type " + dataTypeName(it->second.type()) + " of argument '" + from->second + "'."
-                             : "expected type of " + dataTypeName(it->second.type()) + ".")));
-            }
-        }
+        if (Status st = inferArgumentAttrs(node, arg, argTypes, nodeName, typeName, prefix, inferredFrom); !st.isOk())
+            return unexpected(std::move(st));
     }
 
     // Attr scopes (inner first), then colocation, then the device.
