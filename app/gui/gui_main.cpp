@@ -34,6 +34,7 @@
 #include <functional>
 #include <string_view>
 #include <memory>
+#include <optional>
 
 using namespace tstudio;
 
@@ -111,52 +112,43 @@ int writeGraphImage(MainWindow& window, const QString& graphFile, const QString&
     return 0;
 }
 
-} // namespace
+/// tensorstudio's command-line options (their texts translated into the run's language).
+struct GuiOptions {
+    QCommandLineOption screenshotOption;
+    QCommandLineOption panelOption;
+    QCommandLineOption languageOption;
+    QCommandLineOption themeOption;
+    QCommandLineOption sizeOption;
+    QCommandLineOption exampleOption;
+    QCommandLineOption expandOption;
+    QCommandLineOption colourOption;
+    QCommandLineOption selectOption;
+    QCommandLineOption findOption;
+    QCommandLineOption leftToRightOption;
+    QCommandLineOption evaluateOption;
+    QCommandLineOption trainStepsOption;
+    QCommandLineOption captureStepOption;
+    QCommandLineOption processesOption;
+    QCommandLineOption distributedDialogOption;
+    QCommandLineOption dataOption;
+    QCommandLineOption tabOption;
+    QCommandLineOption graphImageOption;
+    QCommandLineOption benchLayoutOption;
+    QCommandLineOption benchEditorOption;
+    QCommandLineOption benchChartOption;
+    QCommandLineOption benchDashboardOption;
+    QCommandLineOption benchLiveOption;
+    QCommandLineOption benchTrainOption;
+    QCommandLineOption benchStepsOption;
+    QCommandLineOption benchDataOption;
+    QCommandLineOption benchProfilerOption;
+    QCommandLineOption manOption;
+    QCommandLineOption newInstanceOption;
+};
 
-int main(int argc, char** argv)
+/// Adds tensorstudio's options, help, version and positional arguments to `parser`.
+GuiOptions addGuiOptions(QCommandLineParser& parser)
 {
-    // The layout benchmark needs no display: render offscreen unless a platform was chosen.
-    for (int i = 1; i < argc; ++i)
-        if (std::string_view(argv[i]).starts_with("--bench-") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-    GuardedApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("TensorStudio"));
-    QApplication::setApplicationName(QStringLiteral("TensorStudio"));
-    QApplication::setApplicationVersion(QString::fromLatin1(engineVersion().data(), qsizetype(engineVersion().size())));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tensorstudio.svg")));
-    // The desktop entry installed with the program (packaging/): window managers and Wayland
-    // compositors match the running window to it, its name and icon.
-    QGuiApplication::setDesktopFileName(QStringLiteral("org.tensorstudio.TensorStudio"));
-
-    // The language must be known before the command-line help is built, so that it is translated.
-    const QStringList arguments = QApplication::arguments();
-    const bool screenshotMode = arguments.contains(QStringLiteral("--screenshot")) ||
-                                std::any_of(arguments.begin(), arguments.end(),
-                                            [](const QString& a) { return a.startsWith(QStringLiteral("--screenshot=")); });
-    QTemporaryDir scratch;
-    // --graph-image opens a file too, which would otherwise be added to the recent files.
-    const bool graphImageMode = std::any_of(arguments.begin(), arguments.end(),
-                                            [](const QString& a) { return a.startsWith(QStringLiteral("--graph-image")); });
-    // --man writes the manual page (at build time too): the user's settings are neither read nor touched.
-    const bool manMode = std::any_of(arguments.begin(), arguments.end(),
-                                     [](const QString& a) { return a == QLatin1String("--man") || a.startsWith(QStringLiteral("--man=")); });
-    std::unique_ptr<QSettings> qsettings = openSettings(screenshotMode || graphImageMode || manMode, scratch);
-    AppSettings settings(qsettings.get());
-    QString language = settings.language();
-    for (qsizetype i = 1; i < arguments.size(); ++i) {
-        if (arguments[i] == QLatin1String("--language") && i + 1 < arguments.size())
-            language = arguments[i + 1];
-        else if (arguments[i].startsWith(QStringLiteral("--language=")))
-            language = arguments[i].mid(11);
-    }
-    LanguageManager languages;
-    if (!languages.setLanguage(language)) {
-        std::fprintf(stderr, "tensorstudio: unknown or unavailable language '%s' (use en or zh_CN)\n",
-                     qPrintable(language));
-        return 2;
-    }
-
-    QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("CommandLine", "TensorStudio: an IDE for TensorFlow 1.x dataflow graphs."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -275,58 +267,182 @@ int main(int argc, char** argv)
     parser.addOption(newInstanceOption);
     parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("CommandLine", "Files or folders to open."),
                                  QStringLiteral("[FILES...]"));
-    parser.process(app);
+    return GuiOptions{screenshotOption, panelOption, languageOption, themeOption, sizeOption, exampleOption,
+                      expandOption, colourOption, selectOption, findOption, leftToRightOption, evaluateOption,
+                      trainStepsOption, captureStepOption, processesOption, distributedDialogOption, dataOption,
+                      tabOption, graphImageOption, benchLayoutOption, benchEditorOption, benchChartOption,
+                      benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption, benchDataOption,
+                      benchProfilerOption, manOption, newInstanceOption};
+}
 
-    if (parser.isSet(manOption)) {
-        const QByteArray page =
-            manPageFromHelp(parser.helpText(), QStringLiteral("tensorstudio ") + QCoreApplication::applicationVersion()).toUtf8();
-        const QString path = parser.value(manOption);
-        if (path == QLatin1String("-")) {
-            std::fwrite(page.constData(), 1, static_cast<std::size_t>(page.size()), stdout);
-            return 0;
-        }
-        QSaveFile file(path); // a temporary file, renamed over FILE once complete
-        if (!file.open(QIODevice::WriteOnly) || file.write(page) != page.size() || !file.commit()) {
-            std::fprintf(stderr, "tensorstudio: --man: cannot write '%s': %s\n", qPrintable(path), qPrintable(file.errorString()));
-            return 1;
-        }
+/// --man FILE: the manual page made from the options' help, to FILE or ('-') standard output.
+int writeManPage(const QCommandLineParser& parser, const GuiOptions& o)
+{
+    const QByteArray page =
+        manPageFromHelp(parser.helpText(), QStringLiteral("tensorstudio ") + QCoreApplication::applicationVersion()).toUtf8();
+    const QString path = parser.value(o.manOption);
+    if (path == QLatin1String("-")) {
+        std::fwrite(page.constData(), 1, static_cast<std::size_t>(page.size()), stdout);
         return 0;
     }
+    QSaveFile file(path); // a temporary file, renamed over FILE once complete
+    if (!file.open(QIODevice::WriteOnly) || file.write(page) != page.size() || !file.commit()) {
+        std::fprintf(stderr, "tensorstudio: --man: cannot write '%s': %s\n", qPrintable(path), qPrintable(file.errorString()));
+        return 1;
+    }
+    return 0;
+}
 
-    if (parser.isSet(benchLayoutOption))
-        return runLayoutBench(parser.value(benchLayoutOption));
-    if (parser.isSet(benchChartOption)) {
-        const int points = parser.value(benchChartOption).toInt();
+/// The --bench-* options: the benchmark's exit code, or nothing when none is given.
+std::optional<int> runBenchmark(const QCommandLineParser& parser, const GuiOptions& o)
+{
+    if (parser.isSet(o.benchLayoutOption))
+        return runLayoutBench(parser.value(o.benchLayoutOption));
+    if (parser.isSet(o.benchChartOption)) {
+        const int points = parser.value(o.benchChartOption).toInt();
         if (points < 2 || points > 100000000) {
             std::fprintf(stderr, "tensorstudio: --bench-chart needs N between 2 and 100000000\n");
             return 2;
         }
         return runChartBench(points);
     }
-    if (parser.isSet(benchDashboardOption))
-        return runDashboardBench(parser.value(benchDashboardOption));
-    if (parser.isSet(benchProfilerOption))
-        return runProfilerBench(parser.value(benchProfilerOption));
-    if (parser.isSet(benchLiveOption) || parser.isSet(benchTrainOption)) {
-        const int steps = parser.value(benchStepsOption).toInt();
+    if (parser.isSet(o.benchDashboardOption))
+        return runDashboardBench(parser.value(o.benchDashboardOption));
+    if (parser.isSet(o.benchProfilerOption))
+        return runProfilerBench(parser.value(o.benchProfilerOption));
+    if (parser.isSet(o.benchLiveOption) || parser.isSet(o.benchTrainOption)) {
+        const int steps = parser.value(o.benchStepsOption).toInt();
         if (steps < 1) {
             std::fprintf(stderr, "tensorstudio: --bench-steps needs a positive number\n");
             return 2;
         }
-        if (parser.isSet(benchTrainOption))
-            return runTrainBench(parser.value(benchTrainOption), steps, parser.value(benchDataOption));
-        return runLiveBench(parser.value(benchLiveOption), steps, parser.value(benchDataOption));
+        if (parser.isSet(o.benchTrainOption))
+            return runTrainBench(parser.value(o.benchTrainOption), steps, parser.value(o.benchDataOption));
+        return runLiveBench(parser.value(o.benchLiveOption), steps, parser.value(o.benchDataOption));
     }
-    if (parser.isSet(benchEditorOption)) {
-        const int nodes = parser.value(benchEditorOption).toInt();
+    if (parser.isSet(o.benchEditorOption)) {
+        const int nodes = parser.value(o.benchEditorOption).toInt();
         if (nodes < 2 || nodes > 100000) {
             std::fprintf(stderr, "tensorstudio: --bench-editor needs N between 2 and 100000\n");
             return 2;
         }
         return runEditorBench(nodes);
     }
+    return std::nullopt;
+}
 
-    const QString theme = parser.isSet(themeOption) ? parser.value(themeOption) : AppSettings::themeId(settings.theme());
+/// --screenshot: the request the options make (2 for a bad one), taken of `window`.
+int screenshotFromOptions(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o)
+{
+    ScreenshotRequest request;
+    request.outputFile = parser.value(o.screenshotOption);
+    request.panel = parser.value(o.panelOption);
+    request.files = parser.positionalArguments();
+    request.openExample = parser.isSet(o.exampleOption);
+    if (parser.isSet(o.expandOption))
+        request.expand = parser.value(o.expandOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    request.colourBy = parser.value(o.colourOption);
+    request.select = parser.value(o.selectOption);
+    request.find = parser.value(o.findOption);
+    request.leftToRight = parser.isSet(o.leftToRightOption);
+    request.evaluate = parser.isSet(o.evaluateOption);
+    request.dashboardTab = parser.value(o.tabOption);
+    request.dataDir = parser.value(o.dataOption);
+    if (parser.isSet(o.trainStepsOption)) {
+        bool ok = false;
+        request.trainSteps = parser.value(o.trainStepsOption).toInt(&ok);
+        if (!ok || request.trainSteps < 1) {
+            std::fprintf(stderr, "tensorstudio: --train-steps needs a positive number\n");
+            return 2;
+        }
+    }
+    if (parser.isSet(o.captureStepOption)) {
+        bool ok = false;
+        request.captureStep = parser.value(o.captureStepOption).toInt(&ok);
+        if (!ok || request.captureStep < 1 || request.trainSteps < 1) {
+            std::fprintf(stderr, "tensorstudio: --capture-step needs a positive number and --train-steps\n");
+            return 2;
+        }
+    }
+    request.distributedDialog = parser.isSet(o.distributedDialogOption);
+    if (parser.isSet(o.processesOption)) {
+        bool ok = false;
+        request.processes = parser.value(o.processesOption).toInt(&ok);
+        if (!ok || request.processes < 1 || (request.trainSteps < 1 && !request.distributedDialog)) {
+            std::fprintf(
+                stderr,
+                "tensorstudio: --processes needs a positive number and --train-steps or --distributed-dialog\n");
+            return 2;
+        }
+    }
+    if (parser.isSet(o.sizeOption)) {
+        const QStringList parts = parser.value(o.sizeOption).split(QLatin1Char('x'));
+        const int w = parts.value(0).toInt(), h = parts.value(1).toInt();
+        if (parts.size() != 2 || w < 200 || h < 150 || w > 8192 || h > 8192) {
+            std::fprintf(stderr, "tensorstudio: --size must be WxH between 200x150 and 8192x8192\n");
+            return 2;
+        }
+        request.size = QSize(w, h);
+    }
+    return takeScreenshot(window, request);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // The layout benchmark needs no display: render offscreen unless a platform was chosen.
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]).starts_with("--bench-") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    GuardedApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("TensorStudio"));
+    QApplication::setApplicationName(QStringLiteral("TensorStudio"));
+    QApplication::setApplicationVersion(QString::fromLatin1(engineVersion().data(), qsizetype(engineVersion().size())));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tensorstudio.svg")));
+    // The desktop entry installed with the program (packaging/): window managers and Wayland
+    // compositors match the running window to it, its name and icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.tensorstudio.TensorStudio"));
+
+    // The language must be known before the command-line help is built, so that it is translated.
+    const QStringList arguments = QApplication::arguments();
+    const bool screenshotMode = arguments.contains(QStringLiteral("--screenshot")) ||
+                                std::any_of(arguments.begin(), arguments.end(),
+                                            [](const QString& a) { return a.startsWith(QStringLiteral("--screenshot=")); });
+    QTemporaryDir scratch;
+    // --graph-image opens a file too, which would otherwise be added to the recent files.
+    const bool graphImageMode = std::any_of(arguments.begin(), arguments.end(),
+                                            [](const QString& a) { return a.startsWith(QStringLiteral("--graph-image")); });
+    // --man writes the manual page (at build time too): the user's settings are neither read nor touched.
+    const bool manMode = std::any_of(arguments.begin(), arguments.end(),
+                                     [](const QString& a) { return a == QLatin1String("--man") || a.startsWith(QStringLiteral("--man=")); });
+    std::unique_ptr<QSettings> qsettings = openSettings(screenshotMode || graphImageMode || manMode, scratch);
+    AppSettings settings(qsettings.get());
+    QString language = settings.language();
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--language") && i + 1 < arguments.size())
+            language = arguments[i + 1];
+        else if (arguments[i].startsWith(QStringLiteral("--language=")))
+            language = arguments[i].mid(11);
+    }
+    LanguageManager languages;
+    if (!languages.setLanguage(language)) {
+        std::fprintf(stderr, "tensorstudio: unknown or unavailable language '%s' (use en or zh_CN)\n",
+                     qPrintable(language));
+        return 2;
+    }
+
+    QCommandLineParser parser;
+    const GuiOptions o = addGuiOptions(parser);
+    parser.process(app);
+
+    if (parser.isSet(o.manOption))
+        return writeManPage(parser, o);
+
+    if (const std::optional<int> bench = runBenchmark(parser, o))
+        return *bench;
+
+    const QString theme = parser.isSet(o.themeOption) ? parser.value(o.themeOption) : AppSettings::themeId(settings.theme());
     if (theme != QLatin1String("light") && theme != QLatin1String("dark")) {
         std::fprintf(stderr, "tensorstudio: --theme must be light or dark, not '%s'\n", qPrintable(theme));
         return 2;
@@ -336,7 +452,7 @@ int main(int argc, char** argv)
     // One TensorStudio per user and display: a second launch hands its files to the running window
     // and exits (single_instance.h); --new-instance opts out.
     std::unique_ptr<SingleInstance> instance;
-    if (!screenshotMode && !graphImageMode && !parser.isSet(newInstanceOption) &&
+    if (!screenshotMode && !graphImageMode && !parser.isSet(o.newInstanceOption) &&
         SingleInstance::enabledFor(QGuiApplication::platformName())) {
         switch (SingleInstance::forward(parser.positionalArguments())) {
         case SingleInstance::Forwarded::kYes:
@@ -371,68 +487,17 @@ int main(int argc, char** argv)
             window.activateWindow();
         });
     }
-    if (parser.isSet(graphImageOption)) {
+    if (parser.isSet(o.graphImageOption)) {
         if (parser.positionalArguments().size() != 1) {
             std::fprintf(stderr, "tensorstudio: --graph-image needs exactly one graph file\n");
             return 2;
         }
-        return writeGraphImage(window, parser.positionalArguments().front(), parser.value(graphImageOption),
-                               parser.isSet(leftToRightOption));
+        return writeGraphImage(window, parser.positionalArguments().front(), parser.value(o.graphImageOption),
+                               parser.isSet(o.leftToRightOption));
     }
 
-    if (screenshotMode) {
-        ScreenshotRequest request;
-        request.outputFile = parser.value(screenshotOption);
-        request.panel = parser.value(panelOption);
-        request.files = parser.positionalArguments();
-        request.openExample = parser.isSet(exampleOption);
-        if (parser.isSet(expandOption))
-            request.expand = parser.value(expandOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        request.colourBy = parser.value(colourOption);
-        request.select = parser.value(selectOption);
-        request.find = parser.value(findOption);
-        request.leftToRight = parser.isSet(leftToRightOption);
-        request.evaluate = parser.isSet(evaluateOption);
-        request.dashboardTab = parser.value(tabOption);
-        request.dataDir = parser.value(dataOption);
-        if (parser.isSet(trainStepsOption)) {
-            bool ok = false;
-            request.trainSteps = parser.value(trainStepsOption).toInt(&ok);
-            if (!ok || request.trainSteps < 1) {
-                std::fprintf(stderr, "tensorstudio: --train-steps needs a positive number\n");
-                return 2;
-            }
-        }
-        if (parser.isSet(captureStepOption)) {
-            bool ok = false;
-            request.captureStep = parser.value(captureStepOption).toInt(&ok);
-            if (!ok || request.captureStep < 1 || request.trainSteps < 1) {
-                std::fprintf(stderr, "tensorstudio: --capture-step needs a positive number and --train-steps\n");
-                return 2;
-            }
-        }
-        request.distributedDialog = parser.isSet(distributedDialogOption);
-        if (parser.isSet(processesOption)) {
-            bool ok = false;
-            request.processes = parser.value(processesOption).toInt(&ok);
-            if (!ok || request.processes < 1 || (request.trainSteps < 1 && !request.distributedDialog)) {
-                std::fprintf(
-                    stderr,
-                    "tensorstudio: --processes needs a positive number and --train-steps or --distributed-dialog\n");
-                return 2;
-            }
-        }
-        if (parser.isSet(sizeOption)) {
-            const QStringList parts = parser.value(sizeOption).split(QLatin1Char('x'));
-            const int w = parts.value(0).toInt(), h = parts.value(1).toInt();
-            if (parts.size() != 2 || w < 200 || h < 150 || w > 8192 || h > 8192) {
-                std::fprintf(stderr, "tensorstudio: --size must be WxH between 200x150 and 8192x8192\n");
-                return 2;
-            }
-            request.size = QSize(w, h);
-        }
-        return takeScreenshot(window, request);
-    }
+    if (screenshotMode)
+        return screenshotFromOptions(window, parser, o);
 
     window.restoreLayout();
     // Opened and saved files join the desktop's recent list, except for offscreen runs (tests).
@@ -444,11 +509,11 @@ int main(int argc, char** argv)
     std::unique_ptr<UiMap> uiMap;
     if (const QString mapPath = qEnvironmentVariable("TSTUDIO_UI_MAP"); !mapPath.isEmpty())
         uiMap = std::make_unique<UiMap>(&window, mapPath);
-    const QString panel = parser.value(panelOption);
+    const QString panel = parser.value(o.panelOption);
     const bool welcome = panel == QLatin1String("start") || panel == QLatin1String("welcome");
-    if (parser.isSet(panelOption) && !welcome && !window.showPanel(panel))
+    if (parser.isSet(o.panelOption) && !welcome && !window.showPanel(panel))
         std::fprintf(stderr, "tensorstudio: unknown panel '%s'\n", qPrintable(panel));
-    if (parser.isSet(exampleOption))
+    if (parser.isSet(o.exampleOption))
         window.openExample();
     window.openPaths(parser.positionalArguments());
     if (welcome)
