@@ -385,6 +385,393 @@ std::string dataParallelLine(const Project& project, const DataParallel& paralle
            "; checkpoints from rank 0 only, this rank's event files in " + events.string();
 }
 
+/// The MonitoredTrainingSession of a run: threads, devices (towers), the checkpoint and summary
+/// directories (rank 0's log directory; another rank saves nothing and writes its events to its own),
+/// the project's hooks' periods and its stop, NaN and profiler hooks.
+Expected<training::MonitoredTrainingSessionOptions>
+sessionOptions(const Project& project, const Registries& registries, const TrainRunOptions& options,
+               const PreparedTraining& prepared, bool chief, const std::filesystem::path& logdir,
+               const std::filesystem::path& eventDir, std::int64_t lastStep)
+{
+    training::MonitoredTrainingSessionOptions mts;
+    mts.session.ops = &registries.ops;
+    mts.session.kernels = &registries.kernels;
+    mts.session.config.set_intra_op_parallelism_threads(options.threads);
+    mts.session.config.set_inter_op_parallelism_threads(1);
+    // "gpu": ops with GPU kernels on GPU:0 (TensorFlow's default placement), the rest (summaries,
+    // save and restore) on the CPU; "cpu": no GPU device at all.
+    // With replicas the towers' devices: CPU:0..N-1 or GPU:0..N-1.
+    const int towers = static_cast<int>(project.replicas);
+    (*mts.session.config.mutable_device_count())["GPU"] = project.device == "gpu" ? towers : 0;
+    if (project.device == "cpu" && towers > 1)
+        (*mts.session.config.mutable_device_count())["CPU"] = towers;
+    if (!prepared.towerDevices.empty())
+        logInfo("training", towerMapping(project, prepared.towerDevices));
+    mts.session.config.set_allow_soft_placement(true);
+    mts.session.captureGraphs = project.cudaGraphs && options.cudaGraphs;
+    // Horovod's checkpoint_dir=None on every rank but 0: rank r > 0 restores and saves nothing,
+    // and its summaries and step counts go to its own directory.
+    mts.checkpointDir = chief ? logdir.string() : std::string();
+    if (!chief)
+        mts.summaryDir = eventDir.string();
+    training::ScaffoldOptions scaffold;
+    scaffold.initOp = prepared.initOp;
+    mts.scaffold = std::make_shared<training::Scaffold>(std::move(scaffold));
+    // The project's periods; a null period turns that hook off (TensorFlow's None, 0 here).
+    const Hooks& hooks = project.hooks;
+    mts.saveCheckpointSteps = hooks.checkpointEverySteps.value_or(0);
+    mts.saveCheckpointSecs = hooks.checkpointEverySecs ? static_cast<double>(*hooks.checkpointEverySecs) : 0.0;
+    if (*mts.saveCheckpointSteps == 0 && *mts.saveCheckpointSecs == 0)
+        mts.saveCheckpointSecs = 600.0; // the final checkpoint at close() needs the hook
+    if (*mts.saveCheckpointSteps > 0 && *mts.saveCheckpointSecs > 0)
+        mts.saveCheckpointSecs = 0.0; // steps given explicitly win over the default period
+    mts.saveSummariesSteps = hooks.summaryEverySteps.value_or(0);
+    mts.saveSummariesSecs = 0.0;
+    mts.logStepCountSteps = hooks.logEverySteps.value_or(0);
+    // The graph's own input pipelines, started with the session (TensorFlow's _CoordinatedSession).
+    mts.queueRunners = prepared.queueRunners;
+    mts.stopGracePeriodSecs = 2; // a runner stuck in a stalled reader must not hold the IDE's Stop for long
+
+    auto stop = training::StopAtStepHook::create(std::nullopt, lastStep);
+    if (!stop)
+        return unexpected(stop.error());
+    mts.hooks.push_back(*stop);
+    if (!prepared.loss.empty())
+        mts.hooks.push_back(std::make_shared<training::NanTensorHook>(prepared.loss, true));
+    if (hooks.profileEverySteps && *hooks.profileEverySteps > 0) {
+        training::ProfilerHookOptions profiler;
+        profiler.saveSteps = *hooks.profileEverySteps;
+        profiler.outputDir = eventDir.string();
+        auto hook = training::ProfilerHook::create(profiler);
+        if (!hook)
+            return unexpected(hook.error());
+        mts.hooks.push_back(*hook);
+    }
+    return mts;
+}
+
+/// The carried state after a step (its fetches from `carriedAt` on): at an epoch's end the
+/// perplexity, written as an event and logged.
+Status carryAfterStep(CarriedState& carried, const std::vector<Tensor>& values, std::size_t carriedAt,
+                      const std::filesystem::path& eventDir, TrainRunResult& result)
+{
+    const auto tail = values.begin() + static_cast<std::ptrdiff_t>(carriedAt);
+    auto perplexity = carried.afterStep(std::vector<Tensor>(tail, values.end()));
+    if (!perplexity)
+        return perplexity.error();
+    if (!*perplexity)
+        return Status::ok();
+    const std::int64_t epoch = carried.steps() / carried.epochSteps();
+    if (Status s = writePerplexity(eventDir, **perplexity, result.lastStep); !s.isOk())
+        return s;
+    logInfo("training", "Epoch " + std::to_string(epoch) + ": perplexity " + formatNumber(**perplexity) +
+                            " (global step " + std::to_string(result.lastStep) + ")");
+    result.perplexities.push_back(**perplexity);
+    return Status::ok();
+}
+
+/// What a run adds to the prepared graph before its session starts.
+struct RunAdditions {
+    std::string accuracy; ///< the default accuracy's tensor; empty when none could be built
+    std::string stepRead; ///< the hooks' copy of the global step, which the loop fetches too
+    std::unique_ptr<CarriedState> carried;
+    std::unique_ptr<RunEvaluations> evaluations; ///< rank 0's, when the project has an eval section
+};
+
+/// The project's summaries and the loss's, the default accuracy, the global step's read, the state
+/// carried between steps ("carry_state" / "perplexity", checked before the session writes anything)
+/// and the evaluations (rank 0 only).
+Expected<RunAdditions> addRunNodes(GraphBuilder& b, const Project& project, const PreparedTraining& prepared,
+                                   bool chief, const std::filesystem::path& logdir)
+{
+    RunAdditions out;
+    if (Status s = addProjectSummaries(b, project, prepared.collections); !s.isOk())
+        return unexpected(s);
+    if (Status s = addLossSummary(b, prepared.loss); !s.isOk())
+        return unexpected(s.withContext("adding the loss summary"));
+    // A classifier's accuracy is what a newcomer looks for first; a graph it cannot be built on
+    // (logits of unknown rank) still trains, without it.
+    if (auto added = addDefaultAccuracy(b, prepared.loss); !added)
+        logWarning("training", "no default accuracy: " + added.error().message());
+    else if (*added)
+        out.accuracy = **added;
+    // The hooks' copy of the global step (MonitoredTrainingSession orders it before the step's
+    // increment); the loop fetches it too.
+    auto stepRead = training::globalStepReadTensor(b, "the training loop");
+    if (!stepRead)
+        return unexpected(stepRead.error());
+    out.stepRead = *stepRead;
+    // "carry_state" / "perplexity": checked before the session writes anything.
+    if (!project.carryState.empty() || !project.perplexity.empty()) {
+        auto epochSteps = wordTextEpochSteps(project);
+        if (!epochSteps)
+            return unexpected(
+                epochSteps.error().withContext(!project.perplexity.empty() ? "perplexity" : "carry_state"));
+        auto made = CarriedState::prepare(b, project, project.batchSize, *epochSteps);
+        if (!made)
+            return unexpected(made.error());
+        out.carried = std::move(*made);
+    }
+
+    if (project.eval && chief) {
+        auto made = RunEvaluations::prepare(b, project, prepared.modelLoss, logdir);
+        if (!made)
+            return unexpected(made.error());
+        out.evaluations = std::move(*made);
+    }
+    return out;
+}
+
+/// The loop of a started training session and its end: a step at a time until the session
+/// stops, a stop or an error; progress, checkpoints asked for, traces, evaluations; then the final
+/// evaluation, the session's close and the run's result.
+class TrainLoop {
+public:
+    TrainLoop(const TrainRunOptions& options, const Hooks& hooks, PreparedTraining* prepared,
+              std::unique_ptr<training::MonitoredTrainingSession>* session, TrainRunResult& result,
+              const std::string& accuracy, const std::string& stepRead, std::unique_ptr<CarriedState>& carried,
+              std::unique_ptr<RunEvaluations>& evaluations, const std::filesystem::path& eventDir, bool chief,
+              std::int64_t lastStep, std::function<void()> forgetUnfinished)
+        : options(options), prepared(prepared), session(session), result(result), accuracy(accuracy),
+          stepRead(stepRead), carried(carried), evaluations(evaluations), eventDir(eventDir), chief(chief),
+          lastStep(lastStep), forgetUnfinished(std::move(forgetUnfinished)),
+          every(options.progressEverySteps > 0 ? options.progressEverySteps
+                                               : std::max<std::int64_t>(hooks.logEverySteps.value_or(100), 1))
+    {
+        // The hooks' copy of the global step, taken before this run's increment.
+        fetches = {stepRead};
+        if (!prepared->loss.empty())
+            fetches.push_back(prepared->loss);
+        accuracyAt = fetches.size();
+        if (!accuracy.empty())
+            fetches.push_back(accuracy);
+        carriedAt = fetches.size(); // the carried state's fetches follow
+        if (carried)
+            fetches.insert(fetches.end(), carried->fetches().begin(), carried->fetches().end());
+    }
+
+    Expected<TrainRunResult> run()
+    {
+        start = Clock::now();
+        lastReport = start;
+        lastFlush = start;
+        lastReportStep = result.firstStep;
+        // Looked up once: asked after every step whether it saved.
+        saver = checkpointHook(**session);
+        if (evaluations)
+            evaluations->start(result.firstStep, saver ? saver->lastSavedStep() : std::nullopt);
+        if (options.onSessionVariables)
+            options.onSessionVariables((*session)->rawSession(), false);
+        if (options.onStarted) {
+            TrainProgress p;
+            p.step = result.firstStep;
+            p.firstStep = result.firstStep;
+            p.lastStep = lastStep;
+            options.onStarted(p);
+        }
+        // A step may wait on an empty queue (a slow or stalled reader) where the loop never sees the
+        // stop flag: a stop asked for then stops the queue runners, whose cancel ops close the queues,
+        // so the waiting dequeue ends (OutOfRange) and the loop ends as for a stop between steps.
+        if (!prepared->queueRunners.empty() && options.stopRequested)
+            watcher.start(*options.stopRequested, [this] { (*session)->requestStop(); });
+        Status failure = Status::ok();
+        bool done = false;
+        while (!done && failure.isOk() && !(*session)->shouldStop())
+            failure = step(done);
+        // tf.estimator.train_and_evaluate evaluates the final checkpoint too.
+        if (failure.isOk() && evaluations && !result.stoppedMidStep && !stopping() &&
+            result.lastStep > result.firstStep && !evaluations->doneAt(result.lastStep)) {
+            auto goOn = evaluateNow();
+            if (!goOn)
+                failure = goOn.error();
+        }
+        result.seconds = secondsBetween(start, Clock::now());
+        watcher.stop();
+        if (failure.isOk() && !result.stoppedMidStep && options.onSessionVariables)
+            options.onSessionVariables((*session)->rawSession(), true);
+        if (carried)
+            carried->reset(); // the carried values hold the session's buffers
+        if (options.observer)
+            options.observer->sessionClosing();
+        Status closed = (*session)->close();
+        if (!failure.isOk()) {
+            if (result.lastStep == result.firstStep)
+                forgetUnfinished();
+            return unexpected(chief ? withDiskFullAdvice(failure, result.logdir) : failure);
+        }
+        if (!closed.isOk())
+            return unexpected(chief ? withDiskFullAdvice(closed, result.logdir) : closed);
+        // The step the variables hold now (the last run's increment included).
+        auto finalStep = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
+        if (finalStep && !result.stoppedMidStep)
+            result.lastStep = *finalStep;
+        if ((result.lastStep - result.firstStep) % every != 0)
+            report(Clock::now());
+        result.stepsPerSecond = result.seconds > 0 ? static_cast<double>(result.lastStep - result.firstStep) / result.seconds : 0.0;
+        if (auto latest = latestCheckpoint(result.logdir); latest && chief)
+            result.lastCheckpoint = latest->string();
+        return result;
+    }
+
+private:
+    bool stopping() const { return options.stopRequested && options.stopRequested->load(); }
+
+    void report(Clock::time_point now)
+    {
+        if (!options.onProgress)
+            return;
+        TrainProgress p;
+        p.step = result.lastStep;
+        p.firstStep = result.firstStep;
+        p.lastStep = lastStep;
+        p.loss = result.finalLoss;
+        p.accuracy = result.finalAccuracy;
+        const double dt = secondsBetween(lastReport, now);
+        p.stepsPerSecond = dt > 0 ? static_cast<double>(result.lastStep - lastReportStep) / dt : 0.0;
+        p.seconds = secondsBetween(start, now);
+        options.onProgress(p);
+        lastReport = now;
+        lastReportStep = result.lastStep;
+    }
+
+    /// One evaluation at the session's current step (checkpointed first); false to stop the run.
+    Expected<bool> evaluateNow()
+    {
+        const bool saving = saver && saver->lastSavedStep() != result.lastStep;
+        auto prefix = checkpointAt(saver.get(), (*session)->rawSession(), result.lastStep);
+        if (!prefix)
+            return unexpected(prefix.error());
+        if (saving && options.onCheckpoint)
+            options.onCheckpoint(*prefix);
+        auto stop = evaluations->evaluate((*session)->rawSession(), result.lastStep, *prefix, result,
+                                          options.onEvaluation);
+        if (!stop)
+            return unexpected(stop.error().withContext("evaluating at step " + std::to_string(result.lastStep)));
+        return !*stop;
+    }
+
+    /// One step (or a pause); `done` when the loop should end without an error.
+    Status step(bool& done)
+    {
+        if (stopping()) {
+            done = true;
+            return Status::ok();
+        }
+        if (options.pauseRequested && options.pauseRequested->load()) {
+            const Clock::time_point pausedAt = Clock::now();
+            while (options.pauseRequested->load() && !stopping())
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            const Clock::duration paused = Clock::now() - pausedAt;
+            start += paused;
+            lastReport += paused;
+            return Status::ok();
+        }
+        if (options.checkpointRequested && options.checkpointRequested->exchange(false)) {
+            auto prefix = saveCheckpointNow(saver.get(), (*session)->rawSession());
+            if (!prefix)
+                return prefix.error();
+            if (options.onCheckpoint)
+                options.onCheckpoint(*prefix);
+        }
+        auto feeds = prepared->nextFeeds();
+        if (!feeds)
+            return feeds.error();
+        if (carried)
+            carried->addFeeds(*feeds);
+        const bool traceAt = options.traceAtStep && !tracedAtStep && result.lastStep >= *options.traceAtStep;
+        const bool trace = traceAt || (options.traceStepsRequested && options.traceStepsRequested->load() > 0);
+        tensorflow::RunOptions runOptions;
+        std::optional<ArenaRunMetadata> runMetadata;
+        if (trace) {
+            runOptions.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+            runMetadata.emplace();
+        }
+        auto values = (*session)->run(fetches, *feeds, {prepared->trainOp}, trace ? &runOptions : nullptr,
+                                      runMetadata ? runMetadata->get() : nullptr, options.observer);
+        if (!values) {
+            done = true;
+            if (options.observer && values.error().code() == StatusCode::kCancelled) {
+                result.stoppedMidStep = true;
+            } else if (values.error().code() == StatusCode::kOutOfRange && (*session)->shouldStop()) {
+                // The input ended (or a stop closed the queues): MonitoredTrainingSession's clean
+                // end; close() below saves the final checkpoint. The failed step changed nothing.
+                if (!stopping()) {
+                    result.inputExhaustedAfter = result.lastStep - result.firstStep;
+                    logInfo("training", "Input exhausted after " + std::to_string(*result.inputExhaustedAfter) +
+                                            " steps (global step " + std::to_string(result.lastStep) +
+                                            "): " + values.error().message());
+                }
+            } else {
+                return values.error();
+            }
+            return Status::ok();
+        }
+        // The step before this run's increment.
+        auto step = training::int64Scalar((*values)[0], stepRead);
+        if (!step)
+            return step.error();
+        result.lastStep = *step + 1;
+        if (trace) {
+            if (traceAt)
+                tracedAtStep = true;
+            else
+                options.traceStepsRequested->fetch_sub(1);
+            if (options.onTrace)
+                options.onTrace(*step, **runMetadata);
+        }
+        if (!prepared->loss.empty())
+            result.finalLoss = scalarAsDouble((*values)[1]);
+        if (!accuracy.empty())
+            result.finalAccuracy = scalarAsDouble((*values)[accuracyAt]);
+        if (carried) {
+            if (Status s = carryAfterStep(*carried, *values, carriedAt, eventDir, result); !s.isOk())
+                return s;
+        }
+        const Clock::time_point now = Clock::now();
+        if (options.flushSecs > 0 && secondsBetween(lastFlush, now) >= options.flushSecs) {
+            if (Status s = training::SummaryWriterCache::global().flush(eventDir.string()); !s.isOk())
+                return s;
+            lastFlush = now;
+        }
+        if ((result.lastStep - result.firstStep) % every == 0)
+            report(now);
+        if (evaluations) {
+            if (evaluations->due(result.lastStep, saver ? saver->lastSavedStep() : std::nullopt)) {
+                auto goOn = evaluateNow();
+                if (!goOn)
+                    return goOn.error();
+                if (!*goOn)
+                    done = true;
+            }
+        }
+        return Status::ok();
+    }
+
+    const TrainRunOptions& options;
+    PreparedTraining* prepared;
+    std::unique_ptr<training::MonitoredTrainingSession>* session;
+    TrainRunResult& result;
+    const std::string& accuracy;
+    const std::string& stepRead;
+    std::unique_ptr<CarriedState>& carried;
+    std::unique_ptr<RunEvaluations>& evaluations;
+    const std::filesystem::path& eventDir;
+    const bool chief;
+    const std::int64_t lastStep;
+    const std::function<void()> forgetUnfinished;
+    const std::int64_t every;
+    std::vector<std::string> fetches;
+    std::size_t accuracyAt = 0;
+    std::size_t carriedAt = 0;
+    Clock::time_point start;
+    Clock::time_point lastReport;
+    Clock::time_point lastFlush;
+    std::int64_t lastReportStep = 0;
+    std::shared_ptr<training::CheckpointSaverHook> saver;
+    StopWatcher watcher;
+    bool tracedAtStep = false;
+};
+
 } // namespace
 
 std::filesystem::path trainLogDirectory(const Project& project, const TrainRunOptions& options)
@@ -431,101 +818,22 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (!prepared)
         return unexpected(prepared.error());
     GraphBuilder& b = *prepared->builder;
-    if (Status s = addProjectSummaries(b, project, prepared->collections); !s.isOk())
-        return unexpected(s);
-    if (Status s = addLossSummary(b, prepared->loss); !s.isOk())
-        return unexpected(s.withContext("adding the loss summary"));
-    // A classifier's accuracy is what a newcomer looks for first; a graph it cannot be built on
-    // (logits of unknown rank) still trains, without it.
-    std::string accuracy;
-    if (auto added = addDefaultAccuracy(b, prepared->loss); !added)
-        logWarning("training", "no default accuracy: " + added.error().message());
-    else if (*added)
-        accuracy = **added;
-    // The hooks' copy of the global step (MonitoredTrainingSession orders it before the step's
-    // increment); the loop fetches it too.
-    auto stepRead = training::globalStepReadTensor(b, "the training loop");
-    if (!stepRead)
-        return unexpected(stepRead.error());
-    // "carry_state" / "perplexity": checked before the session writes anything.
-    std::unique_ptr<CarriedState> carried;
-    if (!project.carryState.empty() || !project.perplexity.empty()) {
-        auto epochSteps = wordTextEpochSteps(project);
-        if (!epochSteps)
-            return unexpected(
-                epochSteps.error().withContext(!project.perplexity.empty() ? "perplexity" : "carry_state"));
-        auto made = CarriedState::prepare(b, project, project.batchSize, *epochSteps);
-        if (!made)
-            return unexpected(made.error());
-        carried = std::move(*made);
-    }
-
-    std::unique_ptr<RunEvaluations> evaluations;
-    if (project.eval && chief) {
-        auto made = RunEvaluations::prepare(b, project, prepared->modelLoss, result.logdir);
-        if (!made)
-            return unexpected(made.error());
-        evaluations = std::move(*made);
-    }
+    TSTUDIO_TRY(added, addRunNodes(b, project, *prepared, chief, result.logdir));
+    const std::string accuracy = added.accuracy;
+    const std::string stepRead = added.stepRead;
+    std::unique_ptr<CarriedState> carried = std::move(added.carried);
+    std::unique_ptr<RunEvaluations> evaluations = std::move(added.evaluations);
 
     std::int64_t lastStep = options.steps.value_or(project.steps);
     if (project.hooks.stopAtStep)
         lastStep = std::min(lastStep, *project.hooks.stopAtStep);
 
-    training::MonitoredTrainingSessionOptions mts;
-    mts.session.ops = &registries.ops;
-    mts.session.kernels = &registries.kernels;
-    mts.session.config.set_intra_op_parallelism_threads(options.threads);
-    mts.session.config.set_inter_op_parallelism_threads(1);
-    // "gpu": ops with GPU kernels on GPU:0 (TensorFlow's default placement), the rest (summaries,
-    // save and restore) on the CPU; "cpu": no GPU device at all.
-    // With replicas the towers' devices: CPU:0..N-1 or GPU:0..N-1.
-    const int towers = static_cast<int>(project.replicas);
-    (*mts.session.config.mutable_device_count())["GPU"] = project.device == "gpu" ? towers : 0;
-    if (project.device == "cpu" && towers > 1)
-        (*mts.session.config.mutable_device_count())["CPU"] = towers;
-    if (!prepared->towerDevices.empty())
-        logInfo("training", towerMapping(project, prepared->towerDevices));
-    mts.session.config.set_allow_soft_placement(true);
-    mts.session.captureGraphs = project.cudaGraphs && options.cudaGraphs;
-    // Horovod's checkpoint_dir=None on every rank but 0: rank r > 0 restores and saves nothing,
-    // and its summaries and step counts go to its own directory.
-    mts.checkpointDir = chief ? result.logdir.string() : std::string();
-    if (!chief)
-        mts.summaryDir = eventDir.string();
-    training::ScaffoldOptions scaffold;
-    scaffold.initOp = prepared->initOp;
-    mts.scaffold = std::make_shared<training::Scaffold>(std::move(scaffold));
-    // The project's periods; a null period turns that hook off (TensorFlow's None, 0 here).
+    auto sessionSettings =
+        sessionOptions(project, registries, options, *prepared, chief, result.logdir, eventDir, lastStep);
+    if (!sessionSettings)
+        return unexpected(sessionSettings.error());
+    training::MonitoredTrainingSessionOptions mts = std::move(*sessionSettings);
     const Hooks& hooks = project.hooks;
-    mts.saveCheckpointSteps = hooks.checkpointEverySteps.value_or(0);
-    mts.saveCheckpointSecs = hooks.checkpointEverySecs ? static_cast<double>(*hooks.checkpointEverySecs) : 0.0;
-    if (*mts.saveCheckpointSteps == 0 && *mts.saveCheckpointSecs == 0)
-        mts.saveCheckpointSecs = 600.0; // the final checkpoint at close() needs the hook
-    if (*mts.saveCheckpointSteps > 0 && *mts.saveCheckpointSecs > 0)
-        mts.saveCheckpointSecs = 0.0; // steps given explicitly win over the default period
-    mts.saveSummariesSteps = hooks.summaryEverySteps.value_or(0);
-    mts.saveSummariesSecs = 0.0;
-    mts.logStepCountSteps = hooks.logEverySteps.value_or(0);
-    // The graph's own input pipelines, started with the session (TensorFlow's _CoordinatedSession).
-    mts.queueRunners = prepared->queueRunners;
-    mts.stopGracePeriodSecs = 2; // a runner stuck in a stalled reader must not hold the IDE's Stop for long
-
-    auto stop = training::StopAtStepHook::create(std::nullopt, lastStep);
-    if (!stop)
-        return unexpected(stop.error());
-    mts.hooks.push_back(*stop);
-    if (!prepared->loss.empty())
-        mts.hooks.push_back(std::make_shared<training::NanTensorHook>(prepared->loss, true));
-    if (hooks.profileEverySteps && *hooks.profileEverySteps > 0) {
-        training::ProfilerHookOptions profiler;
-        profiler.saveSteps = *hooks.profileEverySteps;
-        profiler.outputDir = eventDir.string();
-        auto hook = training::ProfilerHook::create(profiler);
-        if (!hook)
-            return unexpected(hook.error());
-        mts.hooks.push_back(*hook);
-    }
 
     // Only rank 0's own checkpoints are ever removed (the others write none).
     const std::set<std::string> checkpointsBefore = checkpointFiles(result.logdir);
@@ -556,222 +864,9 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     result.lastStep = *first;
     result.restored = *first > 0;
 
-    const std::int64_t every = options.progressEverySteps > 0 ? options.progressEverySteps
-                                                              : std::max<std::int64_t>(hooks.logEverySteps.value_or(100), 1);
-    // The hooks' copy of the global step, taken before this run's increment.
-    std::vector<std::string> fetches = {*stepRead};
-    if (!prepared->loss.empty())
-        fetches.push_back(prepared->loss);
-    const std::size_t accuracyAt = fetches.size();
-    if (!accuracy.empty())
-        fetches.push_back(accuracy);
-    const std::size_t carriedAt = fetches.size(); // the carried state's fetches follow
-    if (carried)
-        fetches.insert(fetches.end(), carried->fetches().begin(), carried->fetches().end());
-    Clock::time_point start = Clock::now();
-    Clock::time_point lastReport = start;
-    Clock::time_point lastFlush = start;
-    std::int64_t lastReportStep = result.firstStep;
-    auto report = [&](Clock::time_point now) {
-        if (!options.onProgress)
-            return;
-        TrainProgress p;
-        p.step = result.lastStep;
-        p.firstStep = result.firstStep;
-        p.lastStep = lastStep;
-        p.loss = result.finalLoss;
-        p.accuracy = result.finalAccuracy;
-        const double dt = secondsBetween(lastReport, now);
-        p.stepsPerSecond = dt > 0 ? static_cast<double>(result.lastStep - lastReportStep) / dt : 0.0;
-        p.seconds = secondsBetween(start, now);
-        options.onProgress(p);
-        lastReport = now;
-        lastReportStep = result.lastStep;
-    };
-
-    // Looked up once: asked after every step whether it saved.
-    const std::shared_ptr<training::CheckpointSaverHook> saver = checkpointHook(**session);
-    if (evaluations)
-        evaluations->start(result.firstStep, saver ? saver->lastSavedStep() : std::nullopt);
-    // One evaluation at the session's current step (checkpointed first); false to stop the run.
-    auto evaluateNow = [&]() -> Expected<bool> {
-        const bool saving = saver && saver->lastSavedStep() != result.lastStep;
-        auto prefix = checkpointAt(saver.get(), (*session)->rawSession(), result.lastStep);
-        if (!prefix)
-            return unexpected(prefix.error());
-        if (saving && options.onCheckpoint)
-            options.onCheckpoint(*prefix);
-        auto stop = evaluations->evaluate((*session)->rawSession(), result.lastStep, *prefix, result,
-                                          options.onEvaluation);
-        if (!stop)
-            return unexpected(stop.error().withContext("evaluating at step " + std::to_string(result.lastStep)));
-        return !*stop;
-    };
-    if (options.onSessionVariables)
-        options.onSessionVariables((*session)->rawSession(), false);
-    if (options.onStarted) {
-        TrainProgress p;
-        p.step = result.firstStep;
-        p.firstStep = result.firstStep;
-        p.lastStep = lastStep;
-        options.onStarted(p);
-    }
-    auto stopping = [&] { return options.stopRequested && options.stopRequested->load(); };
-    // A step may wait on an empty queue (a slow or stalled reader) where the loop never sees the
-    // stop flag: a stop asked for then stops the queue runners, whose cancel ops close the queues,
-    // so the waiting dequeue ends (OutOfRange) and the loop ends as for a stop between steps.
-    StopWatcher watcher;
-    if (!prepared->queueRunners.empty() && options.stopRequested)
-        watcher.start(*options.stopRequested, [&session] { (*session)->requestStop(); });
-    Status failure = Status::ok();
-    bool tracedAtStep = false;
-    while (!(*session)->shouldStop()) {
-        if (stopping())
-            break;
-        if (options.pauseRequested && options.pauseRequested->load()) {
-            const Clock::time_point pausedAt = Clock::now();
-            while (options.pauseRequested->load() && !stopping())
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            const Clock::duration paused = Clock::now() - pausedAt;
-            start += paused;
-            lastReport += paused;
-            continue;
-        }
-        if (options.checkpointRequested && options.checkpointRequested->exchange(false)) {
-            auto prefix = saveCheckpointNow(saver.get(), (*session)->rawSession());
-            if (!prefix) {
-                failure = prefix.error();
-                break;
-            }
-            if (options.onCheckpoint)
-                options.onCheckpoint(*prefix);
-        }
-        auto feeds = prepared->nextFeeds();
-        if (!feeds) {
-            failure = feeds.error();
-            break;
-        }
-        if (carried)
-            carried->addFeeds(*feeds);
-        const bool traceAt = options.traceAtStep && !tracedAtStep && result.lastStep >= *options.traceAtStep;
-        const bool trace = traceAt || (options.traceStepsRequested && options.traceStepsRequested->load() > 0);
-        tensorflow::RunOptions runOptions;
-        std::optional<ArenaRunMetadata> runMetadata;
-        if (trace) {
-            runOptions.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
-            runMetadata.emplace();
-        }
-        auto values = (*session)->run(fetches, *feeds, {prepared->trainOp}, trace ? &runOptions : nullptr,
-                                      runMetadata ? runMetadata->get() : nullptr, options.observer);
-        if (!values) {
-            if (options.observer && values.error().code() == StatusCode::kCancelled) {
-                result.stoppedMidStep = true;
-            } else if (values.error().code() == StatusCode::kOutOfRange && (*session)->shouldStop()) {
-                // The input ended (or a stop closed the queues): MonitoredTrainingSession's clean
-                // end; close() below saves the final checkpoint. The failed step changed nothing.
-                if (!stopping()) {
-                    result.inputExhaustedAfter = result.lastStep - result.firstStep;
-                    logInfo("training", "Input exhausted after " + std::to_string(*result.inputExhaustedAfter) +
-                                            " steps (global step " + std::to_string(result.lastStep) +
-                                            "): " + values.error().message());
-                }
-            } else {
-                failure = values.error();
-            }
-            break;
-        }
-        // The step before this run's increment.
-        auto step = training::int64Scalar((*values)[0], *stepRead);
-        if (!step) {
-            failure = step.error();
-            break;
-        }
-        result.lastStep = *step + 1;
-        if (trace) {
-            if (traceAt)
-                tracedAtStep = true;
-            else
-                options.traceStepsRequested->fetch_sub(1);
-            if (options.onTrace)
-                options.onTrace(*step, **runMetadata);
-        }
-        if (!prepared->loss.empty())
-            result.finalLoss = scalarAsDouble((*values)[1]);
-        if (!accuracy.empty())
-            result.finalAccuracy = scalarAsDouble((*values)[accuracyAt]);
-        if (carried) {
-            const auto tail = values->begin() + static_cast<std::ptrdiff_t>(carriedAt);
-            auto perplexity = carried->afterStep(std::vector<Tensor>(tail, values->end()));
-            if (!perplexity) {
-                failure = perplexity.error();
-                break;
-            }
-            if (*perplexity) {
-                const std::int64_t epoch = carried->steps() / carried->epochSteps();
-                if (Status s = writePerplexity(eventDir, **perplexity, result.lastStep); !s.isOk()) {
-                    failure = s;
-                    break;
-                }
-                logInfo("training", "Epoch " + std::to_string(epoch) + ": perplexity " + formatNumber(**perplexity) +
-                                        " (global step " + std::to_string(result.lastStep) + ")");
-                result.perplexities.push_back(**perplexity);
-            }
-        }
-        const Clock::time_point now = Clock::now();
-        if (options.flushSecs > 0 && secondsBetween(lastFlush, now) >= options.flushSecs) {
-            if (Status s = training::SummaryWriterCache::global().flush(eventDir.string()); !s.isOk()) {
-                failure = s;
-                break;
-            }
-            lastFlush = now;
-        }
-        if ((result.lastStep - result.firstStep) % every == 0)
-            report(now);
-        if (evaluations) {
-            if (evaluations->due(result.lastStep, saver ? saver->lastSavedStep() : std::nullopt)) {
-                auto goOn = evaluateNow();
-                if (!goOn) {
-                    failure = goOn.error();
-                    break;
-                }
-                if (!*goOn)
-                    break;
-            }
-        }
-    }
-    // tf.estimator.train_and_evaluate evaluates the final checkpoint too.
-    if (failure.isOk() && evaluations && !result.stoppedMidStep && !stopping() &&
-        result.lastStep > result.firstStep && !evaluations->doneAt(result.lastStep)) {
-        auto goOn = evaluateNow();
-        if (!goOn)
-            failure = goOn.error();
-    }
-    result.seconds = secondsBetween(start, Clock::now());
-    watcher.stop();
-    if (failure.isOk() && !result.stoppedMidStep && options.onSessionVariables)
-        options.onSessionVariables((*session)->rawSession(), true);
-    if (carried)
-        carried->reset(); // the carried values hold the session's buffers
-    if (options.observer)
-        options.observer->sessionClosing();
-    Status closed = (*session)->close();
-    if (!failure.isOk()) {
-        if (result.lastStep == result.firstStep)
-            forgetUnfinished();
-        return unexpected(chief ? withDiskFullAdvice(failure, result.logdir) : failure);
-    }
-    if (!closed.isOk())
-        return unexpected(chief ? withDiskFullAdvice(closed, result.logdir) : closed);
-    // The step the variables hold now (the last run's increment included).
-    auto finalStep = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
-    if (finalStep && !result.stoppedMidStep)
-        result.lastStep = *finalStep;
-    if ((result.lastStep - result.firstStep) % every != 0)
-        report(Clock::now());
-    result.stepsPerSecond = result.seconds > 0 ? static_cast<double>(result.lastStep - result.firstStep) / result.seconds : 0.0;
-    if (auto latest = latestCheckpoint(result.logdir); latest && chief)
-        result.lastCheckpoint = latest->string();
-    return result;
+    return TrainLoop(options, hooks, &*prepared, &*session, result, accuracy, stepRead, carried, evaluations, eventDir,
+                     chief, lastStep, forgetUnfinished)
+        .run();
 }
 
 } // namespace tstudio::project
