@@ -68,7 +68,8 @@ inline QString htmlEscape(const QString& s) { return s.toHtmlEscaped(); }
 /// Writes `bytes` to `path` through a temporary file renamed over it.
 inline Status writeBytes(const QString& path, const QByteArray& bytes)
 {
-    return writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    return writeFileAtomically(path.toStdString(),
+                               std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
 
 } // namespace detail

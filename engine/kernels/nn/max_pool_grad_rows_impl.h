@@ -74,8 +74,10 @@ void disjointRange(const DisjointMaxPoolGrad& job, std::int64_t first, std::int6
         const std::int64_t ws = ow * job.strideCols - job.padLeft;
         // Plain comparisons rather than std::max / std::min: no template of the standard library is
         // instantiated under this unit's instruction set (see isa_unit_begin.h).
-        const std::int64_t h0 = hs > 0 ? hs : 0, h1 = hs + job.filterRows < job.inRows ? hs + job.filterRows : job.inRows;
-        const std::int64_t w0 = ws > 0 ? ws : 0, w1 = ws + job.filterCols < job.inCols ? ws + job.filterCols : job.inCols;
+        const std::int64_t h0 = hs > 0 ? hs : 0;
+        const std::int64_t h1 = hs + job.filterRows < job.inRows ? hs + job.filterRows : job.inRows;
+        const std::int64_t w0 = ws > 0 ? ws : 0;
+        const std::int64_t w1 = ws + job.filterCols < job.inCols ? ws + job.filterCols : job.inCols;
         const float* image = job.input + b * imageSize;
         float* backprop = job.inputBackprop + b * imageSize;
         const float* gradient = job.grad + p * depth;
