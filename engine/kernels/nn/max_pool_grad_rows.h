@@ -3,21 +3,20 @@
 // engine's SSE2 build compares and selects four channels at a time, AVX2 eight and AVX-512 sixteen.
 #pragma once
 
+#include "kernels/nn/pooling_cuda_math.h"
+
 #include <cstdint>
 
 namespace tstudio::nn {
 
 /// A MaxPoolGrad over NHWC float buffers whose windows do not overlap (stride >= filter in rows and
-/// columns), as plain numbers: windows start at o * stride - pad before and are clipped to the input.
+/// columns), its geometry as the pooling kernels' plain PoolShape (poolShapeOf): windows start at
+/// o * stride - pad before and are clipped to the input.
 struct DisjointMaxPoolGrad {
     const float* input = nullptr; ///< [batch, inRows, inCols, depth]
     const float* grad = nullptr;  ///< [batch, outRows, outCols, depth]
     float* inputBackprop = nullptr;
-    std::int64_t inRows = 0, inCols = 0, depth = 0;
-    std::int64_t outRows = 0, outCols = 0;
-    std::int64_t filterRows = 0, filterCols = 0;
-    std::int64_t strideRows = 0, strideCols = 0;
-    std::int64_t padTop = 0, padLeft = 0;
+    gpu::PoolShape shape;
 };
 
 struct MaxPoolGradRowKernels {

@@ -22,7 +22,9 @@ namespace {
 /// known multiple of the vector width): one AVX-512 register, two AVX2 ones, four SSE2 ones.
 constexpr std::int64_t kBlock = 16;
 
-/// One block of `width` channels (at most kBlock) of the window [h0, h1) x [w0, w1).
+/// One block of `width` channels (at most kBlock) of the window [h0, h1) x [w0, w1). The same
+/// loop as pooling_cpu_impl.cpp's routeWindowBlock (which serves the other dtypes), repeated on
+/// purpose: a unit built for another instruction set shares no inline code with the engine.
 template <typename Width>
 void routeBlock(std::int64_t h0, std::int64_t h1, std::int64_t w0, std::int64_t w1, std::int64_t inCols,
                 std::int64_t depth, const float* __restrict image, const float* __restrict gradient,
@@ -61,34 +63,35 @@ void routeBlock(std::int64_t h0, std::int64_t h1, std::int64_t w0, std::int64_t 
 
 void disjointRange(const DisjointMaxPoolGrad& job, std::int64_t first, std::int64_t end)
 {
-    const std::int64_t pixels = job.outRows * job.outCols;
-    const std::int64_t depth = job.depth;
-    const std::int64_t imageSize = job.inRows * job.inCols * depth;
+    const gpu::PoolShape& g = job.shape;
+    const std::int64_t pixels = g.outRows * g.outCols;
+    const std::int64_t depth = g.depth;
+    const std::int64_t imageSize = g.inRows * g.inCols * depth;
     const std::int64_t fullBlocks = depth / kBlock;
     const std::int64_t tail = depth % kBlock;
     for (std::int64_t p = first; p < end; ++p) {
         const std::int64_t b = p / pixels;
-        const std::int64_t oh = (p % pixels) / job.outCols;
-        const std::int64_t ow = (p % pixels) % job.outCols;
-        const std::int64_t hs = oh * job.strideRows - job.padTop;
-        const std::int64_t ws = ow * job.strideCols - job.padLeft;
+        const std::int64_t oh = (p % pixels) / g.outCols;
+        const std::int64_t ow = (p % pixels) % g.outCols;
+        const std::int64_t hs = oh * g.strideRows - g.padTop;
+        const std::int64_t ws = ow * g.strideCols - g.padLeft;
         // Plain comparisons rather than std::max / std::min: no template of the standard library is
         // instantiated under this unit's instruction set (see isa_unit_begin.h).
         const std::int64_t h0 = hs > 0 ? hs : 0;
-        const std::int64_t h1 = hs + job.filterRows < job.inRows ? hs + job.filterRows : job.inRows;
+        const std::int64_t h1 = hs + g.windowRows < g.inRows ? hs + g.windowRows : g.inRows;
         const std::int64_t w0 = ws > 0 ? ws : 0;
-        const std::int64_t w1 = ws + job.filterCols < job.inCols ? ws + job.filterCols : job.inCols;
+        const std::int64_t w1 = ws + g.windowCols < g.inCols ? ws + g.windowCols : g.inCols;
         const float* image = job.input + b * imageSize;
         float* backprop = job.inputBackprop + b * imageSize;
         const float* gradient = job.grad + p * depth;
         for (std::int64_t blk = 0; blk < fullBlocks; ++blk) {
             const std::int64_t c0 = blk * kBlock;
-            routeBlock(h0, h1, w0, w1, job.inCols, depth, image + c0, gradient + c0, backprop + c0,
+            routeBlock(h0, h1, w0, w1, g.inCols, depth, image + c0, gradient + c0, backprop + c0,
                        std::integral_constant<std::int64_t, kBlock>());
         }
         if (tail > 0) {
             const std::int64_t c0 = fullBlocks * kBlock;
-            routeBlock(h0, h1, w0, w1, job.inCols, depth, image + c0, gradient + c0, backprop + c0, tail);
+            routeBlock(h0, h1, w0, w1, g.inCols, depth, image + c0, gradient + c0, backprop + c0, tail);
         }
     }
 }

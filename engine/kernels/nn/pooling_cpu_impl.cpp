@@ -4,6 +4,7 @@
 
 #include "kernels/nn/pooling.h"
 #include "kernels/nn/max_pool_grad_rows.h"
+#include "kernels/nn/pool_shape.h"
 #include "devices/cpu/cpu_parallel.h"
 
 #include "framework/node_attrs.h"
@@ -368,17 +369,7 @@ void maxPoolGradDisjoint(const Device& d, const PoolGeometry& g, const T* input,
         job.input = input;
         job.grad = grad;
         job.inputBackprop = inputBackprop;
-        job.inRows = inRows;
-        job.inCols = inCols;
-        job.depth = depth;
-        job.outRows = g.rows.output;
-        job.outCols = g.cols.output;
-        job.filterRows = g.rows.filter;
-        job.filterCols = g.cols.filter;
-        job.strideRows = g.rows.stride;
-        job.strideCols = g.cols.stride;
-        job.padTop = g.rows.padBefore;
-        job.padLeft = g.cols.padBefore;
+        job.shape = poolShapeOf(g, DataFormat::kNhwc);
         const auto range = maxPoolGradRowKernels().disjointRange;
         cpuParallelFor(d, g.batch * pixels, cost, [&](Index begin, Index end) { range(job, begin, end); });
     } else {
