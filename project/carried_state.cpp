@@ -2,7 +2,6 @@
 #include "carried_state.h"
 
 #include "core/try.h"
-#include "data_sources.h"
 #include "evaluation.h"
 #include "framework/data_type.h"
 #include "graph/tensor_id.h"

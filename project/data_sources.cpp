@@ -289,11 +289,6 @@ Expected<Tensor> batchPart(const std::vector<Tensor>& values, const BatchCompone
     }
 }
 
-std::string projectLabel(const Project& project)
-{
-    return project.location.empty() ? std::string() : project.location.filename().string() + ": ";
-}
-
 Expected<SourcePipeline> buildSourcePipeline(const Project& project, std::size_t index, Allocator& allocator,
                                              const SourceShard& shard)
 {

@@ -114,7 +114,4 @@ Expected<SourcePipeline> buildSourcePipeline(const Project& project, const DataS
                                              std::int64_t batchSize, PipelineMode mode, Allocator& allocator,
                                              const SourceShard& shard = {});
 
-/// "<file>: " for a project with a location, else "".
-std::string projectLabel(const Project& project);
-
 } // namespace tstudio::project

@@ -6,7 +6,6 @@
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
-#include "data_sources.h"
 #include "framework/data_type.h"
 #include "graph/tensor_id.h"
 #include "graph_dependencies.h"

@@ -2,7 +2,6 @@
 #include "project_evaluate.h"
 
 #include "core/try.h"
-#include "data_sources.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "model/restore_variables.h"
 #include "registries/default_registries.h"

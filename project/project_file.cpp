@@ -611,6 +611,11 @@ std::filesystem::path Project::resolve(const std::string& relative) const
     return location.parent_path() / p;
 }
 
+std::string projectLabel(const Project& project)
+{
+    return project.location.empty() ? std::string() : project.location.filename().string() + ": ";
+}
+
 Expected<Override> parseOverride(std::string_view text)
 {
     const std::size_t eq = text.find('=');

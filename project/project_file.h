@@ -432,6 +432,10 @@ struct Project {
     bool operator==(const Project&) const = default;
 };
 
+/// "<file>: " for a project with a location (the .tsproj's file name), else "": the prefix of the
+/// errors that name a project.
+std::string projectLabel(const Project& project);
+
 /// One --set override: "training.optimizer.learning_rate=0.1". The value is JSON when it parses
 /// as JSON, else a string.
 struct Override {

@@ -6,7 +6,6 @@
 #include "core/log.h"
 #include "core/try.h"
 #include "devices/gpu_probe.h"
-#include "data_sources.h"
 #include "default_accuracy.h"
 #include "early_stopping.h"
 #include "eval_metrics.h"

@@ -5,7 +5,6 @@
 #include "builder/collections.h"
 #include "core/log.h"
 #include "core/try.h"
-#include "data_sources.h"
 #include "graph/tensor_id.h"
 #include "graph_dependencies.h"
 #include "summary/summary_kinds.h"

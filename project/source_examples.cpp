@@ -10,7 +10,6 @@
 #include "data/mnist.h"
 #include "core/log.h"
 #include "core/try.h"
-#include "data_sources.h"
 #include "image_decoder.h"
 #include "image_folder_source.h"
 #include "image_resize.h"

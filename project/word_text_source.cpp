@@ -3,7 +3,6 @@
 #include "word_text_source.h"
 
 #include "core/try.h"
-#include "data_sources.h"
 #include "io/atomic_file.h"
 #include "setting_advice.h"
 
