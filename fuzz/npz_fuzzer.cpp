@@ -1,7 +1,7 @@
 // Fuzz target: a NumPy .npz archive (zip of .npy members, stored or deflated) read as a project's
 // numpy data source reads one, asking for the keys np.savez and the corpus use.
 #include "fuzz_support.h"
-#include "npz_reader.h"
+#include "project/sources/npz_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

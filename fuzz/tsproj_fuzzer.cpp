@@ -1,7 +1,7 @@
 // Fuzz target: a project file (.tsproj JSON) parsed and validated as the GUI and `tstudio train`
 // open one; a project that parses must save to text that parses to the same project and bytes.
 #include "fuzz_support.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -3,7 +3,7 @@
 
 #include "bench_support.h"
 #include "child_process.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

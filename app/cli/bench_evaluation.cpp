@@ -5,7 +5,7 @@
 
 #include "cli_command.h"
 #include "project_argument.h"
-#include "project_runner.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 
 #include <algorithm>

@@ -20,11 +20,11 @@
 #include "losses/losses.h"
 #include "model/meta_graph.h"
 #include "project_argument.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "proto/example.pb.h"
 #include "registries/default_registries.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <google/protobuf/text_format.h>
 #include <nlohmann/json.hpp>

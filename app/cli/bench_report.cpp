@@ -1,6 +1,6 @@
 #include "bench_report.h"
 
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <cstdarg>
 

@@ -4,7 +4,7 @@
 
 #include "io/checkpoint/checkpoint_convert.h"
 
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 #include "cli_command.h"
 
 #include "data/image_folder_records.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

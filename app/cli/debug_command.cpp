@@ -5,10 +5,10 @@
 #include "io/file_kind_detector.h"
 #include "model_session.h"
 #include "project_argument.h"
-#include "project_runner.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
-#include "setting_advice.h"
+#include "project/format/setting_advice.h"
 
 #include <atomic>
 #include <cstdio>

@@ -3,7 +3,7 @@
 #include "cli_command.h"
 
 #include "devices/gpu_probe.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

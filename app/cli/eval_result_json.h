@@ -2,7 +2,7 @@
 // `tstudio train --json` (docs/cli-json.md).
 #pragma once
 
-#include "evaluation.h"
+#include "project/run/evaluation.h"
 
 #include <nlohmann/json.hpp>
 

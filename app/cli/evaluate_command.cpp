@@ -3,11 +3,11 @@
 #include "eval_result_json.h"
 
 #include "project_argument.h"
-#include "project_evaluate.h"
-#include "project_file.h"
+#include "project/run/project_evaluate.h"
+#include "project/format/project_file.h"
 #include "registries/default_registries.h"
-#include "json_text.h"
-#include "setting_advice.h"
+#include "project/format/json_text.h"
+#include "project/format/setting_advice.h"
 
 #include <nlohmann/json.hpp>
 

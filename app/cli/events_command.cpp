@@ -3,7 +3,7 @@
 
 #include "io/events/log_directory.h"
 #include "io/events/summary_values.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

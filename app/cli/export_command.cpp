@@ -1,14 +1,14 @@
 // tstudio export: a trained project written for serving, as a SavedModel (serving_default signature)
 // and/or a frozen GraphDef, in evaluation mode, from a checkpoint of its log directory.
 #include "cli_command.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 #include "name_list.h"
 
 #include "project_argument.h"
-#include "project_export.h"
-#include "project_file.h"
+#include "project/export/project_export.h"
+#include "project/format/project_file.h"
 #include "registries/default_registries.h"
-#include "setting_advice.h"
+#include "project/format/setting_advice.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

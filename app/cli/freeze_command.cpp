@@ -7,7 +7,7 @@
 #include "graph/graph_file.h"
 #include "model/freeze.h"
 
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,8 +2,8 @@
 // PROJECT --distributed`, so that a bad host is named before any rank starts.
 #include "cli_command.h"
 
-#include "hostfile.h"
-#include "json_text.h"
+#include "project/distributed/hostfile.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -17,7 +17,7 @@
 #include "model/saved_object_graph.h"
 #include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // tstudio profile: traces training steps of a project, or runs of a model, with FULL_TRACE and writes
 // them as a Chrome trace and/or prints tfprof's op and scope tables; also summarises a trace file.
 #include "cli_command.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 #include "model_session.h"
 #include "profile_json.h"
 #include "project_argument.h"
@@ -10,13 +10,13 @@
 #include "profiler/profile_summary.h"
 #include "profiler/trace_builder.h"
 #include "profiler/trace_files.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "proto/config.pb.h"
 #include "runtime/arena_run_metadata.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
-#include "setting_advice.h"
+#include "project/format/setting_advice.h"
 
 #include <atomic>
 #include <cstdio>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/expected.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <filesystem>
 #include <string>

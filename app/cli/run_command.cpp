@@ -8,7 +8,7 @@
 #include "io/npy.h"
 #include "model/saved_model.h"
 #include "runtime/session.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
 

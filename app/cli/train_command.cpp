@@ -6,16 +6,16 @@
 
 #include "debug_shell.h"
 #include "eval_result_json.h"
-#include "json_text.h"
+#include "project/format/json_text.h"
 #include "distributed/mpi_context.h"
-#include "distributed_status.h"
-#include "distributed_world.h"
+#include "project/distributed/distributed_status.h"
+#include "project/distributed/distributed_world.h"
 #include "progress_line.h"
 #include "project_argument.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
-#include "setting_advice.h"
+#include "project/format/setting_advice.h"
 
 #include <atomic>
 #include <cerrno>

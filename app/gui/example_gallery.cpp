@@ -1,10 +1,10 @@
 // The example gallery: one list of the shipped example projects, where they lie and how to train one.
 #include "example_gallery.h"
 
-#include "log_directory.h"
+#include "project/run/log_directory.h"
 
 #include "io/checkpoint/checkpoint_state.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,8 +2,8 @@
 // SavedModel directory and/or a frozen .pb, moving averages; runs project::exportProject on a worker.
 #pragma once
 
-#include "project_export.h"
-#include "project_file.h"
+#include "project/export/project_export.h"
+#include "project/format/project_file.h"
 
 #include <QDialog>
 #include <QFutureWatcher>

@@ -1,11 +1,11 @@
 // CheckpointMatch: a checkpoint compared with the variables a project's training saves, on
 // checkpoints the test writes (by training the two-spirals project, and by hand).
-#include "checkpoint_match.h"
+#include "project/run/checkpoint_match.h"
 #include "io/checkpoint/checkpoint_reader.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 
 #include <QTemporaryDir>

@@ -1,13 +1,13 @@
 // The "cifar10" data source and the ResNet-20 example project (examples/projects/resnet20.tsproj):
 // the source's JSON, its batches from synthetic CIFAR-10 batch files, its folder errors, and the
 // shipped project trained two steps on those files (batch norm's statistics updated) and evaluated.
-#include "data_sources.h"
+#include "project/sources/data_sources.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
-#include "project_file.h"
-#include "project_json.h"
-#include "project_runner.h"
-#include "setting_advice.h"
-#include "source_folders.h"
+#include "project/format/project_file.h"
+#include "project/format/project_json.h"
+#include "project/run/project_runner.h"
+#include "project/format/setting_advice.h"
+#include "project/sources/source_folders.h"
 #include "test_files.h"
 
 #include "../support/shared_registries.h"

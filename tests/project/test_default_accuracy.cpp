@@ -4,11 +4,11 @@
 // run writing "accuracy" to its event file and progress.
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
-#include "default_accuracy.h"
+#include "project/run/default_accuracy.h"
 #include "io/events/log_directory.h"
 #include "losses/losses.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "proto/summary.pb.h"
 #include "summary/summary.h"
 

@@ -1,8 +1,8 @@
 // The default log directory of a run: the project's own folder when it can be written, the user's
 // data folder for read-only installs and unsaved graphs; untitled run names (chosen folders as the
 // project stores them: test_project_relocation).
-#include "log_directory.h"
-#include "project_file.h"
+#include "project/run/log_directory.h"
+#include "project/format/project_file.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -14,11 +14,11 @@
 #include "io/atomic_file.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "model/meta_graph.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
-#include "training_setup.h"
+#include "project/run/training_setup.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -12,9 +12,9 @@
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "losses/losses.h"
-#include "project_evaluate.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/run/project_evaluate.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 
 #include "../support/shared_registries.h"
 

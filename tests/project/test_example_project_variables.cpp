@@ -7,9 +7,9 @@
 // beta2_power; GradientDescent: none); the Saver saves every global variable. Trained one step each on
 // data the test writes (a tiny MNIST, a short PTB-shaped text, the generated spirals).
 #include "io/checkpoint/tensor_bundle_reader.h"
-#include "project_file.h"
-#include "project_runner.h"
-#include "training_setup.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
+#include "project/run/training_setup.h"
 
 #include "../support/shared_registries.h"
 #include "../support/tiny_mnist.h"

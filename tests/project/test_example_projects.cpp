@@ -1,6 +1,6 @@
 // The example projects' committed graph files must be what the example builders make now. Run with
 // TSTUDIO_REGENERATE_EXAMPLE_PROJECTS=1 to rewrite them (then review the diff).
-#include "example_projects.h"
+#include "project/format/example_projects.h"
 #include "io/atomic_file.h"
 #include "registries/default_registries.h"
 

@@ -12,8 +12,8 @@
 #include "io/atomic_file.h"
 #include "io/npy.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
 

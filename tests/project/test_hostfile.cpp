@@ -1,6 +1,6 @@
 // Open MPI hostfiles (project/hostfile.h): the syntax mpirun takes, the errors naming file, line and
 // host, and the check of hosts and slots before a distributed run.
-#include "hostfile.h"
+#include "project/distributed/hostfile.h"
 
 #include <QTemporaryDir>
 #include <QTest>

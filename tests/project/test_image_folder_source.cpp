@@ -1,12 +1,12 @@
 // "image_folder" data sources: class folders of PNG and JPEG files written here (io/png_encoder.h,
 // libjpeg), labels in class-name order, channel conversion, TF 1.x bilinear resizing checked
 // against hand-computed values, the errors naming folders and files, and the JSON form.
-#include "data_sources.h"
+#include "project/sources/data_sources.h"
 #include "framework/allocator.h"
-#include "image_resize.h"
+#include "project/sources/image_resize.h"
 #include "io/png_encoder.h"
-#include "project_file.h"
-#include "source_preview.h"
+#include "project/format/project_file.h"
+#include "project/sources/source_preview.h"
 #include "test_files.h"
 
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // mpi_launch.h: mpirun's argument list for this machine and for a hostfile (scaled learning rate,
 // paths with spaces), the shell line shown to the user, finding mpirun and tstudio, each rank's log
 // directory, and reading mpirun's tagged output, rank 0's progress lines and a failed job's reasons.
-#include "mpi_launch.h"
+#include "project/distributed/mpi_launch.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -6,9 +6,9 @@
 #include "io/events/log_directory.h"
 #include "io/idx_file.h"
 #include "graph/graph_def_io.h"
-#include "project_export.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/export/project_export.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "runtime/session.h"
 #include "test_files.h"
 

@@ -1,11 +1,11 @@
 // "numpy" data sources: .npy files and .npz archives (stored and deflated, written here with the
 // engine's encodeNpy and libzip) read into components, skip/take, the pipeline's batches, the
 // errors naming files and keys, and the source's JSON form (validation, byte-stable re-save).
-#include "data_sources.h"
+#include "project/sources/data_sources.h"
 #include "framework/allocator.h"
 #include "io/npy.h"
-#include "project_file.h"
-#include "source_preview.h"
+#include "project/format/project_file.h"
+#include "project/sources/source_preview.h"
 #include "test_files.h"
 
 #include <QTemporaryDir>

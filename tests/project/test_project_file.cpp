@@ -1,7 +1,7 @@
 // Project files: loading, validation errors with file and JSON path, saving (byte-identical
 // re-save) and --set overrides.
 #include "io/atomic_file.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <QTemporaryDir>
 #include <QTest>

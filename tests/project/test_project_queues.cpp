@@ -15,14 +15,14 @@
 #include "io/checkpoint/checkpoint_state.h"
 #include "losses/losses.h"
 #include "model/meta_graph.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "proto/example.pb.h"
 #include "registries/default_registries.h"
 #include "runtime/execution_observer.h"
 #include "training/global_step.h"
 #include "training/gradient_descent.h"
-#include "training_setup.h"
+#include "project/run/training_setup.h"
 
 #include <google/protobuf/text_format.h>
 

@@ -1,7 +1,7 @@
 // relocatedProject: Save As under another name or folder keeps the project whole (name, log
 // folder, a trained run's folder, relative paths naming the same files); storedLogDirectory.
-#include "project_file.h"
-#include "project_relocation.h"
+#include "project/format/project_file.h"
+#include "project/format/project_relocation.h"
 
 #include <QTemporaryDir>
 #include <QTest>

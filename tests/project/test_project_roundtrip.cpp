@@ -1,8 +1,8 @@
 // Save -> open -> save of project files (issue #51): every example project and every optional
 // section, present and absent, comes back as it was saved and is saved again byte for byte.
-#include "eval_metrics.h"
+#include "project/run/eval_metrics.h"
 #include "io/atomic_file.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,8 +1,8 @@
 // trainProject's controls for the IDE: the start callback, pausing between steps, saving a
 // checkpoint on request and stopping, on the two-spirals project (no data files needed).
 #include "io/checkpoint/checkpoint_state.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 
 #include "proto/config.pb.h"

@@ -12,8 +12,8 @@
 #include "io/events/summary_values.h"
 #include "layers/layer_catalog.h"
 #include "model/meta_graph.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 #include "summary/summary.h"
 

@@ -6,14 +6,14 @@
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
-#include "data_sources.h"
+#include "project/sources/data_sources.h"
 #include "graph/graph_def_io.h"
 #include "io/events/log_directory.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "ptb_model.h"
 #include "runtime/execution_observer.h"
-#include "word_text_source.h"
+#include "project/sources/word_text_source.h"
 
 #include "../support/shared_registries.h"
 

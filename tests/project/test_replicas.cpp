@@ -10,12 +10,12 @@
 #include "io/atomic_file.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "io/npy.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "proto/config.pb.h"
 #include "proto/step_stats.pb.h"
 #include "registries/default_registries.h"
-#include "training_setup.h"
+#include "project/run/training_setup.h"
 
 #include <google/protobuf/text_format.h>
 

@@ -1,10 +1,10 @@
 // Settings problems named by field (setting_advice.h): the project layer's messages about data
 // folders and log directories name the field and no command-line flag, and the command line's
 // remedy (--set KEY=DIR, --resume) is added only by withCliAdvice.
-#include "project_file.h"
-#include "project_runner.h"
-#include "setting_advice.h"
-#include "training_setup.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
+#include "project/format/setting_advice.h"
+#include "project/run/training_setup.h"
 
 #include "../support/shared_registries.h"
 

@@ -2,9 +2,9 @@
 // (tfrecord) unshuffled with dtypes and per-example shapes, and its errors.
 #include "data/tfrecord_writer.h"
 #include "framework/allocator.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 #include "proto/example.pb.h"
-#include "source_preview.h"
+#include "project/sources/source_preview.h"
 #include "test_files.h"
 #include "two_spirals_data.h"
 

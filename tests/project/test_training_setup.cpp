@@ -14,11 +14,11 @@
 #include "layers/dense.h"
 #include "losses/losses.h"
 #include "model/meta_graph.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 #include "proto/example.pb.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
-#include "training_setup.h"
+#include "project/run/training_setup.h"
 
 #include "../support/test_files.h"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/expected.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "debugger/debug_controller.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 #include "proto/graph.pb.h"
 
 #include <QPointer>

@@ -5,7 +5,7 @@
 
 #include "core/expected.h"
 #include "document/graph_document.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 #include "proto/graph.pb.h"
 
 #include <QPointF>

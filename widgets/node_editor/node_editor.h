@@ -3,7 +3,7 @@
 
 #include "document/graph_document.h"
 #include "node_editor/node_editor_scene.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <QString>
 #include <QWidget>

@@ -28,7 +28,7 @@
 #include "common/canvas_overlays.h"
 #include "common/catalog_text.h"
 #include "framework/op_registry.h"
-#include "project_relocation.h"
+#include "project/format/project_relocation.h"
 #include "registries/default_registries.h"
 
 #include <QAction>

@@ -6,7 +6,7 @@
 #include "debugger/tensor_real_values.h"
 #include "framework/allocator.h"
 #include "framework/data_type.h"
-#include "source_preview.h"
+#include "project/sources/source_preview.h"
 
 #include <QEvent>
 #include <QFutureWatcher>

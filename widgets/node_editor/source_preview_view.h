@@ -2,7 +2,7 @@
 // read them: each component's dtype and shape, its first values, and images shown as images.
 #pragma once
 
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <QString>
 #include <QWidget>

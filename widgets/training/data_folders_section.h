@@ -3,8 +3,8 @@
 // sources), each a field with Browse…; data.dir itself is the panel's Data folder row.
 #pragma once
 
-#include "project_file.h"
-#include "source_folders.h"
+#include "project/format/project_file.h"
+#include "project/sources/source_folders.h"
 
 #include <QString>
 #include <QWidget>

@@ -2,7 +2,7 @@
 // its output read line by line as it comes, rank 0's progress picked out, and Stop as SIGTERM then kill.
 #pragma once
 
-#include "mpi_launch.h"
+#include "project/distributed/mpi_launch.h"
 
 #include <QElapsedTimer>
 #include <QObject>

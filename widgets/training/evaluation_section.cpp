@@ -1,7 +1,7 @@
 // The Training panel's evaluation section: the project's "eval" as a form.
 #include "training/evaluation_section.h"
 
-#include "eval_metrics.h"
+#include "project/run/eval_metrics.h"
 #include "registries/default_registries.h"
 
 #include <QCheckBox>

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/status.h"
-#include "evaluation_form.h"
-#include "project_file.h"
+#include "project/run/evaluation_form.h"
+#include "project/format/project_file.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // The Training panel's remedies for settings problems named by field.
 #include "training/training_advice.h"
 
-#include "setting_advice.h"
+#include "project/format/setting_advice.h"
 #include "training/data_folders_section.h"
 
 #include <QCoreApplication>

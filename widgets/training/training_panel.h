@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/expected.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "proto/graph.pb.h"
 #include "training/distributed_dialog.h" // DistributedChoices, and a signal's pointer type (moc needs it whole)
 #include "training/training_run.h"       // the metatypes of the signals

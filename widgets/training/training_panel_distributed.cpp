@@ -1,7 +1,7 @@
 // The Training panel's "Run on N processes…": the project trained by `tstudio train --distributed`
 // under mpirun, its output in the console and rank 0's progress and log directory followed.
 // First: hostfile.h names a field `slots`, which Qt's headers define away as a macro.
-#include "hostfile.h"
+#include "project/distributed/hostfile.h"
 
 #include "training/distributed_dialog.h"
 #include "training/distributed_run.h"
@@ -9,11 +9,11 @@
 #include "training/training_panel.h"
 
 #include "io/checkpoint/checkpoint_state.h"
-#include "mpi_launch.h"
-#include "project_relocation.h"
+#include "project/distributed/mpi_launch.h"
+#include "project/format/project_relocation.h"
 #include "registries/default_registries.h"
-#include "setting_advice.h"
-#include "training_check.h"
+#include "project/format/setting_advice.h"
+#include "project/run/training_check.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>

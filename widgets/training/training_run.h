@@ -4,8 +4,8 @@
 
 #include "debugger/debug_controller.h"
 #include "profiler/profile_trace.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 
 #include <QObject>
 #include <QString>

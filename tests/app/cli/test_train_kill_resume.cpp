@@ -5,7 +5,7 @@
 // checkpoint as the latest.
 #include "process_run.h"
 
-#include "best_checkpoint.h"
+#include "project/run/best_checkpoint.h"
 #include "framework/allocator.h"
 #include "io/checkpoint/checkpoint_reader.h"
 #include "io/checkpoint/checkpoint_state.h"

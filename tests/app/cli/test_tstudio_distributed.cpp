@@ -4,7 +4,7 @@
 // last checkpoint; a hostfile with a host that does not exist fails before any training, and
 // `tstudio hostfile` names the file, line and host. The mpirun cases skip without mpirun.
 #include "distributed/mpi_context.h"
-#include "distributed_status.h"
+#include "project/distributed/distributed_status.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "process_run.h"
 

@@ -21,7 +21,7 @@
 #include "debugger/tensor_image_grid.h"
 #include "training/training_panel.h"
 #include "common/empty_state.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 
 #include <QCheckBox>
 #include <QComboBox>

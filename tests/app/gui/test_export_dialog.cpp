@@ -3,8 +3,8 @@
 // as an error in the dialog. With TSTUDIO_TEST_SCREENSHOTS=DIR the dialog is saved there as PNGs.
 #include "export_dialog.h"
 
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 
 #include <QApplication>

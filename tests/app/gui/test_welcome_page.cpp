@@ -11,7 +11,7 @@
 #include "common/file_kind_text.h"
 #include "dashboard/dashboard_view.h"
 #include "node_editor/node_editor.h"
-#include "project_file.h"
+#include "project/format/project_file.h"
 #include "training/training_panel.h"
 
 #include <QAction>

@@ -10,7 +10,7 @@
 #include "builder/attr_values.h"
 #include "document/document_commands.h"
 #include "node_editor/document_builder.h"
-#include "project_runner.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 
 #include "../../support/shared_registries.h"

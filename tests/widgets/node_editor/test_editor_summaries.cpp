@@ -13,7 +13,7 @@
 #include "node_editor/node_editor.h"
 #include "node_editor/node_item.h"
 #include "node_editor/node_palette.h"
-#include "project_runner.h"
+#include "project/run/project_runner.h"
 #include "registries/default_registries.h"
 
 #include "../../support/shared_registries.h"

@@ -3,8 +3,8 @@
 // ends mpirun (SIGTERM, then kill when it ignores it) without blocking; a bad hostfile is refused
 // before mpirun starts; and, where Open MPI and `tstudio train --distributed` exist, the spirals
 // project trains on 2 processes with rank 0's log directory followed.
-#include "mpi_launch.h"
-#include "project_file.h"
+#include "project/distributed/mpi_launch.h"
+#include "project/format/project_file.h"
 #include "registries/default_registries.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"

@@ -1,9 +1,9 @@
 // The Training panel's own sections and words: the sources' folders with Browse… (data_folders_section),
 // "Evaluate while training" (evaluation_section) read from and written into a project, and settings
 // problems told in the panel's words (training_advice) instead of the command line's flags.
-#include "eval_metrics.h"
-#include "project_file.h"
-#include "project_runner.h"
+#include "project/run/eval_metrics.h"
+#include "project/format/project_file.h"
+#include "project/run/project_runner.h"
 #include "training/data_folders_section.h"
 #include "training/evaluation_section.h"
 #include "training/training_advice.h"
