@@ -2,9 +2,10 @@
 """The folder-level include graph of the product's sources (engine/, project/, examples/, widgets/, app/).
 
 Each `#include "..."` of a source or header is resolved as the build resolves it (the including file's
-folder first, then the include roots: engine/, widgets/, project/, examples/, app/gui, app/cli; the
+folder first, then the include roots: engine/, widgets/, examples/, app/gui, app/cli and the source root
+(project/'s headers, "project/run/project_runner.h"); the
 generated protobuf headers count as engine/proto) and counted as an edge between the two files' folders
-(engine/<folder>, widgets/<folder>, project, examples, app/gui, app/cli). It prints:
+(engine/<folder>, widgets/<folder>, project/<folder>, examples, app/gui, app/cli). It prints:
 
   - the folders and their files,
   - the include knots: strongly connected sets of more than one folder (a circle of includes),
@@ -43,7 +44,10 @@ FLOORS = [
     ["engine/layers", "engine/model"],
     ["engine/registries"],
     ["examples"],
-    ["project"],
+    ["project/format"],
+    ["project/sources"],
+    ["project/run"],
+    ["project/distributed", "project/export"],
     ["widgets"],
     ["app/cli", "app/gui"],
 ]
@@ -55,13 +59,13 @@ SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cu", ".cuh")
 def folder_of(path):
     """engine/runtime/session.cpp -> engine/runtime; widgets/dashboard/x.h -> widgets/dashboard."""
     parts = path.split("/")
-    if parts[0] in ("engine", "widgets", "app") and len(parts) > 2:
+    if parts[0] in ("engine", "widgets", "app", "project") and len(parts) > 2:
         return parts[0] + "/" + parts[1]
     return parts[0]
 
 
 def floor_of(folder):
-    top = folder if folder.startswith(("engine/", "app/")) else folder.split("/")[0]
+    top = folder if folder.startswith(("engine/", "app/", "project/")) else folder.split("/")[0]
     for level, names in enumerate(FLOORS):
         if top in names:
             return level
@@ -81,6 +85,7 @@ def resolve(root, including, target, known):
     candidates = [os.path.normpath(os.path.join(os.path.dirname(including), target)).replace(os.sep, "/")]
     for base in ("engine", "widgets", "project", "examples", "app/gui", "app/cli", "app"):
         candidates.append(base + "/" + target)
+    candidates.append(target)  # the source root: "project/run/project_runner.h"
     for c in candidates:
         if c in known:
             return c
