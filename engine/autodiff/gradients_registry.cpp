@@ -2,6 +2,8 @@
 #include "autodiff/gradients_registry.h"
 #include "autodiff/list_grad.h"
 #include "autodiff/resource_gather_grad.h"
+#include "autodiff/symbolic_gradient_body.h"
+#include "framework/op_registry.h"
 
 namespace tstudio {
 
@@ -28,10 +30,12 @@ Status registerAllGradients(OpRegistry& registry)
                         registerRandomGradients, registerIoGradients, registerOpsWithoutGradients,
                         registerLinalgGradients, registerNnSecondOrderGradients, registerImageGradients,
                         registerFunctionGradients, registerResourceGatherGradients,
-                        registerTensorArrayGradients, registerSparseGradients, registerListGradients}) {
+                        registerTensorArrayGradients, registerSparseGradients, registerListGradients,
+                        registerHorovodGradients}) {
         if (Status s = family(registry); !s.isOk())
             return s;
     }
+    registry.setSymbolicGradientBody(differentiateFunctionBody);
     return Status::ok();
 }
 

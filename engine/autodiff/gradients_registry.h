@@ -78,7 +78,13 @@ Status registerTensorArrayGradients(OpRegistry& registry);
 /// SparseAddGrad, SparseConcat, SparseReshape and the sparse *Grad ops as not differentiable.
 Status registerSparseGradients(OpRegistry& registry);
 
-/// Every family above, into a registry that registerAllOps filled. The first error is returned
+/// Horovod's ops (horovod_grad.cpp), when registered (builds with MPI): an allreduce's gradient is
+/// the allreduce of the gradient; a broadcast's the allreduce of the gradient on the root rank,
+/// zeros elsewhere (the rank this process has when the gradient graph is built).
+Status registerHorovodGradients(OpRegistry& registry);
+
+/// Every family above, into a registry that registerAllOps filled, and SymbolicGradient's function
+/// differentiation (differentiateFunctionBody). The first error is returned
 /// (NotFound for an op that is not registered, AlreadyExists for a second registration).
 Status registerAllGradients(OpRegistry& registry);
 

@@ -16,8 +16,7 @@ class KernelRegistry;
 ///     allreduce(average=True) and DistributedOptimizer divide by size()).
 ///   HorovodBroadcast(tensor: T) -> output: T, attr root_rank: int, T in {uint8, int8, uint16,
 ///     int16, int32, int64, float16, float32, float64, bool}: rank root_rank's value on every rank.
-/// Their gradients as Horovod's: an allreduce's gradient is the allreduce of the gradient; a
-/// broadcast's the allreduce of the gradient on the root, zeros elsewhere.
+/// Their gradients are the autodiff's (registerHorovodGradients, autodiff/gradients_registry.h).
 Status registerHorovodOps(OpRegistry& registry);
 
 /// Their CPU kernels over distributed::MpiContext (register_cpu_kernels.cpp calls it). Without

@@ -1,13 +1,9 @@
 // HorovodAllreduce and HorovodBroadcast with MPI: definitions as Horovod 0.16-0.18 registers them
-// (names, args, attrs, type lists), their gradients as Horovod's, and CPU kernels that hand the
+// (names, args, attrs, type lists), and CPU kernels that hand the
 // tensor to the MpiContext's background thread (negotiated by node name, fused, MPI_Allreduce /
 // MPI_Bcast) in place of a copy.
 #include "distributed/horovod_ops.h"
 
-#include "autodiff/gradient_context.h"
-#include "builder/attr_values.h"
-#include "builder/graph_builder.h"
-#include "builder/ops_sugar.h"
 #include "distributed/mpi_context.h"
 #include "framework/kernel_registry.h"
 #include "framework/node_attrs.h"
@@ -88,40 +84,6 @@ private:
     Status m_init;
 };
 
-/// Horovod's _allreduce_grad: the gradient summed over the ranks, as the forward op sums.
-Status allreduceGrad(GradientContext& ctx)
-{
-    auto grad = ctx.grad();
-    if (!grad)
-        return grad.error();
-    auto reduced = ops::firstOutput(ctx.builder().op("HorovodAllreduce", {OpInput(*grad)}));
-    if (!reduced)
-        return reduced.error();
-    return ctx.setInputGradient(0, *reduced);
-}
-
-/// Horovod's _broadcast_grad: the allreduced gradient on the root rank, zeros on the others (the
-/// rank is this process's when the gradient graph is built, as Horovod's Python reads rank()).
-Status broadcastGrad(GradientContext& ctx)
-{
-    auto root = attrInt(ctx.node(), "root_rank");
-    if (!root)
-        return root.error();
-    auto grad = ctx.grad();
-    if (!grad)
-        return grad.error();
-    GraphBuilder& b = ctx.builder();
-    auto reduced = ops::firstOutput(b.op("HorovodAllreduce", {OpInput(*grad)}));
-    if (!reduced)
-        return reduced.error();
-    if (MpiContext::instance().rank() == *root)
-        return ctx.setInputGradient(0, *reduced);
-    auto zeros = ops::firstOutput(b.op("ZerosLike", {OpInput(*reduced)}));
-    if (!zeros)
-        return zeros.error();
-    return ctx.setInputGradient(0, *zeros);
-}
-
 } // namespace
 
 Status registerHorovodOps(OpRegistry& registry)
@@ -155,9 +117,7 @@ Status registerHorovodOps(OpRegistry& registry)
     for (const char* name : {"HorovodAllreduce", "HorovodBroadcast"})
         if (Status s = registry.setShapeFunction(name, unchangedShape); !s.isOk())
             return s;
-    if (Status s = registry.setGradient("HorovodAllreduce", allreduceGrad); !s.isOk())
-        return s;
-    return registry.setGradient("HorovodBroadcast", broadcastGrad);
+    return Status::ok();
 }
 
 Status registerHorovodCpuKernels(KernelRegistry& registry)

@@ -86,6 +86,18 @@ Status OpRegistry::setNotDifferentiable(std::string_view opName)
     return Status::ok();
 }
 
+void OpRegistry::setSymbolicGradientBody(SymbolicGradientBodyFunction function)
+{
+    std::unique_lock lock(m_mutex);
+    m_symbolicGradientBody = std::move(function);
+}
+
+SymbolicGradientBodyFunction OpRegistry::symbolicGradientBody() const
+{
+    std::shared_lock lock(m_mutex);
+    return m_symbolicGradientBody;
+}
+
 const OpRegistration* OpRegistry::find(std::string_view opName) const
 {
     std::shared_lock lock(m_mutex);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/expected.h"
+#include "framework/data_type.h"
 #include "proto/op_def.pb.h"
 
 #include <cstddef>
@@ -21,6 +22,10 @@ class OpDefBuilder;
 class ShapeInferenceContext;
 /// Defined in autodiff/gradient_context.h.
 class GradientContext;
+/// Defined in function/function_library.h and function/function_instantiation.h.
+class FunctionLibrary;
+struct FunctionCallTarget;
+struct FunctionBody;
 
 /// Computes the output shapes of one node from its input shapes and attrs (TensorFlow's
 /// OpShapeInferenceFn). A placeholder signature: the shape-inference work defines the context.
@@ -28,6 +33,11 @@ using ShapeFunction = std::function<Status(ShapeInferenceContext&)>;
 /// Emits the ops computing the gradient of one node (TensorFlow's gradient registry); called by
 /// addSymbolicGradients (autodiff/gradients.h).
 using GradientFunction = std::function<Status(GradientContext&)>;
+/// Builds the body SymbolicGradient runs for a library function: the function differentiated
+/// (function/symbolic_gradient_body.h calls it). The autodiff fills it in registerAllGradients, so
+/// the function runtime (runtime wing) never includes the autodiff (building wing).
+using SymbolicGradientBodyFunction =
+    std::function<Expected<FunctionBody>(const FunctionLibrary&, const FunctionCallTarget&, const std::vector<DataType>&)>;
 
 /// The palette categories. A category is free text; these spellings keep the GUI's groups and
 /// colours consistent. An empty category means "not classified".
@@ -83,6 +93,10 @@ public:
     /// Registers `opName` as having no gradient (ops.NotDifferentiable). NotFound if the op is not
     /// registered, AlreadyExists if it has a gradient or is marked already.
     Status setNotDifferentiable(std::string_view opName);
+    /// Sets how SymbolicGradient differentiates a library function, replacing any earlier one.
+    void setSymbolicGradientBody(SymbolicGradientBodyFunction function);
+    /// That function; empty while no autodiff is registered.
+    SymbolicGradientBodyFunction symbolicGradientBody() const;
 
     /// The registration of `opName`, or nullptr.
     const OpRegistration* find(std::string_view opName) const;
@@ -100,6 +114,7 @@ private:
     mutable std::shared_mutex m_mutex;
     // std::map never moves its elements, so pointers handed out stay valid as it grows.
     std::map<std::string, OpRegistration, std::less<>> m_ops;
+    SymbolicGradientBodyFunction m_symbolicGradientBody;
 };
 
 } // namespace tstudio
