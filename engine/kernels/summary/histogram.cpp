@@ -1,5 +1,5 @@
 // Histogram: TensorFlow's summary histogram (default exponential buckets, statistics, proto encoding).
-#include "summary/histogram.h"
+#include "kernels/summary/histogram.h"
 
 #include <algorithm>
 #include <cfloat>

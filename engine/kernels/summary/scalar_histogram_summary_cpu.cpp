@@ -5,7 +5,7 @@
 #include "framework/kernel_registry.h"
 #include "framework/op_kernel.h"
 #include "proto/summary.pb.h"
-#include "summary/histogram.h"
+#include "kernels/summary/histogram.h"
 
 #include <cmath>
 

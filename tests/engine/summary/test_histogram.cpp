@@ -1,6 +1,6 @@
 // summary::Histogram against TensorFlow's rules: the default bucket limits (count, ends, symmetry,
 // growth), bucket membership at the limits, and encodeToProto compared with NumPy golden values.
-#include "summary/histogram.h"
+#include "kernels/summary/histogram.h"
 #include "summary_test_support.h"
 
 #include <QtTest>
