@@ -12,7 +12,7 @@ generated protobuf headers count as engine/proto) and counted as an edge between
   - the upward includes: from a folder to one on a higher floor of FLOORS below, each with its files,
   - with --edges, every folder-to-folder edge with its count.
 
-Usage: tools/include_graph.py [--root DIR] [--edges] [--max-knots N] [--max-upward N]
+Usage: tools/include_graph.py [--root DIR] [--edges] [--max-knots N] [--max-upward N] [--max-wing-crossings N]
 
 With --max-knots or --max-upward it exits 1 when the tree has more (CTest's check_include_graph keeps
 the figures from growing while the house is rebuilt; lower them as the knots come apart).
@@ -38,10 +38,10 @@ FLOORS = [
     ["engine/kernels"],
     ["engine/runtime"],
     ["engine/profiler", "engine/debugger", "engine/distributed"],
-    ["engine/builder"],
-    ["engine/autodiff"],
-    ["engine/training", "engine/losses", "engine/metrics", "engine/summary"],
-    ["engine/layers", "engine/model"],
+    ["engine/building/builder"],
+    ["engine/building/autodiff"],
+    ["engine/building/training", "engine/building/losses", "engine/building/metrics", "engine/building/summary"],
+    ["engine/building/layers", "engine/building/model"],
     ["engine/registries"],
     ["examples"],
     ["project/format"],
@@ -57,8 +57,11 @@ SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cu", ".cuh")
 
 
 def folder_of(path):
-    """engine/runtime/session.cpp -> engine/runtime; widgets/dashboard/x.h -> widgets/dashboard."""
+    """engine/runtime/session.cpp -> engine/runtime; engine/building/builder/x.h ->
+    engine/building/builder; widgets/dashboard/x.h -> widgets/dashboard."""
     parts = path.split("/")
+    if parts[:2] == ["engine", "building"] and len(parts) > 3:
+        return "/".join(parts[:3])
     if parts[0] in ("engine", "widgets", "app", "project") and len(parts) > 2:
         return parts[0] + "/" + parts[1]
     return parts[0]
@@ -83,7 +86,7 @@ def sources(root):
 
 def resolve(root, including, target, known):
     candidates = [os.path.normpath(os.path.join(os.path.dirname(including), target)).replace(os.sep, "/")]
-    for base in ("engine", "widgets", "project", "examples", "app/gui", "app/cli", "app"):
+    for base in ("engine", "engine/building", "widgets", "project", "examples", "app/gui", "app/cli", "app"):
         candidates.append(base + "/" + target)
     candidates.append(target)  # the source root: "project/run/project_runner.h"
     for c in candidates:
@@ -142,6 +145,8 @@ def main():
     parser.add_argument("--edges", action="store_true", help="print every folder-to-folder edge")
     parser.add_argument("--max-knots", type=int, help="fail when there are more include knots")
     parser.add_argument("--max-upward", type=int, help="fail when there are more upward includes")
+    parser.add_argument("--max-wing-crossings", type=int,
+                        help="fail when more includes go from the engine's runtime wing to its building wing")
     args = parser.parse_args()
     root = os.path.abspath(args.root)
 
@@ -177,6 +182,9 @@ def main():
     print(f"upward includes (to a higher floor): {len(upward)}, {len(engine_upward)} of them inside the engine")
     for src, dst, f, target in sorted(upward):
         print(f"  {src} -> {dst}: {f} includes \"{target}\"")
+    crossings = [u for u in upward if u[1].startswith("engine/building/") and not u[0].startswith("engine/building/")
+                 and u[0].startswith("engine/") and not u[0].startswith("engine/registries")]
+    print(f"runtime wing -> building wing includes: {len(crossings)}")
     unplaced = [f for f in folders if floor_of(f) is None]
     if unplaced:
         print(f"folders on no floor: {', '.join(unplaced)}")
@@ -191,6 +199,10 @@ def main():
         failed = True
     if args.max_upward is not None and len(upward) > args.max_upward:
         print(f"FAILED: {len(upward)} upward includes, at most {args.max_upward} allowed", file=sys.stderr)
+        failed = True
+    if args.max_wing_crossings is not None and len(crossings) > args.max_wing_crossings:
+        print(f"FAILED: {len(crossings)} includes from the runtime wing into engine/building/, at most "
+              f"{args.max_wing_crossings} allowed", file=sys.stderr)
         failed = True
     return 1 if failed else 0
 
