@@ -166,10 +166,12 @@ Expected<WarmStart> readWarmStart(const JsonReader& r, const json& value, const 
     if (const auto it = value.find("var_name_to_prev_var_name"); it != value.end() && !it->is_null()) {
         const std::string mpath = path + ".var_name_to_prev_var_name";
         if (!it->is_object())
-            return unexpected(r.error(mpath, "expected an object {variable: name in the checkpoint}, got " + describeJson(*it)));
+            return unexpected(
+                r.error(mpath, "expected an object {variable: name in the checkpoint}, got " + describeJson(*it)));
         for (const auto& [key, name] : it->items()) {
             if (!name.is_string() || name.get<std::string>().empty())
-                return unexpected(r.error(mpath + "." + key, "expected the variable's name in the checkpoint, got " + describeJson(name)));
+                return unexpected(r.error(mpath + "." + key,
+                                          "expected the variable's name in the checkpoint, got " + describeJson(name)));
             w.varNameToPrevVarName[key] = name.get<std::string>();
         }
     }
