@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The folder-level include graph of the product's sources (engine/, project/, examples/, widgets/, app/).
+"""The folder-level include graph of the product's sources (engine/, project/, models/, widgets/, app/).
 
 Each `#include "..."` of a source or header is resolved as the build resolves it (the including file's
-folder first, then the include roots: engine/, widgets/, examples/, app/gui, app/cli and the source root
+folder first, then the include roots: engine/, widgets/, models/, app/gui, app/cli and the source root
 (project/'s headers, "project/run/project_runner.h"); the
 generated protobuf headers count as engine/proto) and counted as an edge between the two files' folders
-(engine/<folder>, widgets/<folder>, project/<folder>, examples, app/gui, app/cli). It prints:
+(engine/<folder>, widgets/<folder>, project/<folder>, models, app/gui, app/cli). It prints:
 
   - the folders and their files,
   - the include knots: strongly connected sets of more than one folder (a circle of includes),
@@ -43,7 +43,7 @@ FLOORS = [
     ["engine/building/training", "engine/building/losses", "engine/building/metrics", "engine/building/summary"],
     ["engine/building/layers", "engine/building/model"],
     ["engine/registries"],
-    ["examples"],
+    ["models"],
     ["project/format"],
     ["project/sources"],
     ["project/run"],
@@ -76,7 +76,7 @@ def floor_of(folder):
 
 
 def sources(root):
-    for top in ("engine", "project", "examples", "widgets", "app"):
+    for top in ("engine", "project", "models", "widgets", "app"):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             for name in files:
                 if name.endswith(SOURCE_EXTENSIONS):
@@ -86,7 +86,7 @@ def sources(root):
 
 def resolve(root, including, target, known):
     candidates = [os.path.normpath(os.path.join(os.path.dirname(including), target)).replace(os.sep, "/")]
-    for base in ("engine", "engine/building", "widgets", "project", "examples", "app/gui", "app/cli", "app"):
+    for base in ("engine", "engine/building", "widgets", "project", "models", "app/gui", "app/cli", "app"):
         candidates.append(base + "/" + target)
     candidates.append(target)  # the source root: "project/run/project_runner.h"
     for c in candidates:

@@ -17,7 +17,7 @@ struct PtbBenchArgs {
     int profileSteps = 0; ///< after the timed blocks, trace this many steps and print the op table
 };
 
-/// Builds examples/ptb_model.h's graph (vocabulary 10,000, 2 x 200 BasicLSTMCell, 20 steps) with
+/// Builds models/ptb_model.h's graph (vocabulary 10,000, 2 x 200 BasicLSTMCell, 20 steps) with
 /// batch 20, adds what the tutorial trains it with (GradientDescent, learning rate 1.0, gradients
 /// clipped by global norm 5; the embedding's gradient is IndexedSlices, applied sparsely), feeds
 /// random ids and carries the LSTM state from step to step, and prints the fastest of three blocks:

@@ -33,7 +33,7 @@ struct TrainingBenchArgs {
     bool cudaGraphs = true;
 };
 
-/// Builds the network (examples/layer_networks.h: GradientDescent, sparse softmax cross entropy),
+/// Builds the network (models/layer_networks.h: GradientDescent, sparse softmax cross entropy),
 /// feeds one random batch of MNIST's shape (resnet: 32x32x3 images), on the CPU or GPU:0 (`device`;
 /// on a GPU each timed block ends by fetching the loss, so queued GPU work is included), runs the train op warmup + steps times and prints
 /// the figures, ending with "<model>: <steps/s> steps/s" (and with trace, "<model> traced: ..." and

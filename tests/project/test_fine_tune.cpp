@@ -329,7 +329,7 @@ private slots:
     }
 
     /// Fine-tuning only layer2 from the 29001 checkpoint where it has something to learn: t10k images
-    /// each shifted by up to 4 pixels (examples/image_shift.h), which the book model, trained on
+    /// each shifted by up to 4 pixels (models/image_shift.h), which the book model, trained on
     /// centred digits, classifies worse. Every layer warm-started, var_list "layer2", trained on shifted
     /// images [0, 5000): layer1 stays bit-identical to TensorFlow's checkpoint and accuracy on the
     /// held-out shifted images [5000, 10000) improves.

@@ -150,7 +150,7 @@ private:
         return out ? std::string("no error") : out.error().toString();
     }
 
-    /// The book's network (examples/book_mnist.cpp) from layer nodes only.
+    /// The book's network (models/book_mnist.cpp) from layer nodes only.
     struct BookNet {
         std::unique_ptr<GraphBuilder> b;
         Output loss;

@@ -127,7 +127,7 @@ std::vector<std::string> trainableNames(const tf::MetaGraphDef& g)
     return out;
 }
 
-/// The book's network (examples/book_mnist.cpp's inference and training) from layer nodes.
+/// The book's network (models/book_mnist.cpp's inference and training) from layer nodes.
 struct BookDocument {
     DocNodeId x = kNoNode, y = kNoNode, layer1 = kNoNode, layer2 = kNoNode, loss = kNoNode, optimizer = kNoNode;
 };

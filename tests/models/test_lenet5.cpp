@@ -1,7 +1,7 @@
 // LeNet-5 as the examples build it with tf.layers: its layers, names and shapes, and a short
 // training run on MNIST that learns (the full run is `tstudio train lenet`).
-#include "../../support/gpu_test_gate.h"
-#include "../../support/test_files.h"
+#include "../support/gpu_test_gate.h"
+#include "../support/test_files.h"
 #include "classifier_training.h"
 #include "graph/graph.h"
 #include "layer_networks.h"

@@ -1,8 +1,8 @@
 // The seeds' book's MNIST network built with the building API: its graph against the one
 // TensorFlow wrote (tf1-mnist-book), and issue #5's check: trained on the first 8,000 t10k images
 // it classifies >= 97% of the last 2,000 right.
-#include "../../support/model_test_support.h"
-#include "../../support/test_files.h"
+#include "../support/model_test_support.h"
+#include "../support/test_files.h"
 #include "book_mnist.h"
 #include "classifier_training.h"
 #include "mnist_split.h"
