@@ -2,7 +2,7 @@
 # directory of its own (scripts/check-deep.sh makes build-ubsan and build-tsan).
 #
 # What is instrumented: every library and program of the product (engine with its kernels, the
-# protobuf messages, examples, project, widgets, app: tstudio and tensorstudio), through
+# protobuf messages, models, project, widgets, app: tstudio and tensorstudio), through
 # tstudio_sanitize_product_targets() at the end of the top-level CMakeLists.txt. The test sources
 # themselves are compiled as in the normal build under AddressSanitizer and UndefinedBehaviorSanitizer;
 # they link the sanitizer's runtime, and every check fires in the product code they drive, in process
