@@ -1,8 +1,8 @@
 // NodeInfoView: a node's header, attributes and input/consumer trees from debugger::NodeRelations.
 #include "debugger/node_info_view.h"
 
+#include "common/attr_text.h"
 #include "framework/data_type.h"
-#include "node_editor/attr_editor.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -94,7 +94,7 @@ QString attrText(const tensorflow::AttrValue& value)
         return NodeInfoView::tr("%n tensor(s)", nullptr, value.list().tensor_size());
     if (value.value_case() == V::VALUE_NOT_SET)
         return NodeInfoView::tr("(not set)");
-    return node_editor::attrValueText(attrType(value), value);
+    return attrValueText(attrType(value), value);
 }
 
 QWidget* section(QLabel*& title, QTreeWidget*& tree, const QString& name, int columns, QWidget* parent)

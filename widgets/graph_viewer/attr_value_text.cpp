@@ -2,8 +2,8 @@
 #include "graph_viewer/attr_value_text.h"
 
 #include "framework/data_type.h"
-#include "graph_viewer/node_properties_panel.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -61,22 +61,6 @@ QString quotedBytes(const std::string& bytes)
 QString elided(const QString& text, int maxChars)
 {
     return text.size() <= maxChars ? text : text.left(maxChars - 1) + kEllipsis;
-}
-
-QString dtypeText(int dtype)
-{
-    return QString::fromStdString(dataTypeName(static_cast<DataType>(dtype)));
-}
-
-/// "[?, 784]", "[]" for a scalar, "<unknown>" for an unknown rank (TensorFlow's word).
-QString shapeText(const tensorflow::TensorShapeProto& shape)
-{
-    if (shape.unknown_rank())
-        return QStringLiteral("<unknown>");
-    QStringList dims;
-    for (const auto& dim : shape.dim())
-        dims << (dim.size() < 0 ? QStringLiteral("?") : QString::number(dim.size()));
-    return '[' + dims.join(QStringLiteral(", ")) + ']';
 }
 
 namespace {
@@ -174,7 +158,7 @@ QString attrText(const tensorflow::AttrValue& value)
     case V::kFunc: return funcText(value.func());
     case V::VALUE_NOT_SET: break;
     }
-    return NodePropertiesPanel::tr("(not set)");
+    return QCoreApplication::translate("tstudio::graph_viewer::NodePropertiesPanel", "(not set)");
 }
 
 /// The full value for the tooltip: strings not elided.

@@ -2,6 +2,7 @@
 // round-trip floats, quoted bytes, shapes and tensor previews (node_properties_panel.cpp shows them).
 #pragma once
 
+#include "common/attr_text.h" // dtypeText, shapeText
 #include "proto/attr_value.pb.h"
 
 #include <QString>
@@ -10,10 +11,6 @@ namespace tstudio::graph_viewer {
 
 /// `text` cut to `maxChars`, its last character then an ellipsis ("\u2026").
 QString elided(const QString& text, int maxChars);
-/// The dtype's TensorFlow name ("float32", "int64_ref").
-QString dtypeText(int dtype);
-/// "[?, 784]", "[]" for a scalar, "<unknown>" for an unknown rank (TensorFlow's word).
-QString shapeText(const tensorflow::TensorShapeProto& shape);
 /// A tensor attr: its dtype, shape and the first values.
 QString tensorText(const tensorflow::TensorProto& proto);
 /// The value as the properties table shows it (strings elided).

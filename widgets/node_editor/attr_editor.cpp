@@ -9,7 +9,6 @@
 #include "framework/op_def_validation.h"
 #include "framework/tensor.h"
 #include "framework/tensor_shape.h"
-#include "graph_viewer/attr_value_text.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>
@@ -42,39 +41,6 @@ using AttrDef = tensorflow::OpDef::AttrDef;
 
 const char* const kInvalidStyle = "background-color: #fde2e2; border: 1px solid #c62828;";
 
-template <typename T> QString shortestText(T value)
-{
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return QString::fromLatin1(buffer, static_cast<int>(result.ptr - buffer));
-}
-
-QString quoted(const std::string& text)
-{
-    QString out = QStringLiteral("'");
-    for (const unsigned char c : text) {
-        if (c == '\'' || c == '\\')
-            out += QStringLiteral("\\") + QLatin1Char(static_cast<char>(c));
-        else if (c < 0x20 || c >= 0x7f)
-            out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
-        else
-            out += QLatin1Char(static_cast<char>(c));
-    }
-    return out + QLatin1Char('\'');
-}
-
-using graph_viewer::shapeText; // "[?, 784]", as the graph viewer's properties show a shape
-
-QString messageText(const google::protobuf::Message& message)
-{
-    google::protobuf::TextFormat::Printer printer;
-    printer.SetSingleLineMode(true);
-    std::string text;
-    printer.PrintToString(message, &text);
-    return QStringLiteral("{ ") + QString::fromStdString(text).trimmed() + QStringLiteral(" }");
-}
-
-using graph_viewer::dtypeText; // "float32", TensorFlow's name
 
 /// The value dtypes a person may pick where an attr does not restrict them.
 std::vector<DataType> allValueTypes()
@@ -110,112 +76,12 @@ Status guiError(const QString& message)
     return invalidArgumentError(message.toStdString());
 }
 
-bool isListType(const std::string& type)
-{
-    return type.starts_with("list(");
-}
-
 QString tensorSummary(const tensorflow::TensorProto& tensor)
 {
     return dtypeText(tensor.dtype()) + QLatin1Char(' ') + shapeText(tensor.tensor_shape());
 }
 
 } // namespace
-
-tensorflow::OpDef::AttrDef layerParam(const std::string& name, const std::string& type,
-                                      const tensorflow::AttrValue& defaultValue, const std::string& doc,
-                                      const std::vector<std::string>& choices)
-{
-    AttrDef attr;
-    attr.set_name(name);
-    attr.set_type(type);
-    if (defaultValue.value_case() != AttrValue::VALUE_NOT_SET)
-        *attr.mutable_default_value() = defaultValue;
-    attr.set_description(doc);
-    if (!choices.empty()) {
-        auto* list = attr.mutable_allowed_values()->mutable_list();
-        for (const std::string& choice : choices)
-            list->add_s(choice);
-    }
-    return attr;
-}
-
-QString attrValueText(const std::string& type, const tensorflow::AttrValue& value)
-{
-    if (type == "int")
-        return QString::number(value.i());
-    if (type == "float")
-        return shortestText(value.f());
-    if (type == "bool")
-        return value.b() ? QStringLiteral("true") : QStringLiteral("false");
-    if (type == "string")
-        return QString::fromStdString(value.s());
-    if (type == "type")
-        return value.value_case() == AttrValue::kType ? dtypeText(value.type()) : QString();
-    if (type == "shape")
-        return value.has_shape() ? shapeText(value.shape()) : QString();
-    if (type == "tensor")
-        return value.has_tensor() ? messageText(value.tensor()) : QString();
-    if (type == "func")
-        return QString::fromStdString(value.func().name());
-    if (!isListType(type) || value.value_case() != AttrValue::kList)
-        return QString();
-    const auto& list = value.list();
-    QStringList items;
-    if (type == "list(int)")
-        for (const auto i : list.i())
-            items << QString::number(i);
-    else if (type == "list(float)")
-        for (const float f : list.f())
-            items << shortestText(f);
-    else if (type == "list(bool)")
-        for (const bool b : list.b())
-            items << (b ? QStringLiteral("true") : QStringLiteral("false"));
-    else if (type == "list(string)")
-        for (const auto& s : list.s())
-            items << quoted(s);
-    else if (type == "list(type)")
-        for (const int t : list.type())
-            items << dtypeText(t);
-    else if (type == "list(shape)")
-        for (const auto& shape : list.shape())
-            items << shapeText(shape);
-    else if (type == "list(tensor)")
-        for (const auto& tensor : list.tensor())
-            items << messageText(tensor);
-    else if (type == "list(func)")
-        for (const auto& func : list.func())
-            items << messageText(func);
-    return QLatin1Char('[') + items.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
-Expected<tensorflow::AttrValue> parseAttrText(const tensorflow::OpDef::AttrDef& attr, const QString& text)
-{
-    const std::string& type = attr.type();
-    QString trimmed = text.trimmed();
-    AttrValue value;
-    if (type == "string") {
-        value.set_s(text.toStdString());
-    } else if (type == "func" && !trimmed.startsWith(QLatin1Char('{'))) {
-        if (trimmed.isEmpty())
-            return unexpected(guiError(AttrEditor::tr("a function name is required")));
-        if (trimmed.contains(QRegularExpression(QStringLiteral("\\s"))))
-            return unexpected(guiError(AttrEditor::tr("'%1' is not a function name").arg(trimmed)));
-        value.mutable_func()->set_name(trimmed.toStdString());
-    } else {
-        if (type == "shape" && trimmed == QLatin1String("?"))
-            trimmed = QStringLiteral("<unknown>");
-        if (isListType(type) && !trimmed.startsWith(QLatin1Char('[')))
-            trimmed = QLatin1Char('[') + trimmed + QLatin1Char(']');
-        Expected<AttrValue> parsed = parseAttrValue(type, trimmed.toStdString());
-        if (!parsed)
-            return unexpected(parsed.error());
-        value = std::move(*parsed);
-    }
-    if (Status status = validateAttrValue(value, attr); !status.isOk())
-        return unexpected(status);
-    return value;
-}
 
 // --- TensorEditDialog ----------------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // AttrEditor: the node editor's form for the attrs of one node, one typed editor per attr, applying only valid values.
 #pragma once
 
+#include "common/attr_text.h" // layerParam, attrValueText, parseAttrText
 #include "core/expected.h"
 #include "proto/attr_value.pb.h"
 #include "proto/op_def.pb.h"
@@ -27,24 +28,6 @@ namespace tstudio::node_editor {
 
 /// The attrs of a node as NodeDef::attr holds them.
 using AttrMap = google::protobuf::Map<std::string, tensorflow::AttrValue>;
-
-/// A layer node's parameter described as an AttrDef, so ops and layers share one editor and one validation
-/// (validateAttrValue): `type` is an AttrDef type ("int", "float", "string", "list(int)", ...), `choices` become
-/// the AttrDef's allowed_values (strings), `defaultValue` may be empty (no default).
-tensorflow::OpDef::AttrDef layerParam(const std::string& name, const std::string& type,
-                                      const tensorflow::AttrValue& defaultValue, const std::string& doc,
-                                      const std::vector<std::string>& choices = {});
-
-/// How an attr value is written in its line editor: shapes "[?, 784]" ("[]" scalar, "<unknown>" unknown rank),
-/// lists "[1, 2, 2, 1]", types "float32", strings unquoted at the top level and quoted inside lists, floats in
-/// the shortest form that reads back exactly; tensors and funcs in text format. `type` is the AttrDef type.
-QString attrValueText(const std::string& type, const tensorflow::AttrValue& value);
-
-/// Parses what a person typed into the editor of an attr of `attr`'s type and checks it against `attr`
-/// (minimum, allowed values) with validateAttrValue. Accepted beyond parseAttrValue's forms: a string typed
-/// without quotes, a list without its brackets ("1, 2, 2, 1"), "?" for a shape of unknown rank, a func as a
-/// bare name. InvalidArgument with the reason.
-Expected<tensorflow::AttrValue> parseAttrText(const tensorflow::OpDef::AttrDef& attr, const QString& text);
 
 /// A small dialog editing a constant tensor: dtype, a fully defined shape and the values in a table (rows are
 /// the outer dimensions flattened, columns the last dimension; one cell for a scalar). Every cell must hold a

@@ -1,6 +1,8 @@
 // The Training panel's source folder rows: one field with Browse… per folder a source names.
 #include "training/data_folders_section.h"
 
+#include "training/training_advice.h"
+
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -21,20 +23,6 @@ DataFoldersSection::DataFoldersSection(QWidget* parent) : QWidget(parent)
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setColumnStretch(1, 1);
     hide();
-}
-
-QString DataFoldersSection::fieldLabel(const std::string& field, const std::string& type)
-{
-    static const QRegularExpression pattern(QStringLiteral("^(data|eval)\\.sources\\[(\\d+)\\]\\.dir$"));
-    const auto m = pattern.match(QString::fromStdString(field));
-    if (!m.hasMatch())
-        return QString::fromStdString(field);
-    const int number = m.captured(2).toInt() + 1;
-    const QString kind = QString::fromStdString(type);
-    if (m.captured(1) == QLatin1String("data"))
-        return kind.isEmpty() ? tr("Source %1 folder").arg(number) : tr("Source %1 folder (%2)").arg(number).arg(kind);
-    return kind.isEmpty() ? tr("Eval source %1 folder").arg(number)
-                          : tr("Eval source %1 folder (%2)").arg(number).arg(kind);
 }
 
 void DataFoldersSection::fillFrom(const project::Project& p)
@@ -125,7 +113,7 @@ void DataFoldersSection::browse(const Row& row)
     QString start = row.edit->text().trimmed();
     if (!start.isEmpty() && QDir::isRelativePath(start) && !m_base.empty())
         start = QDir(QString::fromStdString(m_base.string())).filePath(start);
-    const QString dir = QFileDialog::getExistingDirectory(this, fieldLabel(row.folder.field, row.folder.type), start);
+    const QString dir = QFileDialog::getExistingDirectory(this, sourceFolderLabel(row.folder.field, row.folder.type), start);
     if (dir.isEmpty())
         return;
     row.edit->setText(dir);
@@ -147,7 +135,7 @@ QString DataFoldersSection::missingFolders() const
     QStringList missing;
     for (const Row& row : m_rows)
         if (!row.folder.optional && row.edit->text().trimmed().isEmpty())
-            missing << tr("%1: choose a folder (Browse…)").arg(fieldLabel(row.folder.field, row.folder.type));
+            missing << tr("%1: choose a folder (Browse…)").arg(sourceFolderLabel(row.folder.field, row.folder.type));
     return missing.join(QStringLiteral("; "));
 }
 
@@ -178,7 +166,7 @@ QPushButton* DataFoldersSection::browseButton(const std::string& field) const
 void DataFoldersSection::retranslateUi()
 {
     for (const Row& row : m_rows) {
-        row.label->setText(fieldLabel(row.folder.field, row.folder.type) + QLatin1Char(':'));
+        row.label->setText(sourceFolderLabel(row.folder.field, row.folder.type) + QLatin1Char(':'));
         row.browse->setText(tr("Browse…"));
         row.edit->setPlaceholderText(row.folder.optional ? tr("Empty: the Data folder")
                                      : row.folder.type == "image_folder"
@@ -186,7 +174,7 @@ void DataFoldersSection::retranslateUi()
                                          : QString());
         row.edit->setToolTip(tr("%1 (%2 in the project file); a relative path is read from the Data folder, "
                                 "else from the project file's folder")
-                                 .arg(fieldLabel(row.folder.field, row.folder.type),
+                                 .arg(sourceFolderLabel(row.folder.field, row.folder.type),
                                       QString::fromStdString(row.folder.field)));
     }
     alignColumns();

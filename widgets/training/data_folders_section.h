@@ -36,10 +36,6 @@ public:
     /// empty when every row is filled.
     QString missingFolders() const;
 
-    /// The row's label for `field`: "Source 1 folder (mnist)", "Eval source 2 folder (image_folder)"
-    /// (the type only when the row knows it); what the panel's advice names.
-    static QString fieldLabel(const std::string& field, const std::string& type = {});
-
     /// Lines the rows up with `form`, the grid this section spans (label, field, button columns): both
     /// grids get the wider label column and the wider button column, so that every field starts at one
     /// x and every Browse… button at another. Kept on new rows and language changes; `form` must outlive

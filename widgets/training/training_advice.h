@@ -8,6 +8,11 @@
 
 namespace tstudio::training_panel {
 
+/// The Training panel's label of the data folder `field` ("data.sources[i].dir", "eval.sources[i].dir"):
+/// "Source 1 folder (mnist)", "Eval source 2 folder (image_folder)" (the type only when known); what the
+/// panel's advice names. Other fields read as themselves.
+QString sourceFolderLabel(const std::string& field, const std::string& type = {});
+
 /// The Training panel's remedy for a problem with `field` ("data.dir", "data.sources[i].dir",
 /// "eval.sources[i].dir", "logdir") that `message` describes, e.g. "set the Data folder in the
 /// Training panel (Browse…)"; translated.

@@ -91,7 +91,7 @@ private slots:
         for (const QString& m : {noData, own, eval, held})
             QVERIFY2(!withGuiAdvice(m).contains(QLatin1String("--")), qPrintable(withGuiAdvice(m)));
         // The row the advice names is the row the section shows.
-        QCOMPARE(DataFoldersSection::fieldLabel("data.sources[1].dir", "image_folder"),
+        QCOMPARE(sourceFolderLabel("data.sources[1].dir", "image_folder"),
                  QStringLiteral("Source 2 folder (image_folder)"));
     }
 
