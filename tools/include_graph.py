@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The folder-level include graph of the product's sources (engine/, project/, models/, widgets/, app/).
+"""The folder-level include graph of the product's sources (engine/, project/, models/, viewmodel/, widgets/,
+app/).
 
 Each `#include "..."` of a source or header is resolved as the build resolves it (the including file's
-folder first, then the include roots: engine/, widgets/, models/, app/gui, app/cli and the source root
+folder first, then the include roots: engine/, viewmodel/, widgets/, models/, app/gui, app/cli and the source root
 (project/'s headers, "project/run/project_runner.h"); the
 generated protobuf headers count as engine/proto) and counted as an edge between the two files' folders
-(engine/<folder>, widgets/<folder>, project/<folder>, models, app/gui, app/cli). It prints:
+(engine/<folder>, viewmodel/<folder>, widgets/<folder>, project/<folder>, models, app/gui, app/cli). It
+prints:
 
   - the folders and their files,
   - the include knots: strongly connected sets of more than one folder (a circle of includes),
@@ -48,6 +50,7 @@ FLOORS = [
     ["project/sources"],
     ["project/run"],
     ["project/distributed", "project/export"],
+    ["viewmodel"],
     ["widgets"],
     ["app/cli", "app/gui"],
 ]
@@ -62,7 +65,7 @@ def folder_of(path):
     parts = path.split("/")
     if parts[:2] == ["engine", "building"] and len(parts) > 3:
         return "/".join(parts[:3])
-    if parts[0] in ("engine", "widgets", "app", "project") and len(parts) > 2:
+    if parts[0] in ("engine", "viewmodel", "widgets", "app", "project") and len(parts) > 2:
         return parts[0] + "/" + parts[1]
     return parts[0]
 
@@ -76,7 +79,7 @@ def floor_of(folder):
 
 
 def sources(root):
-    for top in ("engine", "project", "models", "widgets", "app"):
+    for top in ("engine", "project", "models", "viewmodel", "widgets", "app"):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             for name in files:
                 if name.endswith(SOURCE_EXTENSIONS):
@@ -86,7 +89,7 @@ def sources(root):
 
 def resolve(root, including, target, known):
     candidates = [os.path.normpath(os.path.join(os.path.dirname(including), target)).replace(os.sep, "/")]
-    for base in ("engine", "engine/building", "widgets", "project", "models", "app/gui", "app/cli", "app"):
+    for base in ("engine", "engine/building", "viewmodel", "widgets", "project", "models", "app/gui", "app/cli", "app"):
         candidates.append(base + "/" + target)
     candidates.append(target)  # the source root: "project/run/project_runner.h"
     for c in candidates:

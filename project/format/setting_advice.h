@@ -1,7 +1,7 @@
 // Problems with a project's settings, and the command line's remedies: the project layer says
 // what is wrong with which field ("data.dir: not set; ..."), naming the field by its JSON path, and
 // each front end adds how its user changes that field (`tstudio`: --set and its flags, here; the
-// IDE: its fields and buttons, widgets/training/training_advice.h).
+// IDE: its fields and buttons, viewmodel/training/training_advice.h).
 #pragma once
 
 #include "core/status.h"

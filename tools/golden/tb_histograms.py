@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden cases for the dashboard's histogram math (widgets/dashboard/histogram_math.h), computed
+"""Golden cases for the dashboard's histogram math (viewmodel/dashboard/histogram_math.h), computed
 with NumPy, never with TensorStudio's code. Writes tests/data/golden/tb_histograms.json.
 
 Rules encoded (facts of TensorBoard's distribution compressor and histogram dashboard):

@@ -30,7 +30,7 @@ struct LayerParam {
 /// `bindingNames` names optional input ports that come after the `inputs` (types with a fixed
 /// number of inputs only) and take no tensor: connecting a data-source node's component to one
 /// binds the node's placeholder (its output 0) to that component, so that the project feeds it
-/// from that source (widgets/node_editor/document_project.h). A binding makes no graph edge, is
+/// from that source (viewmodel/node_editor/document_project.h). A binding makes no graph edge, is
 /// never passed to expandLayerNode and may stay unconnected (then the placeholder is fed by hand,
 /// as any tf.placeholder). Only Input has one ("data"). Why not a general "optional tensor input":
 /// no layer takes one (tf.losses' weights would be the first), and a port that may take a tensor
@@ -100,7 +100,7 @@ struct LayerExpansion {
 ///              "<name>/labels": ["labels"]}. Kept for old documents; new ones use MnistSource.
 ///  MnistSource ... TfRecordSource: a Placeholder "<name>/<component>" per component, dtype and
 ///              [?] + example shape from the params alone (layers/data_source_nodes.h); the
-///              editor writes the matching project source (widgets/node_editor/document_project.h).
+///              editor writes the matching project source (viewmodel/node_editor/document_project.h).
 ///  Dense       scope "layer": tf.layers.dense ("dense/kernel", "dense/MatMul", "dense/BiasAdd",
 ///              penalties under "dense/kernel/Regularizer/" in REGULARIZATION_LOSSES); kernel_name,
 ///              bias_name and bias_op ("Add": the Python `+`, node "add") rename the pieces.

@@ -4,7 +4,7 @@
 #include "profiler/timeline_details.h"
 #include "profiler/timeline_view.h"
 
-#include "timeline_test_traces.h"
+#include "../../viewmodel/profiler/timeline_test_traces.h"
 
 #include "book_mnist.h"
 #include "common/op_style.h"
