@@ -31,3 +31,17 @@ function(tstudio_assert_no_qt target)
         endif()
     endforeach()
 endfunction()
+
+# The view models (viewmodel/) hold the panels' logic without their widgets: Qt Core, Qt Gui (QColor,
+# the undo stack) and Qt Concurrent may come in, Qt Widgets and what builds on it (Charts, Svg's widgets,
+# the widgets/ library) may not. CTest's check_viewmodel_qt guards the sources' includes.
+function(tstudio_assert_no_qt_widgets target)
+    set(all "")
+    _tstudio_collect_links(${target} all)
+    foreach(lib IN LISTS all)
+        if(lib MATCHES "Qt[56]?::(Widgets|Charts|SvgWidgets|OpenGLWidgets|PrintSupport)|Qt[56]?(Widgets|Charts)|^widgets$|^tensorstudio_gui$")
+            message(FATAL_ERROR "Layering violation: target '${target}' links '${lib}'. "
+                "The view models must not depend on Qt Widgets (see ARCHITECTURE.md).")
+        endif()
+    endforeach()
+endfunction()
