@@ -14,7 +14,7 @@
 #include "dashboard/scalars_view.h"
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
-#include "debugger/tensor_inspector.h"
+#include "tensor_view/tensor_inspector.h"
 #include "profiler/profile_tables_view.h"
 #include "profiler/profiler_view.h"
 #include "profiler/timeline_view.h"

@@ -1,7 +1,7 @@
 // TensorValueDialog: the debugger's tensor inspector reused read-only for values stored in files.
 #include "graph_viewer/tensor_value_dialog.h"
 
-#include "debugger/tensor_inspector.h"
+#include "tensor_view/tensor_inspector.h"
 #include "framework/tensor.h"
 
 #include <QDialogButtonBox>

@@ -2,8 +2,8 @@
 #include "node_editor/source_preview_view.h"
 
 #include "common/background_run.h"
-#include "debugger/tensor_image_grid.h"
-#include "debugger/tensor_real_values.h"
+#include "tensor_view/tensor_image_grid.h"
+#include "tensor_view/tensor_real_values.h"
 #include "framework/allocator.h"
 #include "framework/data_type.h"
 #include "project/sources/source_preview.h"

@@ -9,7 +9,7 @@
 
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
-#include "debugger/tensor_inspector.h"
+#include "tensor_view/tensor_inspector.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
 #include "training/training_panel.h"

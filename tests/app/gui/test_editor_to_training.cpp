@@ -18,7 +18,7 @@
 #include "node_editor/node_item.h"
 #include "node_editor/node_palette.h"
 #include "node_editor/source_preview_view.h"
-#include "debugger/tensor_image_grid.h"
+#include "tensor_view/tensor_image_grid.h"
 #include "training/training_panel.h"
 #include "common/empty_state.h"
 #include "project/format/project_file.h"

@@ -15,7 +15,7 @@
 #include "dashboard/scalars_view.h"
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
-#include "debugger/tensor_inspector.h"
+#include "tensor_view/tensor_inspector.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "graph_viewer/graph_canvas.h"
 #include "graph_viewer/graph_hierarchy.h"

@@ -6,7 +6,7 @@
 #include "debugger/breakpoint_list_model.h"
 #include "debugger/debugger_view.h"
 #include "debugger/execution_list_model.h"
-#include "debugger/tensor_inspector.h"
+#include "tensor_view/tensor_inspector.h"
 #include "graph_run.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"

@@ -7,7 +7,7 @@
 #include "debugger/execution_list_model.h"
 #include "debugger/execution_list_view.h"
 #include "debugger/node_info_view.h"
-#include "debugger/tensor_inspector.h"
+#include "tensor_view/tensor_inspector.h"
 #include "framework/allocator.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"

@@ -1,8 +1,8 @@
 // Tests for the checkpoint tab: statistics rows of a checkpoint written here, sorting, filter, export, errors, fixture.
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/tensor_value_dialog.h"
-#include "debugger/tensor_inspector.h"
-#include "debugger/tensor_table_model.h"
+#include "tensor_view/tensor_inspector.h"
+#include "tensor_view/tensor_table_model.h"
 
 #include "framework/allocator.h"
 #include "io/checkpoint/tensor_bundle_reader.h"

@@ -1,8 +1,8 @@
 // Tests for the graph viewer's node properties panel: rows shown for real ops, links, unknown ops, groups, clearing.
 #include "graph_viewer/node_properties_panel.h"
 #include "graph_viewer/tensor_value_dialog.h"
-#include "debugger/tensor_inspector.h"
-#include "debugger/tensor_table_model.h"
+#include "tensor_view/tensor_inspector.h"
+#include "tensor_view/tensor_table_model.h"
 
 #include "framework/op_registry.h"
 #include "registries/register_all_ops.h"

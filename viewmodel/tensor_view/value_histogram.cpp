@@ -1,5 +1,5 @@
 // Exact equal-bin histograms of tensor values (see value_histogram.h).
-#include "debugger/value_histogram.h"
+#include "tensor_view/value_histogram.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,14 +1,14 @@
 // Tests for the debugger's tensor inspector: NumPy's element text and histogram counts (golden values from
 // tools/golden/tensor_inspector.py), health numbers, tabs enabled per rank and dtype, slicing, highlighting,
 // heat map, images, .npy round trip, watched history, and an offscreen PNG when TSTUDIO_INSPECTOR_PNG is set.
-#include "debugger/tensor_heat_map.h"
-#include "debugger/tensor_histogram_chart.h"
-#include "debugger/tensor_image_grid.h"
-#include "debugger/tensor_inspector.h"
-#include "debugger/tensor_real_values.h"
-#include "debugger/tensor_table_model.h"
-#include "debugger/tensor_value_text.h"
-#include "debugger/value_histogram.h"
+#include "tensor_view/tensor_heat_map.h"
+#include "tensor_view/tensor_histogram_chart.h"
+#include "tensor_view/tensor_image_grid.h"
+#include "tensor_view/tensor_inspector.h"
+#include "tensor_view/tensor_real_values.h"
+#include "tensor_view/tensor_table_model.h"
+#include "tensor_view/tensor_value_text.h"
+#include "tensor_view/value_histogram.h"
 
 #include "framework/allocator.h"
 #include "io/npy.h"

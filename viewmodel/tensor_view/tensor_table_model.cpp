@@ -1,8 +1,8 @@
 // A tensor's elements as a table with cell text made on demand (see tensor_table_model.h).
-#include "debugger/tensor_table_model.h"
+#include "tensor_view/tensor_table_model.h"
 
-#include "debugger/tensor_real_values.h"
-#include "debugger/tensor_value_text.h"
+#include "tensor_view/tensor_real_values.h"
+#include "tensor_view/tensor_value_text.h"
 
 #include <QStringList>
 

@@ -1,5 +1,5 @@
 // Tensor elements read as doubles (see tensor_real_values.h).
-#include "debugger/tensor_real_values.h"
+#include "tensor_view/tensor_real_values.h"
 
 #include <algorithm>
 #include <cmath>

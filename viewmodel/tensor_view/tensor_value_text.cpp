@@ -1,5 +1,5 @@
 // Tensor elements as NumPy prints scalars (see tensor_value_text.h).
-#include "debugger/tensor_value_text.h"
+#include "tensor_view/tensor_value_text.h"
 
 #include "core/bytes_text.h"
 

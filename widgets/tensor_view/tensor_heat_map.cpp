@@ -1,9 +1,9 @@
 // A 2-D tensor as a heat map with legend and tooltips (see tensor_heat_map.h).
-#include "debugger/tensor_heat_map.h"
+#include "tensor_view/tensor_heat_map.h"
 
 #include "dashboard/tag_card_grid.h"
-#include "debugger/tensor_real_values.h"
-#include "debugger/tensor_value_text.h"
+#include "tensor_view/tensor_real_values.h"
+#include "tensor_view/tensor_value_text.h"
 
 #include <QHelpEvent>
 #include <QLinearGradient>

@@ -1,8 +1,8 @@
 // Bars of a tensor's value histogram (see tensor_histogram_chart.h).
-#include "debugger/tensor_histogram_chart.h"
+#include "tensor_view/tensor_histogram_chart.h"
 
 #include "dashboard/tag_card_grid.h"
-#include "debugger/tensor_value_text.h"
+#include "tensor_view/tensor_value_text.h"
 
 #include <QHelpEvent>
 #include <QPainter>

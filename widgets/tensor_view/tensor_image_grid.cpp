@@ -1,8 +1,8 @@
 // Image-like tensors drawn as a grid of images (see tensor_image_grid.h).
-#include "debugger/tensor_image_grid.h"
+#include "tensor_view/tensor_image_grid.h"
 
-#include "debugger/tensor_real_values.h"
-#include "debugger/tensor_value_text.h"
+#include "tensor_view/tensor_real_values.h"
+#include "tensor_view/tensor_value_text.h"
 
 #include <QHelpEvent>
 #include <QPainter>

@@ -1,7 +1,7 @@
 // TensorHistogramChart: bars of a tensor's value histogram, with highlighted value ranges shaded.
 #pragma once
 
-#include "debugger/value_histogram.h"
+#include "tensor_view/value_histogram.h"
 #include "debugger/value_ranges.h"
 #include "framework/data_type.h"
 

@@ -4,7 +4,7 @@
 
 #include "debugger/debug_controller.h"
 #include "debugger/tensor_slice.h"
-#include "debugger/value_history_chart.h"
+#include "tensor_view/value_history_chart.h"
 #include "debugger/value_ranges.h"
 #include "framework/allocator.h"
 #include "framework/tensor.h"

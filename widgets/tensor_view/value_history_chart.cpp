@@ -1,5 +1,5 @@
 // Min, mean and max of a watched tensor across runs (see value_history_chart.h).
-#include "debugger/value_history_chart.h"
+#include "tensor_view/value_history_chart.h"
 
 #include "dashboard/tag_card_grid.h"
 
