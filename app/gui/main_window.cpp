@@ -200,8 +200,10 @@ bool MainWindow::openExampleProject(const QString& id)
             updateCentralPage();
             return true;
         }
-    if (!openInEditor(path))
-        return false;
+    // Read on a worker like any opened project (the gallery's larger projects build their graphs from
+    // layers); the tab shows at once and the open finishes with pathOpened.
+    ++m_pendingOpens;
+    openInEditorInBackground(path, fileKindDisplayName(FileKind::kProject));
     rememberRecentFile(path);
     updateRecentMenu();
     return true;

@@ -130,10 +130,12 @@ public:
     /// Help ▸ Keyboard Shortcuts: the list of the live actions' shortcuts and the canvases' gestures.
     void showShortcuts();
     /// Opens the spirals example project in a node editor tab (--example, scripts/run.sh): F5 then
-    /// shows the Training panel with Start. False, logged, when the examples are not found.
+    /// shows the Training panel with Start. False, logged, when the examples are not found; else the
+    /// project is read on a worker as openExampleProject's is.
     bool openExample();
     /// Opens example `id` (example_gallery.h) in a node editor tab (File ▸ Open Example, a card's
-    /// Open); false, logged, when its project is not there or does not open.
+    /// Open); false, logged, when its project is not there. The tab shows at once; the project is read
+    /// on a worker and the open finishes with pathOpened (a failure is reported as any open's is).
     bool openExampleProject(const QString& id);
     /// A gallery card's Train: opens example `id` (with `dataFolder`, when it needs data) and starts
     /// its training in the Training panel, into a log directory without checkpoints; the dashboard
@@ -179,6 +181,9 @@ private:
     void openFolderDialog();
     /// Closes a tab, asking about unsaved changes of a node editor; false when the user cancels.
     bool closeDocument(int index);
+    /// Opens `absolute` (a graph file or a project, detected as `kindName`) in a new editor tab,
+    /// reading it on a worker thread; finishes the open (finishOpen) when it is shown or has failed.
+    void openInEditorInBackground(const QString& absolute, const QString& kindName);
     void finishOpen(const QString& path, bool ok);
     /// A file could not be opened: the console and the status bar say so, and (unless turned off
     /// by setOpenErrorDialogs) a non-blocking dialog names the file, the reason and what to do.

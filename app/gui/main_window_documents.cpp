@@ -171,13 +171,9 @@ void MainWindow::openPath(const QString& path)
             openDashboard({absolute});
             finishOpen(absolute, true);
             return;
-        case formats::Viewer::kEditor: {
-            const bool ok = openInEditor(absolute);
-            if (ok)
-                statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kind), 10000);
-            finishOpen(absolute, ok);
+        case formats::Viewer::kEditor:
+            openInEditorInBackground(absolute, kind); // finishes the open when the file is read
             return;
-        }
         case formats::Viewer::kRecords:
             openRecordViewer(absolute, kind);
             return;
@@ -563,6 +559,43 @@ bool MainWindow::openInEditor(const QString& path)
     editor->setProperty(kPathProperty, QFileInfo(path).absoluteFilePath());
     m_documents->setTabText(m_documents->indexOf(editor), QFileInfo(path).fileName());
     return true;
+}
+
+void MainWindow::openInEditorInBackground(const QString& absolute, const QString& kindName)
+{
+    // The tab comes at once, disabled and saying what it reads; the file is read and the project's
+    // graph built on a worker (readDocumentFile), and only the document is made here.
+    newGraph();
+    QPointer<node_editor::NodeEditor> editor =
+        qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
+    editor->setProperty(kPathProperty, absolute); // a second open of the path finds this tab
+    m_documents->setTabText(m_documents->indexOf(editor), QFileInfo(absolute).fileName());
+    editor->showReading(absolute);
+    editor->setEnabled(false);
+    using Read = Expected<node_editor::DocumentFile>;
+    auto* watcher = new QFutureWatcher<Read>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, editor, absolute, kindName] {
+        watcher->deleteLater();
+        Read read = watcher->future().takeResult();
+        if (!editor) { // its tab was closed while the file was read
+            finishOpen(absolute, false);
+            return;
+        }
+        editor->setEnabled(true);
+        const Status s = read ? editor->showDocumentFile(std::move(*read), absolute) : read.error();
+        if (!s.isOk()) {
+            closeDocument(m_documents->indexOf(editor));
+            reportOpenFailure(absolute, QString::fromStdString(s.message()));
+            finishOpen(absolute, false);
+            return;
+        }
+        m_documents->setTabText(m_documents->indexOf(editor), QFileInfo(absolute).fileName());
+        statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kindName), 10000);
+        finishOpen(absolute, true);
+    });
+    const OpRegistry* ops = &m_registries->ops;
+    watcher->setFuture(
+        runInBackground([path = absolute.toStdString(), ops] { return node_editor::readDocumentFile(path, ops); }));
 }
 
 void MainWindow::openGraphInEditor(const tensorflow::GraphDef& graph, const QString& title)

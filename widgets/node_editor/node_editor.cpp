@@ -259,57 +259,58 @@ Status NodeEditor::loadGraphDef(const tensorflow::GraphDef& graph, const QString
 
 Status NodeEditor::openFile(const QString& path)
 {
-    if (path.endsWith(QStringLiteral(".tsproj"), Qt::CaseInsensitive))
-        return openProject(path);
-    auto file = readGraphFromFile(path.toStdString());
+    auto file = readDocumentFile(path.toStdString(), m_registries ? &m_registries->ops : nullptr);
     if (!file)
         return file.error();
-    const Status s = loadGraphDef(file->graph, QFileInfo(path).fileName());
-    if (s.isOk()) {
-        m_path = path;
-        m_project.reset();
-        m_scene->setBreakpoints({});
-    }
-    return s;
+    return showDocumentFile(std::move(*file), path);
 }
 
-Status NodeEditor::openProject(const QString& path)
+void NodeEditor::showReading(const QString& path)
 {
-    if (!m_registries)
-        return failedPreconditionError("no op registry");
-    auto project = project::loadProject(path.toStdString());
-    if (!project)
-        return project.error();
-    auto state = editorState(*project, m_registries->ops);
-    if (!state)
-        return state.error();
-    auto warnings = m_document->fromGraphDef(state->graph, state->positions);
+    m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+}
+
+Status NodeEditor::showDocumentFile(DocumentFile file, const QString& path)
+{
+    if (!file.project) {
+        const Status s = loadGraphDef(file.graph, QFileInfo(path).fileName());
+        if (s.isOk()) {
+            m_path = path;
+            m_project.reset();
+            m_scene->setBreakpoints({});
+        }
+        return s;
+    }
+    if (!file.state)
+        return invalidArgumentError(path.toStdString() + ": a project read without the editor's state");
+    EditorState& state = *file.state;
+    auto warnings = m_document->fromGraphDef(state.graph, state.positions);
     if (!warnings)
         return warnings.error().withContext(QFileInfo(path).fileName().toStdString());
-    std::vector<std::string> notes = state->warnings;
+    std::vector<std::string> notes = state.warnings;
     notes.insert(notes.end(), warnings->begin(), warnings->end());
     bool placed = true;
     for (DocNodeId id : m_document->nodes())
-        placed = placed && state->positions.count(m_document->node(id)->name) > 0;
+        placed = placed && state.positions.count(m_document->node(id)->name) > 0;
     // The saved view state with the saved positions: positions laid out with collapsed scopes pile
     // the frames on each other when those scopes open expanded.
     if (!placed) {
         refreshFeedback(); // the nodes' widths follow their live port labels
-        if (state->view)
-            m_scene->setCollapsedScopes(state->view->collapsedScopes);
+        if (state.view)
+            m_scene->setCollapsedScopes(state.view->collapsedScopes);
         else
             collapseLargeGraph();
         autoArrange();
     } else {
-        m_scene->setCollapsedScopes(state->view ? state->view->collapsedScopes : std::set<std::string>{});
-        m_autoLayout = state->view && state->view->autoLayout;
+        m_scene->setCollapsedScopes(state.view ? state.view->collapsedScopes : std::set<std::string>{});
+        m_autoLayout = state.view && state.view->autoLayout;
         m_view->zoomToFit();
     }
     m_fitWhenShown = true;
     m_document->undoStack()->clear();
     m_document->undoStack()->setClean();
     m_path = path;
-    m_project = std::move(*project);
+    m_project = std::move(*file.project);
     m_scene->setBreakpoints(m_project->debugger.breakpoints);
     m_status->setText(notes.empty() ? QString() : q(notes.front()));
     for (const std::string& note : notes)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "document/graph_document.h"
+#include "node_editor/document_file.h"
 #include "node_editor/node_editor_scene.h"
 #include "project/format/project_file.h"
 
@@ -55,12 +56,17 @@ public:
     DocNodeId addNode(const QString& kindAndType, QPointF scenePos);
     /// Replaces the document with a GraphDef's nodes, laid out automatically (the graph viewer's layout).
     Status loadGraphDef(const tensorflow::GraphDef& graph, const QString& title);
-    /// Opens a .pb/.pbtxt/.meta file; errors name the file.
+    /// Opens a graph file (.pb, .pbtxt, .meta, a SavedModel) or a project (.tsproj), reading it on this
+    /// thread: readDocumentFile, then showDocumentFile. Errors name the file. The main window reads on a
+    /// worker instead (showReading, readDocumentFile there, showDocumentFile here).
     Status openFile(const QString& path);
-    /// Opens a project (.tsproj): its layer nodes and node positions when the editor state saved in it
-    /// still describes its graph, else its graph laid out automatically (the reason shown); the
-    /// scopes saved collapsed are collapsed again (EditorView).
-    Status openProject(const QString& path);
+    /// Says in the status line that `path` is being read.
+    void showReading(const QString& path);
+    /// Shows what readDocumentFile read from `path` as this editor's document: a graph laid out
+    /// automatically; a project with its layer nodes and node positions when the editor state saved in
+    /// it still describes its graph, else its graph laid out automatically (the reason shown), the
+    /// scopes saved collapsed collapsed again (EditorView).
+    Status showDocumentFile(DocumentFile file, const QString& path);
     /// Saves as .pbtxt, .pb or .meta (with variables, collections and a saver), or as a project
     /// (.tsproj: the graph, the node positions and layer nodes, the collapsed scopes, training and
     /// data; see document_project.h), chosen by the extension.

@@ -307,15 +307,24 @@ private slots:
         QAction* lenet = menu->findChild<QAction*>(QStringLiteral("openExample.lenet"));
         QVERIFY(lenet);
         QCOMPARE(lenet->text(), findGalleryExample(QStringLiteral("lenet"))->title);
+        QSignalSpy opened(m_window.get(), &MainWindow::pathOpened);
         lenet->trigger();
+        // The tab comes at once; the project is read on a worker, then shown.
         auto* editor = qobject_cast<node_editor::NodeEditor*>(m_window->documents()->currentWidget());
         QVERIFY(editor);
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(opened.at(0).at(0).toString(), kShipped + QStringLiteral("/lenet.tsproj"));
+        QVERIFY(opened.at(0).at(1).toBool());
         QCOMPARE(QFileInfo(editor->filePath()).absoluteFilePath(), kShipped + QStringLiteral("/lenet.tsproj"));
+        QVERIFY(editor->document()->nodeCount() > 0);
+        QVERIFY(editor->isEnabled());
         QVERIFY(!m_window->trainingPanel()->isRunning()); // Open only opens
         // --example (scripts/run.sh): the spirals project in the editor, F5 away from training.
         QVERIFY(m_window->openExample());
         editor = qobject_cast<node_editor::NodeEditor*>(m_window->documents()->currentWidget());
         QVERIFY(editor);
+        QTRY_COMPARE(opened.count(), 2);
+        QVERIFY(opened.at(1).at(1).toBool());
         QCOMPARE(QFileInfo(editor->filePath()).fileName(), QStringLiteral("spirals.tsproj"));
         QVERIFY(!m_window->trainingPanel()->isRunning());
     }
