@@ -5102,6 +5102,10 @@ max %4</source>
         <source>Drag an op or a layer from the palette onto the canvas, or click the canvas and press Tab (or type an op&apos;s name) to add one. Connect nodes by dragging from an output port to an input port.</source>
         <translation>将操作或层从组件面板拖到画布上，或单击画布后按 Tab（或输入操作名称）即可添加。从输出端口拖到输入端口即可连接节点。</translation>
     </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::NodeEditorMinimap</name>
