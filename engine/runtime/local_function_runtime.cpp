@@ -1,6 +1,6 @@
-// FunctionRuntime: building an instantiation (graph, placement, kernels, plan) once and running it
+// LocalFunctionRuntime: building an instantiation (graph, placement, kernels, plan) once and running it
 // as a nested executor step of the caller.
-#include "function/function_runtime.h"
+#include "runtime/local_function_runtime.h"
 
 #include "framework/kernel_registry.h"
 #include "framework/node_def_validation.h"
@@ -78,25 +78,25 @@ Expected<std::unique_ptr<OpKernel>> createNodeKernel(const tensorflow::NodeDef& 
     return makeFunctionCallKernel(construction);
 }
 
-FunctionRuntime::FunctionRuntime(const OpRegistry& ops, const KernelRegistry& kernels, std::vector<Device*> devices,
-                                 PlacementOptions placement)
+LocalFunctionRuntime::LocalFunctionRuntime(const OpRegistry& ops, const KernelRegistry& kernels,
+                                           std::vector<Device*> devices, PlacementOptions placement)
     : m_ops(ops), m_kernels(kernels), m_devices(std::move(devices)), m_placement(placement), m_library(ops)
 {
 }
 
-FunctionRuntime::~FunctionRuntime() = default;
+LocalFunctionRuntime::~LocalFunctionRuntime() = default;
 
-Status FunctionRuntime::addLibrary(const tensorflow::FunctionDefLibrary& library)
+Status LocalFunctionRuntime::addLibrary(const tensorflow::FunctionDefLibrary& library)
 {
     return m_library.add(library);
 }
 
-const FunctionBody& FunctionRuntime::body(Handle handle) const
+const FunctionBody& LocalFunctionRuntime::body(Handle handle) const
 {
     return handle->body;
 }
 
-Expected<FunctionRuntime::Handle> FunctionRuntime::instantiate(const FunctionCallTarget& target)
+Expected<FunctionRuntime::Handle> LocalFunctionRuntime::instantiate(const FunctionCallTarget& target)
 {
     const std::string key = instantiationKey(target);
     std::lock_guard lock(m_mutex);
@@ -113,7 +113,7 @@ Expected<FunctionRuntime::Handle> FunctionRuntime::instantiate(const FunctionCal
     return handle;
 }
 
-Expected<FunctionRuntime::Handle> FunctionRuntime::instantiateBody(const std::string& key,
+Expected<FunctionRuntime::Handle> LocalFunctionRuntime::instantiateBody(const std::string& key,
                                                                    const std::function<Expected<FunctionBody>()>& make)
 {
     std::lock_guard lock(m_mutex);
@@ -131,7 +131,7 @@ Expected<FunctionRuntime::Handle> FunctionRuntime::instantiateBody(const std::st
     return handle;
 }
 
-Status FunctionRuntime::checkCall(const tensorflow::NodeDef& call, const std::vector<DataType>& inputTypes,
+Status LocalFunctionRuntime::checkCall(const tensorflow::NodeDef& call, const std::vector<DataType>& inputTypes,
                                   const std::vector<DataType>& outputTypes) const
 {
     const std::string context = "node '" + call.name() + "' (op '" + call.op() + "')";
@@ -153,7 +153,7 @@ Status FunctionRuntime::checkCall(const tensorflow::NodeDef& call, const std::ve
     return Status::ok();
 }
 
-Expected<FunctionRuntime::Handle> FunctionRuntime::instantiateCall(const tensorflow::NodeDef& call,
+Expected<FunctionRuntime::Handle> LocalFunctionRuntime::instantiateCall(const tensorflow::NodeDef& call,
                                                                    const std::vector<DataType>& inputTypes,
                                                                    const std::vector<DataType>& outputTypes)
 {
@@ -168,7 +168,7 @@ Expected<FunctionRuntime::Handle> FunctionRuntime::instantiateCall(const tensorf
     return handle;
 }
 
-Expected<std::unique_ptr<FunctionRuntime::Instance>> FunctionRuntime::build(FunctionBody body)
+Expected<std::unique_ptr<FunctionRuntime::Instance>> LocalFunctionRuntime::build(FunctionBody body)
 {
     auto instance = std::make_unique<Instance>();
     auto graph = Graph::fromGraphDef(body.graph);
@@ -301,7 +301,7 @@ Status collectResults(const FunctionBody& body, const std::vector<FetchedValue>&
 
 } // namespace
 
-Status FunctionRuntime::run(Handle handle, const FunctionCallScope& scope, OpKernelContext& caller,
+Status LocalFunctionRuntime::run(Handle handle, const FunctionCallScope& scope, OpKernelContext& caller,
                             const std::vector<Tensor>& args, std::vector<Tensor>* results)
 {
     const FunctionBody& body = handle->body;
@@ -336,7 +336,7 @@ Status FunctionRuntime::run(Handle handle, const FunctionCallScope& scope, OpKer
     return collectResults(body, fetched, caller.allocator(), results);
 }
 
-Status FunctionRuntime::runDetached(Handle handle, const FunctionCallScope& scope, ResourceManager& resources,
+Status LocalFunctionRuntime::runDetached(Handle handle, const FunctionCallScope& scope, ResourceManager& resources,
                                    const std::string& callerName, const std::vector<Tensor>& args,
                                    std::vector<Tensor>* results)
 {

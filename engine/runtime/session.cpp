@@ -13,11 +13,11 @@
 #include "framework/node_def_validation.h"
 #include "framework/op_kernel.h"
 #include "framework/op_registry.h"
-#include "function/function_runtime.h"
 #include "runtime/execution_observer.h"
 #include "runtime/executor.h"
 #include "runtime/executor_plan.h"
 #include "runtime/gpu_stream_stats.h"
+#include "runtime/local_function_runtime.h"
 #include "runtime/placer.h"
 #include "runtime/step_capture.h"
 #include "runtime/step_stats_collector.h"
@@ -110,7 +110,7 @@ Session::Session(SessionOptions options) : m_options(std::move(options))
     if (m_initStatus.isOk()) {
         PlacementOptions placement;
         placement.allowSoftPlacement = m_options.config.allow_soft_placement();
-        m_functions = std::make_unique<FunctionRuntime>(*m_options.ops, *m_options.kernels, devices(), placement);
+        m_functions = std::make_unique<LocalFunctionRuntime>(*m_options.ops, *m_options.kernels, devices(), placement);
     }
 }
 
