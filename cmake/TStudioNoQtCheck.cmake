@@ -21,27 +21,27 @@ function(_tstudio_collect_links target out_var)
     set(${out_var} ${seen} PARENT_SCOPE)
 endfunction()
 
-function(tstudio_assert_no_qt target)
+# Stops the configure when `target` links, directly or through another target, a library matching
+# `pattern`; `rule` says what the layering forbids.
+function(_tstudio_assert_links_none target pattern rule)
     set(all "")
     _tstudio_collect_links(${target} all)
     foreach(lib IN LISTS all)
-        if(lib MATCHES "Qt[56]?::|Qt[56]?[A-Z]|libQt")
-            message(FATAL_ERROR "Layering violation: target '${target}' links '${lib}'. "
-                "The engine and tstudio must not depend on Qt (see ARCHITECTURE.md).")
+        if(lib MATCHES "${pattern}")
+            message(FATAL_ERROR "Layering violation: target '${target}' links '${lib}'. ${rule} (see ARCHITECTURE.md).")
         endif()
     endforeach()
+endfunction()
+
+function(tstudio_assert_no_qt target)
+    _tstudio_assert_links_none(${target} "Qt[56]?::|Qt[56]?[A-Z]|libQt" "The engine and tstudio must not depend on Qt")
 endfunction()
 
 # The view models (viewmodel/) hold the panels' logic without their widgets: Qt Core, Qt Gui (QColor,
 # the undo stack) and Qt Concurrent may come in, Qt Widgets and what builds on it (Charts, Svg's widgets,
 # the widgets/ library) may not. CTest's check_viewmodel_qt guards the sources' includes.
 function(tstudio_assert_no_qt_widgets target)
-    set(all "")
-    _tstudio_collect_links(${target} all)
-    foreach(lib IN LISTS all)
-        if(lib MATCHES "Qt[56]?::(Widgets|Charts|SvgWidgets|OpenGLWidgets|PrintSupport)|Qt[56]?(Widgets|Charts)|^widgets$|^tensorstudio_gui$")
-            message(FATAL_ERROR "Layering violation: target '${target}' links '${lib}'. "
-                "The view models must not depend on Qt Widgets (see ARCHITECTURE.md).")
-        endif()
-    endforeach()
+    _tstudio_assert_links_none(${target}
+        "Qt[56]?::(Widgets|Charts|SvgWidgets|OpenGLWidgets|PrintSupport)|Qt[56]?(Widgets|Charts)|^widgets$|^tensorstudio_gui$"
+        "The view models must not depend on Qt Widgets")
 endfunction()
