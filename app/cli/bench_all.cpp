@@ -3,6 +3,7 @@
 
 #include "bench_support.h"
 #include "child_process.h"
+#include "core/program_path.h"
 #include "project/format/json_text.h"
 
 #include <nlohmann/json.hpp>
@@ -51,7 +52,8 @@ std::optional<fs::path> findTools(const std::string& given)
     if (!given.empty())
         return fs::exists(fs::path(given) / "pytorch_bench.py") ? std::optional<fs::path>(given) : std::nullopt;
     std::error_code ec;
-    for (fs::path start : {fs::read_symlink("/proc/self/exe", ec).parent_path(), fs::current_path(ec)}) {
+    const Expected<fs::path> self = programPath();
+    for (fs::path start : {self ? self->parent_path() : fs::path(), fs::current_path(ec)}) {
         for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
             if (fs::exists(dir / "tools" / "bench" / "pytorch_bench.py", ec))
                 return dir / "tools" / "bench";
@@ -136,10 +138,11 @@ const std::vector<std::string>& benchAllRows()
 
 int benchAll(const BenchAllArgs& args)
 {
+    const Expected<fs::path> found = programPath();
+    if (!found)
+        return fail(found.error().withContext("bench all"));
+    const fs::path self = *found;
     std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        return fail(internalError("bench all: cannot find this program (/proc/self/exe): " + ec.message()));
     const std::vector<std::string> selected = args.only.empty() ? benchAllRows() : args.only;
     auto wanted = [&](const std::string& row) { return std::find(selected.begin(), selected.end(), row) != selected.end(); };
 

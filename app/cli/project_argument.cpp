@@ -1,6 +1,8 @@
 // projectPath: a project argument resolved to a file.
 #include "project_argument.h"
 
+#include "core/program_path.h"
+
 #include <cstdlib>
 #include <random>
 #include <system_error>
@@ -19,10 +21,8 @@ std::filesystem::path projectPath(const std::string& argument)
         if (const char* dir = std::getenv("TSTUDIO_EXAMPLES_DIR"); dir && std::filesystem::exists(std::filesystem::path(dir) / file, ec))
             return std::filesystem::path(dir) / file;
         // Installed: share/tensorstudio/examples beside the program's bin folder.
-        const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-        if (!ec) {
-            const std::filesystem::path installed =
-                self.parent_path().parent_path() / "share" / "tensorstudio" / "examples" / file;
+        if (const std::optional<std::filesystem::path> prefix = installPrefix()) {
+            const std::filesystem::path installed = *prefix / "share" / "tensorstudio" / "examples" / file;
             if (std::filesystem::exists(installed, ec))
                 return installed;
         }

@@ -1,5 +1,6 @@
 #include "devices/gpu_plugin.h"
 
+#include "core/program_path.h"
 #include "core/version.h"
 
 #include <dlfcn.h>
@@ -56,9 +57,7 @@ std::string gpuPluginPath()
 {
     if (const char* path = std::getenv("TSTUDIO_GPU_PLUGIN"); path && *path)
         return path;
-    std::error_code error;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-    const std::filesystem::path base = error ? std::filesystem::path(".") : self.parent_path().parent_path();
+    const std::filesystem::path base = installPrefix().value_or(std::filesystem::path("."));
     return (base / "lib" / "tensorstudio" / kGpuPluginFileName).string();
 }
 
