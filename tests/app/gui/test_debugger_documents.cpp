@@ -6,6 +6,7 @@
 #include "app_settings.h"
 #include "language_manager.h"
 #include "main_window.h"
+#include "window_test.h"
 
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
@@ -48,7 +49,7 @@ bool contains(const std::vector<std::string>& list, const QString& item)
 
 } // namespace
 
-class TestDebuggerDocuments : public QObject {
+class TestDebuggerDocuments : public tstudio::testing::WindowTest {
     Q_OBJECT
 
 private slots:
@@ -59,20 +60,12 @@ private slots:
         QVERIFY(QFile::copy(kExamples + "spirals_forward.pbtxt", m_dir.filePath("spirals_forward.pbtxt")));
         QVERIFY(QFile::copy(kExamples + "spirals.tsproj", m_dir.filePath("a.tsproj")));
         QVERIFY(QFile::copy(kExamples + "spirals.tsproj", m_dir.filePath("b.tsproj")));
-        m_qsettings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-        m_settings = std::make_unique<AppSettings>(m_qsettings.get());
-        m_window = std::make_unique<MainWindow>(m_settings.get(), &m_languages);
-        m_window->setPersistLayout(false);
-        m_window->setOpenErrorDialogs(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openWindow([](MainWindow& window) { window.setOpenErrorDialogs(false); }));
     }
 
     void cleanup()
     {
-        m_window.reset();
-        m_settings.reset();
-        m_qsettings.reset();
+        closeWindow();
     }
 
     void eachDocumentHasItsOwnDebugger()
@@ -206,11 +199,6 @@ private:
         });
     }
 
-    QTemporaryDir m_dir;
-    std::unique_ptr<QSettings> m_qsettings;
-    std::unique_ptr<AppSettings> m_settings;
-    LanguageManager m_languages;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TestDebuggerDocuments)

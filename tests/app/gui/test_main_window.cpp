@@ -4,6 +4,7 @@
 #include "app_settings.h"
 #include "language_manager.h"
 #include "main_window.h"
+#include "window_test.h"
 #include "screenshot.h"
 #include "settings_dialog.h"
 
@@ -73,26 +74,18 @@ bool logContains(const LogModel& model, LogSeverity severity, const QString& tex
 
 } // namespace
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public tstudio::testing::WindowTest {
     Q_OBJECT
 
 private slots:
     void init()
     {
-        QVERIFY(m_dir.isValid());
-        m_qsettings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-        m_settings = std::make_unique<AppSettings>(m_qsettings.get());
-        m_window = std::make_unique<MainWindow>(m_settings.get(), &m_languages);
-        m_window->setPersistLayout(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openWindow());
     }
 
     void cleanup()
     {
-        m_window.reset();
-        m_settings.reset();
-        m_qsettings.reset();
+        closeWindow();
     }
 
     void startsWithStartPageAndConsole()
@@ -492,11 +485,6 @@ private slots:
     }
 
 private:
-    QTemporaryDir m_dir;
-    LanguageManager m_languages;
-    std::unique_ptr<QSettings> m_qsettings;
-    std::unique_ptr<AppSettings> m_settings;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TestMainWindow)

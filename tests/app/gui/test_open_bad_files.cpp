@@ -4,6 +4,7 @@
 #include "app_settings.h"
 #include "language_manager.h"
 #include "main_window.h"
+#include "window_test.h"
 
 #include "console/log_model.h"
 #include "framework/allocator.h"
@@ -169,7 +170,7 @@ enum class Via { kCommandLine, kDrop, kOpenFolder, kOpenTrace };
 
 Q_DECLARE_METATYPE(Via)
 
-class TestOpenBadFiles : public QObject {
+class TestOpenBadFiles : public tstudio::testing::WindowTest {
     Q_OBJECT
 
 private slots:
@@ -181,20 +182,12 @@ private slots:
 
     void init()
     {
-        QVERIFY(m_dir.isValid());
-        m_qsettings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-        m_settings = std::make_unique<AppSettings>(m_qsettings.get());
-        m_window = std::make_unique<MainWindow>(m_settings.get(), &m_languages);
-        m_window->setPersistLayout(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openWindow());
     }
 
     void cleanup()
     {
-        m_window.reset();
-        m_settings.reset();
-        m_qsettings.reset();
+        closeWindow();
     }
 
     // One test function per group of rows: Qt Test's watchdog bounds each function (5 minutes).
@@ -532,12 +525,7 @@ private:
     }
 
     QTemporaryDir m_files; ///< the bad files, made once
-    QTemporaryDir m_dir;   ///< settings and the good file
     QStringList m_zeroByteNames;
-    LanguageManager m_languages;
-    std::unique_ptr<QSettings> m_qsettings;
-    std::unique_ptr<AppSettings> m_settings;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TestOpenBadFiles)

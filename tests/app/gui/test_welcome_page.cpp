@@ -5,6 +5,7 @@
 #include "example_gallery.h"
 #include "language_manager.h"
 #include "main_window.h"
+#include "window_test.h"
 #include "screenshot.h"
 #include "start_page.h"
 
@@ -55,7 +56,7 @@ QPushButton* cardButton(StartPage* page, const QString& id, const char* name)
 
 } // namespace
 
-class TestWelcomePage : public QObject {
+class TestWelcomePage : public tstudio::testing::WindowTest {
     Q_OBJECT
 
 private slots:
@@ -67,15 +68,10 @@ private slots:
 
     void init()
     {
-        QVERIFY(m_dir.isValid());
-        m_qsettings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-        m_settings = std::make_unique<AppSettings>(m_qsettings.get());
-        m_window = std::make_unique<MainWindow>(m_settings.get(), &m_languages);
-        m_window->setPersistLayout(false);
-        m_window->setOpenErrorDialogs(false);
-        m_window->resize(1280, 800);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openWindow([](MainWindow& window) {
+            window.setOpenErrorDialogs(false);
+            window.resize(1280, 800);
+        }));
     }
 
     void cleanup()
@@ -84,9 +80,7 @@ private slots:
             m_window->trainingPanel()->stop();
             QTRY_VERIFY_WITH_TIMEOUT(!m_window->trainingPanel()->isRunning(), 60000);
         }
-        m_window.reset();
-        m_settings.reset();
-        m_qsettings.reset();
+        closeWindow();
         qunsetenv("TSTUDIO_EXAMPLES_DIR");
     }
 
@@ -388,11 +382,6 @@ private slots:
     }
 
 private:
-    QTemporaryDir m_dir;
-    LanguageManager m_languages;
-    std::unique_ptr<QSettings> m_qsettings;
-    std::unique_ptr<AppSettings> m_settings;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TestWelcomePage)

@@ -5,6 +5,7 @@
 #include "gpu_status_text.h"
 #include "language_manager.h"
 #include "main_window.h"
+#include "window_test.h"
 
 #include "../../support/test_files.h"
 
@@ -20,26 +21,18 @@
 
 using namespace tstudio;
 
-class TestWindowMessages : public QObject {
+class TestWindowMessages : public tstudio::testing::WindowTest {
     Q_OBJECT
 
 private slots:
     void init()
     {
-        QVERIFY(m_dir.isValid());
-        m_qsettings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-        m_settings = std::make_unique<AppSettings>(m_qsettings.get());
-        m_window = std::make_unique<MainWindow>(m_settings.get(), &m_languages);
-        m_window->setPersistLayout(false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(openWindow());
     }
 
     void cleanup()
     {
-        m_window.reset();
-        m_settings.reset();
-        m_qsettings.reset();
+        closeWindow();
         QVERIFY(m_languages.setLanguage(QStringLiteral("en")));
     }
 
@@ -128,11 +121,6 @@ private slots:
     }
 
 private:
-    QTemporaryDir m_dir;
-    LanguageManager m_languages;
-    std::unique_ptr<QSettings> m_qsettings;
-    std::unique_ptr<AppSettings> m_settings;
-    std::unique_ptr<MainWindow> m_window;
 };
 
 QTEST_MAIN(TestWindowMessages)
