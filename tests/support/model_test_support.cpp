@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QFile>
 
+#include <cmath>
 #include <string>
 
 namespace tstudio::testing {
@@ -30,6 +31,24 @@ std::optional<tensorflow::MetaGraphDef> readMetaGraphFixture(const QString& rela
     if (!meta.ParseFromArray(bytes.constData(), static_cast<int>(bytes.size())))
         return std::nullopt;
     return meta;
+}
+
+bool floatsNear(const Tensor& actual, std::span<const double> expected, double relative, double absolute,
+                QString* why)
+{
+    if (actual.dtype() != tensorflow::DT_FLOAT || actual.numElements() != static_cast<std::int64_t>(expected.size())) {
+        *why = QString("expected %1 floats, got %2")
+                   .arg(expected.size())
+                   .arg(QString::fromStdString(actual.debugString()));
+        return false;
+    }
+    const auto a = actual.values<float>();
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        if (std::fabs(a[i] - expected[i]) > relative * std::fabs(expected[i]) + absolute) {
+            *why = QString("element %1: %2 vs %3").arg(i).arg(a[i], 0, 'g', 9).arg(expected[i], 0, 'g', 9);
+            return false;
+        }
+    return true;
 }
 
 } // namespace tstudio::testing

@@ -1,12 +1,15 @@
-// Helpers shared by the model and builder tests: error text for QVERIFY2, MetaGraphDef fixtures.
+// Helpers shared by the model and builder tests: error text for QVERIFY2, MetaGraphDef fixtures, float
+// results against float64 figures.
 #pragma once
 
 #include "core/expected.h"
+#include "framework/tensor.h"
 #include "proto/meta_graph.pb.h"
 
 #include <QString>
 
 #include <optional>
+#include <span>
 
 namespace tstudio::testing {
 
@@ -22,5 +25,12 @@ template <typename T> const char* err(const Expected<T>& e)
 /// The binary MetaGraphDef at `relativePath` under fixturesDir(), or nullopt when the fixtures,
 /// the file or its parse are missing (the caller skips).
 std::optional<tensorflow::MetaGraphDef> readMetaGraphFixture(const QString& relativePath);
+
+/// Whether float32 tensor `actual` holds expected.size() elements, each within
+/// `relative` * |e| + `absolute` of its float64 figure e (NumPy's, or a README's printed to 7-8
+/// digits). False with the first difference in `why` ("element 3: 0.1 vs 0.2"), or the dtype and
+/// count when they differ.
+bool floatsNear(const Tensor& actual, std::span<const double> expected, double relative, double absolute,
+                QString* why);
 
 } // namespace tstudio::testing

@@ -56,19 +56,7 @@ std::map<std::string, const tf::NodeDef*> nodesByName(const tf::GraphDef& graph)
 /// printed to 7-8 significant digits).
 bool closeTo(const Tensor& actual, const std::vector<double>& expected, QString* why)
 {
-    if (actual.dtype() != tf::DT_FLOAT || actual.numElements() != std::int64_t(expected.size())) {
-        *why = QString("expected %1 floats, got %2")
-                   .arg(expected.size())
-                   .arg(QString::fromStdString(actual.debugString()));
-        return false;
-    }
-    const auto a = actual.values<float>();
-    for (std::size_t i = 0; i < expected.size(); ++i)
-        if (std::fabs(a[i] - expected[i]) > 1e-6 * std::fabs(expected[i]) + 1e-6) {
-            *why = QString("element %1: %2, expected %3").arg(i).arg(a[i], 0, 'g', 9).arg(expected[i], 0, 'g', 9);
-            return false;
-        }
-    return true;
+    return floatsNear(actual, expected, 1e-6, 1e-6, why);
 }
 
 /// The README's one-hot softmax: each 1 exactly, each 0 as 0 or below 1e-38. NumPy gives 0; the

@@ -48,21 +48,15 @@ Expected<std::unique_ptr<SavedModelBundle>> load(const fs::path& dir)
 }
 
 /// |a - e| <= 1e-6 |e| + 1e-7 for every element (float32 results against the README's figures,
-/// computed in float64 and printed to 7 significant digits).
+/// computed in float64 and printed to 7 significant digits), in a tensor of `shape`.
 bool closeTo(const Tensor& actual, const TensorShape& shape, const std::vector<double>& expected, QString* why)
 {
-    if (actual.dtype() != tf::DT_FLOAT || !(actual.shape() == shape)) {
+    if (!(actual.shape() == shape)) {
         *why = QString("expected float %1, got %2")
                    .arg(QString::fromStdString(shape.toString()), QString::fromStdString(actual.debugString()));
         return false;
     }
-    const auto a = actual.values<float>();
-    for (std::size_t i = 0; i < expected.size(); ++i)
-        if (std::fabs(a[i] - expected[i]) > 1e-6 * std::fabs(expected[i]) + 1e-7) {
-            *why = QString("element %1: %2, expected %3").arg(i).arg(a[i], 0, 'g', 9).arg(expected[i], 0, 'g', 9);
-            return false;
-        }
-    return true;
+    return floatsNear(actual, expected, 1e-6, 1e-7, why);
 }
 
 std::map<std::string, int> opCounts(const tf::GraphDef& graph)
