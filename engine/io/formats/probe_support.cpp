@@ -74,11 +74,6 @@ bool parseTextSilently(const std::string& text, google::protobuf::Message& messa
     return parser.ParseFromString(text, &message);
 }
 
-bool parseBinarySilently(const std::string& bytes, google::protobuf::Message& message)
-{
-    return parseBinaryProto(bytes, message);
-}
-
 std::uint64_t fileSizeOr0(const fs::path& path)
 {
     std::error_code ec;

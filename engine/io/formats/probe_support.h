@@ -5,6 +5,7 @@
 #include "io/file_kind.h"
 #include "io/file_kind_detector.h"
 #include "io/formats/probe_file.h"
+#include "io/proto_parse.h" // parseBinaryProto
 
 #include <cstdint>
 #include <filesystem>
@@ -30,8 +31,6 @@ std::string plural(std::int64_t n, const char* word);
 bool looksLikeText(std::string_view head);
 /// Parses text-format protobuf without logging: a failed parse only means "not this message type".
 bool parseTextSilently(const std::string& text, google::protobuf::Message& message);
-/// Parses binary protobuf without logging, as parseTextSilently.
-bool parseBinarySilently(const std::string& bytes, google::protobuf::Message& message);
 /// Size of a regular file, 0 when it cannot be read.
 std::uint64_t fileSizeOr0(const std::filesystem::path& path);
 
@@ -64,7 +63,7 @@ std::shared_ptr<Message> parseWholeFile(ProbeFile& file, const FileKindDetectorO
         return nullptr;
     auto message = std::make_shared<Message>();
     wasText = looksLikeText(file.head());
-    const bool parsed = wasText ? parseTextSilently(*bytes, *message) : parseBinarySilently(*bytes, *message);
+    const bool parsed = wasText ? parseTextSilently(*bytes, *message) : parseBinaryProto(*bytes, *message);
     return parsed && plausible(*message) ? message : nullptr;
 }
 
