@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <numeric>
 #include <string>
 #include <system_error>
 
@@ -51,20 +52,30 @@ Expected<std::int64_t> recordsIn(const std::filesystem::path& file)
     return bytes / kCifar10RecordBytes;
 }
 
-} // namespace
-
-Expected<std::int64_t> cifar10RecordCount(const std::vector<std::filesystem::path>& files)
+/// Each batch file's record count, in order; the first file that is not a CIFAR-10 binary batch
+/// stops it (recordsIn's error).
+Expected<std::vector<std::int64_t>> recordCounts(const std::vector<std::filesystem::path>& files)
 {
     if (files.empty())
         return unexpected(invalidArgumentError("CIFAR-10: no batch files given"));
-    std::int64_t total = 0;
+    std::vector<std::int64_t> counts;
     for (const auto& file : files) {
         auto n = recordsIn(file);
         if (!n)
             return unexpected(n.error());
-        total += *n;
+        counts.push_back(*n);
     }
-    return total;
+    return counts;
+}
+
+} // namespace
+
+Expected<std::int64_t> cifar10RecordCount(const std::vector<std::filesystem::path>& files)
+{
+    auto counts = recordCounts(files);
+    if (!counts)
+        return unexpected(counts.error());
+    return std::accumulate(counts->begin(), counts->end(), std::int64_t{0});
 }
 
 Expected<Cifar10Data> loadCifar10(const std::vector<std::filesystem::path>& files, Allocator& allocator,
@@ -72,17 +83,11 @@ Expected<Cifar10Data> loadCifar10(const std::vector<std::filesystem::path>& file
 {
     // Every file is checked before any is read, so that a bad fifth batch is reported at once
     // rather than after four have been decoded.
-    std::vector<std::int64_t> counts;
-    std::int64_t total = 0;
-    if (files.empty())
-        return unexpected(invalidArgumentError("CIFAR-10: no batch files given"));
-    for (const auto& file : files) {
-        auto n = recordsIn(file);
-        if (!n)
-            return unexpected(n.error());
-        counts.push_back(*n);
-        total += *n;
-    }
+    auto checked = recordCounts(files);
+    if (!checked)
+        return unexpected(checked.error());
+    const std::vector<std::int64_t>& counts = *checked;
+    const std::int64_t total = std::accumulate(counts.begin(), counts.end(), std::int64_t{0});
     const std::int64_t skip = options.skip;
     // take is compared with what is left before it is added, so an absurd take cannot overflow.
     const bool fits = skip >= 0 && skip < total && (options.take < 0 || options.take <= total - skip);
