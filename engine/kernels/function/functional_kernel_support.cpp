@@ -17,6 +17,18 @@ Expected<FunctionCallTarget> funcAttrTarget(const tensorflow::NodeDef& node, con
     return target;
 }
 
+Expected<AttrFunction> instantiateAttrFunction(FunctionRuntime& runtime, const tensorflow::NodeDef& node,
+                                               const std::string& attr)
+{
+    auto target = funcAttrTarget(node, attr);
+    if (!target)
+        return unexpected(target.error());
+    auto handle = runtime.instantiate(*target);
+    if (!handle)
+        return unexpected(handle.error().withContext(attr));
+    return AttrFunction{target->name, *handle, &runtime.body(*handle)};
+}
+
 Expected<bool> tensorToBool(const Tensor& t)
 {
     if (t.shape().rank() != 0)

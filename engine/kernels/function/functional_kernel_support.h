@@ -17,6 +17,18 @@ namespace tstudio {
 /// then_branch, a While's body). InvalidArgument "attr 'body' must name a function (a func value)".
 Expected<FunctionCallTarget> funcAttrTarget(const tensorflow::NodeDef& node, const std::string& attr);
 
+/// A function a func attr names, instantiated on a runtime.
+struct AttrFunction {
+    std::string name;                ///< the function's name (the attr's func value)
+    FunctionRuntime::Handle handle = nullptr;
+    const FunctionBody* body = nullptr; ///< runtime.body(handle): its argument and result dtypes
+};
+
+/// The function func attr `attr` of `node` names, instantiated on `runtime` (If's branches, While's
+/// cond and body): funcAttrTarget's errors, then instantiate's prefixed with the attr's name.
+Expected<AttrFunction> instantiateAttrFunction(FunctionRuntime& runtime, const tensorflow::NodeDef& node,
+                                               const std::string& attr);
+
 /// TensorFlow's truthiness of a cond tensor: a scalar bool is itself; a scalar number (float,
 /// double, int8/16/32/64, uint8) is true when non-zero; a scalar string when non-empty; a tensor of
 /// any other shape when it has elements. InvalidArgument "<dtype> cannot be converted to a boolean"

@@ -36,19 +36,15 @@ private:
         const std::vector<DataType> tin(inputTypes().begin() + 1, inputTypes().end());
         std::vector<FunctionRuntime::Handle> handles;
         for (const char* role : {"then_branch", "else_branch"}) {
-            auto target = funcAttrTarget(node(), role);
-            if (!target)
-                return unexpected(target.error());
-            auto handle = runtime.instantiate(*target);
-            if (!handle)
-                return unexpected(handle.error().withContext(role));
-            const FunctionBody& body = runtime.body(*handle);
-            if (Status s = checkFunctionTypes(role, target->name, "takes", body.argTypes, "Tin", tin); !s.isOk())
+            auto f = instantiateAttrFunction(runtime, node(), role);
+            if (!f)
+                return unexpected(f.error());
+            if (Status s = checkFunctionTypes(role, f->name, "takes", f->body->argTypes, "Tin", tin); !s.isOk())
                 return unexpected(s);
-            if (Status s = checkFunctionTypes(role, target->name, "returns", body.retTypes, "Tout", outputTypes());
+            if (Status s = checkFunctionTypes(role, f->name, "returns", f->body->retTypes, "Tout", outputTypes());
                 !s.isOk())
                 return unexpected(s);
-            handles.push_back(*handle);
+            handles.push_back(f->handle);
         }
         return handles;
     }

@@ -66,26 +66,23 @@ private:
     {
         std::vector<FunctionRuntime::Handle> handles;
         for (const char* role : {"cond", "body"}) {
-            auto target = funcAttrTarget(node(), role);
-            if (!target)
-                return unexpected(target.error());
-            auto handle = runtime.instantiate(*target);
-            if (!handle)
-                return unexpected(handle.error().withContext(role));
-            const FunctionBody& body = runtime.body(*handle);
-            if (Status s = checkFunctionTypes(role, target->name, "takes", body.argTypes, "T", inputTypes()); !s.isOk())
+            auto f = instantiateAttrFunction(runtime, node(), role);
+            if (!f)
+                return unexpected(f.error());
+            const FunctionBody& body = *f->body;
+            if (Status s = checkFunctionTypes(role, f->name, "takes", body.argTypes, "T", inputTypes()); !s.isOk())
                 return unexpected(s);
             if (std::string(role) == "cond") {
                 if (body.retTypes.size() != 1)
                     return unexpected(invalidArgumentError(
-                        "cond function '" + target->name + "' returns " + std::to_string(body.retTypes.size()) +
+                        "cond function '" + f->name + "' returns " + std::to_string(body.retTypes.size()) +
                         " tensors (" + dataTypeListString(body.retTypes) +
                         "); expected a single scalar which can be converted to a boolean"));
-            } else if (Status s = checkFunctionTypes(role, target->name, "returns", body.retTypes, "T", outputTypes());
+            } else if (Status s = checkFunctionTypes(role, f->name, "returns", body.retTypes, "T", outputTypes());
                        !s.isOk()) {
                 return unexpected(s);
             }
-            handles.push_back(*handle);
+            handles.push_back(f->handle);
         }
         return handles;
     }
