@@ -9,6 +9,7 @@
 #include "proto/saved_model.pb.h"
 #include "proto/tensor_bundle.pb.h"
 
+#include "../../support/graph_def_nodes.h"
 #include "../../support/test_files.h"
 
 #include <google/protobuf/text_format.h>
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 
 using namespace tstudio;
+using tstudio::testing::addNode;
 using tstudio::testing::frameRecord;
 using tstudio::testing::fromHex;
 using tstudio::testing::writeFile;
@@ -32,21 +34,11 @@ namespace {
 tensorflow::GraphDef smallGraph()
 {
     tensorflow::GraphDef graph;
-    auto* x = graph.add_node();
-    x->set_name("x");
-    x->set_op("Placeholder");
-    (*x->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
-    auto* w = graph.add_node();
-    w->set_name("w");
-    w->set_op("Const");
-    auto& value = *(*w->mutable_attr())["value"].mutable_tensor();
+    (*addNode(graph, "x", "Placeholder")->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
+    auto& value = *(*addNode(graph, "w", "Const")->mutable_attr())["value"].mutable_tensor();
     value.set_dtype(tensorflow::DT_FLOAT);
     value.add_float_val(2.0f);
-    auto* mul = graph.add_node();
-    mul->set_name("pred");
-    mul->set_op("Mul");
-    mul->add_input("x");
-    mul->add_input("w");
+    addNode(graph, "pred", "Mul", {"x", "w"});
     graph.mutable_versions()->set_producer(27);
     return graph;
 }

@@ -14,6 +14,7 @@
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 
+#include "graph_def_nodes.h"
 #include "test_files.h"
 
 #include <google/protobuf/text_format.h>
@@ -32,6 +33,7 @@
 #include <map>
 
 using namespace tstudio;
+using tstudio::testing::addNode;
 using tstudio::testing::fixturesDir;
 using tstudio::testing::frameRecord;
 using tstudio::testing::writeFile;
@@ -41,18 +43,9 @@ namespace {
 tensorflow::GraphDef smallGraph()
 {
     tensorflow::GraphDef graph;
-    auto* x = graph.add_node();
-    x->set_name("x");
-    x->set_op("Placeholder");
-    (*x->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
-    auto* w = graph.add_node();
-    w->set_name("w");
-    w->set_op("VariableV2");
-    auto* pred = graph.add_node();
-    pred->set_name("pred");
-    pred->set_op("Mul");
-    pred->add_input("x");
-    pred->add_input("w");
+    (*addNode(graph, "x", "Placeholder")->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
+    addNode(graph, "w", "VariableV2");
+    addNode(graph, "pred", "Mul", {"x", "w"});
     graph.mutable_versions()->set_producer(27);
     return graph;
 }
