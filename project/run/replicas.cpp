@@ -2,7 +2,7 @@
 #include "project/run/replicas.h"
 
 #include "builder/ops_sugar.h"
-#include "builder/towers.h"
+#include "training/towers.h"
 #include "framework/op_registry.h"
 #include "graph/tensor_id.h"
 #include "project/format/graph_dependencies.h"

@@ -2,7 +2,7 @@
 // of variables on CPU:0, average_gradients' ExpandDims/concat/Mean), and two towers on two CPU
 // devices training a small MLP along the same loss curve as one device with the same global batch.
 #include "builder/ops_sugar.h"
-#include "builder/towers.h"
+#include "training/towers.h"
 #include "builder/variables.h"
 #include "core/try.h"
 #include "framework/allocator.h"

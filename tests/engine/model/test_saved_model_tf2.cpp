@@ -17,7 +17,7 @@
 #include "io/formats/open_graph.h"
 #include "io/formats/saved_model_format.h"
 #include "io/npy.h"
-#include "model/keras_sequential.h"
+#include "layers/keras_sequential.h"
 #include "model/object_graph_restore.h"
 #include "model/saved_model.h"
 #include "model/saved_object_graph.h"

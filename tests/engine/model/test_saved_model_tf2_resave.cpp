@@ -5,7 +5,7 @@
 // prefix; the checkpoint written must hold exactly the tensors of TensorFlow's variables/
 // checkpoint, bit for bit. The same on a SavedModel this test writes, which needs no fixtures.
 #include "io/checkpoint/checkpoint_reader.h"
-#include "model/keras_sequential.h"
+#include "layers/keras_sequential.h"
 #include "model/saved_model.h"
 #include "model/tf2_saved_model_writer.h"
 #include "runtime/session.h"

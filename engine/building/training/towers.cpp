@@ -1,5 +1,5 @@
 // Towers: the multi-GPU example's tower loop, average_gradients and _variable_on_cpu.
-#include "builder/towers.h"
+#include "training/towers.h"
 
 #include "builder/ops_sugar.h"
 #include "builder/variable_scope.h"

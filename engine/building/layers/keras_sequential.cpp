@@ -1,5 +1,5 @@
 // kerasSequentialSpec: Dense layers on a Placeholder, named and tracked as Keras does.
-#include "model/keras_sequential.h"
+#include "layers/keras_sequential.h"
 
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
