@@ -26,7 +26,8 @@ import re
 import sys
 
 # The floors, lowest first: a folder may include its own floor and the ones below. Within the
-# engine, the runtime wing (core up to debugger) is below the building wing (builder up to model),
+# engine, the runtime wing (core up to debugger) is below the building wing (builder up to layers:
+# model/'s Saver and MetaGraphs below training/'s hooks that save, layers/ on top of both),
 # and the composition root (registries: everything registered in one place) is above both; the
 # libraries and programs over the engine follow.
 FLOORS = [
@@ -42,8 +43,9 @@ FLOORS = [
     ["engine/profiler", "engine/debugger", "engine/distributed"],
     ["engine/building/builder"],
     ["engine/building/autodiff"],
-    ["engine/building/training", "engine/building/losses", "engine/building/metrics", "engine/building/summary"],
-    ["engine/building/layers", "engine/building/model"],
+    ["engine/building/losses", "engine/building/metrics", "engine/building/summary", "engine/building/model"],
+    ["engine/building/training"],
+    ["engine/building/layers"],
     ["engine/registries"],
     ["models"],
     ["project/format"],

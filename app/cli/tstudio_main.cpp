@@ -4,6 +4,7 @@
 #include "cli_reference.h"
 
 #include "core/build_info.h"
+#include "devices/component_versions.h"
 #include "core/bytes_text.h"
 
 #include <cstdio>

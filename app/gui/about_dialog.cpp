@@ -2,6 +2,7 @@
 #include "about_dialog.h"
 
 #include "core/build_info.h"
+#include "devices/component_versions.h"
 #include "devices/gpu_probe.h"
 
 #include <QApplication>
