@@ -2,7 +2,7 @@
 // (EventFileLoader), Event and Summary decoding (EventAccumulator), then every kept value decoded as
 // its tag's kind (summary_values.h) and the run's graph imported, shape-inferred and placed.
 #include "fuzz_support.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/events/event_accumulator.h"
 #include "io/events/event_file_loader.h"
 #include "io/events/summary_values.h"

@@ -1,7 +1,7 @@
 // Fuzz target: a binary GraphDef (.pb) read as `tstudio inspect` reads one, then imported,
 // shape-inferred and placed.
 #include "fuzz_support.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -2,7 +2,7 @@
 // shape-inferred and placed. Same entry point as graph_def (the format is decided by content); the
 // corpus and dictionary are text, so mutations stay in the text parser's territory.
 #include "fuzz_support.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -3,8 +3,8 @@
 #include "cli_command.h"
 #include "name_list.h"
 
-#include "graph/graph_def_io.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_def_io.h"
+#include "io/formats/graph_file.h"
 #include "model/freeze.h"
 
 #include "project/format/json_text.h"

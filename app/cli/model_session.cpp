@@ -7,7 +7,7 @@
 #include "core/try.h"
 #include "devices/gpu_probe.h"
 #include "framework/node_attrs.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 #include "io/npy.h"
 #include "model/meta_graph.h"
 #include "model/restore_variables.h"

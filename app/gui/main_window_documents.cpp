@@ -25,7 +25,7 @@
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
 #include "document/file_summary_view.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"

@@ -3,7 +3,7 @@
 
 #include "framework/data_type.h"
 #include "framework/node_attrs.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 
 #include <algorithm>
 #include <map>

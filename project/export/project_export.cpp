@@ -7,7 +7,7 @@
 #include "builder/learning_phase.h"
 #include "core/try.h"
 #include "framework/data_type.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "project/format/graph_dependencies.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "io/checkpoint/checkpoint_reader.h"

@@ -2,7 +2,7 @@
 #include "project/format/example_projects.h"
 
 #include "book_mnist.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "graph/tensor_id.h"
 #include "project/format/graph_dependencies.h"
 #include "layer_networks.h"

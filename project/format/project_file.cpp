@@ -2,8 +2,8 @@
 // order), and --set overrides.
 #include "project/format/project_file.h"
 
-#include "graph/graph_def_io.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_def_io.h"
+#include "io/formats/graph_file.h"
 #include "io/atomic_file.h"
 #include "project/format/project_json.h"
 #include "project/format/json_text.h"

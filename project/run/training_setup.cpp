@@ -10,7 +10,7 @@
 #include "training/distributed_optimizer.h"
 #include "distributed/mpi_context.h"
 #include "framework/op_registry.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "graph/variable_roles.h"
 #include "graph/tensor_id.h"
 #include "project/format/graph_dependencies.h"

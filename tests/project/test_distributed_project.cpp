@@ -10,7 +10,7 @@
 #include "builder/variables.h"
 #include "distributed/mpi_context.h"
 #include "framework/allocator.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "model/meta_graph.h"

@@ -5,7 +5,7 @@
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "io/events/log_directory.h"
 #include "io/idx_file.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "project/export/project_export.h"
 #include "project/format/project_file.h"
 #include "project/run/project_runner.h"

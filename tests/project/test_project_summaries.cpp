@@ -6,7 +6,7 @@
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "io/events/log_directory.h"
 #include "io/events/summary_values.h"

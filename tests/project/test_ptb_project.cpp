@@ -7,7 +7,7 @@
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "project/sources/data_sources.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/events/log_directory.h"
 #include "project/format/project_file.h"
 #include "project/run/project_runner.h"

@@ -6,7 +6,7 @@
 #include "core/try.h"
 #include "builder/variables.h"
 #include "builder/while_loop.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "io/npy.h"

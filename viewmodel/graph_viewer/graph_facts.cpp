@@ -2,7 +2,7 @@
 // (so that broken graphs still get facts), shape inference, kernel lookup and placement.
 #include "graph_viewer/graph_facts.h"
 
-#include "devices/local_devices.h"
+#include "runtime/local_devices.h"
 #include "framework/node_def_validation.h"
 #include "framework/op_registry.h"
 #include "graph/graph.h"

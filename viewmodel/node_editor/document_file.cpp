@@ -1,7 +1,7 @@
 // What the node editor opens, read off the GUI thread.
 #include "node_editor/document_file.h"
 
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 
 #include <algorithm>
 #include <cctype>

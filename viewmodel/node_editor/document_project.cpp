@@ -3,7 +3,7 @@
 
 #include "builder/attr_values.h"
 #include "core/try.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "graph/tensor_id.h"
 #include "layers/data_source_nodes.h"
 #include "layers/layer_catalog.h"

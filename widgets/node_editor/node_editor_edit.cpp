@@ -5,8 +5,8 @@
 
 #include "common/empty_state.h"
 #include "document/document_commands.h"
-#include "graph/graph_def_io.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_def_io.h"
+#include "io/formats/graph_file.h"
 #include "graph/tensor_id.h"
 #include "graph_viewer/graph_facts.h"
 #include "graph_viewer/graph_hierarchy.h"

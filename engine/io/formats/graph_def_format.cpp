@@ -1,7 +1,7 @@
 // The GraphDef format: binary (.pb, frozen graphs) and text (.pbtxt) GraphDef files.
 #include "io/formats/formats.h"
 
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/formats/probe_file.h"
 #include "io/formats/probe_support.h"
 #include "proto/graph.pb.h"

@@ -1,7 +1,7 @@
 // openGraph: dispatch to the format module of the report's kind.
 #include "io/formats/open_graph.h"
 
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/formats/formats.h"
 #include "io/formats/probe_support.h"
 #include "proto/graph.pb.h"

@@ -7,7 +7,7 @@
 #include "builder/attr_values.h"
 #include "framework/allocator.h"
 #include "framework/tensor.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "io/events/event_file_writer.h"
 #include "proto/example.pb.h"

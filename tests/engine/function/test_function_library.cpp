@@ -8,7 +8,7 @@
 #include "function/function_instantiation.h"
 #include "function/function_library.h"
 #include "function/function_op_gaps.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "graph/shape_refiner.h"
 #include "kernels/kernels.h"
 #include "registries/register_all_ops.h"

@@ -3,7 +3,7 @@
 #include "framework/allocator.h"
 #include "framework/op_registry.h"
 #include "graph/graph.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 #include "graph/shape_refiner.h"
 #include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"

@@ -7,7 +7,7 @@
 #include "builder/control_flow_contexts.h"
 #include "builder/graph_builder.h"
 #include "builder/input_pipeline.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 #include "io/file_kind_detector.h"
 #include "model/freeze.h"
 #include "model/meta_graph.h"

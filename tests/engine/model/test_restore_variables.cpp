@@ -2,7 +2,7 @@
 // saver: ref and resource variables, variables the checkpoint lacks, mismatches; and the tf2onnx
 // regression model's GraphDef restored from TensorFlow's checkpoint predicts 2.1193342.
 #include "../../support/test_files.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 #include "io/checkpoint/tensor_bundle_writer.h"
 #include "model/restore_variables.h"
 #include "registries/default_registries.h"

@@ -2,8 +2,8 @@
 // dangling inputs, cycles, inconsistent constants, wrong feeds, absurd sizes — each fail with a
 // clear error naming the file or node. This file is built twice: as test_bad_inputs, and as
 // test_bad_inputs_asan against engine_asan, so the same inputs also run under AddressSanitizer.
-#include "graph/graph_def_io.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_def_io.h"
+#include "io/formats/graph_file.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
 

@@ -4,7 +4,7 @@
 #include "runtime_test_support.h"
 
 #include "../../support/test_files.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "io/idx_file.h"
 #include "io/npy.h"
 #include "registries/default_registries.h"

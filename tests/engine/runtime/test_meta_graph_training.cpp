@@ -4,7 +4,7 @@
 #include "runtime_test_support.h"
 
 #include "../../support/test_files.h"
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 #include "graph/shape_refiner.h"
 #include "io/idx_file.h"
 #include "model/restore_variables.h"

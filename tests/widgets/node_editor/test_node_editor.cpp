@@ -1,7 +1,7 @@
 // Tests for the node editor tab: adding and wiring nodes, live shapes and problems, the scene mirroring the
 // document through random edits with undo and redo, and saving a graph the engine reads back.
 #include "document/document_commands.h"
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 #include "node_editor/connection_item.h"
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_scene.h"

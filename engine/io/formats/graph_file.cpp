@@ -1,5 +1,5 @@
 // Reading the graph out of GraphDef, MetaGraphDef and SavedModel files, through the format modules.
-#include "graph/graph_file.h"
+#include "io/formats/graph_file.h"
 
 #include "io/formats/open_graph.h"
 

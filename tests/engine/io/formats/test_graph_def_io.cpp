@@ -1,8 +1,8 @@
 // Tests for GraphDef files: both formats, lossless round trips (unknown fields, _class,
 // _output_shapes, library, versions), clear errors for bad files, atomic writes.
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 
-#include "../../support/test_files.h"
+#include "../../../support/test_files.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>

@@ -1,5 +1,5 @@
 // GraphDef files: format by content, protobuf parsing with located errors, atomic writes.
-#include "graph/graph_def_io.h"
+#include "io/formats/graph_def_io.h"
 
 #include "io/atomic_file.h"
 #include "io/proto_parse.h"

@@ -1,5 +1,5 @@
 // localPlacementDevices: the CPU, then the GPUs the probe finds.
-#include "devices/local_devices.h"
+#include "runtime/local_devices.h"
 
 #include "devices/gpu_probe.h"
 #include "framework/device_name.h"
