@@ -26,7 +26,8 @@ import re
 import sys
 
 # The floors, lowest first: a folder may include its own floor and the ones below. Within the
-# engine, the runtime wing (core up to debugger) is below the building wing (builder up to layers:
+# engine, the runtime wing (core up to debugger; distributed/'s MPI world and Horovod ops beside the
+# devices, under the kernels and the session that use them) is below the building wing (builder up to layers:
 # model/'s Saver and MetaGraphs below training/'s hooks that save, layers/ on top of both),
 # and the composition root (registries: everything registered in one place) is above both; the
 # libraries and programs over the engine follow.
@@ -37,10 +38,10 @@ FLOORS = [
     ["engine/graph", "engine/io", "engine/data"],
     ["engine/ops"],
     ["engine/function"],
-    ["engine/devices"],
+    ["engine/devices", "engine/distributed"],
     ["engine/kernels"],
     ["engine/runtime"],
-    ["engine/profiler", "engine/debugger", "engine/distributed"],
+    ["engine/profiler", "engine/debugger"],
     ["engine/building/builder"],
     ["engine/building/autodiff"],
     ["engine/building/losses", "engine/building/metrics", "engine/building/summary", "engine/building/model"],
