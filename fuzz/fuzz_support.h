@@ -5,7 +5,7 @@
 #include "core/log.h"
 #include "framework/allocator.h"
 #include "graph/graph.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "proto/graph.pb.h"
 #include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"

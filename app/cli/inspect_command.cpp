@@ -8,7 +8,7 @@
 
 #include "function/function_op_gaps.h"
 #include "graph/graph_summary.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "io/checkpoint/checkpoint_reader.h"
 #include "io/file_kind_detector.h"
 #include "io/formats/open_graph.h"

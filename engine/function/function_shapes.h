@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/expected.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 
 #include <vector>
 

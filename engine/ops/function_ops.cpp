@@ -2,7 +2,7 @@
 // StatefulPartitionedCall, the functional control flow If, StatelessIf, While and StatelessWhile,
 // and SymbolicGradient. Calls and control flow take their functions from the graph's library; their
 // registered shape functions are TensorFlow's (unknown, or attr output_shapes), and the shape
-// refiner sees through them into the functions' bodies instead (graph/shape_refiner.h).
+// refiner sees through them into the functions' bodies instead (function/shape_refiner.h).
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "framework/shape_inference.h"

@@ -1,8 +1,8 @@
-// A ConstantEvaluator (graph/shape_refiner.h) that runs the node's CPU kernel, as TensorFlow's
+// A ConstantEvaluator (function/shape_refiner.h) that runs the node's CPU kernel, as TensorFlow's
 // shape refiner evaluates small constant subgraphs with its kernels.
 #pragma once
 
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 
 #include <memory>
 

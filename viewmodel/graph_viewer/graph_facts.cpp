@@ -6,7 +6,7 @@
 #include "framework/node_def_validation.h"
 #include "framework/op_registry.h"
 #include "graph/graph.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "graph/tensor_id.h"
 #include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"

@@ -11,7 +11,7 @@
 #include "framework/allocator.h"
 #include "framework/device_name.h"
 #include "framework/tensor.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "graph/unique_names.h"
 #include "proto/graph.pb.h"
 
@@ -53,7 +53,7 @@ private:
 ///  - attrs: type and length attrs inferred from the inputs, defaults filled in, the NodeDef
 ///    validated against its OpDef; ops with ref inputs colocated with them ("_class" "loc:@x");
 ///  - shapes: every output's shape inferred as TensorFlow's shape refiner does, one node at a time
-///    (graph/shape_refiner.h's inferNodeOutputs): the op's shape function sees the values of Const
+///    (function/shape_refiner.h's inferNodeOutputs): the op's shape function sees the values of Const
 ///    inputs, the shape facts of Shape/Size/Rank of known shapes, and partial shape tensors (the
 ///    Reshape of Pack(batch, 28, 28) is [?,28,28]);
 ///  - scopes: name, device, control dependencies, colocation, attrs (RAII ScopeGuard objects);

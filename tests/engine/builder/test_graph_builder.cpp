@@ -5,7 +5,7 @@
 #include "builder/tensor_proto_values.h"
 #include "framework/op_registry.h"
 #include "graph/graph.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "registries/register_all_ops.h"
 #include "model_test_support.h"
 

@@ -9,7 +9,7 @@
 #include "function/function_library.h"
 #include "function/function_op_gaps.h"
 #include "io/formats/graph_def_io.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "kernels/kernels.h"
 #include "registries/register_all_ops.h"
 

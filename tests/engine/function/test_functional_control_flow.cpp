@@ -8,7 +8,7 @@
 #include "runtime_test_support.h"
 
 #include "framework/allocator.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "kernels/kernels.h"
 #include "registries/register_all_ops.h"
 

@@ -5,7 +5,7 @@
 
 #include "../../support/test_files.h"
 #include "io/formats/graph_file.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "io/idx_file.h"
 #include "model/restore_variables.h"
 #include "registries/default_registries.h"

@@ -1,10 +1,10 @@
-// Tests for whole-graph shape inference (graph/shape_refiner.h) and the kernel-backed constant
+// Tests for whole-graph shape inference (function/shape_refiner.h) and the kernel-backed constant
 // evaluator it uses to see through small constant subgraphs.
 #include "framework/allocator.h"
 #include "framework/op_registry.h"
 #include "graph/graph.h"
 #include "io/formats/graph_file.h"
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 #include "registries/default_registries.h"
 #include "runtime/kernel_constant_evaluator.h"
 #include "test_files.h"

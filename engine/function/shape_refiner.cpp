@@ -1,5 +1,5 @@
 // Whole-graph shape inference: shape functions in topological order with constant propagation.
-#include "graph/shape_refiner.h"
+#include "function/shape_refiner.h"
 
 #include "framework/node_attrs.h"
 #include "framework/node_def_validation.h"
