@@ -6,7 +6,7 @@
 
 #include "builder/dataset.h"
 #include "builder/graph_builder.h"
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "builder/ops_sugar.h"
 #include "builder/parsing.h"
 #include "cli_command.h"

@@ -4,7 +4,7 @@
 
 #include "builder/control_flow_contexts.h"
 #include "builder/graph_builder.h"
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "builder/variables.h"
 #include "project/sources/data_sources.h"
 #include "training/distributed_optimizer.h"

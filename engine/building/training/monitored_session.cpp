@@ -1,7 +1,7 @@
 // MonitoredTrainingSession: restores or initializes the model and runs hooks around every run.
 #include "training/monitored_session.h"
 
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "training/queue_runner.h"
 #include "runtime/arena_run_metadata.h"
 

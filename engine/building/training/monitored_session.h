@@ -42,7 +42,7 @@ struct MonitoredTrainingSessionOptions {
     /// StepCounterHook every this many steps; 0 for none.
     std::int64_t logStepCountSteps = 100;
     /// The queue runners to start once the session is ready (TensorFlow's "queue_runners"
-    /// collection; input::QueueRunnerDefs of builder/input_pipeline.h).
+    /// collection; input::QueueRunnerDefs of training/input_pipeline.h).
     std::vector<tensorflow::QueueRunnerDef> queueRunners;
     /// How long close() waits for the queue-runner threads after stopping them.
     double stopGracePeriodSecs = 120;

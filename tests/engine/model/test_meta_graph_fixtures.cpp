@@ -6,7 +6,7 @@
 #include "builder/cond.h"
 #include "builder/control_flow_contexts.h"
 #include "builder/graph_builder.h"
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "io/formats/graph_file.h"
 #include "io/file_kind_detector.h"
 #include "model/freeze.h"

@@ -4,7 +4,7 @@
 // issue's test: a linear model trained from TFRecord -> reader -> DecodeRaw -> batch reaches the
 // same losses as the same batches fed.
 #include "builder/attr_values.h"
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "data/tfrecord_writer.h"

@@ -2,7 +2,7 @@
 // node names and devices, one replica training as the plain optimizer under MonitoredTrainingSession,
 // two replicas' gradients averaged (checked against a hand computation), stale gradients dropped,
 // and the graph exported as a MetaGraphDef and imported again training the same.
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "builder/nn_functions.h"
 #include "model/meta_graph.h"
 #include "ps_worker_regression.h"

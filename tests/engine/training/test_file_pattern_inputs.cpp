@@ -4,7 +4,7 @@
 // variable; the files read through a queue runner; the Assert when the list is empty), run on
 // files this test writes.
 #include "builder/dataset.h"
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "runtime/session.h"

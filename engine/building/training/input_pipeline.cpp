@@ -1,7 +1,7 @@
 // Input pipelines as tf.train builds them (input.py of TensorFlow 1.15): epochs limited by
 // CountUpTo, producers and batchers over queues, each with its QueueRunnerDef and fill summary, and
 // the file list of match_filenames_once.
-#include "builder/input_pipeline.h"
+#include "training/input_pipeline.h"
 
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
