@@ -181,6 +181,9 @@ private:
     void openFolderDialog();
     /// Closes a tab, asking about unsaved changes of a node editor; false when the user cancels.
     bool closeDocument(int index);
+    /// The end of an editor open, read here or on a worker: on failure the tab closes and the
+    /// failure is reported for `absolute`; else the tab is named and remembers its path. Whether it opened.
+    bool settleEditorOpen(node_editor::NodeEditor* editor, const Status& opened, const QString& absolute);
     /// Opens `absolute` (a graph file or a project, detected as `kindName`) in a new editor tab,
     /// reading it on a worker thread; finishes the open (finishOpen) when it is shown or has failed.
     void openInEditorInBackground(const QString& absolute, const QString& kindName);

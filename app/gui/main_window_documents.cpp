@@ -550,14 +550,18 @@ bool MainWindow::openInEditor(const QString& path)
 {
     newGraph();
     auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
-    const Status s = editor->openFile(path);
-    if (!s.isOk()) {
+    return settleEditorOpen(editor, editor->openFile(path), QFileInfo(path).absoluteFilePath());
+}
+
+bool MainWindow::settleEditorOpen(node_editor::NodeEditor* editor, const Status& opened, const QString& absolute)
+{
+    if (!opened.isOk()) {
         closeDocument(m_documents->indexOf(editor));
-        reportOpenFailure(QFileInfo(path).absoluteFilePath(), QString::fromStdString(s.message()));
+        reportOpenFailure(absolute, QString::fromStdString(opened.message()));
         return false;
     }
-    editor->setProperty(kPathProperty, QFileInfo(path).absoluteFilePath());
-    m_documents->setTabText(m_documents->indexOf(editor), QFileInfo(path).fileName());
+    editor->setProperty(kPathProperty, absolute);
+    m_documents->setTabText(m_documents->indexOf(editor), QFileInfo(absolute).fileName());
     return true;
 }
 
@@ -583,15 +587,10 @@ void MainWindow::openInEditorInBackground(const QString& absolute, const QString
         }
         editor->setEnabled(true);
         const Status s = read ? editor->showDocumentFile(std::move(*read), absolute) : read.error();
-        if (!s.isOk()) {
-            closeDocument(m_documents->indexOf(editor));
-            reportOpenFailure(absolute, QString::fromStdString(s.message()));
-            finishOpen(absolute, false);
-            return;
-        }
-        m_documents->setTabText(m_documents->indexOf(editor), QFileInfo(absolute).fileName());
-        statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kindName), 10000);
-        finishOpen(absolute, true);
+        const bool ok = settleEditorOpen(editor, s, absolute);
+        if (ok)
+            statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kindName), 10000);
+        finishOpen(absolute, ok);
     });
     const OpRegistry* ops = &m_registries->ops;
     watcher->setFuture(
