@@ -10,7 +10,7 @@
 #include "ptb_model.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
-#include "training/clip_ops.h"
+#include "builder/clip_ops.h"
 #include "training/gradient_descent.h"
 
 #include "proto/config.pb.h"

@@ -24,7 +24,7 @@
 #include "training/adagrad.h"
 #include "training/adam.h"
 #include "training/lazy_adam.h"
-#include "training/clip_ops.h"
+#include "builder/clip_ops.h"
 #include "training/global_step.h"
 #include "training/gradient_descent.h"
 #include "training/learning_rate_decay.h"

@@ -2,7 +2,7 @@
 // gradients of the op's inputs.
 #pragma once
 
-#include "autodiff/indexed_slices.h"
+#include "builder/indexed_slices.h"
 #include "builder/output.h"
 #include "core/expected.h"
 #include "proto/node_def.pb.h"

@@ -5,7 +5,7 @@
 #include "autodiff/control_flow_state.h"
 #include "autodiff/function_grad.h"
 #include "autodiff/gradient_context.h"
-#include "autodiff/indexed_slices.h"
+#include "builder/indexed_slices.h"
 #include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/while_loop.h"

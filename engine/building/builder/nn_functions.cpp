@@ -8,7 +8,7 @@
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
 #include "framework/shape_inference.h"
-#include "training/clip_ops.h"
+#include "builder/clip_ops.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // Optimizer: the base of TensorFlow 1.x's optimizers (tf.train.Optimizer): gradients, slots, Apply* updates.
 #pragma once
 
-#include "autodiff/indexed_slices.h"
+#include "builder/indexed_slices.h"
 #include "builder/graph_builder.h"
 #include "builder/initializers.h"
 #include "builder/variable.h"

@@ -4,7 +4,7 @@
 // looked-up rows as NumPy), clip_by_global_norm over IndexedSlices, and the errors for bad input.
 #include "autodiff/gradient_checker.h"
 #include "autodiff/gradients.h"
-#include "autodiff/indexed_slices.h"
+#include "builder/indexed_slices.h"
 #include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/nn_functions.h"
@@ -13,7 +13,7 @@
 #include "kernel_harness.h"
 #include "training/adagrad.h"
 #include "training/adam.h"
-#include "training/clip_ops.h"
+#include "builder/clip_ops.h"
 #include "training/gradient_descent.h"
 #include "training/lazy_adam.h"
 #include "training/momentum.h"

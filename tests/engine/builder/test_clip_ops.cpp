@@ -2,7 +2,7 @@
 // names, NaN and infinity as TensorFlow treats them, and the shape error.
 #include "builder/ops_sugar.h"
 #include "model_test_support.h"
-#include "training/clip_ops.h"
+#include "builder/clip_ops.h"
 #include "training_test_support.h"
 
 #include <QtTest>

@@ -1,6 +1,6 @@
 // IndexedSlices: the dense conversion (ops._IndexedSlicesToTensor) and the aggregation of several
 // gradient contributions of which some are sparse (gradients_util._AggregateIndexedSlicesGradients).
-#include "autodiff/indexed_slices.h"
+#include "builder/indexed_slices.h"
 
 #include "autodiff/array_grad_internal.h"
 #include "builder/python_ops.h"

@@ -1,7 +1,7 @@
 // Gradient clipping as TensorFlow 1.x's clip_ops: clip_by_value, clip_by_norm, global_norm, clip_by_global_norm.
 #pragma once
 
-#include "autodiff/indexed_slices.h"
+#include "builder/indexed_slices.h"
 #include "builder/graph_builder.h"
 #include "core/expected.h"
 

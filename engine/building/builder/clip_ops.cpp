@@ -1,5 +1,5 @@
 // Clipping ops with TensorFlow 1.15's graph structure, node names and inf/NaN behaviour.
-#include "training/clip_ops.h"
+#include "builder/clip_ops.h"
 
 #include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
