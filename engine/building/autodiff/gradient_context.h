@@ -76,7 +76,8 @@ public:
     const std::vector<std::optional<Output>>& inputGradients() const { return m_inputGradients; }
 
     /// The IndexedSlices arriving at output `i`, given only to the gradient functions that take them
-    /// (gradientTakesIndexedSlices); their outputGradient(i) is then nullopt. Others see the dense form.
+    /// (Identity's, Snapshot's and ReadVariableOp's: gradients.cpp); their outputGradient(i) is then
+    /// nullopt. Others see the dense form.
     const std::optional<IndexedSlices>& outputIndexedSlices(int i) const
     {
         return m_outputSlices.at(static_cast<std::size_t>(i));

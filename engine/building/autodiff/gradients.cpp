@@ -5,6 +5,7 @@
 #include "autodiff/control_flow_state.h"
 #include "autodiff/function_grad.h"
 #include "autodiff/gradient_context.h"
+#include "autodiff/sparse_gradients.h"
 #include "builder/indexed_slices.h"
 #include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
@@ -18,10 +19,19 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 namespace tstudio {
 namespace {
+
+/// Whether the gradient function registered for `opType` takes IndexedSlices for its output
+/// gradients (TensorFlow's Identity, Snapshot and ReadVariableOp gradients pass them through); every
+/// other op's gradient function receives the dense conversion.
+bool gradientTakesIndexedSlices(std::string_view opType)
+{
+    return opType == "Identity" || opType == "Snapshot" || opType == "ReadVariableOp";
+}
 
 /// backprop_util.IsTrainable: the dtypes that get zero gradients for unused outputs.
 bool isTrainable(DataType dtype)

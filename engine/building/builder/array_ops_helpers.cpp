@@ -1,12 +1,12 @@
-// The TensorFlow 1.15 Python calls of the array family's gradients (array_grad_internal.h), as
-// GraphBuilder calls with Python's node names.
-#include "autodiff/array_grad_internal.h"
+// TensorFlow 1.15's Python array_ops calls (array_ops_helpers.h) with Python's node names.
+#include "builder/array_ops_helpers.h"
 
 #include "builder/ops_sugar.h"
+#include "builder/python_ops.h"
 
 #include <string>
 
-namespace tstudio::array_grad {
+namespace tstudio::array_ops {
 
 namespace {
 
@@ -209,4 +209,4 @@ Expected<Output> range(GraphBuilder& b, const ListElement& start, const ListElem
     return py::genOp(b, "Range", {startT, limitT, deltaT}, {}, scope.name());
 }
 
-} // namespace tstudio::array_grad
+} // namespace tstudio::array_ops

@@ -2,12 +2,12 @@
 // gradient contributions of which some are sparse (gradients_util._AggregateIndexedSlicesGradients).
 #include "builder/indexed_slices.h"
 
-#include "autodiff/array_grad_internal.h"
+#include "builder/array_ops_helpers.h"
 #include "builder/python_ops.h"
 
 namespace tstudio {
 
-using array_grad::ListElement;
+using array_ops::ListElement;
 
 Expected<Output> indexedSlicesToTensor(GraphBuilder& b, const IndexedSlices& slices)
 {
@@ -15,7 +15,7 @@ Expected<Output> indexedSlicesToTensor(GraphBuilder& b, const IndexedSlices& sli
         return unexpected(invalidArgumentError("Tensor conversion requested for IndexedSlices without dense_shape: " +
                                                slices.values.name()));
     TSTUDIO_AD_TRY(rows,
-                   array_grad::stridedSlice1d(b, *slices.denseShape, ListElement{std::int64_t{0}}, std::nullopt, true));
+                   array_ops::stridedSlice1d(b, *slices.denseShape, ListElement{std::int64_t{0}}, std::nullopt, true));
     return py::genOp(b, "UnsortedSegmentSum", {slices.values, slices.indices, rows});
 }
 
@@ -45,12 +45,12 @@ Expected<Gradient> aggregateIndexedSlicesGradients(GraphBuilder& b, const std::v
         // _as_indexed_slices(x): IndexedSlices(x, range(0, shape(x)[0]), shape(x)).
         const Output& x = g.dense();
         TSTUDIO_AD_TRY(shape, py::shape(b, x));
-        TSTUDIO_AD_TRY(rows, array_grad::stridedSlice1d(b, shape, ListElement{std::int64_t{0}}, std::nullopt, true));
-        TSTUDIO_AD_TRY(indices, array_grad::range(b, std::int64_t{0}, ListElement{rows}));
+        TSTUDIO_AD_TRY(rows, array_ops::stridedSlice1d(b, shape, ListElement{std::int64_t{0}}, std::nullopt, true));
+        TSTUDIO_AD_TRY(indices, array_ops::range(b, std::int64_t{0}, ListElement{rows}));
         slices.push_back(IndexedSlices{x, indices, shape});
     }
-    std::vector<array_grad::ConcatValue> values;
-    std::vector<array_grad::ConcatValue> indices;
+    std::vector<array_ops::ConcatValue> values;
+    std::vector<array_ops::ConcatValue> indices;
     for (IndexedSlices& s : slices) {
         if (anyInt64 && baseType(s.indices.dtype()) != tensorflow::DT_INT64) {
             TSTUDIO_AD_TRY(cast, py::cast(b, s.indices, tensorflow::DT_INT64));
@@ -59,14 +59,9 @@ Expected<Gradient> aggregateIndexedSlicesGradients(GraphBuilder& b, const std::v
         values.emplace_back(s.values);
         indices.emplace_back(s.indices);
     }
-    TSTUDIO_AD_TRY(concatValues, array_grad::concat(b, values, std::int64_t{0}));
-    TSTUDIO_AD_TRY(concatIndices, array_grad::concat(b, indices, std::int64_t{0}));
+    TSTUDIO_AD_TRY(concatValues, array_ops::concat(b, values, std::int64_t{0}));
+    TSTUDIO_AD_TRY(concatIndices, array_ops::concat(b, indices, std::int64_t{0}));
     return Gradient(IndexedSlices{concatValues, concatIndices, slices.front().denseShape});
-}
-
-bool gradientTakesIndexedSlices(std::string_view opType)
-{
-    return opType == "Identity" || opType == "Snapshot" || opType == "ReadVariableOp";
 }
 
 } // namespace tstudio

@@ -6,14 +6,12 @@
 #include "core/expected.h"
 
 #include <optional>
-#include <string_view>
 #include <variant>
 #include <vector>
 
 namespace tstudio {
 
 class GraphBuilder;
-struct GradientsOptions;
 
 /// tf.IndexedSlices(values, indices, dense_shape): the dense tensor it stands for has shape
 /// `denseShape` (an int32 or int64 vector) and row `indices[i]` holds the sum of every `values[i]`
@@ -60,19 +58,5 @@ Expected<Output> toDenseGradient(GraphBuilder& b, const Gradient& g);
 /// values and the indices are concatenated along axis 0 ("concat", "concat_1") with the first
 /// slices' dense_shape. One gradient is returned as it is.
 Expected<Gradient> aggregateIndexedSlicesGradients(GraphBuilder& b, const std::vector<Gradient>& grads);
-
-/// Whether the gradient function registered for `opType` takes IndexedSlices for its output
-/// gradients (TensorFlow's Identity, Snapshot and ReadVariableOp gradients pass them through); every
-/// other op's gradient function receives the dense conversion.
-bool gradientTakesIndexedSlices(std::string_view opType);
-
-/// tf.gradients(ys, xs, grad_ys) with TensorFlow's gradient forms: one entry per x, nullopt when x
-/// is not connected, IndexedSlices where they reach x (the gradient of a Gather of a variable's
-/// read, summed over several lookups by aggregateIndexedSlicesGradients), a tensor otherwise.
-/// Everything else (names, errors, options) as addSymbolicGradients (gradients.h), which is this
-/// with every IndexedSlices converted by indexedSlicesToTensor.
-Expected<std::vector<std::optional<Gradient>>>
-addSymbolicGradientsSparse(GraphBuilder& b, const std::vector<Output>& ys, const std::vector<Output>& xs,
-                           const std::vector<std::optional<Output>>& gradYs, const GradientsOptions& options);
 
 } // namespace tstudio

@@ -3,7 +3,7 @@
 // gather), which emit the same nodes as array_ops does.
 #include "builder/nn_functions.h"
 
-#include "autodiff/array_grad_internal.h"
+#include "builder/array_ops_helpers.h"
 #include "builder/python_ops.h"
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
@@ -89,7 +89,7 @@ Expected<Output> embeddingLookup(GraphBuilder& b, const Output& params, const Ou
 
 namespace {
 
-using array_grad::ListElement;
+using array_ops::ListElement;
 
 /// The shard and the row in it of every flat id, as "div" assigns them: ids_per_partition =
 /// total // n and extras = total % n; shard max(id // (ids_per_partition + 1), (id - extras) //
@@ -155,7 +155,7 @@ Expected<Output> embeddingLookup(GraphBuilder& b, const std::vector<Output>& par
     const std::int64_t n = static_cast<std::int64_t>(params.size());
     TSTUDIO_AD_TRY(flatIds, py::reshape(b, ids, std::vector<std::int64_t>{-1}));
     TSTUDIO_AD_TRY(count, py::size(b, flatIds));
-    TSTUDIO_AD_TRY(originalIndices, array_grad::range(b, std::int64_t{0}, count));
+    TSTUDIO_AD_TRY(originalIndices, array_ops::range(b, std::int64_t{0}, count));
     Output assignments;
     Output newIds;
     if (strategy == PartitionStrategy::kMod) {
@@ -178,13 +178,13 @@ Expected<Output> embeddingLookup(GraphBuilder& b, const std::vector<Output>& par
         const Output& shard = params[static_cast<std::size_t>(p)];
         TSTUDIO_AD_TRY(shardOp, py::producer(b, shard));
         ScopeGuard colocated = b.colocateWith(shardOp);
-        TSTUDIO_AD_TRY(piece, array_grad::gather(b, shard, gatherIds.output(static_cast<int>(p))));
+        TSTUDIO_AD_TRY(piece, array_ops::gather(b, shard, gatherIds.output(static_cast<int>(p))));
         pieces.push_back(piece);
         pieceIndices.push_back(positions.output(static_cast<int>(p)));
     }
     TSTUDIO_AD_TRY(stitched, py::genOp(b, "ParallelDynamicStitch", {pieceIndices, pieces}, {}, scope.name()));
     // The embedding shape: static when known, else params[0]'s shape[1:] computed next to it.
-    array_grad::ConcatValue element = std::vector<ListElement>{};
+    array_ops::ConcatValue element = std::vector<ListElement>{};
     if (elementShape.isFullyDefined()) {
         std::vector<ListElement> dims;
         for (int d = 0; d < elementShape.rank(); ++d)
@@ -194,11 +194,11 @@ Expected<Output> embeddingLookup(GraphBuilder& b, const std::vector<Output>& par
         TSTUDIO_AD_TRY(firstOp, py::producer(b, params.front()));
         ScopeGuard colocated = b.colocateWith(firstOp);
         TSTUDIO_AD_TRY(paramsShape, py::shape(b, params.front()));
-        TSTUDIO_AD_TRY(tail, array_grad::stridedSlice1d(b, paramsShape, ListElement{std::int64_t{1}}, std::nullopt));
+        TSTUDIO_AD_TRY(tail, array_ops::stridedSlice1d(b, paramsShape, ListElement{std::int64_t{1}}, std::nullopt));
         element = tail;
     }
     TSTUDIO_AD_TRY(idsShape, py::shape(b, ids));
-    TSTUDIO_AD_TRY(outShape, array_grad::concat(b, {idsShape, element}, std::int64_t{0}));
+    TSTUDIO_AD_TRY(outShape, array_ops::concat(b, {idsShape, element}, std::int64_t{0}));
     TSTUDIO_AD_TRY(result, py::reshape(b, stitched, outShape));
     if (Status st = b.setShape(result, ids.shape().concatenate(elementShape)); !st.isOk())
         return unexpected(st);

@@ -1,8 +1,9 @@
 // The Optimizer base: compute_gradients, apply_gradients and minimize as TensorFlow 1.15's optimizer.py.
 #include "training/optimizer.h"
 
-#include "autodiff/array_grad_internal.h"
+#include "builder/array_ops_helpers.h"
 #include "autodiff/gradients.h"
+#include "autodiff/sparse_gradients.h"
 #include "builder/python_ops.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
@@ -330,7 +331,7 @@ Expected<Operation> Optimizer::applySparseDuplicateIndices(GraphBuilder& b, cons
     auto uniqueShape = py::shape(b, unique->output(0));
     if (!uniqueShape)
         return unexpected(uniqueShape.error());
-    auto count = array_grad::stridedSlice1d(b, *uniqueShape, array_grad::ListElement{std::int64_t{0}}, std::nullopt,
+    auto count = array_ops::stridedSlice1d(b, *uniqueShape, array_ops::ListElement{std::int64_t{0}}, std::nullopt,
                                             /*shrink=*/true);
     if (!count)
         return unexpected(count.error());

@@ -4,6 +4,7 @@
 // the gradient reaches every shard's variable as IndexedSlices with the rows summed as computed here, and
 // matches central differences.
 #include "autodiff/gradients.h"
+#include "autodiff/sparse_gradients.h"
 #include "builder/indexed_slices.h"
 #include "builder/nn_functions.h"
 #include "builder/ops_sugar.h"

@@ -4,6 +4,7 @@
 // looked-up rows as NumPy), clip_by_global_norm over IndexedSlices, and the errors for bad input.
 #include "autodiff/gradient_checker.h"
 #include "autodiff/gradients.h"
+#include "autodiff/sparse_gradients.h"
 #include "builder/indexed_slices.h"
 #include "builder/python_ops.h"
 #include "builder/attr_values.h"
