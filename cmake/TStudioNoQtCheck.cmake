@@ -1,5 +1,6 @@
-# Configure-time guard: the engine and the command-line tool must never link Qt, directly or
-# through another target. The build stops here if one does.
+# Configure-time layering guards: the engine and the command-line tool never link Qt, the view models
+# never Qt Widgets, the engine's runtime wing never its building wing, directly or through another
+# target. The configure stops here if one does.
 function(_tstudio_collect_links target out_var)
     set(seen ${${out_var}})
     get_target_property(libs ${target} LINK_LIBRARIES)
@@ -44,4 +45,12 @@ function(tstudio_assert_no_qt_widgets target)
     _tstudio_assert_links_none(${target}
         "Qt[56]?::(Widgets|Charts|SvgWidgets|OpenGLWidgets|PrintSupport)|Qt[56]?(Widgets|Charts)|^widgets$|^tensorstudio_gui$"
         "The view models must not depend on Qt Widgets")
+endfunction()
+
+# The engine's runtime wing (engine_runtime and the object libraries it takes: kernels, distributed,
+# the GPU code) is built on by the building wing (engine_building) and the composition root
+# (engine), and never links them; its include path has no building/ either (engine/CMakeLists.txt).
+function(tstudio_assert_runtime_wing target)
+    _tstudio_assert_links_none(${target} "^engine_building$|^engine$"
+        "The engine's runtime wing must not depend on its building wing or on the composition root")
 endfunction()
