@@ -1508,6 +1508,14 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>The desktop&apos;s list of recent files was not updated: %1</source>
         <translation>桌面的最近文件列表未更新：%1</translation>
     </message>
+    <message>
+        <source>An example is being opened for training: wait for it to start.</source>
+        <translation>正在打开一个示例以进行训练：请等待它开始。</translation>
+    </message>
+    <message>
+        <source>%1 is still being opened: train it when it is shown.</source>
+        <translation>%1 仍在打开中：显示后再训练它。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>

@@ -111,9 +111,10 @@ MainWindow::MainWindow(AppSettings* settings, LanguageManager* languages, QWidge
     });
     connect(m_startPage, &StartPage::openExampleRequested, this, &MainWindow::openExampleProject);
     connect(m_startPage, &StartPage::trainExampleRequested, this, [this](const QString& id, const QString& folder) {
-        const QString problem = trainExample(id, folder);
-        m_startPage->showExampleMessage(id, problem);
+        // "" (the launch has begun) clears the card's last message; exampleTrainingSettled shows the end.
+        m_startPage->showExampleMessage(id, trainExample(id, folder));
     });
+    connect(this, &MainWindow::exampleTrainingSettled, m_startPage, &StartPage::showExampleMessage);
     connect(m_startPage, &StartPage::backToDocumentsRequested, this, &MainWindow::updateCentralPage);
     connect(m_startPage, &StartPage::openPathRequested, this, &MainWindow::openPath);
 
@@ -216,32 +217,63 @@ QString MainWindow::trainExample(const QString& id, const QString& dataFolder)
         return tr("There is no example called %1.").arg(id);
     if (m_trainingPanel->isRunning())
         return tr("A training run is going on: stop it in the Training panel first.");
-    const auto launch = prepareExampleLaunch(*example, dataFolder);
-    if (!launch)
-        return launch.error();
-    // Opened as any project is (an open tab is reused), then trained with the panel's own Start.
-    node_editor::NodeEditor* editor = nullptr;
-    for (int i = 0; i < m_documents->count() && !editor; ++i)
-        if (m_documents->widget(i)->property(kPathProperty).toString() == launch->projectPath)
-            editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
-    if (editor) {
-        m_documents->setCurrentWidget(editor);
-        updateCentralPage();
-    } else {
-        if (!openInEditor(launch->projectPath))
-            return tr("%1 could not be opened; the Console says why.").arg(example->fileName);
-        rememberRecentFile(launch->projectPath);
-        updateRecentMenu();
-        editor = qobject_cast<node_editor::NodeEditor*>(m_documents->currentWidget());
-    }
+    if (m_exampleLaunching)
+        return tr("An example is being opened for training: wait for it to start.");
+    m_exampleLaunching = true;
+    // The data folder's check and a project copy naming it are file work, done on a worker.
+    using Launch = tl::expected<ExampleLaunch, QString>;
+    auto* watcher = new QFutureWatcher<Launch>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, fileName = example->fileName] {
+        watcher->deleteLater();
+        const Launch launch = watcher->future().takeResult();
+        if (!launch) {
+            settleExampleTraining(id, launch.error());
+            return;
+        }
+        // Opened as any project is (an open tab is reused), then trained with the panel's own Start.
+        for (int i = 0; i < m_documents->count(); ++i) {
+            auto* open = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
+            if (open && open->property(kPathProperty).toString() == launch->projectPath) {
+                m_documents->setCurrentWidget(open);
+                updateCentralPage();
+                if (!open->isEnabled()) // still being read by another open
+                    settleExampleTraining(id, tr("%1 is still being opened: train it when it is shown.").arg(fileName));
+                else
+                    startExampleTraining(open, id, *launch);
+                return;
+            }
+        }
+        ++m_pendingOpens;
+        openInEditorInBackground(launch->projectPath, fileKindDisplayName(FileKind::kProject),
+                                 [this, id, fileName, launch = *launch](node_editor::NodeEditor* editor) {
+                                     if (!editor) {
+                                         settleExampleTraining(
+                                             id, tr("%1 could not be opened; the Console says why.").arg(fileName));
+                                         return;
+                                     }
+                                     rememberRecentFile(launch.projectPath);
+                                     updateRecentMenu();
+                                     startExampleTraining(editor, id, launch);
+                                 });
+    });
+    watcher->setFuture(runInBackground([example = *example, dataFolder] { return prepareExampleLaunch(example, dataFolder); }));
+    return {};
+}
+
+void MainWindow::startExampleTraining(node_editor::NodeEditor* editor, const QString& id, const ExampleLaunch& launch)
+{
     bindTrainingPanel(editor);
     m_trainingPanel->logDirectoryEdit()->setText(freshExampleLogDirectory(m_trainingPanel->logDirectoryEdit()->text(), id));
-    if (!launch->panelDataFolder.isEmpty())
-        m_trainingPanel->dataFolderEdit()->setText(launch->panelDataFolder);
+    if (!launch.panelDataFolder.isEmpty())
+        m_trainingPanel->dataFolderEdit()->setText(launch.panelDataFolder);
     showPanel(QStringLiteral("training"));
-    if (!m_trainingPanel->start())
-        return m_trainingPanel->statusText();
-    return {};
+    settleExampleTraining(id, m_trainingPanel->start() ? QString() : m_trainingPanel->statusText());
+}
+
+void MainWindow::settleExampleTraining(const QString& id, const QString& problem)
+{
+    m_exampleLaunching = false;
+    emit exampleTrainingSettled(id, problem);
 }
 
 void MainWindow::showSettingsDialog()

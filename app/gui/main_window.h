@@ -28,6 +28,7 @@ class GraphDef;
 
 namespace tstudio {
 
+struct ExampleLaunch;
 struct Registries;
 class EngineLogBridge;
 class LanguageManager;
@@ -139,7 +140,9 @@ public:
     bool openExampleProject(const QString& id);
     /// A gallery card's Train: opens example `id` (with `dataFolder`, when it needs data) and starts
     /// its training in the Training panel, into a log directory without checkpoints; the dashboard
-    /// follows the run. Returns "" when the run started, else why not (also shown on the card).
+    /// follows the run. The data folder's check, the project's copy and its reading run on workers:
+    /// returns "" when that has begun (exampleTrainingSettled then says how it ended), else why it
+    /// cannot (the card shows both).
     QString trainExample(const QString& id, const QString& dataFolder = QString());
     /// Help ▸ Welcome: the welcome page in place of the documents (they stay open behind it).
     void showWelcome();
@@ -148,6 +151,9 @@ public:
 
 signals:
     void pathOpened(const QString& path, bool ok);
+    /// The end of trainExample's launch of example `id`: `problem` is "" when its run started, else why
+    /// it did not.
+    void exampleTrainingSettled(const QString& id, const QString& problem);
     void allOpensFinished();
 
 protected:
@@ -185,8 +191,14 @@ private:
     /// failure is reported for `absolute`; else the tab is named and remembers its path. Whether it opened.
     bool settleEditorOpen(node_editor::NodeEditor* editor, const Status& opened, const QString& absolute);
     /// Opens `absolute` (a graph file or a project, detected as `kindName`) in a new editor tab,
-    /// reading it on a worker thread; finishes the open (finishOpen) when it is shown or has failed.
-    void openInEditorInBackground(const QString& absolute, const QString& kindName);
+    /// reading it on a worker thread; finishes the open (finishOpen) when it is shown or has failed,
+    /// after calling `whenSettled` (when given) with the editor, or nullptr when the open failed.
+    void openInEditorInBackground(const QString& absolute, const QString& kindName,
+                                  std::function<void(node_editor::NodeEditor*)> whenSettled = {});
+    /// trainExample's last steps in `editor`: the Training panel bound to it, set for `launch` and
+    /// started; settles the launch.
+    void startExampleTraining(node_editor::NodeEditor* editor, const QString& id, const ExampleLaunch& launch);
+    void settleExampleTraining(const QString& id, const QString& problem);
     void finishOpen(const QString& path, bool ok);
     /// A file could not be opened: the console and the status bar say so, and (unless turned off
     /// by setOpenErrorDialogs) a non-blocking dialog names the file, the reason and what to do.
@@ -239,6 +251,7 @@ private:
     bool m_desktopRecentFiles = false;
     bool m_openErrorDialogs = true;
     int m_pendingOpens = 0;
+    bool m_exampleLaunching = false; ///< a trainExample launch has not settled yet
 
     QMenu* m_fileMenu = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -565,7 +565,8 @@ bool MainWindow::settleEditorOpen(node_editor::NodeEditor* editor, const Status&
     return true;
 }
 
-void MainWindow::openInEditorInBackground(const QString& absolute, const QString& kindName)
+void MainWindow::openInEditorInBackground(const QString& absolute, const QString& kindName,
+                                          std::function<void(node_editor::NodeEditor*)> whenSettled)
 {
     // The tab comes at once, disabled and saying what it reads; the file is read and the project's
     // graph built on a worker (readDocumentFile), and only the document is made here.
@@ -578,18 +579,20 @@ void MainWindow::openInEditorInBackground(const QString& absolute, const QString
     editor->setEnabled(false);
     using Read = Expected<node_editor::DocumentFile>;
     auto* watcher = new QFutureWatcher<Read>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, editor, absolute, kindName] {
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, editor, absolute, kindName, whenSettled = std::move(whenSettled)] {
         watcher->deleteLater();
         Read read = watcher->future().takeResult();
-        if (!editor) { // its tab was closed while the file was read
-            finishOpen(absolute, false);
-            return;
+        bool ok = false;
+        if (editor) { // else its tab was closed while the file was read
+            editor->setEnabled(true);
+            const Status s = read ? editor->showDocumentFile(std::move(*read), absolute) : read.error();
+            ok = settleEditorOpen(editor, s, absolute);
+            if (ok)
+                statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kindName), 10000);
         }
-        editor->setEnabled(true);
-        const Status s = read ? editor->showDocumentFile(std::move(*read), absolute) : read.error();
-        const bool ok = settleEditorOpen(editor, s, absolute);
-        if (ok)
-            statusBar()->showMessage(tr("Opened %1 — %2").arg(QFileInfo(absolute).fileName(), kindName), 10000);
+        if (whenSettled)
+            whenSettled(ok ? editor.data() : nullptr);
         finishOpen(absolute, ok);
     });
     const OpRegistry* ops = &m_registries->ops;

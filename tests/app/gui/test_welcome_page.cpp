@@ -59,6 +59,17 @@ QPushButton* cardButton(StartPage* page, const QString& id, const char* name)
 class TestWelcomePage : public tstudio::testing::WindowTest {
     Q_OBJECT
 
+    /// Clicks `id`'s Train and waits until its launch settles (the data folder is checked, the project
+    /// read and the run started on workers); the card's message then, "" when the run started.
+    QString trainFromCard(StartPage* page, const QString& id)
+    {
+        QSignalSpy settled(m_window.get(), &MainWindow::exampleTrainingSettled);
+        QTest::mouseClick(cardButton(page, id, "trainButton"), Qt::LeftButton);
+        if (page->cardMessage(id).isEmpty()) // else refused at once
+            settled.wait(60000);
+        return page->cardMessage(id);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -158,7 +169,7 @@ private slots:
         QSignalSpy started(panel, &training_panel::TrainingPanel::runStarted);
         QSignalSpy finished(panel, &training_panel::TrainingPanel::runFinished);
 
-        QTest::mouseClick(cardButton(page, QStringLiteral("spirals"), "trainButton"), Qt::LeftButton);
+        trainFromCard(page, QStringLiteral("spirals"));
         QVERIFY2(panel->isRunning(), qPrintable(panel->statusText() + page->cardMessage(QStringLiteral("spirals"))));
         QCOMPARE(page->cardMessage(QStringLiteral("spirals")), QString());
         auto* editor = qobject_cast<node_editor::NodeEditor*>(m_window->documents()->widget(0));
@@ -181,7 +192,7 @@ private slots:
         m_window->showWelcome();
         QVERIFY(page->isVisible());
         const int tabs = m_window->documents()->count();
-        QTest::mouseClick(cardButton(page, QStringLiteral("spirals"), "trainButton"), Qt::LeftButton);
+        trainFromCard(page, QStringLiteral("spirals"));
         QVERIFY2(panel->isRunning(), qPrintable(panel->statusText() + page->cardMessage(QStringLiteral("spirals"))));
         QCOMPARE(QDir::cleanPath(panel->logDirectoryEdit()->text()), firstRun + QStringLiteral("-2"));
         QVERIFY(m_window->documents()->count() <= tabs + 1); // at most a dashboard for the new run
@@ -199,7 +210,7 @@ private slots:
         auto* folder = card->findChild<QLineEdit*>(QStringLiteral("dataFolderEdit"));
         QVERIFY(folder);
         folder->clear();
-        QTest::mouseClick(cardButton(page, QStringLiteral("lenet"), "trainButton"), Qt::LeftButton);
+        trainFromCard(page, QStringLiteral("lenet"));
         QString message = page->cardMessage(QStringLiteral("lenet"));
         QVERIFY2(message.contains(QStringLiteral("Choose the folder")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("t10k-images-idx3-ubyte")), qPrintable(message));
@@ -207,7 +218,7 @@ private slots:
 
         QTemporaryDir empty;
         folder->setText(empty.path());
-        QTest::mouseClick(cardButton(page, QStringLiteral("lenet"), "trainButton"), Qt::LeftButton);
+        trainFromCard(page, QStringLiteral("lenet"));
         message = page->cardMessage(QStringLiteral("lenet"));
         QVERIFY2(message.contains(QDir::toNativeSeparators(empty.path())), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("has no t10k-images-idx3-ubyte(.gz) and no t10k-labels-idx1-ubyte(.gz)")),
@@ -219,7 +230,7 @@ private slots:
         QWidget* ptb = page->exampleCard(QStringLiteral("ptb-small"));
         QVERIFY(ptb);
         ptb->findChild<QLineEdit*>(QStringLiteral("dataFolderEdit"))->setText(empty.path());
-        QTest::mouseClick(cardButton(page, QStringLiteral("ptb-small"), "trainButton"), Qt::LeftButton);
+        trainFromCard(page, QStringLiteral("ptb-small"));
         message = page->cardMessage(QStringLiteral("ptb-small"));
         QVERIFY2(message.contains(QStringLiteral("has no ptb.train.txt and no ptb.valid.txt")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("simple-examples.tgz")), qPrintable(message));
@@ -239,7 +250,7 @@ private slots:
         StartPage* page = m_window->startPage();
         page->refresh();
         page->exampleCard(QStringLiteral("lenet"))->findChild<QLineEdit*>(QStringLiteral("dataFolderEdit"))->setText(mnist);
-        QTest::mouseClick(cardButton(page, QStringLiteral("lenet"), "trainButton"), Qt::LeftButton);
+        trainFromCard(page, QStringLiteral("lenet"));
         training_panel::TrainingPanel* panel = m_window->trainingPanel();
         QVERIFY2(panel->isRunning(), qPrintable(panel->statusText() + page->cardMessage(QStringLiteral("lenet"))));
         QCOMPARE(panel->dataFolderEdit()->text(), QDir(mnist).absolutePath());
