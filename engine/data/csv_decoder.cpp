@@ -1,6 +1,8 @@
 // decodeCsv: field splitting with TensorFlow's quoting rules, then typed conversion per column.
 #include "data/csv_decoder.h"
 
+#include "core/ascii_text.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -11,21 +13,9 @@ namespace {
 
 namespace tf = tensorflow;
 
-std::string_view trim(std::string_view s)
-{
-    const auto isSpace = [](char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-    };
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
 template <typename Int> bool parseInt(std::string_view text, Int* out)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     if (!text.empty() && text.front() == '+')
         text.remove_prefix(1);
     if (text.empty() || text.front() == '+')
@@ -36,7 +26,7 @@ template <typename Int> bool parseInt(std::string_view text, Int* out)
 
 template <typename Real> bool parseReal(std::string_view text, Real* out)
 {
-    const std::string s(trim(text));
+    const std::string s(trimAsciiSpace(text));
     if (s.empty())
         return false;
     char* end = nullptr;

@@ -1,6 +1,7 @@
 // Breakpoints: the one-line text form, condition checks on output tensors, and fast matching of nodes.
 #include "debugger/breakpoint.h"
 
+#include "core/ascii_text.h"
 #include "framework/data_type.h"
 #include "framework/tensor_statistics.h"
 #include "graph/tensor_id.h"
@@ -21,20 +22,6 @@ constexpr std::string_view kTargetsExpected = "expected node:NAME, op:TYPE, rege
 constexpr std::string_view kConditionsExpected =
     "expected has_inf_or_nan, has_nan, has_inf, STAT OP NUMBER "
     "(STAT one of min, max, mean, std, abs_max; OP one of <, <=, >, >=, ==, !=) or iteration OP N";
-
-bool isSpace(char c)
-{
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
 
 std::string quoted(std::string_view text)
 {
@@ -154,7 +141,7 @@ Expected<TensorCondition> parseCondition(std::string_view text)
         condition.statistic = statistic->statistic;
     }
 
-    std::string_view rest = trim(text.substr(nameEnd));
+    std::string_view rest = trimAsciiSpace(text.substr(nameEnd));
     // Two-character operators first, so "<=" is not read as "<" followed by "=".
     static constexpr std::array<std::pair<std::string_view, TensorCondition::Compare>, 6> kOperators{{
         {"<=", TensorCondition::Compare::kLessEqual},
@@ -170,7 +157,7 @@ Expected<TensorCondition> parseCondition(std::string_view text)
         return unexpected(invalidArgumentError("missing comparison operator in breakpoint condition " + all +
                                                ": expected <, <=, >, >=, == or != after '" + std::string(name) + "'"));
     condition.compare = op->second;
-    const std::string_view number = trim(rest.substr(op->first.size()));
+    const std::string_view number = trimAsciiSpace(rest.substr(op->first.size()));
     if (number.empty())
         return unexpected(invalidArgumentError("missing number in breakpoint condition " + all +
                                                ": expected a finite decimal number after '" + std::string(op->first) +
@@ -197,8 +184,8 @@ std::size_t findIf(std::string_view text)
 {
     for (std::size_t pos = text.rfind("if"); pos != std::string_view::npos && pos > 0;
          pos = text.rfind("if", pos - 1)) {
-        const bool before = isSpace(text[pos - 1]);
-        const bool after = pos + 2 == text.size() || isSpace(text[pos + 2]);
+        const bool before = isAsciiSpace(text[pos - 1]);
+        const bool after = pos + 2 == text.size() || isAsciiSpace(text[pos + 2]);
         if (before && after)
             return pos;
     }
@@ -359,15 +346,15 @@ Status checkPattern(const Breakpoint& breakpoint)
 Expected<Breakpoint> parseBreakpoint(std::string_view text)
 {
     const std::string all = quoted(text);
-    text = trim(text);
+    text = trimAsciiSpace(text);
     if (text.empty())
         return unexpected(invalidArgumentError("empty breakpoint: " + std::string(kTargetsExpected) +
                                                ", optionally followed by 'if CONDITION'"));
     Breakpoint breakpoint;
     std::string_view target = text;
     if (const std::size_t pos = findIf(text); pos != std::string_view::npos) {
-        target = trim(text.substr(0, pos));
-        const std::string_view condition = trim(text.substr(pos + 2));
+        target = trimAsciiSpace(text.substr(0, pos));
+        const std::string_view condition = trimAsciiSpace(text.substr(pos + 2));
         if (condition.empty())
             return unexpected(invalidArgumentError("missing condition after 'if' in breakpoint " + all + ": " +
                                                    std::string(kConditionsExpected)));

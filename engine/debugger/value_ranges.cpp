@@ -1,6 +1,8 @@
 // ValueRanges: parsing and formatting tfdbg's `pt -r` intervals and counting tensor elements inside them.
 #include "debugger/value_ranges.h"
 
+#include "core/ascii_text.h"
+
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -12,14 +14,9 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 bool isWordChar(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isAsciiDigit(c) || c == '_';
 }
 
 /// Python-like: integers without ".0" ("-1"), infinities as "inf", others as the shortest text
@@ -141,11 +138,11 @@ private:
             return failAt(start, "expected a number (NaN cannot bound an interval)");
         std::size_t end = m_pos;
         std::size_t integerDigits = 0, fractionDigits = 0;
-        while (end < m_text.size() && isDigit(m_text[end]))
+        while (end < m_text.size() && isAsciiDigit(m_text[end]))
             ++end, ++integerDigits;
         if (end < m_text.size() && m_text[end] == '.') {
             ++end;
-            while (end < m_text.size() && isDigit(m_text[end]))
+            while (end < m_text.size() && isAsciiDigit(m_text[end]))
                 ++end, ++fractionDigits;
         }
         if (integerDigits + fractionDigits == 0)
@@ -155,9 +152,9 @@ private:
             std::size_t e = end + 1;
             if (e < m_text.size() && (m_text[e] == '+' || m_text[e] == '-'))
                 ++e;
-            if (e >= m_text.size() || !isDigit(m_text[e]))
+            if (e >= m_text.size() || !isAsciiDigit(m_text[e]))
                 return failAt(begin, "expected a number");
-            while (e < m_text.size() && isDigit(m_text[e]))
+            while (e < m_text.size() && isAsciiDigit(m_text[e]))
                 ++e;
             end = e;
         }

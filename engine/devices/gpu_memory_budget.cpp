@@ -1,6 +1,8 @@
 // GPU memory budget arithmetic and visible_device_list parsing; no CUDA here.
 #include "devices/gpu_memory_budget.h"
 
+#include "core/ascii_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -29,22 +31,12 @@ std::string fractionText(double fraction)
     return text;
 }
 
-bool isSpace(char c)
-{
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /// A 32-bit integer with optional spaces around it and an optional '-', as TF's safe_strto32.
 bool parseInt32(std::string_view text, std::int64_t* value)
 {
-    while (!text.empty() && isSpace(text.front()))
+    while (!text.empty() && isAsciiSpace(text.front()))
         text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
+    while (!text.empty() && isAsciiSpace(text.back()))
         text.remove_suffix(1);
     bool negative = false;
     if (!text.empty() && text.front() == '-') {
@@ -56,7 +48,7 @@ bool parseInt32(std::string_view text, std::int64_t* value)
     const std::int64_t limit = negative ? std::int64_t(1) << 31 : (std::int64_t(1) << 31) - 1;
     std::int64_t result = 0;
     for (char c : text) {
-        if (!isDigit(c))
+        if (!isAsciiDigit(c))
             return false;
         result = result * 10 + (c - '0');
         if (result > limit)

@@ -1,6 +1,7 @@
 // Parses attr values from text: the defaults in op specs and, later, values typed into the node editor.
 #include "framework/attr_value_parser.h"
 
+#include "core/ascii_text.h"
 #include "framework/data_type.h"
 
 #include <google/protobuf/io/tokenizer.h>
@@ -14,25 +15,6 @@ namespace tstudio {
 using tensorflow::AttrValue;
 
 namespace {
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
 
 Status parseError(std::string reason)
 {
@@ -80,7 +62,7 @@ Expected<std::string> parseQuoted(std::string_view text, std::size_t& length)
             int digits = 0;
             while (digits < 2 && more() && std::isxdigit(static_cast<unsigned char>(text[pos]))) {
                 const char h = text[pos++];
-                value = value * 16 + (isDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+                value = value * 16 + (isAsciiDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
                 ++digits;
             }
             if (digits == 0)
@@ -103,7 +85,7 @@ Expected<std::string> parseQuoted(std::string_view text, std::size_t& length)
 
 Expected<std::int64_t> parseInt(std::string_view text)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     if (text.starts_with('+'))
         text.remove_prefix(1);
     std::int64_t value = 0;
@@ -116,7 +98,7 @@ Expected<std::int64_t> parseInt(std::string_view text)
 /// Parses as protobuf's text format does for a float field: as a double, then rounded to float.
 Expected<float> parseFloat(std::string_view text)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     std::string_view digits = text;
     if (digits.starts_with('+'))
         digits.remove_prefix(1);
@@ -145,7 +127,7 @@ private:
 /// Parses `{ ... }` (or `< ... >`) as the text format of `message`.
 Status parseTextMessage(std::string_view text, google::protobuf::Message& message)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     const bool braces = text.starts_with('{') && text.ends_with('}');
     const bool angles = text.starts_with('<') && text.ends_with('>');
     if (text.size() < 2 || !(braces || angles)) {
@@ -166,7 +148,7 @@ Status parseTextMessage(std::string_view text, google::protobuf::Message& messag
 
 Expected<DataType> parseDataType(std::string_view text)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     Expected<DataType> dtype = dataTypeFromName(text);
     if (!dtype)
         return unexpected(parseError("unknown type '" + std::string(text) + "'"));
@@ -178,10 +160,10 @@ Expected<DataType> parseDataType(std::string_view text)
 /// Splits the inside of "[a, b, c]" at top-level commas (not inside brackets, braces or quotes).
 Expected<std::vector<std::string_view>> splitList(std::string_view text)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     if (text.size() < 2 || text.front() != '[' || text.back() != ']')
         return unexpected(parseError("expected a list in '[ ]', found '" + std::string(text) + "'"));
-    const std::string_view inner = trim(text.substr(1, text.size() - 2));
+    const std::string_view inner = trimAsciiSpace(text.substr(1, text.size() - 2));
     std::vector<std::string_view> items;
     if (inner.empty())
         return items;
@@ -204,11 +186,11 @@ Expected<std::vector<std::string_view>> splitList(std::string_view text)
         else if (c == ']' || c == '}' || c == '>')
             --depth;
         else if (c == ',' && depth == 0) {
-            items.push_back(trim(inner.substr(start, i - start)));
+            items.push_back(trimAsciiSpace(inner.substr(start, i - start)));
             start = i + 1;
         }
     }
-    items.push_back(trim(inner.substr(start)));
+    items.push_back(trimAsciiSpace(inner.substr(start)));
     for (std::string_view item : items) {
         if (item.empty())
             return unexpected(parseError("empty element in list '" + std::string(text) + "'"));
@@ -218,7 +200,7 @@ Expected<std::vector<std::string_view>> splitList(std::string_view text)
 
 Status parseShape(std::string_view text, tensorflow::TensorShapeProto& shape)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     if (text == "<unknown>") {
         shape.set_unknown_rank(true);
         return Status::ok();
@@ -246,7 +228,7 @@ Status parseShape(std::string_view text, tensorflow::TensorShapeProto& shape)
 /// Parses one value of base type `base` ("int", "shape", ...) into the matching field of `out`.
 Status parseScalar(std::string_view base, std::string_view text, AttrValue& out)
 {
-    text = trim(text);
+    text = trimAsciiSpace(text);
     if (base == "int") {
         Expected<std::int64_t> value = parseInt(text);
         if (!value)

@@ -1,6 +1,7 @@
 // OpDefBuilder: a parser for TensorFlow's attr and argument spec syntax, written from its documentation.
 #include "framework/op_def_builder.h"
 
+#include "core/ascii_text.h"
 #include "framework/attr_value_parser.h"
 #include "framework/data_type.h"
 #include "framework/op_def_validation.h"
@@ -57,28 +58,9 @@ bool isLetter(char c)
     return isLower(c) || (c >= 'A' && c <= 'Z');
 }
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 bool isWordChar(char c)
 {
-    return isLetter(c) || isDigit(c) || c == '_';
-}
-
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && isSpace(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back()))
-        text.remove_suffix(1);
-    return text;
+    return isLetter(c) || isAsciiDigit(c) || c == '_';
 }
 
 Status parseError(std::string reason)
@@ -97,7 +79,7 @@ public:
 
     void skipSpace()
     {
-        while (!atEnd() && isSpace(m_text[m_pos]))
+        while (!atEnd() && isAsciiSpace(m_text[m_pos]))
             ++m_pos;
     }
     /// Moves past `count` characters. Precondition: count <= rest().size().
@@ -109,7 +91,7 @@ public:
         if (peek() == '-')
             ++m_pos;
         const std::size_t digits = m_pos;
-        while (!atEnd() && isDigit(m_text[m_pos]))
+        while (!atEnd() && isAsciiDigit(m_text[m_pos]))
             ++m_pos;
         if (m_pos == digits) {
             m_pos = start;
@@ -258,7 +240,7 @@ Expected<OpDef::AttrDef> parseAttrSpec(std::string_view spec)
     }
 
     if (cursor.consume("=")) {
-        const std::string_view text = trim(cursor.rest());
+        const std::string_view text = trimAsciiSpace(cursor.rest());
         if (text.empty())
             return unexpected(parseError("missing default value after '='"));
         Expected<AttrValue> value = parseAttrValue(attr.type(), text);
@@ -286,7 +268,7 @@ bool isValidArgName(std::string_view name)
     if (name.empty() || !isLower(name.front()))
         return false;
     for (char c : name) {
-        if (!isLower(c) && !isDigit(c) && c != '_')
+        if (!isLower(c) && !isAsciiDigit(c) && c != '_')
             return false;
     }
     return true;

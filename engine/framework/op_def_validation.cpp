@@ -1,6 +1,7 @@
 // OpDef well-formedness and AttrValue-against-AttrDef checks, following TensorFlow's op_def_util rules.
 #include "framework/op_def_validation.h"
 
+#include "core/ascii_text.h"
 #include "framework/data_type.h"
 
 #include <set>
@@ -21,11 +22,6 @@ bool isLetter(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /// [A-Z][A-Za-z0-9_]*, possibly several joined by '>' (TensorFlow's namespaced op names).
 bool isValidOpName(std::string_view name)
 {
@@ -34,7 +30,7 @@ bool isValidOpName(std::string_view name)
         if (i >= name.size() || !(name[i] >= 'A' && name[i] <= 'Z'))
             return false;
         ++i;
-        while (i < name.size() && (isLetter(name[i]) || isDigit(name[i]) || name[i] == '_'))
+        while (i < name.size() && (isLetter(name[i]) || isAsciiDigit(name[i]) || name[i] == '_'))
             ++i;
         if (i == name.size())
             return true;
@@ -50,7 +46,7 @@ bool isValidAttrName(std::string_view name)
     if (name.empty() || !isLetter(name[0]))
         return false;
     for (char c : name) {
-        if (!isLetter(c) && !isDigit(c) && c != '_')
+        if (!isLetter(c) && !isAsciiDigit(c) && c != '_')
             return false;
     }
     return true;

@@ -2,6 +2,7 @@
 // ptb_producer's batches.
 #include "project/sources/word_text_source.h"
 
+#include "core/ascii_text.h"
 #include "core/try.h"
 #include "io/atomic_file.h"
 #include "project/format/setting_advice.h"
@@ -12,11 +13,6 @@
 
 namespace tstudio::project {
 namespace {
-
-bool isSpace(char c)
-{
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
 
 /// A path of the source: relative to data.dir when set, else to the .tsproj.
 std::filesystem::path sourcePath(const Project& project, const std::string& file)
@@ -65,12 +61,12 @@ std::vector<std::string> splitWords(const std::string& text)
             ++i;
             continue;
         }
-        if (isSpace(text[i])) {
+        if (isAsciiSpace(text[i])) {
             ++i;
             continue;
         }
         const std::size_t start = i;
-        while (i < text.size() && !isSpace(text[i]))
+        while (i < text.size() && !isAsciiSpace(text[i]))
             ++i;
         words.emplace_back(text, start, i - start);
     }
@@ -111,9 +107,9 @@ Expected<WordVocabulary> readVocabularyFile(const std::filesystem::path& file)
         ++line;
         std::size_t a = pos;
         std::size_t b = end;
-        while (a < b && isSpace(text[a]))
+        while (a < b && isAsciiSpace(text[a]))
             ++a;
-        while (b > a && isSpace(text[b - 1]))
+        while (b > a && isAsciiSpace(text[b - 1]))
             --b;
         pos = end + 1;
         if (a == b)

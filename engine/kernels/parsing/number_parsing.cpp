@@ -3,6 +3,8 @@
 // strtof_l in the "C" locale, so a GUI locale with a decimal comma changes nothing.
 #include "kernels/parsing/number_parsing.h"
 
+#include "core/ascii_text.h"
+
 #include <clocale>
 #include <cmath>
 #include <cstdlib>
@@ -14,19 +16,9 @@ namespace tstudio::parsing {
 namespace {
 
 /// double-conversion's and isspace's white space in the "C" locale.
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 bool isHexDigit(char c)
 {
-    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    return isAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 bool equalsIgnoringCase(std::string_view text, std::string_view lower)
@@ -49,11 +41,11 @@ bool isDecimal(std::string_view s)
 {
     std::size_t i = 0;
     std::size_t digits = 0;
-    while (i < s.size() && isDigit(s[i]))
+    while (i < s.size() && isAsciiDigit(s[i]))
         ++i, ++digits;
     if (i < s.size() && s[i] == '.') {
         ++i;
-        while (i < s.size() && isDigit(s[i]))
+        while (i < s.size() && isAsciiDigit(s[i]))
             ++i, ++digits;
     }
     if (digits == 0)
@@ -63,7 +55,7 @@ bool isDecimal(std::string_view s)
         if (i < s.size() && (s[i] == '+' || s[i] == '-'))
             ++i;
         std::size_t exponentDigits = 0;
-        while (i < s.size() && isDigit(s[i]))
+        while (i < s.size() && isAsciiDigit(s[i]))
             ++i, ++exponentDigits;
         if (exponentDigits == 0)
             return false;
@@ -94,13 +86,13 @@ template <typename T> bool parseReal(std::string_view text, T* value)
         return false;
     std::size_t begin = 0;
     std::size_t end = text.size();
-    while (begin < end && isSpace(text[begin]))
+    while (begin < end && isAsciiSpace(text[begin]))
         ++begin;
     if (begin == end) { // spaces only: double-conversion's empty-string value
         *value = T(0);
         return true;
     }
-    while (end > begin && isSpace(text[end - 1]))
+    while (end > begin && isAsciiSpace(text[end - 1]))
         --end;
     bool negative = false;
     if (text[begin] == '+' || text[begin] == '-') {
@@ -140,15 +132,15 @@ template <typename T> bool parseReal(std::string_view text, T* value)
 template <typename Int> bool parseInteger(std::string_view text, Int* value)
 {
     std::size_t i = 0;
-    while (i < text.size() && isSpace(text[i]))
+    while (i < text.size() && isAsciiSpace(text[i]))
         ++i;
     const bool negative = i < text.size() && text[i] == '-';
     if (negative)
         ++i;
-    if (i == text.size() || !isDigit(text[i]))
+    if (i == text.size() || !isAsciiDigit(text[i]))
         return false;
     Int result = 0;
-    for (; i < text.size() && isDigit(text[i]); ++i) {
+    for (; i < text.size() && isAsciiDigit(text[i]); ++i) {
         const Int digit = static_cast<Int>(text[i] - '0');
         if (!negative) {
             if ((std::numeric_limits<Int>::max() - digit) / 10 < result)
@@ -160,7 +152,7 @@ template <typename Int> bool parseInteger(std::string_view text, Int* value)
             result = static_cast<Int>(result * 10 - digit);
         }
     }
-    while (i < text.size() && isSpace(text[i]))
+    while (i < text.size() && isAsciiSpace(text[i]))
         ++i;
     if (i != text.size())
         return false;
