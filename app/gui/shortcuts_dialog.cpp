@@ -1,4 +1,5 @@
 // ShortcutsDialog: collects the live actions', QShortcuts' and buttons' keys and the canvases' gestures into one list.
+// Repeats on purpose: rows of data in one shape (a table of cases, not logic).
 #include "shortcuts_dialog.h"
 
 #include "help_browser.h"

@@ -1,6 +1,8 @@
 // The conditional accumulators of TensorFlow 1.15's data_flow_ops (ConditionalAccumulator and its
 // Resource and Sparse forms with their apply, take, count and global-step ops), which
 // tf.train.SyncReplicasOptimizer puts beside every variable to aggregate the replicas' gradients.
+// Repeats on purpose: the queue, reader and accumulator families' constructors, output setters and op
+// definitions have one shape and differ in ops and attrs, as TensorFlow's own files do.
 #include "ops/accumulator_ops.h"
 
 #include "framework/op_def_builder.h"

@@ -1,6 +1,7 @@
 // The colour adjustment ops tf.image builds on: AdjustContrastv2, AdjustHue, AdjustSaturation,
 // RGBToHSV and HSVToRGB as TensorFlow 1.15 defines them (core/ops/image_ops.cc), with their shape
 // functions.
+// Repeats on purpose: ops with the same signature have shape functions of one shape, one per TensorFlow op.
 #include "ops/ops.h"
 
 #include "framework/op_def_builder.h"

@@ -2,6 +2,7 @@
 // EncodePng as TensorFlow 1.15 defines them (core/ops/image_ops.cc), and DecodeImage as TensorFlow
 // 2.3 added it (1.15's tf.image.decode_image is a Python function over the others), with their
 // shape functions.
+// Repeats on purpose: ops with the same signature have shape functions of one shape, one per TensorFlow op.
 #include "ops/ops.h"
 
 #include "framework/op_def_builder.h"

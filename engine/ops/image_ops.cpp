@@ -1,6 +1,7 @@
 // The image resize ops of TensorFlow 1.15 (image_ops.cc): ResizeBilinear, ResizeNearestNeighbor and
 // their gradients ResizeBilinearGrad and ResizeNearestNeighborGrad, ResizeBicubic and ResizeArea,
 // with their shape functions.
+// Repeats on purpose: ops with the same signature have shape functions of one shape, one per TensorFlow op.
 #include "ops/op_families.h"
 
 #include "framework/op_def_builder.h"

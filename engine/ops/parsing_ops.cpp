@@ -2,6 +2,8 @@
 // ParseSequenceExample(V2), ParseSingleSequenceExample, DecodeRaw, DecodeCSV, StringToNumber,
 // SerializeTensor and ParseTensor, with their shape functions. The definitions are TensorFlow
 // 1.15's; ParseExampleV2 and ParseSequenceExampleV2 (ragged features) are TensorFlow 2's.
+// Repeats on purpose: the sequence-example shape functions, one per TensorFlow op, differ in their ranks; the
+// helpers they use are shared.
 #include "ops/ops.h"
 
 #include "framework/op_def_builder.h"

@@ -1,6 +1,8 @@
 // The queue ops of TensorFlow 1.15's data_flow_ops (FIFOQueueV2, PaddingFIFOQueueV2,
 // RandomShuffleQueueV2, QueueEnqueue(Many)V2, QueueDequeue(Many/UpTo)V2, QueueCloseV2, QueueSizeV2,
 // QueueIsClosedV2) and CountUpTo, the epoch counter input producers build with them.
+// Repeats on purpose: the queue, reader and accumulator families' constructors, output setters and op
+// definitions have one shape and differ in ops and attrs, as TensorFlow's own files do.
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "framework/shape_inference.h"

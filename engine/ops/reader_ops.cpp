@@ -1,6 +1,8 @@
 // The reader ops of TensorFlow 1.15's io_ops: TFRecordReaderV2, TextLineReaderV2, WholeFileReaderV2,
 // FixedLengthRecordReaderV2, and ReaderReadV2 / ReadUpToV2 / NumRecordsProducedV2 /
 // NumWorkUnitsCompletedV2 / ResetV2, which take their work units (file names) from a queue.
+// Repeats on purpose: the queue, reader and accumulator families' constructors, output setters and op
+// definitions have one shape and differ in ops and attrs, as TensorFlow's own files do.
 #include "framework/op_def_builder.h"
 #include "framework/op_registry.h"
 #include "framework/shape_inference.h"

@@ -2,6 +2,8 @@
 // list of the gradients of its elements, so each op's gradient is the list op that undoes it
 // (Stack <-> FromTensor, GetItem <-> SetItem, PushBack <-> PopBack, Gather <-> Scatter, Concat <->
 // Split). The ops that only make lists from shapes or ask about them are not differentiable.
+// Repeats on purpose: the three TensorList gradients have one shape and differ in the ops, as in TensorFlow's
+// list_ops.py.
 #include "autodiff/list_grad.h"
 
 #include "autodiff/gradient_context.h"

@@ -2,6 +2,8 @@
 // TensorFlow 1.15): column arguments checked as Python checks them, then each column's
 // transformation built once per input_layer call in the scope of the column that first needs it,
 // as _LazyBuilder caches them.
+// Repeats on purpose: the categorical columns' sparse-id conversions have one shape and differ in the op they
+// call, as TensorFlow's feature_column.py has them.
 #include "builder/feature_columns.h"
 
 #include "builder/python_ops.h"

@@ -1,4 +1,6 @@
 // tf.image's building API with TensorFlow 1.15's ops and node names (see image.h).
+// Repeats on purpose: the flip and transpose wrappers have one shape and differ in the op and axis, as in
+// TensorFlow's image_ops_impl.py.
 #include "builder/image.h"
 
 #include "builder/python_ops.h"

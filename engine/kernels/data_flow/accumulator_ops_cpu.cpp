@@ -1,6 +1,8 @@
 // CPU kernels of the conditional accumulators: the creating ops make (or share) one
 // ConditionalAccumulator resource per kernel; apply, take, count and set-global-step act on the
 // accumulator a handle names (a resource handle, or TensorFlow's ref to [container, name]).
+// Repeats on purpose: the queue, reader and accumulator families' constructors, output setters and op
+// definitions have one shape and differ in ops and attrs, as TensorFlow's own files do.
 #include "kernels/data_flow/accumulator_kernels.h"
 
 #include "core/log.h"

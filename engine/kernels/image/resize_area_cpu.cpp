@@ -3,6 +3,8 @@
 // counts with the covered fraction of its row times that of its column (rows and columns past the
 // image clamp to its edge), summed along x per row, then along y, times 1 / (sy * sx), in float.
 // One thread: results do not depend on the thread count.
+// Repeats on purpose: the registration and compute prologue of the other resize kernels (prepareResize and
+// readResizeAttrs are shared); what differs is the sampling.
 #include "kernels/image/image_kernels.h"
 
 #include "framework/node_attrs.h"

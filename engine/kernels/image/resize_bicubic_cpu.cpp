@@ -4,6 +4,8 @@
 // centers Keys' a = -0.5, taps outside the image dropped and the rest renormalised); each output
 // value interpolates the four rows at each of the four columns, then those four along x, in float.
 // One thread: results do not depend on the thread count.
+// Repeats on purpose: the registration and compute prologue of the other resize kernels (prepareResize and
+// readResizeAttrs are shared); what differs is the sampling.
 #include "kernels/image/image_kernels.h"
 
 #include "kernels/array/array_kernel_util.h"

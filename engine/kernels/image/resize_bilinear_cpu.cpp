@@ -8,6 +8,8 @@
 // every type takes the same vectorised float passes (two pixels and sixteen floats per step with
 // AVX where the processor has it, no FMA, so the same values either way). One thread: results do
 // not depend on the thread count.
+// Repeats on purpose: the registration and compute prologue of the other resize kernels (prepareResize and
+// readResizeAttrs are shared); what differs is the sampling.
 #include "kernels/image/image_resize.h"
 
 #include "core/cpu_features.h"

@@ -3,6 +3,8 @@
 // floor(i * scale), or round(i * scale) with align_corners, or floor((i + 0.5) * scale) with
 // half-pixel centers, capped at size - 1; the gradient sums every incoming value into that source
 // pixel. One thread: results do not depend on the thread count.
+// Repeats on purpose: the registration and compute prologue of the other resize kernels (prepareResize and
+// readResizeAttrs are shared); what differs is the sampling.
 #include "kernels/image/image_resize.h"
 
 #include "kernels/array/array_kernel_util.h"

@@ -1,5 +1,7 @@
 // CPU kernels of the queue ops: the queue handle ops create (or share) a Queue resource once per
 // kernel; enqueue, dequeue, close, size and is-closed act on the queue a handle names.
+// Repeats on purpose: the queue, reader and accumulator families' constructors, output setters and op
+// definitions have one shape and differ in ops and attrs, as TensorFlow's own files do.
 #include "kernels/kernels.h"
 
 #include "framework/kernel_registry.h"

@@ -1,5 +1,7 @@
 // CPU kernels of the reader ops: the four reader handle ops create a Reader once per kernel;
 // ReaderReadV2 / ReadUpToV2 / NumRecordsProducedV2 / NumWorkUnitsCompletedV2 / ResetV2 use it.
+// Repeats on purpose: the queue, reader and accumulator families' constructors, output setters and op
+// definitions have one shape and differ in ops and attrs, as TensorFlow's own files do.
 #include "kernels/kernels.h"
 
 #include "framework/kernel_registry.h"

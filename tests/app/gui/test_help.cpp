@@ -1,5 +1,6 @@
 // Offscreen tests of the in-app help: the guide browser (pages, search, history, help: URLs), the
 // keyboard-shortcut list against the live actions, and the panels' empty states with their guide links.
+// Repeats on purpose: rows of data in one shape (a table of cases, not logic).
 #include "app_settings.h"
 #include "help_browser.h"
 #include "language_manager.h"

@@ -1,6 +1,7 @@
 // The window under bad input (issue #52 point 6): every corrupt file kind, opened the way a person
 // opens it, gives an error that names the file and says what was wrong, clears "Opening…", keeps
 // the event loop turning, and leaves a window that still opens a good file.
+// Repeats on purpose: rows of data in one shape (a table of cases, not logic).
 #include "app_settings.h"
 #include "language_manager.h"
 #include "main_window.h"
