@@ -256,7 +256,8 @@ QString MainWindow::trainExample(const QString& id, const QString& dataFolder)
                                      startExampleTraining(editor, id, launch);
                                  });
     });
-    watcher->setFuture(runInBackground([example = *example, dataFolder] { return prepareExampleLaunch(example, dataFolder); }));
+    watcher->setFuture(
+        runInBackground([example = *example, dataFolder] { return prepareExampleLaunch(example, dataFolder); }));
     return {};
 }
 
