@@ -22,6 +22,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace tstudio {
@@ -44,6 +46,28 @@ public:
 private:
     std::vector<Output> m_tensors;
     bool m_isList = false;
+};
+
+/// tf.import_graph_def's arguments besides the graph (GraphBuilder::importGraphDef with options).
+struct ImportGraphDefOptions {
+    /// `name`: the prefix of every imported name, entered as tf.name_scope enters it (under the current
+    /// scope, made unique: "import_1" when "import" is taken). nullopt is TensorFlow's None, "import";
+    /// "" imports the names as they are (a name the graph has already gets "_1", "_2", ...).
+    std::optional<std::string> name;
+    /// `input_map`: a tensor of the imported graph ("x:0"; "x" stands for "x:0") to a tensor of this
+    /// graph that the imported consumers read instead; "^x" moves the control inputs on x to the given
+    /// tensor's node. The mapped nodes themselves are still imported.
+    std::vector<std::pair<std::string, Output>> inputMap;
+    /// `return_elements`: names in the imported graph, "x" for an operation, "x:0" for a tensor.
+    std::vector<std::string> returnElements;
+};
+
+/// What GraphBuilder::importGraphDef with options returns.
+struct ImportedGraphDef {
+    /// The prefix used, without the trailing '/' ("" for none).
+    std::string prefix;
+    /// One per return element, in their order: an Operation for "x", an Output for "x:0".
+    std::vector<std::variant<Operation, Output>> returned;
 };
 
 /// The one way code builds graphs: it owns a GraphDef under construction and adds nodes to it as
@@ -192,6 +216,17 @@ public:
     /// (duplicate names, unknown inputs, cycles); "node 'x': Op type not registered 'Foo'";
     /// validateNodeDef's; the first shape-function error, naming its node.
     Status importGraphDef(const tensorflow::GraphDef& graph);
+    /// tf.import_graph_def(graph, input_map, return_elements, name) into this graph, which may hold nodes
+    /// already: every imported node named under the prefix, with its inputs, control inputs and "loc:@"
+    /// colocation groups renamed alike; input_map's tensors wired in; OpDef defaults filled in; the
+    /// library's functions added; outputs inferred as importGraphDef(graph) infers them. Device and
+    /// control-dependency scopes are not applied to the imported nodes. Errors (the builder is left
+    /// as it was but for the prefix's name, taken as tf.name_scope takes it), InvalidArgument unless said: "Node 'y': Unknown input node 'x'"; "Attempted to map
+    /// inputs that were not found in graph_def: [x:0]"; "Requested return tensor 'x:1' not found in
+    /// graph def", "Requested return node 'x' not found in graph def"; "Input 0 of node import/y was
+    /// passed int32 from z:0 incompatible with expected float."; Graph::fromGraphDef's,
+    /// validateNodeDef's and the first shape-function error of an imported node.
+    Expected<ImportedGraphDef> importGraphDef(const tensorflow::GraphDef& graph, const ImportGraphDefOptions& options);
     /// Adds functions (and gradient pairs) to the graph's library, with FunctionLibrary::add's rules
     /// and errors (an identical function again is ignored; nothing is added on error). Nodes calling
     /// them are PartitionedCall / StatefulPartitionedCall (op() builds those); nodes calling a
