@@ -221,11 +221,12 @@ public:
     /// colocation groups renamed alike; input_map's tensors wired in; OpDef defaults filled in; the
     /// library's functions added; outputs inferred as importGraphDef(graph) infers them. Device and
     /// control-dependency scopes are not applied to the imported nodes. Errors (the builder is left
-    /// as it was but for the prefix's name, taken as tf.name_scope takes it), InvalidArgument unless said: "Node 'y': Unknown input node 'x'"; "Attempted to map
-    /// inputs that were not found in graph_def: [x:0]"; "Requested return tensor 'x:1' not found in
-    /// graph def", "Requested return node 'x' not found in graph def"; "Input 0 of node import/y was
-    /// passed int32 from z:0 incompatible with expected float."; Graph::fromGraphDef's,
-    /// validateNodeDef's and the first shape-function error of an imported node.
+    /// as it was, but for the prefix's name, taken as tf.name_scope takes it), InvalidArgument unless
+    /// said: "Node 'y': Unknown input node 'x'"; "Attempted to map inputs that were not found in
+    /// graph_def: [x:0]"; "Requested return tensor 'x:1' not found in graph def", "Requested return
+    /// node 'x' not found in graph def"; "Input 0 of node import/y was passed int32 from z:0
+    /// incompatible with expected float."; Graph::fromGraphDef's, validateNodeDef's and the first
+    /// shape-function error of an imported node.
     Expected<ImportedGraphDef> importGraphDef(const tensorflow::GraphDef& graph, const ImportGraphDefOptions& options);
     /// Adds functions (and gradient pairs) to the graph's library, with FunctionLibrary::add's rules
     /// and errors (an identical function again is ignored; nothing is added on error). Nodes calling

@@ -140,8 +140,8 @@ Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphD
             }
             auto target = renamed.find(id->node);
             if (target == renamed.end())
-                return unexpected(
-                    invalidArgumentError("Node '" + original.name() + "': Unknown input node '" + original.input(i) + "'"));
+                return unexpected(invalidArgumentError("Node '" + original.name() + "': Unknown input node '" +
+                                                       original.input(i) + "'"));
             node.set_input(i, TensorId{target->second, id->index}.toString());
             if (!control)
                 ++dataIndex;
@@ -163,7 +163,8 @@ Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphD
         std::string list;
         for (const std::string& key : unusedKeys)
             list += (list.empty() ? "" : ", ") + key;
-        return unexpected(invalidArgumentError("Attempted to map inputs that were not found in graph_def: [" + list + "]"));
+        return unexpected(
+            invalidArgumentError("Attempted to map inputs that were not found in graph_def: [" + list + "]"));
     }
 
     // The return elements, checked before anything changes.
@@ -186,8 +187,8 @@ Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphD
             found = outputs && id->index < static_cast<int>(outputs->size());
         }
         if (!found)
-            return unexpected(invalidArgumentError(std::string("Requested return ") + (tensor ? "tensor" : "node") + " '" +
-                                                   element + "' not found in graph def"));
+            return unexpected(invalidArgumentError(std::string("Requested return ") + (tensor ? "tensor" : "node") +
+                                                   " '" + element + "' not found in graph def"));
         returns.push_back(TensorId{renamed.at(id->node), tensor ? id->index : TensorId::kControlSlot});
     }
 

@@ -19,7 +19,7 @@ Expected<std::vector<TupleElement>> tuple(GraphBuilder& b, const std::vector<Tup
     for (const TupleElement& element : tensors)
         if (element)
             gating.push_back(std::holds_alternative<Output>(*element) ? std::get<Output>(*element).node()
-                                                                       : std::get<Operation>(*element).name());
+                                                                      : std::get<Operation>(*element).name());
     for (const Operation& control : controlInputs)
         gating.push_back(control.name());
     if (gating.empty()) {

@@ -5,7 +5,9 @@
 // TensorFlow 1.15's importer, the builder unchanged after a failed import, and the merged graph run.
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
+#include "gradient_test_support.h"
 #include "graph_run.h"
+#include "model_test_support.h"
 
 #include <QtTest>
 
@@ -14,23 +16,6 @@
 using namespace tstudio;
 using namespace tstudio::testing;
 namespace tf = tensorflow;
-
-namespace {
-
-const char* err(const auto& e)
-{
-    static std::string text;
-    text = e ? std::string() : e.error().toString();
-    return text.c_str();
-}
-
-std::vector<std::string> inputsOf(const GraphBuilder& b, const std::string& name)
-{
-    const tf::NodeDef* node = b.findNode(name);
-    return node ? std::vector<std::string>(node->input().begin(), node->input().end()) : std::vector<std::string>{};
-}
-
-} // namespace
 
 class TestImportGraphDef : public QObject {
     Q_OBJECT
@@ -121,8 +106,10 @@ private slots:
         QCOMPARE(QString::fromStdString(z.name()), QStringLiteral("model/z:0"));
         QCOMPARE(z.shape(), TensorShape{2});
         QVERIFY(std::holds_alternative<Operation>(imported->returned[1]));
-        QCOMPARE(QString::fromStdString(std::get<Operation>(imported->returned[1]).name()), QStringLiteral("model/done"));
-        QCOMPARE(QString::fromStdString(std::get<Operation>(imported->returned[2]).type()), QStringLiteral("Placeholder"));
+        QCOMPARE(QString::fromStdString(std::get<Operation>(imported->returned[1]).name()),
+                 QStringLiteral("model/done"));
+        QCOMPARE(QString::fromStdString(std::get<Operation>(imported->returned[2]).type()),
+                 QStringLiteral("Placeholder"));
 
         // (a + c)^2 with a = [10, 20], c = [1, 2]: [121, 484], x never fed.
         auto out = runGraph(*m_registries, b, {}, {"model/z:0"}, {"model/done"});
@@ -144,7 +131,8 @@ private slots:
         QCOMPARE(QString::fromStdString(imported->prefix), QString());
         QVERIFY(b.findNode("x_1"));
         QCOMPARE(inputsOf(b, "y"), (std::vector<std::string>{"x_1", "c"}));
-        QCOMPARE(QString::fromStdString(b.findNode("ident")->attr().at("_class").list().s(0)), QStringLiteral("loc:@x_1"));
+        QCOMPARE(QString::fromStdString(b.findNode("ident")->attr().at("_class").list().s(0)),
+                 QStringLiteral("loc:@x_1"));
 
         auto outer = b.nameScope("outer");
         QVERIFY2(outer, err(outer));
@@ -186,7 +174,8 @@ private slots:
         ImportGraphDefOptions dtype;
         dtype.name = "typed";
         dtype.inputMap = {{"x:0", *k}};
-        fails(dtype, QStringLiteral("Input 0 of node typed/y was passed int32 from k:0 incompatible with expected float."));
+        fails(dtype,
+              QStringLiteral("Input 0 of node typed/y was passed int32 from k:0 incompatible with expected float."));
 
         tf::GraphDef dangling = source;
         dangling.mutable_node(2)->add_input("ghost");

@@ -4,30 +4,15 @@
 // errors.
 #include "builder/ops_sugar.h"
 #include "builder/tuple.h"
+#include "gradient_test_support.h"
 #include "graph_run.h"
+#include "model_test_support.h"
 
 #include <QtTest>
 
 using namespace tstudio;
 using namespace tstudio::testing;
 namespace tf = tensorflow;
-
-namespace {
-
-const char* err(const auto& e)
-{
-    static std::string text;
-    text = e ? std::string() : e.error().toString();
-    return text.c_str();
-}
-
-std::vector<std::string> inputsOf(const GraphBuilder& b, const std::string& name)
-{
-    const tf::NodeDef* node = b.findNode(name);
-    return node ? std::vector<std::string>(node->input().begin(), node->input().end()) : std::vector<std::string>{};
-}
-
-} // namespace
 
 class TestTuple : public QObject {
     Q_OBJECT
@@ -53,8 +38,8 @@ private slots:
         auto side = ops::noOp(b, "side");
         auto extra = ops::noOp(b, "extra");
         QVERIFY(x && y && sum && side && extra);
-        auto gated = tuple(b, {TupleElement{*sum}, TupleElement{*x}, std::nullopt, TupleElement{*side}, TupleElement{*sum}},
-                           {*extra});
+        auto gated = tuple(
+            b, {TupleElement{*sum}, TupleElement{*x}, std::nullopt, TupleElement{*side}, TupleElement{*sum}}, {*extra});
         QVERIFY2(gated, err(gated));
         QCOMPARE(inputsOf(b, "tuple/group_deps"), (std::vector<std::string>{"^x", "^sum", "^side", "^extra"}));
         QCOMPARE(QString::fromStdString(b.findNode("tuple/group_deps")->op()), QStringLiteral("NoOp"));
@@ -64,18 +49,21 @@ private slots:
         QCOMPARE(inputsOf(b, "tuple/control_dependency"), (std::vector<std::string>{"sum", "^tuple/group_deps"}));
         QCOMPARE(QString::fromStdString(b.findNode("tuple/control_dependency")->attr().at("_class").list().s(0)),
                  QStringLiteral("loc:@sum"));
-        QCOMPARE(QString::fromStdString(std::get<Output>(*gated->at(1)).node()), QStringLiteral("tuple/control_dependency_1"));
+        QCOMPARE(QString::fromStdString(std::get<Output>(*gated->at(1)).node()),
+                 QStringLiteral("tuple/control_dependency_1"));
         QVERIFY(!gated->at(2).has_value());
         const Operation op = std::get<Operation>(*gated->at(3));
         QCOMPARE(QString::fromStdString(op.name()), QStringLiteral("tuple/group_deps_1"));
         const std::vector<std::string> opInputs = inputsOf(b, "tuple/group_deps_1");
         QVERIFY(std::find(opInputs.begin(), opInputs.end(), "^side") != opInputs.end());
         QVERIFY(std::find(opInputs.begin(), opInputs.end(), "^tuple/group_deps") != opInputs.end());
-        QCOMPARE(QString::fromStdString(std::get<Output>(*gated->at(4)).node()), QStringLiteral("tuple/control_dependency_2"));
+        QCOMPARE(QString::fromStdString(std::get<Output>(*gated->at(4)).node()),
+                 QStringLiteral("tuple/control_dependency_2"));
 
         auto again = tuple(b, {TupleElement{*x}});
         QVERIFY2(again, err(again));
-        QCOMPARE(QString::fromStdString(std::get<Output>(*again->at(0)).node()), QStringLiteral("tuple_1/control_dependency"));
+        QCOMPARE(QString::fromStdString(std::get<Output>(*again->at(0)).node()),
+                 QStringLiteral("tuple_1/control_dependency"));
 
         auto out = runGraph(*m_registries, b, {}, {"tuple/control_dependency:0", "tuple/control_dependency_1:0"},
                             {"tuple/group_deps_1"});
@@ -90,7 +78,8 @@ private slots:
         GraphBuilder b(m_registries->ops);
         auto none = tuple(b, {std::nullopt, std::nullopt});
         QVERIFY(!none);
-        QCOMPARE(QString::fromStdString(none.error().message()), QStringLiteral("Must have at least one Tensor: [None, None]"));
+        QCOMPARE(QString::fromStdString(none.error().message()),
+                 QStringLiteral("Must have at least one Tensor: [None, None]"));
         auto stranger = tuple(b, {TupleElement{Output("ghost", 0, tf::DT_FLOAT, TensorShape{})}});
         QVERIFY(!stranger);
         QVERIFY(QString::fromStdString(stranger.error().message()).contains(QStringLiteral("'ghost'")));

@@ -6,6 +6,7 @@
 #include "builder/local_variable.h"
 #include "builder/ops_sugar.h"
 #include "graph_run.h"
+#include "model_test_support.h"
 #include "training/assert_variables_initialized.h"
 
 #include <QtTest>
@@ -13,17 +14,6 @@
 using namespace tstudio;
 using namespace tstudio::testing;
 namespace tf = tensorflow;
-
-namespace {
-
-const char* err(const auto& e)
-{
-    static std::string text;
-    text = e ? std::string() : e.error().toString();
-    return text.c_str();
-}
-
-} // namespace
 
 class TestVariableInitialization : public QObject {
     Q_OBJECT
