@@ -34,7 +34,8 @@ double secondsSince(Clock::time_point start)
 int fail(const Status& s)
 {
     std::fprintf(stderr, "%s\n", s.toString().c_str());
-    MpiContext::instance().finalize();
+    if (Status finalized = MpiContext::instance().finalize(); !finalized.isOk())
+        std::fprintf(stderr, "%s\n", finalized.toString().c_str());
     return 1;
 }
 

@@ -219,7 +219,8 @@ public:
 
 // --- Registration ---------------------------------------------------------------------------------
 
-Status registerSourceAndShapeKernels(array::KernelAdder& adder, const array::Movement& gpu, const array::Movement& host)
+Status registerSourceAndShapeKernels(array::KernelAdder& adder, const array::Movement& gpu,
+                                     const array::Movement& /*host*/)
 {
     const auto idx = kIndex;
     for (const char* op : {"Identity", "StopGradient", "PreventGradient"}) {

@@ -24,11 +24,6 @@ namespace tf = tensorflow;
 
 namespace {
 
-std::string err(const Status& s)
-{
-    return s.toString();
-}
-
 template <typename T> std::string err(const Expected<T>& e)
 {
     return e ? std::string() : e.error().toString();
