@@ -182,21 +182,23 @@ Expected<Output> stridedSlice1d(GraphBuilder& b, const Output& x, const std::opt
                      scope.name());
 }
 
-Expected<Output> reduceSumAll(GraphBuilder& b, const Output& x)
+Expected<Output> allAxes(GraphBuilder& b, const Output& x)
 {
-    Output axes;
     if (!x.shape().isUnknownRank()) {
         std::vector<std::int64_t> all(static_cast<std::size_t>(x.shape().rank()));
         for (std::size_t i = 0; i < all.size(); ++i)
             all[i] = static_cast<std::int64_t>(i);
-        TSTUDIO_AD_TRY(c, ops::constantInts(b, all, TensorShape{static_cast<std::int64_t>(all.size())},
-                                            tensorflow::DT_INT32, "Const"));
-        axes = c;
-    } else {
-        TSTUDIO_AD_TRY(r, py::genOp(b, "Rank", {x}));
-        TSTUDIO_AD_TRY(all, range(b, std::int64_t{0}, r));
-        axes = all;
+        return ops::constantInts(b, all, TensorShape{static_cast<std::int64_t>(all.size())}, tensorflow::DT_INT32,
+                                 "Const");
     }
+    // math_ops.range(0, rank(x)): the Rank op comes first, then the range's scope.
+    TSTUDIO_AD_TRY(r, py::genOp(b, "Rank", {x}));
+    return range(b, std::int64_t{0}, r);
+}
+
+Expected<Output> reduceSumAll(GraphBuilder& b, const Output& x)
+{
+    TSTUDIO_AD_TRY(axes, allAxes(b, x));
     return py::reduceSum(b, x, axes);
 }
 

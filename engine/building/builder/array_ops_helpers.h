@@ -45,6 +45,9 @@ Expected<Output> gather(GraphBuilder& b, const Output& params, const Output& ind
 /// mask bit. A tensor bound is packed ("strided_slice/stack" becomes a Pack).
 Expected<Output> stridedSlice1d(GraphBuilder& b, const Output& x, const std::optional<ListElement>& start,
                                 const std::optional<ListElement>& stop, bool shrink = false);
+/// math_ops._ReductionDims(x, None), the axes of a reduction over every axis: a Const "Const" of
+/// 0..rank-1 when the rank is known, else Rank and the Range "range" over it.
+Expected<Output> allAxes(GraphBuilder& b, const Output& x);
 /// math_ops.reduce_sum(x) over every axis: "Const" axes (Rank + "range" when the rank is unknown)
 /// and "Sum".
 Expected<Output> reduceSumAll(GraphBuilder& b, const Output& x);

@@ -40,6 +40,19 @@ const tensorflow::NodeDef* consumerOf(const tensorflow::GraphDef& graph, const s
     return found;
 }
 
+/// Adds to `own` the functions of `added` it has no function of that name for (FunctionLibrary::add
+/// has checked that same-named ones are identical).
+void appendNewFunctions(tensorflow::FunctionDefLibrary& own, const tensorflow::FunctionDefLibrary& added)
+{
+    for (const tensorflow::FunctionDef& function : added.function()) {
+        const bool known = std::any_of(own.function().begin(), own.function().end(), [&](const auto& f) {
+            return f.signature().name() == function.signature().name();
+        });
+        if (!known)
+            *own.add_function() = function;
+    }
+}
+
 /// "x" -> "x:0"; "x:1" and "^x" as they are. Used to read input_map's keys.
 std::string canonicalTensorName(const std::string& name)
 {
@@ -195,13 +208,7 @@ Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphD
     // Shapes over both graphs; only an imported node's failure stops the import.
     tensorflow::GraphDef merged = m_def;
     merged.mutable_node()->MergeFrom(imported.node());
-    *merged.mutable_library() = tensorflow::FunctionDefLibrary();
-    for (const tensorflow::FunctionDef& f : m_def.library().function())
-        *merged.mutable_library()->add_function() = f;
-    for (const tensorflow::FunctionDef& f : graph.library().function())
-        if (std::none_of(m_def.library().function().begin(), m_def.library().function().end(),
-                         [&](const auto& own) { return own.signature().name() == f.signature().name(); }))
-            *merged.mutable_library()->add_function() = f;
+    appendNewFunctions(*merged.mutable_library(), graph.library());
     auto indexed = Graph::fromGraphDef(merged);
     if (!indexed)
         return unexpected(indexed.error());
@@ -292,13 +299,7 @@ Status GraphBuilder::addFunctions(const tensorflow::FunctionDefLibrary& library)
     if (Status s = functions.add(library); !s.isOk())
         return s;
     tensorflow::FunctionDefLibrary& own = *m_def.mutable_library();
-    for (const tensorflow::FunctionDef& function : library.function()) {
-        const bool known = std::any_of(own.function().begin(), own.function().end(), [&](const auto& f) {
-            return f.signature().name() == function.signature().name();
-        });
-        if (!known)
-            *own.add_function() = function;
-    }
+    appendNewFunctions(own, library);
     for (const tensorflow::GradientDef& gradient : library.gradient())
         *own.add_gradient() = gradient;
     return Status::ok();

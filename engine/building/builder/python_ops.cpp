@@ -1,6 +1,7 @@
 // The TensorFlow Python API calls of gradient functions, as GraphBuilder calls with Python's names.
 #include "builder/python_ops.h"
 
+#include "builder/array_ops_helpers.h"
 #include "builder/ops_sugar.h"
 #include "builder/tensor_proto_values.h"
 
@@ -260,23 +261,7 @@ Expected<Output> reduceSum(GraphBuilder& b, const Output& x, const Output& axes,
 
 Expected<Output> reduceProdAll(GraphBuilder& b, const Output& x)
 {
-    Output axes;
-    if (x.shape().rank() >= 0) {
-        std::vector<std::int64_t> all(static_cast<std::size_t>(x.shape().rank()));
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i] = static_cast<std::int64_t>(i);
-        TSTUDIO_AD_TRY(c, ops::constantInts(b, all, TensorShape{static_cast<std::int64_t>(all.size())},
-                                            tensorflow::DT_INT32, "Const"));
-        axes = c;
-    } else {
-        // math_ops.range(0, rank(x)): the Rank op comes first, then the range's scope.
-        TSTUDIO_AD_TRY(rank, genOp(b, "Rank", {x}));
-        TSTUDIO_AD_TRY(scope, b.nameScope("range"));
-        TSTUDIO_AD_TRY(start, ops::constantInts(b, {0}, TensorShape::scalar(), tensorflow::DT_INT32, "start"));
-        TSTUDIO_AD_TRY(delta, ops::constantInts(b, {1}, TensorShape::scalar(), tensorflow::DT_INT32, "delta"));
-        TSTUDIO_AD_TRY(r, genOp(b, "Range", {start, rank, delta}, {}, scope.name()));
-        axes = r;
-    }
+    TSTUDIO_AD_TRY(axes, array_ops::allAxes(b, x));
     return genOp(b, "Prod", {x, axes}, {{"keep_dims", attr::b(false)}});
 }
 
