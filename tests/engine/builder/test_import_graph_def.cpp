@@ -2,9 +2,13 @@
 // ImportGraphDefOptions): the prefix as tf.name_scope makes it ("import", "import_1", under the current
 // scope, none for ""), inputs, control inputs and colocation groups renamed with their nodes,
 // input_map for tensors and control inputs (with the dtype check), return_elements, the errors of
-// TensorFlow 1.15's importer, the builder unchanged after a failed import, and the merged graph run.
+// TensorFlow 1.15's importer, the builder unchanged after a failed import, and the merged graph run;
+// TensorFlow's own training graph (tf1-mnist-book's .meta) imported twice beside a new input.
 #include "builder/graph_builder.h"
 #include "builder/ops_sugar.h"
+#include "fixture_paths.h"
+#include "graph/tensor_id.h"
+#include "model/meta_graph.h"
 #include "gradient_test_support.h"
 #include "graph_run.h"
 #include "model_test_support.h"
@@ -143,6 +147,61 @@ private slots:
         QCOMPARE(QString::fromStdString(nested->prefix), QStringLiteral("outer/sub"));
         QVERIFY(b.findNode("outer/sub/z"));
         QCOMPARE(QString::fromStdString(b.currentNameScope()), QStringLiteral("outer"));
+    }
+
+    /// The GraphDef TensorFlow 1.x wrote for the MNIST book's model (training graph: variables,
+    /// gradients, saver) imported twice under prefixes beside this graph's own input, mapped in place
+    /// of "x-input": every node there, every reference renamed or mapped, the logits' shape inferred.
+    void tensorFlowsTrainingGraph()
+    {
+        const std::string path = fixturePath("tf1-mnist-book/mnist_model-29001.meta");
+        if (path.empty())
+            QSKIP(missingFixture("tf1-mnist-book/mnist_model-29001.meta").constData());
+        auto meta = readMetaGraphFile(path);
+        QVERIFY2(meta, err(meta));
+        const tf::GraphDef& source = meta->graph_def();
+        GraphBuilder b(m_registries->ops);
+        auto images = ops::placeholder(b, tf::DT_FLOAT, TensorShape{32, 784}, "images");
+        QVERIFY2(images, err(images));
+        ImportGraphDefOptions options;
+        options.name = "book";
+        options.inputMap = {{"x-input:0", *images}};
+        options.returnElements = {"x-input"};
+        auto imported = b.importGraphDef(source, options);
+        QVERIFY2(imported, err(imported));
+        QCOMPARE(b.nodeCount(), 1 + source.node_size());
+        int mapped = 0;
+        for (const tf::NodeDef& node : source.node()) {
+            const tf::NodeDef* copy = b.findNode("book/" + node.name());
+            QVERIFY2(copy, node.name().c_str());
+            QCOMPARE(copy->input_size(), node.input_size());
+            for (int i = 0; i < node.input_size(); ++i) {
+                auto id = parseTensorId(node.input(i));
+                QVERIFY(id);
+                if (!id->isControl() && id->node == "x-input") {
+                    QCOMPARE(QString::fromStdString(copy->input(i)), QStringLiteral("images"));
+                    ++mapped;
+                } else {
+                    QVERIFY2(copy->input(i).starts_with(id->isControl() ? "^book/" : "book/"), copy->input(i).c_str());
+                }
+            }
+        }
+        QVERIFY(mapped > 0);
+        // The first layer now sees the batch of 32 the new input fixes (not the weights' gradient,
+        // images^T x grad, which reads it transposed).
+        int layers = 0;
+        for (const tf::NodeDef& node : b.graphDef().node())
+            if (node.op() == "MatMul" && node.input(0) == "images" && !node.attr().at("transpose_a").b()) {
+                ++layers;
+                auto product = b.tensor(node.name() + ":0");
+                QVERIFY2(product, err(product));
+                QCOMPARE(product->shape().dim(0), std::int64_t{32});
+            }
+        QCOMPARE(layers, 1);
+        auto again = b.importGraphDef(source, {});
+        QVERIFY2(again, err(again));
+        QCOMPARE(QString::fromStdString(again->prefix), QStringLiteral("import"));
+        QCOMPARE(b.nodeCount(), 1 + 2 * source.node_size());
     }
 
     /// TensorFlow's errors; the builder keeps its nodes as they were.
