@@ -8093,6 +8093,22 @@ max %4</source>
         <source>segment_ids[-1] + 1 rows; rows of no segment are zeros.</source>
         <translation>segment_ids[-1] + 1 行；不属于任何分段的行为零。</translation>
     </message>
+    <message>
+        <source>Every class in [0, num_sampled) as the sampled candidates, each with expected count 1.</source>
+        <translation>[0, num_sampled) 中的每个类别都作为采样候选，每个的期望次数为 1。</translation>
+    </message>
+    <message>
+        <source>The positions of sampled candidates that match a row&apos;s true classes (accidental hits), with weight -FLT_MAX.</source>
+        <translation>与某行真实类别相同的采样候选（意外命中）的位置，权重为 -FLT_MAX。</translation>
+    </message>
+    <message>
+        <source>num_sampled classes drawn from the log-uniform (Zipfian) distribution over [0, range_max), with the expected count of each true and sampled class.</source>
+        <translation>从 [0, range_max) 上的对数均匀（Zipf）分布中抽取 num_sampled 个类别，并给出每个真实类别和采样类别的期望次数。</translation>
+    </message>
+    <message>
+        <source>num_sampled classes drawn uniformly from [0, range_max), with the expected count of each true and sampled class.</source>
+        <translation>从 [0, range_max) 中均匀抽取 num_sampled 个类别，并给出每个真实类别和采样类别的期望次数。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::ProfilerView</name>

@@ -14,6 +14,8 @@ Status registerNnOps(OpRegistry& registry);           ///< activations, Conv2D, 
 Status registerStateOps(OpRegistry& registry);        ///< VariableV2, Assign*, resource variables, NoOp
 Status registerControlFlowOps(OpRegistry& registry);  ///< Switch, Merge, Enter, Exit, NextIteration, LoopCond
 Status registerRandomOps(OpRegistry& registry);       ///< RandomUniform, RandomStandardNormal, TruncatedNormal, ...
+/// (Log)UniformCandidateSampler, AllCandidateSampler, ComputeAccidentalHits
+Status registerCandidateSamplingOps(OpRegistry& registry);
 Status registerTrainingOps(OpRegistry& registry);     ///< ApplyGradientDescent, ApplyAdam, ... and Resource forms
 Status registerIoOps(OpRegistry& registry);           ///< SaveV2, RestoreV2, MergeV2Checkpoints, StringJoin, ...
 Status registerLinalgOps(OpRegistry& registry);       ///< Qr, Diag, DiagPart, MatrixDiag, MatrixDiagPart, MatrixSetDiag

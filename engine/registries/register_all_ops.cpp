@@ -13,7 +13,8 @@ namespace tstudio {
 Status registerAllOps(OpRegistry& registry)
 {
     for (auto family : {registerMathOps, registerArrayOps, registerNnOps, registerStateOps, registerControlFlowOps,
-                        registerRandomOps, registerTrainingOps, registerIoOps, registerLinalgOps,
+                        registerRandomOps, registerCandidateSamplingOps, registerTrainingOps, registerIoOps,
+                        registerLinalgOps,
                         registerSegmentOps, registerMirrorPadGradOps, registerLoggingOps,
                         registerSummaryOps, registerDataFlowOps, registerImageOps, registerImageCodecOps,
                         registerImageAdjustOps, registerSparseOps,

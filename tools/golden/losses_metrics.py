@@ -349,6 +349,92 @@ add("metric_at_rates", {"labels1": sl1, "predictions1": sp1, "labels2": sl2, "pr
      "spec_at_sens_weighted2": [specificity_at_sensitivity(weighted, 0.9)],
      "spec_at_sens_n10_2": [specificity_at_sensitivity(both, 0.97, 10)]})
 
+# --- sampled losses (nn_impl.py: nce_loss, sampled_softmax_loss) --------------------------------------
+# The sampler's outputs are given (sampled_values), so the values are fixed; logits as
+# _compute_sampled_logits builds them, then sigmoid / softmax cross entropy.
+srng = np.random.RandomState(20261127)
+
+
+def sampled_logits(w, bias, labels, x, sampled, true_q, sampled_q, remove_hits):
+    w, bias, x = w.astype(np.float64), bias.astype(np.float64), x.astype(np.float64)
+    num_true = labels.shape[1]
+    true_logits = np.einsum("bd,btd->bt", x, w[labels]) + bias[labels] - np.log(true_q.astype(np.float64))
+    s_logits = x @ w[sampled].T + bias[sampled]
+    if remove_hits:
+        position = {int(c): j for j, c in enumerate(sampled)}  # the last position of a repeated class
+        for i in range(labels.shape[0]):
+            for c in labels[i]:
+                if int(c) in position:
+                    s_logits[i, position[int(c)]] += -np.finfo(np.float32).max
+    s_logits = s_logits - np.log(sampled_q.astype(np.float64))
+    logits = np.concatenate([true_logits, s_logits], 1)
+    targets = np.concatenate([np.full(true_logits.shape, 1.0 / num_true), np.zeros(s_logits.shape)], 1)
+    return logits, targets
+
+
+def sigmoid(z):
+    with np.errstate(over="ignore"):  # exp(FLT_MAX) is inf: the sigmoid of a removed hit is 0
+        return 1.0 / (1.0 + np.exp(-z))
+
+
+def nce(logits, targets):
+    loss = np.maximum(logits, 0) - logits * targets + np.log1p(np.exp(-np.abs(logits)))
+    return loss.sum(1), sigmoid(logits) - targets
+
+
+def sampled_softmax(logits, targets):
+    shifted = logits - logits.max(1, keepdims=True)
+    log_softmax = shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+    return -(targets * log_softmax).sum(1), np.exp(log_softmax) - targets
+
+
+def input_grad(dlogits, w, labels, sampled):
+    """d sum(loss) / d inputs: each logit is inputs . w[class] (+ terms without inputs)."""
+    w = w.astype(np.float64)
+    num_true = labels.shape[1]
+    g = np.einsum("bt,btd->bd", dlogits[:, :num_true], w[labels])
+    return g + dlogits[:, num_true:] @ w[sampled]
+
+
+for name, labels, sampled in [("sampled_true1", np.array([[1], [4], [7]]), np.array([2, 4, 9, 0])),
+                              ("sampled_true2", np.array([[1, 3], [4, 0], [7, 7]]), np.array([2, 3, 5, 9, 3]))]:
+    w = f32(srng.normal(0, 1, [10, 4]))
+    bias = f32(srng.normal(0, 0.5, [10]))
+    x = f32(srng.normal(0, 1, [3, 4]))
+    true_q = f32(srng.uniform(0.05, 0.9, labels.shape))
+    sampled_q = f32(srng.uniform(0.05, 0.9, sampled.shape))
+    expected = {}
+    for key, fn, hits in [("nce", nce, False), ("nce_hits", nce, True), ("softmax", sampled_softmax, True),
+                          ("softmax_no_hits", sampled_softmax, False)]:
+        logits, targets = sampled_logits(w, bias, labels, x, sampled, true_q, sampled_q, hits)
+        loss, dlogits = fn(logits, targets)
+        expected[key] = loss
+        expected[key + "_dinputs"] = input_grad(dlogits, w, labels, sampled)
+    add(name, {"weights": w, "biases": bias, "labels": labels, "inputs": x, "sampled": sampled,
+               "true_expected_count": true_q, "sampled_expected_count": sampled_q}, expected)
+
+# --- sequence losses (contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq) ---------------------------
+logits = f32(srng.normal(0, 1.5, [2, 3, 5]))
+targets = srng.randint(0, 5, [2, 3])
+weights = f32([[1.0, 0.5, 0.0], [2.0, 1.0, 1.0]])
+lse = np.log(np.exp(logits.astype(np.float64)).sum(2))
+xent = lse - np.take_along_axis(logits.astype(np.float64), targets[..., None], 2)[..., 0]
+wx = xent * weights
+nonzero = (weights != 0).astype(np.float64)
+per_example = wx.sum(1) / (weights.astype(np.float64).sum(1) + 1e-12)
+add("sequence_loss", {"logits": logits, "targets": targets, "weights": weights},
+    {"mean": [wx.sum() / weights.sum()],
+     "sum_sum": [wx.sum() / nonzero.sum()],
+     "avg_time": wx.sum(1) / weights.sum(1),
+     "avg_batch": wx.sum(0) / weights.sum(0),
+     "sum_time": wx.sum(1) / nonzero.sum(1),
+     "sum_batch": wx.sum(0) / nonzero.sum(0),
+     "none": wx,
+     "by_example": per_example,
+     "by_example_sum": wx.sum(1),
+     "legacy": [per_example.sum() / 2],
+     "legacy_no_batch_avg": [per_example.sum()]})
+
 with open(OUT, "w") as f:
     json.dump({"generator": "tools/golden/losses_metrics.py", "numpy": np.__version__, "cases": cases}, f,
               indent=1)
