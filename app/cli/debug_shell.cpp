@@ -6,7 +6,7 @@
 #include "framework/data_type.h"
 #include "framework/tensor_statistics.h"
 #include "io/npy.h"
-#include "numpy_format.h"
+#include "framework/numpy_format.h"
 
 #include <readline/history.h>
 #include <readline/readline.h>

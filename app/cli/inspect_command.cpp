@@ -3,7 +3,7 @@
 // tag sets and signatures of a SavedModel, and a TensorFlow 2 one's concrete functions (as
 // saved_model_cli show --all).
 #include "cli_command.h"
-#include "numpy_format.h"
+#include "framework/numpy_format.h"
 #include "tensor_json.h"
 
 #include "function/function_op_gaps.h"

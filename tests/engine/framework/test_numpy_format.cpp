@@ -1,6 +1,6 @@
 // `tstudio inspect --values` prints tensors as NumPy prints arrays (what TensorFlow's
 // inspect_checkpoint shows): every case of tools/golden/numpy_print.py, text written by NumPy.
-#include "../../../app/cli/numpy_format.h"
+#include "framework/numpy_format.h"
 
 #include "io/npy.h"
 

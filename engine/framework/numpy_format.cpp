@@ -1,6 +1,6 @@
 // NumPy's array printing (str(ndarray), NumPy >= 1.14 defaults) for tensors. Written from NumPy's
 // documented behaviour and checked against NumPy's own output (tools/golden/numpy_print.py).
-#include "numpy_format.h"
+#include "framework/numpy_format.h"
 
 #include "core/bytes_text.h"
 
