@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-namespace tstudio::cli {
+namespace tstudio {
 namespace {
 
 // --- Decimal digits of one floating value ----------------------------------------------------------
@@ -532,4 +532,4 @@ Expected<std::string> formatLikeNumpy(const Tensor& tensor, const NumpyPrintOpti
     return printer.print(*element);
 }
 
-} // namespace tstudio::cli
+} // namespace tstudio

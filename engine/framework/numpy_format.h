@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tstudio::cli {
+namespace tstudio {
 
 /// NumPy's print options (numpy.set_printoptions); the defaults are NumPy's.
 struct NumpyPrintOptions {
@@ -25,4 +25,4 @@ struct NumpyPrintOptions {
 /// Quantized dtypes print as their integers. Unimplemented for resource and variant tensors.
 Expected<std::string> formatLikeNumpy(const Tensor& tensor, const NumpyPrintOptions& options = {});
 
-} // namespace tstudio::cli
+} // namespace tstudio

@@ -46,9 +46,9 @@ private slots:
             const QJsonObject c = item.toObject();
             auto tensor = caseTensor(c, allocator);
             QVERIFY2(tensor, qPrintable(c["name"].toString()));
-            cli::NumpyPrintOptions options;
+            NumpyPrintOptions options;
             options.threshold = c["threshold"].toInteger();
-            auto text = cli::formatLikeNumpy(*tensor, options);
+            auto text = formatLikeNumpy(*tensor, options);
             QVERIFY2(text, qPrintable(c["name"].toString()));
             const QString expected = c["text"].toString();
             if (QString::fromStdString(*text) != expected)
@@ -63,7 +63,7 @@ private slots:
         CpuAllocator allocator;
         auto handles = Tensor::allocate(allocator, tensorflow::DT_RESOURCE, TensorShape{2});
         QVERIFY(handles);
-        auto text = cli::formatLikeNumpy(*handles);
+        auto text = formatLikeNumpy(*handles);
         QVERIFY(!text);
         QCOMPARE(text.error().code(), StatusCode::kUnimplemented);
     }
