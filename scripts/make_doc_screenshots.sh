@@ -45,6 +45,9 @@ shot profiler.png --panel profiler --train-steps 200 --select dense_1/MatMul "$S
 shot debugger.png --panel debugger --select node:dense_1/MatMul --find dense_1/kernel/read "$SPIRALS"
 shot viewer.png --panel graph --expand layer1 --select layer1/MatMul "$ROOT/examples/projects/book_mnist.pbtxt"
 shot console.png --panel console "$SPIRALS"
+shot session.png --panel session \
+    --find "dense_2/bias ;; dense_2/BiasAdd with inputs=0.5,-1,2,0.25 ;; sparse_softmax_cross_entropy_loss/value with inputs=0.5,-1,2,0.25; labels=1,0" \
+    "$SPIRALS"
 TFRECORD="$FIXTURES/tfrecord-example/data/test.tfrecord"
 if [ -f "$TFRECORD" ]; then
     shot records.png --panel records --select 0 "$TFRECORD"

@@ -1516,6 +1516,10 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>%1 is still being opened: train it when it is shown.</source>
         <translation>%1 仍在打开中：显示后再训练它。</translation>
     </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>
@@ -5207,6 +5211,91 @@ max %4</source>
     <message>
         <source>Double-click the header or click the arrow to collapse; drag the header to move its nodes.</source>
         <translation>双击标题栏或点击箭头可折叠；拖动标题栏可移动其节点。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::node_editor::SessionConsole</name>
+    <message>
+        <source>No graph is open in the editor: open or create one (File ▸ New Graph) first.</source>
+        <translation>编辑器中没有打开的图：请先打开或新建一个（文件 ▸ 新建图）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Session started with %n node(s); variables initialised.</source>
+        <translation>
+            <numerusform>会话已启动，共 %n 个节点；变量已初始化。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Session extended by %n node(s).</source>
+        <translation>
+            <numerusform>会话已扩展 %n 个节点。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New variables initialised: %1</source>
+        <translation>已初始化新变量：%1</translation>
+    </message>
+    <message>
+        <source>Ran %1.</source>
+        <translation>已运行 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Session re-initialised with %n node(s); variables start from their initial values.</source>
+        <translation>
+            <numerusform>会话已重新初始化，共 %n 个节点；变量从初始值开始。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Session closed; the next line opens a new one.</source>
+        <translation>会话已关闭；下一行将打开新会话。</translation>
+    </message>
+    <message>
+        <source>No graph in the editor.</source>
+        <translation>编辑器中没有图。</translation>
+    </message>
+    <message>
+        <source>Out of date: the graph changed where the session cannot follow. Re-initialise.</source>
+        <translation>已过期：图的改动超出会话所能跟随的范围。请重新初始化。</translation>
+    </message>
+    <message>
+        <source>No session yet: the first line starts one.</source>
+        <translation>尚无会话：输入第一行即启动会话。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Session open: %n node(s), </source>
+        <translation>
+            <numerusform>会话已打开：%n 个节点，</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s).</source>
+        <translation>
+            <numerusform>%n 次运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A tensor or operation, e.g. loss, or logits with x=random; Enter runs it</source>
+        <translation>张量或操作，例如 loss，或 logits with x=random；按 Enter 运行</translation>
+    </message>
+    <message>
+        <source>Re-initialise</source>
+        <translation>重新初始化</translation>
+    </message>
+    <message>
+        <source>Start a new session: every variable from its initial value</source>
+        <translation>启动新会话：所有变量从初始值开始</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Close the session (tf.Session.close); the next line opens a new one</source>
+        <translation>关闭会话（tf.Session.close）；下一行将打开新会话</translation>
+    </message>
+    <message>
+        <source>An interactive session over the graph in the editor, as tf.InteractiveSession: type a tensor to see its value, an operation (an initializer, an assign, a train step) to run it; feed placeholders with &apos;with x=1,2,3; y[2,2]=random&apos;. Variables keep their values between lines.</source>
+        <translation>编辑器中图的交互式会话，如同 tf.InteractiveSession：输入张量查看其值，输入操作（初始化器、赋值、训练步）运行它；用 &apos;with x=1,2,3; y[2,2]=random&apos; 为占位符馈送数据。变量的值在各行之间保持。</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "debugger/debugging_tab.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "node_editor/session_console.h"
 #include "profiler/profiler_view.h"
 #include "records/record_viewer.h"
 #include "training/training_panel.h"
@@ -159,7 +160,7 @@ QString HelpBrowser::pageForWidget(const QWidget* widget)
             return QStringLiteral("records");
         if (qobject_cast<const training_panel::TrainingPanel*>(w))
             return QStringLiteral("training");
-        if (qobject_cast<const LogPanel*>(w))
+        if (qobject_cast<const LogPanel*>(w) || qobject_cast<const node_editor::SessionConsole*>(w))
             return QStringLiteral("console");
     }
     return {};

@@ -49,6 +49,7 @@ class TrainingPanel;
 }
 namespace node_editor {
 class NodeEditor;
+class SessionConsole;
 }
 
 class MainWindow : public QMainWindow {
@@ -77,6 +78,8 @@ public:
     LogModel* logModel() const { return m_logModel; }
     LogPanel* logPanel() const { return m_logPanel; }
     training_panel::TrainingPanel* trainingPanel() const { return m_trainingPanel; }
+    /// The Session dock: an interactive session over the current editor's document.
+    node_editor::SessionConsole* sessionConsole() const { return m_sessionConsole; }
     QMenu* fileMenu() const { return m_fileMenu; }
     /// The op and kernel registries the panels share; null when they could not be built (logged).
     const Registries* registries() const { return m_registries.get(); }
@@ -237,6 +240,7 @@ private:
     LogModel* m_logModel;
     LogPanel* m_logPanel = nullptr;
     training_panel::TrainingPanel* m_trainingPanel = nullptr;
+    node_editor::SessionConsole* m_sessionConsole = nullptr;
     QPointer<debugger_ui::DebuggingTab> m_debugging;
     /// The editor whose document the Training panel trains (its project keeps the breakpoints).
     QPointer<node_editor::NodeEditor> m_trainingEditor;

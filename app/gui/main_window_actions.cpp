@@ -29,6 +29,7 @@
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "node_editor/session_console.h"
 #include "profiler/profiler_view.h"
 #include "profiler/run_stats_from_trace.h"
 #include "records/record_viewer.h"
@@ -184,8 +185,12 @@ void MainWindow::createMenus()
         m_exportAction->setEnabled(qobject_cast<node_editor::NodeEditor*>(m_documents->widget(index)) != nullptr);
     });
     connect(m_documents, &QTabWidget::currentChanged, this, [this](int index) {
-        if (auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(index)))
+        auto* editor = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(index));
+        if (editor)
             bindTrainingPanel(editor);
+        // The Session dock follows the editor in front (and keeps each document's session).
+        if (m_sessionConsole && (editor || index < 0))
+            m_sessionConsole->setEditor(editor);
     });
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
@@ -252,6 +257,8 @@ void MainWindow::retranslateUi()
         console->setWindowTitle(tr("Console"));
     if (QDockWidget* training = m_panels.value(QStringLiteral("training")))
         training->setWindowTitle(tr("Training"));
+    if (QDockWidget* session = m_panels.value(QStringLiteral("session")))
+        session->setWindowTitle(tr("Session"));
     m_deviceLabel->setText(tr("Default device: %1").arg(m_settings->defaultDevice()));
     retranslateTabTitles();
     {

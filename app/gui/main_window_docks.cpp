@@ -28,6 +28,7 @@
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "node_editor/session_console.h"
 #include "profiler/profiler_view.h"
 #include "profiler/run_stats_from_trace.h"
 #include "records/record_viewer.h"
@@ -88,6 +89,9 @@ void MainWindow::createPanels()
     m_trainingPanel = new training_panel::TrainingPanel(m_registries.get(), this);
     QDockWidget* training = addPanel(QStringLiteral("training"), m_trainingPanel, Qt::BottomDockWidgetArea);
     tabifyDockWidget(console, training);
+    m_sessionConsole = new node_editor::SessionConsole(this);
+    QDockWidget* session = addPanel(QStringLiteral("session"), m_sessionConsole, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(training, session);
     console->raise();
     connect(m_trainingPanel, &training_panel::TrainingPanel::message, this,
             [](const QString& text) { logApp(LogSeverity::kInfo, text); });

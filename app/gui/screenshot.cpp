@@ -28,6 +28,7 @@
 #include "node_editor/node_item.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
+#include "node_editor/session_console.h"
 #include "registries/default_registries.h"
 
 #include <QApplication>
@@ -321,7 +322,8 @@ int captureEditor(MainWindow& window, const ScreenshotRequest& request)
             if (auto* item = editor->scene()->nodeItem(id))
                 item->setSelected(true);
             if (request.evaluate) {
-                node_editor::EvaluateDialog dialog(editor->document(), window.registries(), id, &window);
+                node_editor::EvaluateDialog dialog(editor->document(), window.registries(), id, &window,
+                                                   editor->interactiveSession());
                 dialog.show();
                 dialog.evaluate();
                 settle(150);
@@ -416,6 +418,25 @@ QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
                                   "histograms, text or audio")
                 .arg(request.dashboardTab);
     }
+    return {};
+}
+
+/// --panel session: the Session dock over the editor's graph (a new one when none is open), each
+/// line of --find (lines separated by " ;; ") entered in turn. An error, or empty.
+QString prepareSession(MainWindow& window, const ScreenshotRequest& request)
+{
+    auto* editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget());
+    if (!editor) {
+        window.newGraph();
+        editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget());
+    }
+    if (!editor)
+        return QStringLiteral("panel 'session' needs a graph in the node editor");
+    window.showPanel(QStringLiteral("session"));
+    node_editor::SessionConsole* console = window.sessionConsole();
+    console->setEditor(editor);
+    for (const QString& line : request.find.split(QStringLiteral(" ;; "), Qt::SkipEmptyParts))
+        console->submit(line.trimmed());
     return {};
 }
 
@@ -562,6 +583,12 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
         return save(window.grab(), request.outputFile);
     } else if (request.panel == QLatin1String("records")) {
         const QString error = prepareRecords(window, request);
+        if (!error.isEmpty())
+            return fail(error);
+        settle(300);
+        return save(window.grab(), request.outputFile);
+    } else if (request.panel == QLatin1String("session")) {
+        const QString error = prepareSession(window, request);
         if (!error.isEmpty())
             return fail(error);
         settle(300);

@@ -2,6 +2,7 @@
 #include "node_editor/evaluate_dialog.h"
 
 #include "framework/allocator.h"
+#include "node_editor/interactive_session.h"
 #include "node_editor/node_evaluation.h"
 #include "registries/default_registries.h"
 
@@ -41,8 +42,9 @@ Expected<TensorShape> parseShape(const QString& text)
 
 } // namespace
 
-EvaluateDialog::EvaluateDialog(const GraphDocument* document, const Registries* registries, DocNodeId id, QWidget* parent)
-    : QDialog(parent), m_document(document), m_registries(registries), m_id(id)
+EvaluateDialog::EvaluateDialog(const GraphDocument* document, const Registries* registries, DocNodeId id,
+                               QWidget* parent, InteractiveSession* session)
+    : QDialog(parent), m_document(document), m_registries(registries), m_id(id), m_session(session)
 {
     setObjectName(QStringLiteral("evaluateDialog"));
     const DocNode* node = document->node(id);
@@ -127,7 +129,8 @@ bool EvaluateDialog::evaluate()
         }
         feeds.emplace_back(row.name.toStdString(), std::move(*tensor));
     }
-    auto out = evaluateNode(*m_document, *m_registries, m_id, feeds);
+    auto out = m_session ? m_session->evaluate(*m_document, m_id, feeds)
+                         : evaluateNode(*m_document, *m_registries, m_id, feeds);
     if (!out) {
         m_error->setText(QString::fromStdString(out.error().message()));
         return false;

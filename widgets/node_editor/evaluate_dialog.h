@@ -21,11 +21,15 @@ struct Registries;
 namespace tstudio::node_editor {
 
 struct FeedSpec;
+class InteractiveSession;
 
 class EvaluateDialog : public QDialog {
     Q_OBJECT
 public:
-    EvaluateDialog(const GraphDocument* document, const Registries* registries, DocNodeId id, QWidget* parent = nullptr);
+    /// With `session` (the editor's), the node is evaluated in it, seeing the variables' current values;
+    /// without, in a session of its own that starts from their initial values.
+    EvaluateDialog(const GraphDocument* document, const Registries* registries, DocNodeId id, QWidget* parent = nullptr,
+                   InteractiveSession* session = nullptr);
     ~EvaluateDialog() override;
 
     /// Runs the node with the feeds as typed; false with the reason shown when it fails.
@@ -43,6 +47,7 @@ private:
     const GraphDocument* m_document;
     const Registries* m_registries;
     DocNodeId m_id;
+    InteractiveSession* m_session = nullptr;
     struct Row {
         QString name;
         int dtype = 0;

@@ -2,6 +2,7 @@
 // training project; its widgets are in node_editor_ui.cpp, its editing commands in node_editor_edit.cpp.
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_internal.h"
+#include "node_editor/interactive_session.h"
 
 #include "common/empty_state.h"
 #include "document/document_commands.h"
@@ -68,6 +69,8 @@ NodeEditor::NodeEditor(const Registries* registries, QWidget* parent)
       m_scene(new NodeEditorScene(m_document, this))
 {
     setObjectName(QStringLiteral("nodeEditor"));
+    if (registries)
+        m_session = std::make_unique<InteractiveSession>(*registries);
     installLayerPorts(*m_document);
     buildUi();
     createActions();
@@ -242,6 +245,8 @@ void NodeEditor::refreshFeedback()
 
 Status NodeEditor::loadGraphDef(const tensorflow::GraphDef& graph, const QString& title)
 {
+    if (m_session)
+        m_session->reset(); // another graph: the session of the old one closes
     auto warnings = m_document->fromGraphDef(graph);
     if (!warnings)
         return warnings.error();
@@ -284,6 +289,8 @@ Status NodeEditor::showDocumentFile(DocumentFile file, const QString& path)
     if (!file.state)
         return invalidArgumentError(path.toStdString() + ": a project read without the editor's state");
     EditorState& state = *file.state;
+    if (m_session)
+        m_session->reset(); // another graph: the session of the old one closes
     auto warnings = m_document->fromGraphDef(state.graph, state.positions);
     if (!warnings)
         return warnings.error().withContext(QFileInfo(path).fileName().toStdString());

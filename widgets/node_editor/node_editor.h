@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -31,6 +32,7 @@ struct Registries;
 namespace tstudio::node_editor {
 
 class AttrEditor;
+class InteractiveSession;
 class NodeEditorMinimap;
 class NodeEditorView;
 class NodePalette;
@@ -45,6 +47,9 @@ public:
     ~NodeEditor() override;
 
     GraphDocument* document() const { return m_document; }
+    /// The document's interactive session (tf.InteractiveSession), shared by Evaluate… and the Session
+    /// console; nullptr without registries. Loading another graph into the editor closes it.
+    InteractiveSession* interactiveSession() const { return m_session.get(); }
     NodeEditorScene* scene() const { return m_scene; }
     NodeEditorView* view() const { return m_view; }
     NodePalette* palette() const { return m_palette; }
@@ -170,6 +175,7 @@ private:
 
     const Registries* m_registries;
     GraphDocument* m_document;
+    std::unique_ptr<InteractiveSession> m_session;
     NodeEditorScene* m_scene;
     NodeEditorView* m_view = nullptr;
     EmptyState* m_empty = nullptr; ///< on the canvas while the graph has no node (clicks and drops pass through)

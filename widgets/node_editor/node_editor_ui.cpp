@@ -1,6 +1,7 @@
 // NodeEditor's widgets: the palette, canvas, side panel and toolbar, its actions and their texts.
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_internal.h"
+#include "node_editor/interactive_session.h"
 
 #include "common/empty_state.h"
 #include "document/document_commands.h"
@@ -271,7 +272,7 @@ void NodeEditor::createActions()
             m_status->setText(tr("Select one node to evaluate."));
             return;
         }
-        EvaluateDialog dialog(m_document, m_registries, selected.front(), this);
+        EvaluateDialog dialog(m_document, m_registries, selected.front(), this, m_session.get());
         dialog.exec();
     });
     add("breakpoint", QKeySequence(Qt::Key_F9), &NodeEditor::toggleBreakpointsOnSelection);

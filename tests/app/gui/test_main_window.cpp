@@ -92,7 +92,7 @@ private slots:
     {
         QCOMPARE(m_window->documents()->count(), 0);
         QVERIFY(m_window->findChild<QWidget*>("startPage")->isVisible());
-        QCOMPARE(m_window->panelNames(), (QStringList{"console", "training"}));
+        QCOMPARE(m_window->panelNames(), (QStringList{"console", "session", "training"}));
         QVERIFY(m_window->panel("console")->isVisible());
         QVERIFY(!m_window->showPanel("no-such-panel"));
         // Engine messages reach the console through the log bridge.
