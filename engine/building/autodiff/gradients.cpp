@@ -542,10 +542,18 @@ Status GradientsBuilder::differentiate(NodeId id)
     const bool callByName = m_b.registry().find(node.op()) == nullptr && isLibraryFunction(m_b, node.op());
     const bool symbolicCall = callByName || isPartitionedCallOp(node.op());
     if (hasOutGrads && !m_stop[static_cast<std::size_t>(id)]) {
-        const OpRegistration* registration = m_b.registry().find(node.op());
-        if (registration != nullptr && registration->gradient)
+        // gradient_override_map's "_gradient_op_type" names the gradient: one registered with the
+        // builder (tf.RegisterGradient), else that op's.
+        const auto overridden = node.attr().find("_gradient_op_type");
+        const std::string gradientType = overridden != node.attr().end() ? overridden->second.s() : node.op();
+        const GradientFunction* custom =
+            overridden != node.attr().end() ? m_b.registeredGradient(gradientType) : nullptr;
+        const OpRegistration* registration = m_b.registry().find(gradientType);
+        if (custom != nullptr)
+            function = custom;
+        else if (registration != nullptr && registration->gradient)
             function = &registration->gradient;
-        else if (callByName)
+        else if (callByName && overridden == node.attr().end())
             function = &callByNameGradient;
         else if (registration == nullptr || !registration->notDifferentiable)
             return notFoundError("No gradient defined for operation '" + node.name() + "' (op type: " + node.op() +

@@ -216,10 +216,31 @@ ScopeGuard GraphBuilder::clearDevice()
     return ScopeGuard({}, [this, size] { m_deviceScopes.resize(size); });
 }
 
-std::string GraphBuilder::currentDevice() const
+ScopeGuard GraphBuilder::device(DeviceFunction function)
+{
+    const std::size_t size = m_deviceScopes.size();
+    m_deviceScopes.push_back({false, {}, std::move(function)});
+    return ScopeGuard({}, [this, size] { m_deviceScopes.resize(size); });
+}
+
+Expected<std::string> GraphBuilder::deviceFor(const tensorflow::NodeDef& node) const
 {
     DeviceName merged;
     for (auto it = m_deviceScopes.rbegin(); it != m_deviceScopes.rend() && !it->clears; ++it) {
+        if (it->function) {
+            // The function sees the op with the device the inner scopes gave it; its answer replaces it.
+            tensorflow::NodeDef seen = node;
+            seen.set_device(merged.toString());
+            auto chosen = it->function(seen);
+            if (!chosen)
+                return unexpected(chosen.error().withContext("device function for node '" + node.name() + "'"));
+            auto parsed = parseDeviceName(*chosen);
+            if (!parsed)
+                return unexpected(invalidArgumentError("Node '" + node.name() + "': the device function returned '" +
+                                                       *chosen + "': " + parsed.error().message()));
+            merged = *parsed;
+            continue;
+        }
         const DeviceName& s = it->spec;
         if (!merged.job)
             merged.job = s.job;
@@ -233,6 +254,37 @@ std::string GraphBuilder::currentDevice() const
             merged.id = s.id;
     }
     return merged.toString();
+}
+
+ScopeGuard GraphBuilder::gradientOverrideMap(std::map<std::string, std::string> opTypeToGradient)
+{
+    std::map<std::string, std::string> saved = m_gradientOverrides;
+    for (auto& [op, gradient] : opTypeToGradient)
+        m_gradientOverrides[op] = std::move(gradient);
+    return ScopeGuard({}, [this, saved = std::move(saved)]() mutable { m_gradientOverrides = std::move(saved); });
+}
+
+Status GraphBuilder::registerGradient(std::string name, GradientFunction function)
+{
+    if (!function)
+        return invalidArgumentError("registerGradient('" + name + "'): an empty gradient function");
+    if (m_registeredGradients.count(name))
+        return {StatusCode::kAlreadyExists, "Registering two gradient with name '" + name + "'!"};
+    m_registeredGradients.emplace(std::move(name), std::move(function));
+    return Status::ok();
+}
+
+const GradientFunction* GraphBuilder::registeredGradient(std::string_view name) const
+{
+    const auto it = m_registeredGradients.find(name);
+    return it == m_registeredGradients.end() ? nullptr : &it->second;
+}
+
+Status GraphBuilder::checkNotFinalized() const
+{
+    if (m_finalized)
+        return failedPreconditionError("Graph is finalized and cannot be modified.");
+    return Status::ok();
 }
 
 ScopeGuard GraphBuilder::controlDependencies(const std::vector<Operation>& ops)
@@ -428,6 +480,8 @@ Status GraphBuilder::addControlInput(std::string_view name, std::string_view con
 Expected<Operation> GraphBuilder::addNode(std::string_view type, std::vector<OpInput> inputs, AttrMap attrs,
                                           std::string_view name)
 {
+    if (Status s = checkNotFinalized(); !s.isOk())
+        return unexpected(std::move(s));
     // The name: a scope name ("a/b/") as is, anything else made unique in the current scope.
     if (name.empty())
         name = type;
@@ -497,13 +551,15 @@ Expected<Operation> GraphBuilder::addNode(std::string_view type, std::vector<OpI
             return unexpected(std::move(st));
     }
 
-    // Attr scopes (inner first), then colocation, then the device.
+    // Attr scopes (inner first), the gradient override, then colocation, then the device.
     for (auto it = m_attrScopes.rbegin(); it != m_attrScopes.rend(); ++it) {
         for (const auto& [key, value] : *it) {
             if (node.attr().find(key) == node.attr().end())
                 (*node.mutable_attr())[key] = value;
         }
     }
+    if (const auto mapped = m_gradientOverrides.find(node.op()); mapped != m_gradientOverrides.end())
+        (*node.mutable_attr())["_gradient_op_type"] = attr::s(mapped->second);
     std::vector<std::string> colocations; // innermost first
     for (auto it = refColocations.rbegin(); it != refColocations.rend(); ++it)
         colocations.push_back(*it);
@@ -513,7 +569,13 @@ Expected<Operation> GraphBuilder::addNode(std::string_view type, std::vector<OpI
         if (it->clears)
             break;
     }
-    std::string device = refColocated ? std::string() : currentDevice();
+    std::string device;
+    if (!refColocated) {
+        auto chosen = deviceFor(node);
+        if (!chosen)
+            return unexpected(chosen.error());
+        device = std::move(*chosen);
+    }
     if (!colocations.empty()) {
         std::set<std::string> groups;
         for (const std::string& c : colocations) {

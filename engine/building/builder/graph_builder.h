@@ -10,6 +10,7 @@
 #include "core/expected.h"
 #include "framework/allocator.h"
 #include "framework/device_name.h"
+#include "framework/op_registry.h"
 #include "framework/tensor.h"
 #include "function/shape_refiner.h"
 #include "graph/unique_names.h"
@@ -17,6 +18,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -152,6 +155,13 @@ public:
     Expected<ScopeGuard> device(std::string_view deviceName);
     /// tf.device(None): ops created inside get no device from outer device scopes.
     ScopeGuard clearDevice();
+    /// A device function (tf.device(fn)): called with each op created inside (name, type, inputs and
+    /// attrs set, its device the one inner scopes gave it) and returns its device, which replaces
+    /// that one; outer device scopes then fill the fields it leaves unset. Scopes apply innermost
+    /// first, as Graph._apply_device_functions. An error or a name that does not parse fails the
+    /// op's creation, naming the node.
+    using DeviceFunction = std::function<Expected<std::string>(const tensorflow::NodeDef& node)>;
+    ScopeGuard device(DeviceFunction function);
     /// Ops created inside get control inputs on `ops` (tf.control_dependencies), unless one of their
     /// data inputs was itself created inside the same scope, and never on an op that is already a
     /// data input.
@@ -188,6 +198,30 @@ public:
     Status setShape(const Output& t, const TensorShape& shape);
     /// Adds the control input "^control" to node `name` unless it has it (Operation._add_control_input).
     Status addControlInput(std::string_view name, std::string_view control);
+
+    // --- Gradients of ops created here ---------------------------------------------------------------
+
+    /// Graph.gradient_override_map({"Square": "CustomSquare"}): ops of a mapped type created inside get
+    /// the attr "_gradient_op_type" naming the gradient tf.gradients uses for them: one registered
+    /// with registerGradient, else the named op's (so {"Floor": "Identity"} passes gradients straight
+    /// through). Nested scopes add to the outer map; the guard restores it.
+    ScopeGuard gradientOverrideMap(std::map<std::string, std::string> opTypeToGradient);
+    /// tf.RegisterGradient(name): a gradient function for ops whose "_gradient_op_type" is `name`.
+    /// AlreadyExists when the name is registered here already; InvalidArgument for an empty function.
+    Status registerGradient(std::string name, GradientFunction function);
+    /// The function registerGradient registered under `name`, or nullptr.
+    const GradientFunction* registeredGradient(std::string_view name) const;
+
+    // --- Finalizing ---------------------------------------------------------------------------------
+
+    /// Graph.finalize(): from now on every op creation, import and function addition fails with
+    /// FailedPrecondition "Graph is finalized and cannot be modified." (as tf.train.MonitoredSession
+    /// does to a graph, so a training loop cannot grow it by mistake). Collections stay writable.
+    void finalize() { m_finalized = true; }
+    /// Graph.finalized.
+    bool finalized() const { return m_finalized; }
+    /// Graph._unsafe_unfinalize().
+    void unfinalize() { m_finalized = false; }
 
     // --- Random seeds --------------------------------------------------------------------------------
 
@@ -258,6 +292,7 @@ private:
     struct DeviceScope {
         bool clears = false; ///< device(None), and the reset done by colocate_with
         DeviceName spec;
+        DeviceFunction function; ///< set for tf.device(fn)
     };
     struct ColocationScope {
         bool clears = false; ///< colocate_with(..., ignore_existing=True)
@@ -266,7 +301,11 @@ private:
 
     Expected<Operation> addNode(std::string_view type, std::vector<OpInput> inputs, AttrMap attrs,
                                 std::string_view name);
-    std::string currentDevice() const;
+    /// The device scopes applied to `node` (innermost first): spec scopes fill unset fields, device
+    /// functions replace the device. Errors name the node.
+    Expected<std::string> deviceFor(const tensorflow::NodeDef& node) const;
+    /// FailedPrecondition once finalize() was called.
+    Status checkNotFinalized() const;
     std::vector<std::string> colocationGroups(const std::string& node) const;
     Operation operationOf(int id) const;
     Expected<int> nodeIdOf(const Output& output) const;
@@ -282,6 +321,9 @@ private:
     std::vector<ControlScope> m_controlScopes;
     std::vector<ColocationScope> m_colocationScopes;
     std::vector<AttrMap> m_attrScopes;
+    std::map<std::string, std::string> m_gradientOverrides;
+    std::map<std::string, GradientFunction, std::less<>> m_registeredGradients;
+    bool m_finalized = false;
     std::optional<std::int64_t> m_seed;
     Collections m_collections;
     std::unique_ptr<VariableStore> m_variables;

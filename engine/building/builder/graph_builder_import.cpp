@@ -74,6 +74,8 @@ std::vector<DataType> expectedInputTypes(const tensorflow::OpDef& opDef, const t
 Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphDef& graph,
                                                         const ImportGraphDefOptions& options)
 {
+    if (Status s = checkNotFinalized(); !s.isOk())
+        return unexpected(s);
     // The library of both graphs: imported nodes may call the imported graph's functions by name.
     FunctionLibrary functions(m_registry);
     if (Status s = functions.add(m_def.library()); !s.isOk())
@@ -104,6 +106,22 @@ Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphD
         scope.emplace(std::move(*entered));
     }
     UniqueNames names = m_names;
+    // TensorFlow's importer also uniquifies the prefix against the graph's nodes (uniquify_prefix):
+    // "import" is taken when a node is named so or sits under it, as in a graph rebuilt from a
+    // GraphDef that an earlier import filled.
+    if (!prefix.empty()) {
+        const auto taken = [this](const std::string& p) {
+            if (m_byName.count(p))
+                return true;
+            const std::string under = p + "/";
+            return std::any_of(m_byName.begin(), m_byName.end(),
+                               [&under](const auto& entry) { return entry.first.starts_with(under); });
+        };
+        const std::string base = prefix;
+        for (int i = 1; taken(prefix); ++i)
+            prefix = base + "_" + std::to_string(i);
+        names.reserve(prefix);
+    }
 
     // New names: under the prefix, made unique against this graph (uniquify_names).
     std::unordered_map<std::string, std::string> renamed;
@@ -252,6 +270,8 @@ Expected<ImportedGraphDef> GraphBuilder::importGraphDef(const tensorflow::GraphD
 
 Status GraphBuilder::importGraphDef(const tensorflow::GraphDef& graph)
 {
+    if (Status s = checkNotFinalized(); !s.isOk())
+        return s;
     if (m_def.node_size() > 0)
         return failedPreconditionError("importGraphDef needs an empty builder; this one has " +
                                        std::to_string(m_def.node_size()) + " nodes");
@@ -293,6 +313,8 @@ Status GraphBuilder::importGraphDef(const tensorflow::GraphDef& graph)
 
 Status GraphBuilder::addFunctions(const tensorflow::FunctionDefLibrary& library)
 {
+    if (Status s = checkNotFinalized(); !s.isOk())
+        return s;
     FunctionLibrary functions(m_registry);
     if (Status s = functions.add(m_def.library()); !s.isOk())
         return s;

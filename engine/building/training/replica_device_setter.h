@@ -31,8 +31,9 @@ struct ReplicaDeviceSetterOptions {
 };
 
 /// The device function replica_device_setter returns (_ReplicaDeviceChooser) with the default
-/// round-robin ps strategy. The building API places by device scopes, not device functions, so the
-/// setter is used in two ways:
+/// round-robin ps strategy. Used in three ways:
+///  - deviceFunction() for `with tf.device(tf.train.replica_device_setter(...))`: GraphBuilder::device
+///    with it places every op created inside as TensorFlow does;
 ///  - deviceFor(opType, current) is TensorFlow's device_function for one op, for code that assigns
 ///    devices to ops one by one (and for tests);
 ///  - workerScope() and variableScope() open the scopes that give a model's ops what the function
@@ -50,6 +51,11 @@ public:
     /// with `current`. Returns TensorFlow's string form ("/job:ps/task:1").
     Expected<std::string> deviceFor(std::string_view opType, std::string_view current);
 
+    /// deviceFor as a device function for GraphBuilder::device (the setter must outlive the scope).
+    GraphBuilder::DeviceFunction deviceFunction()
+    {
+        return [this](const tensorflow::NodeDef& node) { return deviceFor(node.op(), node.device()); };
+    }
     /// with tf.device(worker_device).
     Expected<ScopeGuard> workerScope(GraphBuilder& b) const;
     /// The scope for the next variable: outer device scopes cleared, then the device deviceFor
