@@ -131,6 +131,10 @@
         <source>Open a new window even when TensorStudio is already running (otherwise the files go to the running one).</source>
         <translation>即使 TensorStudio 已在运行，也打开一个新窗口（否则文件会交给正在运行的窗口）。</translation>
     </message>
+    <message>
+        <source>With --panel editor: capture Edit ▸ Import Graph… for FILE over the editor&apos;s graph (--find PLACEHOLDER=TENSOR wires one input).</source>
+        <translation>与 --panel editor 一起：在编辑器的图上为 FILE 截取“编辑 ▸ 导入图…”对话框（--find PLACEHOLDER=TENSOR 连接一个输入）。</translation>
+    </message>
 </context>
 <context>
     <name>ExampleGallery</name>
@@ -4889,6 +4893,51 @@ max %4</source>
     </message>
 </context>
 <context>
+    <name>tstudio::node_editor::ImportGraphDialog</name>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) will be added to this graph under a name scope, as tf.import_graph_def adds them. Wire any of its placeholders to a tensor of this graph instead (input_map).</source>
+        <translation>
+            <numerusform>将在一个名称作用域下向此图添加 %n 个节点，与 tf.import_graph_def 的做法相同。可将其任一占位符改接到此图的张量（input_map）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The name scope (tf.import_graph_def&apos;s name); made unique when taken, empty keeps the names</source>
+        <translation>名称作用域（tf.import_graph_def 的 name）；已被占用时自动改为唯一名称，留空则保留原名</translation>
+    </message>
+    <message>
+        <source>Name scope:</source>
+        <translation>名称作用域：</translation>
+    </message>
+    <message>
+        <source>Placeholder</source>
+        <translation>占位符</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Wire to</source>
+        <translation>连接到</translation>
+    </message>
+    <message>
+        <source>(keep the placeholder)</source>
+        <translation>（保留占位符）</translation>
+    </message>
+    <message>
+        <source>The graph has no placeholders to wire.</source>
+        <translation>该图没有可连接的占位符。</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::node_editor::NodeEditor</name>
     <message>
         <source>Untitled graph</source>
@@ -5117,6 +5166,40 @@ max %4</source>
     <message>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Import graph</source>
+        <translation>导入图</translation>
+    </message>
+    <message>
+        <source>Import graph as %1</source>
+        <translation>将图导入为 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n node(s)</source>
+        <translation>
+            <numerusform>已导入 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> under %1</source>
+        <translation>，位于 %1 下</translation>
+    </message>
+    <message>
+        <source>Import Graph</source>
+        <translation>导入图</translation>
+    </message>
+    <message>
+        <source>TensorFlow graphs (*.pb *.pbtxt *.meta *.pb.txt);;All files (*)</source>
+        <translation>TensorFlow 图 (*.pb *.pbtxt *.meta *.pb.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import failed: %1</source>
+        <translation>导入失败：%1</translation>
+    </message>
+    <message>
+        <source>Import Graph…</source>
+        <translation>导入图…</translation>
     </message>
 </context>
 <context>

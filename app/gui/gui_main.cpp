@@ -126,6 +126,7 @@ struct GuiOptions {
     QCommandLineOption findOption;
     QCommandLineOption leftToRightOption;
     QCommandLineOption evaluateOption;
+    QCommandLineOption importGraphOption;
     QCommandLineOption trainStepsOption;
     QCommandLineOption captureStepOption;
     QCommandLineOption processesOption;
@@ -183,6 +184,12 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
     QCommandLineOption evaluateOption(QStringLiteral("evaluate"),
                                       QCoreApplication::translate("CommandLine", "With --panel editor and --select: capture the Evaluate dialog of that node."));
     parser.addOption(evaluateOption);
+    QCommandLineOption importGraphOption(
+        QStringLiteral("import-graph"),
+        QCoreApplication::translate("CommandLine", "With --panel editor: capture Edit ▸ Import Graph… for FILE over "
+                                                   "the editor's graph (--find PLACEHOLDER=TENSOR wires one input)."),
+        QStringLiteral("FILE"));
+    parser.addOption(importGraphOption);
     QCommandLineOption trainStepsOption(QStringLiteral("train-steps"),
                                         QCoreApplication::translate("CommandLine", "With --panel training, profiler or debugger: train the open project to step N "
                                                                                    "(into a temporary log directory; profiler: step 3 is profiled) before capturing."),
@@ -269,6 +276,7 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                  QStringLiteral("[FILES...]"));
     return GuiOptions{screenshotOption, panelOption, languageOption, themeOption, sizeOption, exampleOption,
                       expandOption, colourOption, selectOption, findOption, leftToRightOption, evaluateOption,
+                      importGraphOption,
                       trainStepsOption, captureStepOption, processesOption, distributedDialogOption, dataOption,
                       tabOption, graphImageOption, benchLayoutOption, benchEditorOption, benchChartOption,
                       benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption, benchDataOption,
@@ -346,6 +354,7 @@ int screenshotFromOptions(MainWindow& window, const QCommandLineParser& parser, 
     request.find = parser.value(o.findOption);
     request.leftToRight = parser.isSet(o.leftToRightOption);
     request.evaluate = parser.isSet(o.evaluateOption);
+    request.importGraph = parser.value(o.importGraphOption);
     request.dashboardTab = parser.value(o.tabOption);
     request.dataDir = parser.value(o.dataOption);
     if (parser.isSet(o.trainStepsOption)) {

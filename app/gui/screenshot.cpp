@@ -28,7 +28,12 @@
 #include "node_editor/node_item.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
+#include "node_editor/import_graph_dialog.h"
 #include "node_editor/session_console.h"
+#include "io/formats/graph_file.h"
+
+#include <QComboBox>
+#include <QFileInfo>
 #include "registries/default_registries.h"
 
 #include <QApplication>
@@ -293,6 +298,27 @@ QStringList screenshotPanelNames(const MainWindow& window)
 
 namespace {
 
+/// --panel editor --import-graph FILE: the Import Graph dialog over the editor's graph, with --find's
+/// "PLACEHOLDER=TENSOR" chosen in its table.
+int captureImportDialog(MainWindow& window, node_editor::NodeEditor& editor, const ScreenshotRequest& request)
+{
+    auto graph = readGraphFromFile(request.importGraph.toStdString());
+    if (!graph)
+        return fail(QString::fromStdString(graph.error().message()));
+    node_editor::ImportGraphDialog dialog(editor.document(), window.registries(), std::move(graph->graph),
+                                          QFileInfo(request.importGraph).fileName(), &window);
+    if (const qsizetype eq = request.find.indexOf(QLatin1Char('=')); eq > 0) {
+        QComboBox* box = dialog.mappingBox(request.find.left(eq).trimmed());
+        const int item = box ? box->findText(request.find.mid(eq + 1).trimmed(), Qt::MatchStartsWith) : -1;
+        if (item < 0)
+            return fail(QStringLiteral("--find: no input or tensor '%1' in the Import Graph dialog").arg(request.find));
+        box->setCurrentIndex(item);
+    }
+    dialog.show();
+    settle(150);
+    return save(dialog.grab(), request.outputFile);
+}
+
 /// --panel editor: the files (or the spirals example) in node editor tabs, --select'ed, --evaluate'd.
 int captureEditor(MainWindow& window, const ScreenshotRequest& request)
 {
@@ -313,6 +339,8 @@ int captureEditor(MainWindow& window, const ScreenshotRequest& request)
     settle(100);
     if (auto* editor = qobject_cast<node_editor::NodeEditor*>(window.documents()->currentWidget())) {
         editor->refreshFeedback();
+        if (!request.importGraph.isEmpty())
+            return captureImportDialog(window, *editor, request);
         if (!request.select.isEmpty()) {
             const DocNodeId id = editor->document()->findByName(request.select.toStdString());
             if (id == kNoNode)

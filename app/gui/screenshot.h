@@ -24,6 +24,8 @@ struct ScreenshotRequest {
     bool leftToRight = false;
     /// Editor panel: open the Evaluate dialog on the selected node, run it, and capture the dialog.
     bool evaluate = false;
+    /// Editor panel: show Edit ▸ Import Graph… for this file and capture the dialog.
+    QString importGraph;
     /// Training panel: train the open project to this step first (0: do not train).
     int trainSteps = 0;
     /// Training panel with trainSteps: capture while the run is going, once it has passed this step

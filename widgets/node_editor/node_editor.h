@@ -33,6 +33,7 @@ namespace tstudio::node_editor {
 
 class AttrEditor;
 class InteractiveSession;
+struct GraphImport;
 class NodeEditorMinimap;
 class NodeEditorView;
 class NodePalette;
@@ -59,6 +60,12 @@ public:
     /// Adds a node ("layer:Dense", "op:MatMul") at a scene position with a fresh TF-style name; its id, or
     /// kNoNode with the reason shown.
     DocNodeId addNode(const QString& kindAndType, QPointF scenePos);
+    /// tf.import_graph_def of `graph` into the document (Edit ▸ Import Graph…): its nodes pasted under
+    /// the request's name scope, collapsed, with mapped placeholders' consumers wired to document
+    /// tensors, then the whole graph laid out, as one undo step. Errors are importIntoDocument's.
+    Status importGraph(const tensorflow::GraphDef& graph, const GraphImport& request);
+    /// Edit ▸ Import Graph…: a file chosen, read on a worker, then ImportGraphDialog and importGraph.
+    void importGraphFromFile();
     /// Replaces the document with a GraphDef's nodes, laid out automatically (the graph viewer's layout).
     Status loadGraphDef(const tensorflow::GraphDef& graph, const QString& title);
     /// Opens a graph file (.pb, .pbtxt, .meta, a SavedModel) or a project (.tsproj), reading it on this

@@ -18,6 +18,8 @@
 #include "model/meta_graph.h"
 #include "node_editor/attr_editor.h"
 #include "node_editor/evaluate_dialog.h"
+#include "node_editor/graph_import.h"
+#include "node_editor/import_graph_dialog.h"
 #include "node_editor/document_builder.h"
 #include "node_editor/document_project.h"
 #include "node_editor/node_editor_minimap.h"
@@ -26,6 +28,7 @@
 #include "node_editor/node_palette.h"
 #include "node_editor/scope_frame_item.h"
 #include "node_editor/source_preview_view.h"
+#include "common/background_run.h"
 #include "common/canvas_overlays.h"
 #include "common/catalog_text.h"
 #include "framework/op_registry.h"
@@ -38,6 +41,8 @@
 #include <QScrollBar>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFutureWatcher>
 #include <QEvent>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -246,6 +251,65 @@ void NodeEditor::paste()
         }
     if (!pasted.isEmpty())
         m_view->reveal(pasted); // pasted beside the copied nodes, which may be scrolled away
+}
+
+Status NodeEditor::importGraph(const tensorflow::GraphDef& graph, const GraphImport& request)
+{
+    if (!m_registries)
+        return failedPreconditionError("the editor has no op registry");
+    auto imported = importIntoDocument(*m_document, *m_registries, graph, request);
+    if (!imported)
+        return imported.error();
+    auto command = PasteCommand::create(m_document, imported->fragment);
+    if (!command)
+        return command.error();
+    QUndoStack* stack = m_document->undoStack();
+    const QString scope = q(imported->prefix);
+    stack->beginMacro(scope.isEmpty() ? tr("Import graph") : tr("Import graph as %1").arg(scope));
+    PasteCommand* raw = command->get();
+    stack->push(command->release());
+    // The imported graph as one box (its scope collapsed), the whole graph laid out again.
+    if (!imported->prefix.empty()) {
+        std::set<std::string> collapsed = m_scene->collapsedScopes();
+        collapsed.insert(imported->prefix);
+        m_scene->changeCollapsedScopes(collapsed, QString());
+    }
+    arrange();
+    stack->endMacro();
+    m_view->zoomToFit();
+    m_minimap->refit();
+    m_status->setText(tr("Imported %n node(s)", nullptr, static_cast<int>(raw->pastedIds().size())) +
+                      (scope.isEmpty() ? QString() : tr(" under %1").arg(scope)));
+    return Status::ok();
+}
+
+void NodeEditor::importGraphFromFile()
+{
+    if (!m_registries)
+        return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import Graph"), QString(), tr("TensorFlow graphs (*.pb *.pbtxt *.meta *.pb.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    auto* watcher = new QFutureWatcher<Expected<GraphFile>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        Expected<GraphFile> read = watcher->result();
+        if (!read) {
+            m_status->setText(q(read.error().message()));
+            return;
+        }
+        ImportGraphDialog dialog(m_document, m_registries, std::move(read->graph), QFileInfo(path).fileName(), this);
+        if (dialog.exec() != QDialog::Accepted) {
+            m_status->clear();
+            return;
+        }
+        if (const Status s = importGraph(dialog.graph(), dialog.request()); !s.isOk())
+            m_status->setText(tr("Import failed: %1").arg(q(s.message())));
+    });
+    const std::string file = path.toStdString();
+    watcher->setFuture(runInBackground([file] { return readGraphFromFile(file); }));
 }
 
 void NodeEditor::duplicateSelection()

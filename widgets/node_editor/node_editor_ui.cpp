@@ -261,6 +261,7 @@ void NodeEditor::createActions()
     menuOnly("collapseScopes", QKeySequence(), [this] { collapseAllScopes(true); });
     menuOnly("expandScopes", QKeySequence(), [this] { collapseAllScopes(false); });
     menuOnly("summaries", QKeySequence(), &NodeEditor::addSummariesToSelection);
+    menuOnly("importGraph", QKeySequence(), &NodeEditor::importGraphFromFile);
     add("arrange", QKeySequence(Qt::CTRL | Qt::Key_L), &NodeEditor::autoArrange);
     add("fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_view->zoomToFit(); });
     add("view", QKeySequence(), &NodeEditor::viewInGraphViewer);
@@ -302,7 +303,7 @@ void NodeEditor::retranslateUi()
         {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")},
         {"trainDistributed", tr("Run on Several Processes…")},
         {"breakpoint", tr("Toggle breakpoint")}, {"minimap", tr("Show minimap")},
-        {"summaries", tr("Add summaries")}};
+        {"summaries", tr("Add summaries")}, {"importGraph", tr("Import Graph…")}};
     for (const auto& [key, text] : texts) {
         QAction* action = m_actions[QString::fromLatin1(key)];
         action->setText(text);
