@@ -13,6 +13,8 @@
 #include "io/file_kind_detector.h"
 #include "io/formats/open_graph.h"
 #include "io/formats/saved_model_format.h"
+#include "model/meta_graph.h"
+#include "model/meta_graph_contents.h"
 #include "model/saved_model.h"
 #include "model/saved_object_graph.h"
 #include "registries/default_registries.h"
@@ -115,6 +117,73 @@ void printText(const GraphSummary& g)
     std::printf("ops:\n");
     for (const auto& [op, count] : g.opHistogram)
         std::printf("  %-40s %lld\n", op.c_str(), static_cast<long long>(count));
+}
+
+nlohmann::json toJson(const MetaGraphContents& m)
+{
+    nlohmann::json j;
+    j["meta_info"] = {{"tensorflow_version", m.tensorflowVersion},
+                      {"tensorflow_git_version", m.tensorflowGitVersion},
+                      {"tags", m.tags},
+                      {"stripped_default_attrs", m.strippedDefaultAttrs}};
+    if (m.hasSaver)
+        j["saver"] = {{"filename_tensor_name", m.saver.filenameTensor},
+                      {"save_tensor_name", m.saver.saveTensor},
+                      {"restore_op_name", m.saver.restoreOp},
+                      {"max_to_keep", m.saver.maxToKeep},
+                      {"keep_checkpoint_every_n_hours", m.saver.keepCheckpointEveryNHours},
+                      {"sharded", m.saver.sharded},
+                      {"version", m.saver.version}};
+    j["collections"] = nlohmann::json::array();
+    for (const auto& c : m.collections)
+        j["collections"].push_back(
+            {{"name", c.name}, {"kind", c.kind}, {"variable_defs", c.variableDefs}, {"members", c.members}});
+    j["stripped_op_list"] = m.strippedOps;
+    j["asset_files"] = nlohmann::json::array();
+    for (const auto& a : m.assets)
+        j["asset_files"].push_back({{"tensor", a.tensor}, {"filename", a.filename}});
+    j["signature_count"] = m.signatureCount;
+    return j;
+}
+
+/// A MetaGraphDef's parts besides the graph, as saved_model_cli and a reader of the .meta want them.
+void printText(const MetaGraphContents& m)
+{
+    std::printf("meta graph: TensorFlow %s%s%s, default attrs %s\n",
+                m.tensorflowVersion.empty() ? "(version not recorded)" : m.tensorflowVersion.c_str(),
+                m.tensorflowGitVersion.empty() ? "" : " ", m.tensorflowGitVersion.c_str(),
+                m.strippedDefaultAttrs ? "stripped" : "kept");
+    if (!m.tags.empty()) {
+        std::string tags;
+        for (const auto& t : m.tags)
+            tags += (tags.empty() ? "" : ", ") + t;
+        std::printf("tags:    %s\n", tags.c_str());
+    }
+    if (m.hasSaver)
+        std::printf("saver:   %s checkpoints, filename %s, save %s, restore %s, max_to_keep %d, "
+                    "keep_checkpoint_every_n_hours %g%s\n",
+                    m.saver.version.c_str(), m.saver.filenameTensor.c_str(), m.saver.saveTensor.c_str(),
+                    m.saver.restoreOp.c_str(), m.saver.maxToKeep,
+                    static_cast<double>(m.saver.keepCheckpointEveryNHours),
+                    m.saver.sharded ? ", sharded" : "");
+    else
+        std::printf("saver:   (none)\n");
+    std::printf("collections (%zu):\n", m.collections.size());
+    for (const auto& c : m.collections) {
+        std::printf("  %s (%s%s, %zu)\n", c.name.c_str(), c.kind.c_str(), c.variableDefs ? " of VariableDef" : "",
+                    c.members.size());
+        for (const auto& member : c.members)
+            std::printf("    %s\n", member.c_str());
+    }
+    std::string ops;
+    for (const auto& op : m.strippedOps)
+        ops += (ops.empty() ? "" : ", ") + op;
+    std::printf("stripped op list (%zu): %s\n", m.strippedOps.size(), ops.c_str());
+    if (!m.assets.empty()) {
+        std::printf("asset files (%zu):\n", m.assets.size());
+        for (const auto& a : m.assets)
+            std::printf("  %-40s %s\n", a.filename.c_str(), a.tensor.c_str());
+    }
 }
 
 /// Library functions using ops this build lacks, as a warning: they load and fail only if run.
@@ -479,7 +548,9 @@ void addInspectCommand(CLI::App& app, int& exitCode)
 {
     auto* cmd = app.add_subcommand("inspect", "Detect what a file or directory holds (by content) and report it; "
                                               "for graphs also nodes, ops, placeholders, variables and devices; for "
-                                              "checkpoints every tensor; for SavedModels their tag sets and signatures");
+                                              "checkpoints every tensor; for SavedModels their tag sets and "
+                                              "signatures; for MetaGraphs their collections, saver, stripped op "
+                                              "list and assets");
     auto path = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
     auto shapes = std::make_shared<bool>(false);
@@ -544,6 +615,13 @@ void addInspectCommand(CLI::App& app, int& exitCode)
                 return fail(listed.error());
             tensors = std::move(*listed);
         }
+        std::optional<MetaGraphContents> metaGraph;
+        if (report->kind == FileKind::kMetaGraphDef || report->kind == FileKind::kMetaGraphDefText) {
+            auto read = readMetaGraphFile(report->path);
+            if (!read)
+                return fail(read.error());
+            metaGraph = metaGraphContents(*read);
+        }
         std::optional<SavedModelReport> savedModel;
         if (report->kind == FileKind::kSavedModel) {
             auto listed = inspectSavedModel(*report);
@@ -562,6 +640,8 @@ void addInspectCommand(CLI::App& app, int& exitCode)
             }
             if (shapeReport)
                 out["shapes"] = toJson(*shapeReport);
+            if (metaGraph)
+                out["meta_graph"] = toJson(*metaGraph);
             if (tensors)
                 out["checkpoint"] = toJson(*tensors);
             if (savedModel)
@@ -569,6 +649,8 @@ void addInspectCommand(CLI::App& app, int& exitCode)
             std::cout << jsonText(out, 2) << std::endl;
         } else {
             printText(*report);
+            if (metaGraph)
+                printText(*metaGraph);
             if (graph) {
                 printText(*graph);
                 printText(gaps);
