@@ -96,10 +96,6 @@
         <translation>配合 --train-steps 或 --panel debugger：项目的 Dataset 节点读取的 MNIST 文件夹。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images.</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images。</translation>
-    </message>
-    <message>
         <source>With --panel training and --train-steps: capture while the run trains, once it passes step N (the dashboard that follows it on --tab), then stop it.</source>
         <translation>与 --panel training 和 --train-steps 一起使用：在训练进行中、越过第 N 步后截图（跟随该运行的仪表板，显示 --tab 指定的标签页），然后停止训练。</translation>
     </message>
@@ -134,6 +130,10 @@
     <message>
         <source>With --panel editor: capture Edit ▸ Import Graph… for FILE over the editor&apos;s graph (--find PLACEHOLDER=TENSOR wires one input).</source>
         <translation>与 --panel editor 一起：在编辑器的图上为 FILE 截取“编辑 ▸ 导入图…”对话框（--find PLACEHOLDER=TENSOR 连接一个输入）。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
 </context>
 <context>
@@ -4002,6 +4002,93 @@ max %4</source>
     <message>
         <source>Find previous match</source>
         <translation>查找上一个匹配项</translation>
+    </message>
+    <message>
+        <source>MetaGraph</source>
+        <translation>MetaGraph</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::graph_viewer::MetaGraphView</name>
+    <message>
+        <source>Written by</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <source>TensorFlow (version not recorded)</source>
+        <translation>TensorFlow（未记录版本）</translation>
+    </message>
+    <message>
+        <source>TensorFlow %1</source>
+        <translation>TensorFlow %1</translation>
+    </message>
+    <message>
+        <source>Git version %1</source>
+        <translation>Git 版本 %1</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>标签：%1</translation>
+    </message>
+    <message>
+        <source>Default attrs stripped</source>
+        <translation>已去除默认属性</translation>
+    </message>
+    <message>
+        <source>Default attrs kept</source>
+        <translation>保留默认属性</translation>
+    </message>
+    <message>
+        <source>Saver</source>
+        <translation>Saver</translation>
+    </message>
+    <message>
+        <source>No SaverDef</source>
+        <translation>没有 SaverDef</translation>
+    </message>
+    <message>
+        <source>%1 checkpoints%2</source>
+        <translation>%1 检查点%2</translation>
+    </message>
+    <message>
+        <source>, sharded</source>
+        <translation>，分片</translation>
+    </message>
+    <message>
+        <source>Filename tensor: %1</source>
+        <translation>文件名张量：%1</translation>
+    </message>
+    <message>
+        <source>Save tensor: %1</source>
+        <translation>保存张量：%1</translation>
+    </message>
+    <message>
+        <source>Restore op: %1</source>
+        <translation>恢复操作：%1</translation>
+    </message>
+    <message>
+        <source>max_to_keep %1, keep_checkpoint_every_n_hours %2</source>
+        <translation>max_to_keep %1，keep_checkpoint_every_n_hours %2</translation>
+    </message>
+    <message>
+        <source>Collections (%1)</source>
+        <translation>集合（%1）</translation>
+    </message>
+    <message>
+        <source>%1 — click to select node %2 in the graph</source>
+        <translation>%1 — 单击以在图中选择节点 %2</translation>
+    </message>
+    <message>
+        <source>Stripped op list (%1)</source>
+        <translation>精简操作列表（%1）</translation>
+    </message>
+    <message>
+        <source>Asset files (%1)</source>
+        <translation>资源文件（%1）</translation>
+    </message>
+    <message>
+        <source>%1 (fed to %2)</source>
+        <translation>%1（馈送给 %2）</translation>
     </message>
 </context>
 <context>

@@ -218,11 +218,14 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                                                              "whose Dataset node reads one."),
                                   QStringLiteral("DIR"));
     parser.addOption(dataOption);
-    QCommandLineOption tabOption(QStringLiteral("tab"),
-                                 QCoreApplication::translate("CommandLine", "With --panel dashboard: show this tab (scalars, images, graphs, "
-                                                                            "distributions, histograms, text, audio); with --panel profiler: timeline, ops, "
-                                                                            "scopes, nodes or advice; with --panel debugger: the inspector's table, histogram, heatmap or images."),
-                                 QStringLiteral("TAB"));
+    QCommandLineOption tabOption(
+        QStringLiteral("tab"),
+        QCoreApplication::translate("CommandLine",
+                                    "With --panel dashboard: show this tab (scalars, images, graphs, distributions, "
+                                    "histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or "
+                                    "advice; with --panel debugger: the inspector's table, histogram, heatmap or "
+                                    "images; with --panel graph: metagraph (the MetaGraph tab)."),
+        QStringLiteral("TAB"));
     parser.addOption(tabOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),
                                         QCoreApplication::translate("CommandLine", "Draw the graph file given (with --left-to-right: "

@@ -28,6 +28,7 @@
 #include "node_editor/node_item.h"
 #include "training/distributed_dialog.h"
 #include "training/training_panel.h"
+#include "graph_viewer/meta_graph_view.h"
 #include "node_editor/import_graph_dialog.h"
 #include "node_editor/session_console.h"
 #include "io/formats/graph_file.h"
@@ -134,6 +135,13 @@ QString prepareGraph(MainWindow& window, const ScreenshotRequest& request)
     }
     if (requested > 0 && request.select.isEmpty() && request.find.isEmpty())
         viewer->canvas()->zoomToFit();
+    // --tab metagraph: the side panel's MetaGraph tab (collections, saver) in front.
+    if (request.dashboardTab == QLatin1String("metagraph")) {
+        if (!viewer->metaGraphView())
+            return QStringLiteral("--tab metagraph: the file holds no MetaGraph");
+        if (auto* tabs = qobject_cast<QTabWidget*>(viewer->metaGraphView()->parentWidget()->parentWidget()))
+            tabs->setCurrentWidget(viewer->metaGraphView());
+    }
     viewer->canvas()->settle(); // full quality, as a still view is drawn
     return {};
 }

@@ -5,6 +5,7 @@
 #include "io/file_kind_detector.h"
 #include "io/formats/open_graph.h"
 #include "io/formats/saved_model_format.h"
+#include "model/meta_graph.h"
 
 #include <algorithm>
 #include <chrono>
@@ -59,8 +60,15 @@ Expected<LoadedGraph> loadGraph(const GraphLoadRequest& request, const std::atom
         if (!model)
             return unexpected(model.error());
         const int meta = std::max(0, out.chosen);
-        if (meta < (*model)->meta_graphs_size())
+        if (meta < (*model)->meta_graphs_size()) {
             out.signatures = signaturesOf((*model)->meta_graphs(meta));
+            out.metaGraph = metaGraphContents((*model)->meta_graphs(meta));
+        }
+    } else if (out.kind == FileKind::kMetaGraphDef || out.kind == FileKind::kMetaGraphDefText) {
+        // Read again for its other parts (openGraph keeps the graph only); a failure here only
+        // leaves the MetaGraph tab out.
+        if (auto meta = readMetaGraphFile(path))
+            out.metaGraph = metaGraphContents(*meta);
     }
     if (cancelled && cancelled->load())
         return unexpected(cancelledError("loading '" + path.string() + "' was cancelled"));

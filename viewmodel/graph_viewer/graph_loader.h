@@ -6,6 +6,7 @@
 #include "graph_viewer/graph_hierarchy.h"
 #include "io/events/event_graphs.h"
 #include "io/file_kind.h"
+#include "model/meta_graph_contents.h"
 #include "model/saved_model.h"
 #include "proto/graph.pb.h"
 
@@ -54,6 +55,9 @@ struct LoadedGraph {
     std::string checkpointPrefix;
     /// A SavedModel's signatures (of the chosen MetaGraph), sorted by key; empty for other kinds.
     std::vector<SignatureInfo> signatures;
+    /// What the MetaGraph holds besides the graph (collections, SaverDef, stripped ops, assets): for a
+    /// .meta file and a SavedModel's chosen MetaGraph; empty for other kinds.
+    std::optional<MetaGraphContents> metaGraph;
     /// RunMetadata records of an event file or log directory (for colouring by time and memory).
     std::vector<events::EventRunMetadataRecord> runMetadata;
     /// Damaged records skipped in event files, as readable lines.

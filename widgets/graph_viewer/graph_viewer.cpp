@@ -10,6 +10,7 @@
 #include "graph_viewer/graph_minimap.h"
 #include "graph/tensor_id.h"
 #include "graph_viewer/node_properties_panel.h"
+#include "graph_viewer/meta_graph_view.h"
 #include "graph_viewer/signatures_view.h"
 #include "common/empty_state.h"
 #include "registries/default_registries.h"
@@ -307,6 +308,26 @@ void GraphViewer::installLoaded(LoadedGraph result, std::shared_ptr<GraphViewLay
         m_side->removeTab(m_side->indexOf(m_signatures));
         m_signatures->deleteLater();
         m_signatures = nullptr;
+    }
+
+    if (m_loaded->metaGraph) {
+        if (!m_metaGraph) {
+            m_metaGraph = new MetaGraphView(m_side);
+            connect(m_metaGraph, &MetaGraphView::nodeActivated, this,
+                    [this](const QString& name) { selectNodeNamed(name); });
+            m_side->addTab(m_metaGraph, tr("MetaGraph"));
+        }
+        std::shared_ptr<const tensorflow::GraphDef> graph = m_loaded->graph;
+        std::set<std::string> names;
+        if (graph)
+            for (const auto& node : graph->node())
+                names.insert(node.name());
+        m_metaGraph->setContents(*m_loaded->metaGraph,
+                                 [names = std::move(names)](const std::string& n) { return names.count(n) > 0; });
+    } else if (m_metaGraph) {
+        m_side->removeTab(m_side->indexOf(m_metaGraph));
+        m_metaGraph->deleteLater();
+        m_metaGraph = nullptr;
     }
 
     QString title = m_title;

@@ -43,6 +43,7 @@ struct Registries;
 namespace tstudio::graph_viewer {
 
 class CheckpointVariablesView;
+class MetaGraphView;
 class GraphMinimap;
 class GraphViewLayout;
 class NodePropertiesPanel;
@@ -89,6 +90,8 @@ public:
     NodePropertiesPanel* properties() const { return m_properties; }
     QListWidget* problemsList() const { return m_problems; }
     CheckpointVariablesView* checkpointView() const { return m_checkpoint; }
+    /// The "MetaGraph" tab of a .meta file or SavedModel (null for other files).
+    MetaGraphView* metaGraphView() const { return m_metaGraph; }
     /// The "Signatures" tab of a SavedModel (null for other files).
     SignaturesView* signaturesView() const { return m_signatures; }
 
@@ -282,6 +285,7 @@ private:
     NodePropertiesPanel* m_properties = nullptr;
     QListWidget* m_problems = nullptr;
     CheckpointVariablesView* m_checkpoint = nullptr;
+    MetaGraphView* m_metaGraph = nullptr;
     SignaturesView* m_signatures = nullptr;
     /// selectNodeNamed of an embedded node: once `host` is selected the panel shows `graphIndex` instead.
     struct EmbeddedSelection {

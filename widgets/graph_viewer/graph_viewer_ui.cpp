@@ -10,6 +10,7 @@
 #include "graph_viewer/graph_minimap.h"
 #include "graph/tensor_id.h"
 #include "graph_viewer/node_properties_panel.h"
+#include "graph_viewer/meta_graph_view.h"
 #include "graph_viewer/signatures_view.h"
 #include "common/empty_state.h"
 #include "registries/default_registries.h"
@@ -425,6 +426,8 @@ void GraphViewer::retranslateUi()
     m_side->setTabText(m_side->indexOf(m_problems), m_facts ? tr("Problems (%1)").arg(m_problems->count()) : tr("Problems"));
     if (m_checkpoint)
         m_side->setTabText(m_side->indexOf(m_checkpoint), tr("Checkpoint"));
+    if (m_metaGraph)
+        m_side->setTabText(m_side->indexOf(m_metaGraph), tr("MetaGraph"));
     if (m_signatures)
         m_side->setTabText(m_side->indexOf(m_signatures), tr("Signatures"));
     // The legend's labels are made with the colouring: colour again for the new language.
