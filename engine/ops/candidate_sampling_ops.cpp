@@ -19,50 +19,41 @@ namespace {
 
 using C = ShapeInferenceContext;
 
+/// A candidate sampler's OpDef: one int64 input, the three outputs and the sampler attrs
+/// (range_max for all but AllCandidateSampler, whose range is num_sampled).
+OpDefBuilder samplerOp(const char* name, const char* summary, bool hasRange)
+{
+    OpDefBuilder op(name);
+    op.summary(summary)
+        .category(op_category::kRandom)
+        .setIsStateful()
+        .input("true_classes: int64")
+        .output("sampled_candidates: int64")
+        .output("true_expected_count: float")
+        .output("sampled_expected_count: float")
+        .attr("num_true: int >= 1")
+        .attr("num_sampled: int >= 1")
+        .attr("unique: bool");
+    if (hasRange)
+        op.attr("range_max: int >= 1");
+    op.attr("seed: int = 0").attr("seed2: int = 0");
+    return op;
+}
+
 std::vector<OpDefBuilder> candidateSamplingOpDefinitions()
 {
     std::vector<OpDefBuilder> ops;
-    const std::pair<const char*, const char*> samplers[] = {
-        {"UniformCandidateSampler",
-         "num_sampled classes drawn uniformly from [0, range_max), with the expected count of each true and "
-         "sampled class."},
-        {"LogUniformCandidateSampler",
-         "num_sampled classes drawn from the log-uniform (Zipfian) distribution over [0, range_max), with the "
-         "expected count of each true and sampled class."},
-    };
-    for (const auto& [name, summary] : samplers) {
-        OpDefBuilder op(name);
-        op.summary(summary)
-            .category(op_category::kRandom)
-            .setIsStateful()
-            .input("true_classes: int64")
-            .output("sampled_candidates: int64")
-            .output("true_expected_count: float")
-            .output("sampled_expected_count: float")
-            .attr("num_true: int >= 1")
-            .attr("num_sampled: int >= 1")
-            .attr("unique: bool")
-            .attr("range_max: int >= 1")
-            .attr("seed: int = 0")
-            .attr("seed2: int = 0");
-        ops.push_back(std::move(op));
-    }
-    {
-        OpDefBuilder op("AllCandidateSampler");
-        op.summary("Every class in [0, num_sampled) as the sampled candidates, each with expected count 1.")
-            .category(op_category::kRandom)
-            .setIsStateful()
-            .input("true_classes: int64")
-            .output("sampled_candidates: int64")
-            .output("true_expected_count: float")
-            .output("sampled_expected_count: float")
-            .attr("num_true: int >= 1")
-            .attr("num_sampled: int >= 1")
-            .attr("unique: bool")
-            .attr("seed: int = 0")
-            .attr("seed2: int = 0");
-        ops.push_back(std::move(op));
-    }
+    ops.push_back(samplerOp("UniformCandidateSampler",
+                            "num_sampled classes drawn uniformly from [0, range_max), with the expected count of "
+                            "each true and sampled class.",
+                            true));
+    ops.push_back(samplerOp("LogUniformCandidateSampler",
+                            "num_sampled classes drawn from the log-uniform (Zipfian) distribution over "
+                            "[0, range_max), with the expected count of each true and sampled class.",
+                            true));
+    ops.push_back(samplerOp("AllCandidateSampler",
+                            "Every class in [0, num_sampled) as the sampled candidates, each with expected count 1.",
+                            false));
     {
         OpDefBuilder op("ComputeAccidentalHits");
         op.summary("The positions of sampled candidates that match a row's true classes (accidental hits), "

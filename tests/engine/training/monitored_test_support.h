@@ -93,6 +93,17 @@ inline training::MonitoredTrainingSessionOptions sessionOptions(const std::strin
     return o;
 }
 
+/// A session with no checkpoints, summaries or step counter: only `hooks`.
+inline Expected<std::unique_ptr<training::MonitoredTrainingSession>>
+plainSession(Regression& m, std::vector<std::shared_ptr<training::SessionRunHook>> hooks)
+{
+    auto o = sessionOptions("");
+    o.logStepCountSteps = 0;
+    o.saveSummariesSteps = 0;
+    o.hooks = std::move(hooks);
+    return training::MonitoredTrainingSession::create(*m.graph, o);
+}
+
 /// The event files of `dir`, sorted by name.
 inline std::vector<std::string> eventFiles(const std::string& dir)
 {

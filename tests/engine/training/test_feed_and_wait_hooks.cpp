@@ -14,20 +14,6 @@ using namespace tstudio;
 using namespace tstudio::training;
 using namespace tstudio::testing;
 
-namespace {
-
-Expected<std::unique_ptr<MonitoredTrainingSession>> plainSession(Regression& m,
-                                                                 std::vector<std::shared_ptr<SessionRunHook>> hooks)
-{
-    auto o = sessionOptions("");
-    o.logStepCountSteps = 0;
-    o.saveSummariesSteps = 0;
-    o.hooks = std::move(hooks);
-    return MonitoredTrainingSession::create(*m.graph, o);
-}
-
-} // namespace
-
 class TestFeedAndWaitHooks : public QObject {
     Q_OBJECT
 

@@ -33,17 +33,6 @@ using namespace tstudio::testing;
 
 namespace {
 
-/// A session with no checkpoints, summaries or step counter: only `hooks`.
-Expected<std::unique_ptr<MonitoredTrainingSession>> plainSession(Regression& m,
-                                                                 std::vector<std::shared_ptr<SessionRunHook>> hooks)
-{
-    auto o = sessionOptions("");
-    o.logStepCountSteps = 0;
-    o.saveSummariesSteps = 0;
-    o.hooks = std::move(hooks);
-    return MonitoredTrainingSession::create(*m.graph, o);
-}
-
 Tensor floats(const std::vector<float>& v, const TensorShape& shape)
 {
     static CpuAllocator allocator;

@@ -2,6 +2,7 @@
 // into one GraphBuilder, real tensor names across layers, per-node problems, cycles, savers, the book's
 // MNIST network from layer nodes (against TensorFlow's meta graph, and trained), and a 2,000-node timing.
 #include "../../support/book_training.h"
+#include "../../support/document_test_support.h"
 #include "../../support/graph_def_nodes.h"
 #include "node_editor/document_builder.h"
 
@@ -37,23 +38,10 @@ namespace {
 
 constexpr auto* registries = &testing::sharedRegistries;
 
-/// Adds a node through AddNodeCommand (kNoNode with a warning when the command is refused).
 DocNodeId add(GraphDocument& doc, NodeKind kind, const std::string& type, const std::string& name,
               const Params& attrs = {})
 {
-    NodeSpec spec;
-    spec.kind = kind;
-    spec.type = type;
-    spec.name = name;
-    spec.attrs = attrs;
-    auto command = AddNodeCommand::create(&doc, spec);
-    if (!command) {
-        qWarning("add %s: %s", name.c_str(), command.error().toString().c_str());
-        return kNoNode;
-    }
-    AddNodeCommand* raw = command->get();
-    doc.undoStack()->push(command->release());
-    return raw->nodeId();
+    return testing::addDocumentNode(doc, kind, type, name, attrs);
 }
 
 DocNodeId op(GraphDocument& doc, const std::string& type, const std::string& name, const Params& attrs = {})
@@ -66,16 +54,9 @@ DocNodeId layer(GraphDocument& doc, const std::string& type, const std::string& 
     return add(doc, NodeKind::kLayer, type, name, params);
 }
 
-/// Connects through ConnectCommand; false with a warning when refused.
 bool link(GraphDocument& doc, DocNodeId from, int output, DocNodeId to, int slot)
 {
-    auto command = ConnectCommand::create(&doc, {from, output, to, slot});
-    if (!command) {
-        qWarning("connect: %s", command.error().toString().c_str());
-        return false;
-    }
-    doc.undoStack()->push(command->release());
-    return true;
+    return testing::connectDocumentPorts(doc, from, output, to, slot);
 }
 
 bool control(GraphDocument& doc, DocNodeId from, DocNodeId to)

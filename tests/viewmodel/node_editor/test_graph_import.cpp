@@ -4,6 +4,7 @@
 // the dtype check in TensorFlow's words, and the pasted document running end to end.
 #include "node_editor/graph_import.h"
 
+#include "../../support/document_test_support.h"
 #include "../../support/model_test_support.h"
 #include "../../support/shared_registries.h"
 #include "builder/attr_values.h"
@@ -35,19 +36,9 @@ node { name: "y" op: "AddV2" input: "sq" input: "one" attr { key: "T" value { ty
 )";
 
 DocNodeId op(GraphDocument& doc, const std::string& type, const std::string& name,
-             std::map<std::string, tf::AttrValue> attrs = {})
+             const std::map<std::string, tf::AttrValue>& attrs = {})
 {
-    NodeSpec spec;
-    spec.kind = NodeKind::kOp;
-    spec.type = type;
-    spec.name = name;
-    spec.attrs = std::move(attrs);
-    auto command = AddNodeCommand::create(&doc, spec);
-    if (!command)
-        return kNoNode;
-    AddNodeCommand* raw = command->get();
-    doc.undoStack()->push(command->release());
-    return raw->nodeId();
+    return testing::addDocumentNode(doc, NodeKind::kOp, type, name, attrs);
 }
 
 tf::GraphDef parsed(const char* text)

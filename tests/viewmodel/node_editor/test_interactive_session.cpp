@@ -3,6 +3,7 @@
 // puts the session out of date until it is re-initialised, feeds typed as text, and the errors.
 #include "node_editor/interactive_session.h"
 
+#include "../../support/document_test_support.h"
 #include "../../support/model_test_support.h"
 #include "../../support/shared_registries.h"
 #include "builder/attr_values.h"
@@ -22,30 +23,12 @@ namespace {
 
 DocNodeId op(GraphDocument& doc, const std::string& type, const std::string& name, const Params& attrs = {})
 {
-    NodeSpec spec;
-    spec.kind = NodeKind::kOp;
-    spec.type = type;
-    spec.name = name;
-    spec.attrs = attrs;
-    auto command = AddNodeCommand::create(&doc, spec);
-    if (!command) {
-        qWarning("add %s: %s", name.c_str(), command.error().toString().c_str());
-        return kNoNode;
-    }
-    AddNodeCommand* raw = command->get();
-    doc.undoStack()->push(command->release());
-    return raw->nodeId();
+    return testing::addDocumentNode(doc, NodeKind::kOp, type, name, attrs);
 }
 
 bool link(GraphDocument& doc, DocNodeId from, int output, DocNodeId to, int slot)
 {
-    auto command = ConnectCommand::create(&doc, {from, output, to, slot});
-    if (!command) {
-        qWarning("connect: %s", command.error().toString().c_str());
-        return false;
-    }
-    doc.undoStack()->push(command->release());
-    return true;
+    return testing::connectDocumentPorts(doc, from, output, to, slot);
 }
 
 Params floats(const TensorShape& shape, const std::vector<double>& values)
