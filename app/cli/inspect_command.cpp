@@ -13,7 +13,7 @@
 #include "io/file_kind_detector.h"
 #include "io/formats/open_graph.h"
 #include "io/formats/saved_model_format.h"
-#include "model/meta_graph.h"
+#include "io/formats/meta_graph_format.h"
 #include "model/meta_graph_contents.h"
 #include "model/saved_model.h"
 #include "model/saved_object_graph.h"
@@ -617,10 +617,10 @@ void addInspectCommand(CLI::App& app, int& exitCode)
         }
         std::optional<MetaGraphContents> metaGraph;
         if (report->kind == FileKind::kMetaGraphDef || report->kind == FileKind::kMetaGraphDefText) {
-            auto read = readMetaGraphFile(report->path);
+            auto read = formats::metaGraphOf(*report); // the detector's parse, not a second read
             if (!read)
                 return fail(read.error());
-            metaGraph = metaGraphContents(*read);
+            metaGraph = metaGraphContents(**read);
         }
         std::optional<SavedModelReport> savedModel;
         if (report->kind == FileKind::kSavedModel) {

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace tstudio::testing {
 
@@ -20,6 +21,13 @@ const char* err(const Status& s);
 template <typename T> const char* err(const Expected<T>& e)
 {
     return e ? "ok" : err(e.error());
+}
+
+/// The elements of a float32 tensor, in row-major order.
+inline std::vector<float> floatValuesOf(const Tensor& t)
+{
+    const auto v = t.values<float>();
+    return {v.begin(), v.end()};
 }
 
 /// The binary MetaGraphDef at `relativePath` under fixturesDir(), or nullopt when the fixtures,

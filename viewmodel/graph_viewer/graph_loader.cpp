@@ -5,7 +5,7 @@
 #include "io/file_kind_detector.h"
 #include "io/formats/open_graph.h"
 #include "io/formats/saved_model_format.h"
-#include "model/meta_graph.h"
+#include "io/formats/meta_graph_format.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,10 +65,10 @@ Expected<LoadedGraph> loadGraph(const GraphLoadRequest& request, const std::atom
             out.metaGraph = metaGraphContents((*model)->meta_graphs(meta));
         }
     } else if (out.kind == FileKind::kMetaGraphDef || out.kind == FileKind::kMetaGraphDefText) {
-        // Read again for its other parts (openGraph keeps the graph only); a failure here only
-        // leaves the MetaGraph tab out.
-        if (auto meta = readMetaGraphFile(path))
-            out.metaGraph = metaGraphContents(*meta);
+        // The probe's parse when the report holds it (openGraph keeps the graph only); a failure
+        // here only leaves the MetaGraph tab out.
+        if (auto meta = formats::metaGraphOf(*report))
+            out.metaGraph = metaGraphContents(**meta);
     }
     if (cancelled && cancelled->load())
         return unexpected(cancelledError("loading '" + path.string() + "' was cancelled"));

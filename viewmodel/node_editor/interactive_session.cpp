@@ -54,24 +54,6 @@ std::int64_t countNumbers(const std::string& text)
     return n;
 }
 
-Expected<TensorShape> parseShape(std::string_view text)
-{
-    std::vector<std::int64_t> dims;
-    std::string cleaned(text);
-    for (char& c : cleaned)
-        if (c == ',')
-            c = ' ';
-    std::istringstream in(cleaned);
-    for (std::string word; in >> word;) {
-        char* end = nullptr;
-        const long long v = std::strtoll(word.c_str(), &end, 10);
-        if (end == word.c_str() || *end != '\0' || v < 0)
-            return unexpected(invalidArgumentError("'" + word + "' is not a dimension (a shape is [2,3])"));
-        dims.push_back(v);
-    }
-    return TensorShape(dims);
-}
-
 } // namespace
 
 Expected<ConsoleRequest> parseConsoleLine(std::string_view line)
@@ -108,7 +90,7 @@ Expected<ConsoleRequest> parseConsoleLine(std::string_view line)
         if (const auto open = name.find('['); open != std::string::npos) {
             if (name.back() != ']')
                 return unexpected(invalidArgumentError("feed '" + name + "': a shape is written [2,3] after the name"));
-            auto shape = parseShape(std::string_view(name).substr(open + 1, name.size() - open - 2));
+            auto shape = parseFeedShape(std::string_view(name).substr(open + 1, name.size() - open - 2));
             if (!shape)
                 return unexpected(invalidArgumentError("feed '" + name + "': " + shape.error().message()));
             parsed.shape = *shape;
@@ -249,11 +231,10 @@ Expected<std::vector<Tensor>> InteractiveSession::runSession(const std::vector<s
 {
     // The learning phase is fed false (inference), as the editor's evaluations always did, unless fed.
     std::vector<std::pair<std::string, Tensor>> all = feeds;
-    CpuAllocator allocator;
     tensorflow::GraphDef held;
     if (m_sent.count("learning_phase"))
         *held.add_node() = m_sent.at("learning_phase");
-    auto phase = learningPhaseFeeds(held, false, allocator);
+    auto phase = learningPhaseFeeds(held, false, m_allocator);
     if (!phase)
         return unexpected(phase.error());
     for (const auto& [name, value] : *phase) {
@@ -299,7 +280,6 @@ Expected<InteractiveSession::RunReport> InteractiveSession::run(const GraphDocum
         fetches.push_back(id->node + ":" + std::to_string(id->index));
     }
 
-    CpuAllocator allocator;
     std::vector<std::pair<std::string, Tensor>> feeds;
     for (const ConsoleFeed& feed : request.feeds) {
         auto tensor = b.tensor(feed.name);
@@ -329,7 +309,7 @@ Expected<InteractiveSession::RunReport> InteractiveSession::run(const GraphDocum
         if (!shape.isFullyDefined())
             return unexpected(invalidArgumentError("feed '" + feed.name + "' has shape " + shape.toString() +
                                                    ": give its shape, e.g. " + feed.name + "[2,784]=random"));
-        auto value = parseFeedText(feed.text, tensor->baseDtype(), shape, allocator);
+        auto value = parseFeedText(feed.text, tensor->baseDtype(), shape, m_allocator);
         if (!value)
             return unexpected(invalidArgumentError("feed '" + feed.name + "': " + value.error().message()));
         feeds.emplace_back(feed.name, std::move(*value));
@@ -357,7 +337,16 @@ Expected<std::vector<Tensor>> InteractiveSession::evaluate(const GraphDocument& 
     const auto tensors = synced->build.tensors.find(id);
     if (tensors == synced->build.tensors.end())
         return unexpected(invalidArgumentError("node '" + node->name + "' was not built"));
-    return runSession(feeds, tensors->second, {});
+    // The caller's feeds may come from an allocator that dies before this session (a dialog's):
+    // the session runs on copies in its own.
+    std::vector<std::pair<std::string, Tensor>> owned;
+    for (const auto& [name, value] : feeds) {
+        auto copy = value.deepCopy(m_allocator);
+        if (!copy)
+            return unexpected(copy.error());
+        owned.emplace_back(name, std::move(*copy));
+    }
+    return runSession(owned, tensors->second, {});
 }
 
 } // namespace tstudio::node_editor

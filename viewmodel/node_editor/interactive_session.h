@@ -6,6 +6,7 @@
 
 #include "core/expected.h"
 #include "document/graph_document.h"
+#include "framework/allocator.h"
 #include "framework/tensor.h"
 #include "framework/tensor_shape.h"
 #include "proto/node_def.pb.h"
@@ -85,7 +86,8 @@ public:
     /// request feeds it. Errors: sync's, unknown names ("No node 'x' in the graph"), feeds that do
     /// not parse (naming the feed), the Session's run errors (naming the node).
     Expected<RunReport> run(const GraphDocument& document, const ConsoleRequest& request);
-    /// sync(), then every output of document node `id` (the editor's Evaluate…), with `feeds`.
+    /// sync(), then every output of document node `id` (the editor's Evaluate…), with `feeds` (copied:
+    /// the caller's allocator may die before the session).
     /// Errors: the node does not build (its problem, naming it), and run's.
     Expected<std::vector<Tensor>> evaluate(const GraphDocument& document, DocNodeId id,
                                            const std::vector<std::pair<std::string, Tensor>>& feeds);
@@ -109,6 +111,9 @@ private:
                                              const std::vector<std::string>& targets);
 
     const Registries& m_registries;
+    /// Holds the feeds' buffers (typed feeds, the learning phase); declared before the session, which
+    /// may keep a fed tensor until it is destroyed.
+    CpuAllocator m_allocator;
     std::unique_ptr<Session> m_session;
     std::map<std::string, tensorflow::NodeDef> m_sent; ///< node name -> the NodeDef the session has
     std::string m_outOfDate;

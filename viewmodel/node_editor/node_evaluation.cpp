@@ -1,13 +1,13 @@
 // Evaluation of a document node through the engine's Session, and feeds typed as text.
 #include "node_editor/node_evaluation.h"
 
-#include "builder/learning_phase.h"
+#include "core/ascii_text.h"
 #include "framework/allocator.h"
 #include "graph/tensor_id.h"
 #include "io/npy.h"
 #include "node_editor/document_builder.h"
+#include "node_editor/interactive_session.h"
 #include "registries/default_registries.h"
-#include "runtime/session.h"
 
 #include <cmath>
 #include <filesystem>
@@ -103,6 +103,27 @@ Expected<std::vector<FeedSpec>> evaluationFeeds(const GraphDocument& document, c
     return feeds;
 }
 
+Expected<TensorShape> parseFeedShape(std::string_view text)
+{
+    std::string t(trimAsciiSpace(text));
+    if (t.size() >= 2 && t.front() == '[' && t.back() == ']')
+        t = t.substr(1, t.size() - 2);
+    std::vector<std::int64_t> dims;
+    std::istringstream parts(t);
+    for (std::string part; std::getline(parts, part, ',');) {
+        const std::string trimmed(trimAsciiSpace(part));
+        if (trimmed.empty())
+            continue;
+        char* end = nullptr;
+        const long long d = std::strtoll(trimmed.c_str(), &end, 10);
+        if (end == trimmed.c_str() || *end != '\0' || d < 0)
+            return unexpected(
+                invalidArgumentError("'" + trimmed + "' is not a dimension: give whole numbers like [2, 3]"));
+        dims.push_back(d);
+    }
+    return TensorShape(dims);
+}
+
 Expected<Tensor> parseFeedText(const std::string& text, DataType dtype, const TensorShape& shape, Allocator& allocator)
 {
     if (!shape.isFullyDefined())
@@ -172,39 +193,8 @@ Expected<Tensor> parseFeedText(const std::string& text, DataType dtype, const Te
 Expected<std::vector<Tensor>> evaluateNode(const GraphDocument& document, const Registries& registries, DocNodeId id,
                                            const std::vector<std::pair<std::string, Tensor>>& feeds)
 {
-    auto built = buildForEvaluation(document, registries, id);
-    if (!built)
-        return unexpected(built.error());
-    // Only the nodes that built go into the session: a half-built document still evaluates what it can.
-    const tensorflow::GraphDef& graph = built->build.builder->graphDef();
-    SessionOptions options;
-    options.ops = &registries.ops;
-    options.kernels = &registries.kernels;
-    Session session(options);
-    if (Status s = session.create(graph); !s.isOk())
-        return unexpected(s);
-    std::vector<Tensor> out;
-    bool hasInit = false;
-    for (const auto& n : graph.node())
-        hasInit = hasInit || n.name() == "init";
-    if (hasInit)
-        if (Status s = session.run({}, {}, {"init"}, &out); !s.isOk())
-            return unexpected(s);
-    // Evaluation is inference: the graph's learning phase (batch norm, dropout) is fed false, as
-    // Estimator's evaluate and predict do, unless the user feeds it.
-    CpuAllocator allocator;
-    auto phase = learningPhaseFeeds(graph, false, allocator);
-    if (!phase)
-        return unexpected(phase.error());
-    std::vector<std::pair<std::string, Tensor>> all = feeds;
-    for (const auto& feed : *phase) {
-        const std::string& name = feed.first; // a plain reference: clang 14 cannot capture a structured binding
-        if (std::none_of(feeds.begin(), feeds.end(), [&](const auto& f) { return f.first == name || f.first + ":0" == name; }))
-            all.emplace_back(name, feed.second);
-    }
-    if (Status s = session.run(all, built->tensors(), {}, &out); !s.isOk())
-        return unexpected(s);
-    return out;
+    InteractiveSession session(registries);
+    return session.evaluate(document, id, feeds);
 }
 
 double tensorValueAt(const Tensor& t, std::int64_t i)

@@ -8,6 +8,7 @@
 #include "framework/tensor_shape.h"
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,14 +30,19 @@ struct FeedSpec {
 /// does not build — the problem, naming the node.
 Expected<std::vector<FeedSpec>> evaluationFeeds(const GraphDocument& document, const Registries& registries, DocNodeId id);
 
+/// A feed's shape typed as "[2, 3]" or "2,3" (whole numbers; "?" is not allowed in a feed); "" or "[]"
+/// is a scalar. InvalidArgument "'q' is not a dimension: give whole numbers like [2, 3]".
+Expected<TensorShape> parseFeedShape(std::string_view text);
+
 /// A feed tensor of `dtype` and the fully defined `shape` from text: "zeros", "ones", "random" (uniform in
 /// [0, 1), seeded, so repeatable), the path of a .npy file (its own dtype and shape must match), or numbers
 /// separated by commas or spaces (one number fills the tensor; otherwise exactly as many as elements).
 /// float32, float64, int32, int64 and bool; errors say what was expected.
 Expected<Tensor> parseFeedText(const std::string& text, DataType dtype, const TensorShape& shape, Allocator& allocator);
 
-/// Runs the document's graph and fetches every output of `id`, feeding `feeds`; when the graph has variables
-/// it runs their initialiser ("init", as the builder names it) first. The graph's learning phase is fed
+/// Runs the document's graph and fetches every output of `id`, feeding `feeds`, in a new
+/// InteractiveSession (interactive_session.h) of its own: the variables initialised (the graph's "init",
+/// else each variable's initializer) before the run. The graph's learning phase is fed
 /// false (inference: batch norm on its moving statistics, no dropout) unless `feeds` sets it. Errors: build problems, missing feeds,
 /// the session's errors (naming the node).
 Expected<std::vector<Tensor>> evaluateNode(const GraphDocument& document, const Registries& registries, DocNodeId id,

@@ -21,26 +21,6 @@
 #include <cmath>
 
 namespace tstudio::node_editor {
-namespace {
-
-/// "[2, 3]" -> TensorShape{2, 3}; "?" is not allowed in a feed.
-Expected<TensorShape> parseShape(const QString& text)
-{
-    QString t = text.trimmed();
-    if (t.startsWith(QLatin1Char('[')) && t.endsWith(QLatin1Char(']')))
-        t = t.mid(1, t.size() - 2);
-    std::vector<std::int64_t> dims;
-    for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const qlonglong d = part.trimmed().toLongLong(&ok);
-        if (!ok || d < 0)
-            return unexpected(invalidArgumentError("'" + part.trimmed().toStdString() + "' is not a dimension: give whole numbers like [2, 3]"));
-        dims.push_back(d);
-    }
-    return TensorShape(dims);
-}
-
-} // namespace
 
 EvaluateDialog::EvaluateDialog(const GraphDocument* document, const Registries* registries, DocNodeId id,
                                QWidget* parent, InteractiveSession* session)
@@ -117,7 +97,7 @@ bool EvaluateDialog::evaluate()
     CpuAllocator allocator;
     std::vector<std::pair<std::string, Tensor>> feeds;
     for (const Row& row : m_rows) {
-        auto shape = parseShape(row.shape->text());
+        auto shape = parseFeedShape(row.shape->text().toStdString());
         if (!shape) {
             m_error->setText(tr("%1: %2").arg(row.name, QString::fromStdString(shape.error().message())));
             return false;

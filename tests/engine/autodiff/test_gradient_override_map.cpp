@@ -17,12 +17,6 @@ namespace tf = tensorflow;
 
 namespace {
 
-std::vector<float> floatsOf(const Tensor& t)
-{
-    const auto v = t.values<float>();
-    return {v.begin(), v.end()};
-}
-
 std::string gradientType(const GraphBuilder& b, const std::string& node)
 {
     const tf::NodeDef* def = b.findNode(node);
@@ -105,8 +99,8 @@ private slots:
         QVERIFY2(grads && plainGrads, grads ? err(plainGrads) : err(grads));
         auto out = runGraph(*m_registries, b, {}, {(*grads)[0]->name(), (*plainGrads)[0]->name()});
         QVERIFY2(out, err(out));
-        QCOMPARE(floatsOf((*out)[0]), (std::vector<float>{3, 6}));
-        QCOMPARE(floatsOf((*out)[1]), (std::vector<float>{2, 4}));
+        QCOMPARE(floatValuesOf((*out)[0]), (std::vector<float>{3, 6}));
+        QCOMPARE(floatValuesOf((*out)[1]), (std::vector<float>{2, 4}));
     }
 
     void straightThroughEstimator()
@@ -129,8 +123,8 @@ private slots:
         QVERIFY2(grads && (*grads)[0], err(grads));
         auto out = runGraph(*m_registries, b, {}, {(*grads)[0]->name(), floored.name()});
         QVERIFY2(out, err(out));
-        QCOMPARE(floatsOf((*out)[0]), (std::vector<float>{2, 2, 2}));
-        QCOMPARE(floatsOf((*out)[1]), (std::vector<float>{0, 1, -3}));
+        QCOMPARE(floatValuesOf((*out)[0]), (std::vector<float>{2, 2, 2}));
+        QCOMPARE(floatValuesOf((*out)[1]), (std::vector<float>{0, 1, -3}));
     }
 
     void anUnknownGradientNameIsTensorFlowsLookupError()

@@ -15,16 +15,6 @@ using namespace tstudio;
 using namespace tstudio::testing;
 namespace tf = tensorflow;
 
-namespace {
-
-std::vector<float> floatsOf(const Tensor& t)
-{
-    const auto v = t.values<float>();
-    return {v.begin(), v.end()};
-}
-
-} // namespace
-
 class TestInitializedValue : public QObject {
     Q_OBJECT
     std::unique_ptr<Registries> m_registries;
@@ -61,7 +51,7 @@ private slots:
         Status s = session.run({}, {}, {v->initializer().name()}, &out);
         QVERIFY2(s.isOk(), s.toString().c_str());
         QVERIFY(session.run({}, {"v:0"}, {}, &out).isOk());
-        QCOMPARE(floatsOf(out[0]), (std::vector<float>{2, 4}));
+        QCOMPARE(floatValuesOf(out[0]), (std::vector<float>{2, 4}));
         // Once w is initialised and changed, initialized_value reads the variable.
         QVERIFY(session.run({}, {}, {w->initializer().name()}, &out).isOk());
         auto assign = ops::constant(b, {5.0, 6.0}, TensorShape{2}, tf::DT_FLOAT, "five_six");
@@ -75,7 +65,7 @@ private slots:
         QVERIFY(session.extend(extension).isOk());
         QVERIFY(session.run({}, {}, {"set_w"}, &out).isOk());
         QVERIFY(session.run({}, {value->name()}, {}, &out).isOk());
-        QCOMPARE(floatsOf(out[0]), (std::vector<float>{5, 6}));
+        QCOMPARE(floatValuesOf(out[0]), (std::vector<float>{5, 6}));
     }
 
     void insideControlDependenciesItIsLifted()

@@ -16,6 +16,7 @@
 
 using namespace tstudio;
 using namespace tstudio::node_editor;
+using tstudio::testing::floatValuesOf;
 namespace tf = tensorflow;
 using Params = std::map<std::string, tf::AttrValue>;
 
@@ -44,12 +45,6 @@ Params variableAttrs(const TensorShape& shape)
     return {{"dtype", attr::type(tf::DT_FLOAT)}, {"shape", attr::shape(shape)}};
 }
 
-std::vector<float> floatsOf(const Tensor& t)
-{
-    const auto v = t.values<float>();
-    return {v.begin(), v.end()};
-}
-
 /// The values of the one fetch of `line`, or empty with a warning.
 std::vector<float> fetch(InteractiveSession& session, const GraphDocument& doc, const std::string& line)
 {
@@ -63,7 +58,7 @@ std::vector<float> fetch(InteractiveSession& session, const GraphDocument& doc, 
         qWarning("%s: %s", line.c_str(), report ? "not one value" : report.error().toString().c_str());
         return {};
     }
-    return floatsOf(report->values.front().tensor);
+    return floatValuesOf(report->values.front().tensor);
 }
 
 /// v = [1, 2] (initialised by "assign_v", grouped by "init"), "bump" adds [1, 1] to it.
@@ -210,11 +205,11 @@ private slots:
         QVERIFY2(two, testing::err(two));
         QCOMPARE(two->values.front().name, std::string("r:0"));
         QCOMPARE(two->values.front().tensor.shape().toString(), std::string("[2,3]"));
-        QCOMPARE(floatsOf(two->values.front().tensor), (std::vector<float>{1, 0, 3, 0, 5, 0}));
+        QCOMPARE(floatValuesOf(two->values.front().tensor), (std::vector<float>{1, 0, 3, 0, 5, 0}));
         auto shaped = session.run(doc, *parseConsoleLine("r, x with x[1,3]=ones"));
         QVERIFY2(shaped, testing::err(shaped));
         QCOMPARE(shaped->values.size(), std::size_t{2});
-        QCOMPARE(floatsOf(shaped->values[1].tensor), (std::vector<float>{1, 1, 1}));
+        QCOMPARE(floatValuesOf(shaped->values[1].tensor), (std::vector<float>{1, 1, 1}));
 
         auto unshaped = session.run(doc, *parseConsoleLine("r with x=random"));
         QVERIFY(!unshaped);
@@ -243,7 +238,7 @@ private slots:
         QCOMPARE(fetch(session, counter.doc, "bump"), (std::vector<float>{2, 3}));
         auto value = session.evaluate(counter.doc, counter.v, {});
         QVERIFY2(value, testing::err(value));
-        QCOMPARE(floatsOf(value->front()), (std::vector<float>{2, 3}));
+        QCOMPARE(floatValuesOf(value->front()), (std::vector<float>{2, 3}));
     }
 };
 
