@@ -58,7 +58,7 @@ Expected<Tensor> oneHotLabels(const Tensor& labels, std::int64_t depth, Allocato
 }
 
 Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph& graph, const Registries& registries,
-                                                          int threads, bool gpu, bool cudaGraphs)
+                                                          int threads, bool gpu, bool cudaGraphs, bool remapping)
 {
     SessionOptions options;
     options.captureGraphs = cudaGraphs;
@@ -68,6 +68,9 @@ Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph&
     options.config.set_inter_op_parallelism_threads(1);
     (*options.config.mutable_device_count())["GPU"] = gpu ? 1 : 0;
     options.config.set_allow_soft_placement(gpu);
+    if (!remapping)
+        options.config.mutable_graph_options()->mutable_rewrite_options()->set_remapping(
+            tensorflow::RewriterConfig::OFF);
     auto session = std::make_unique<Session>(options);
     if (Status s = session->create(graph.graph); !s.isOk())
         return unexpected(s);

@@ -49,8 +49,10 @@ struct ClassifierTrainingResult {
 
 /// A session with the graph created and its init op run; with `gpu`, on GPU:0 as TensorFlow places
 /// ops (soft placement for the rest), else on the CPU only. `cudaGraphs`: SessionOptions::captureGraphs.
+/// `remapping` false turns Grappler's remapper off (RewriterConfig remapping OFF): no fused nodes.
 Expected<std::unique_ptr<Session>> startClassifierSession(const ClassifierGraph& graph, const Registries& registries,
-                                                          int threads, bool gpu = false, bool cudaGraphs = true);
+                                                          int threads, bool gpu = false, bool cudaGraphs = true,
+                                                          bool remapping = true);
 
 /// Runs `graph.train` options.steps times, each fed one element of `batches` ({inputs, labels},
 /// labels as int64 class indices: one-hot encoded here when graph.labelDepth > 0), then measures

@@ -64,6 +64,7 @@ struct BenchArgs {
     std::string device = "cpu";
     int batch = 0;
     bool noCudaGraphs = false;
+    bool noRemapping = false;
     std::string project = "mnist-notes";
     std::vector<std::string> sets;
     std::string data;
@@ -529,6 +530,9 @@ std::pair<CLI::Option*, CLI::Option*> addBenchOptions(CLI::App* cmd, BenchArgs& 
     cmd->add_flag("--no-cuda-graphs", args.noCudaGraphs,
                   "mlp, lenet, resnet on the GPU: run every step in the executor (default: the training step is "
                   "captured once as a CUDA graph and replayed)");
+    cmd->add_flag("--no-remapping", args.noRemapping,
+                  "mlp, lenet, resnet: turn Grappler's remapper off (RewriterConfig remapping OFF), so no ops run "
+                  "fused (default on, as in TensorFlow: Conv2D + BiasAdd + Relu runs as one _FusedConv2D)");
     cmd->add_option("--batch", args.batch, "mlp, lenet, resnet, resnet50: examples per step (0 = 100, resnet 256, resnet50 8)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1000000));
@@ -682,6 +686,7 @@ int runBench(BenchArgs& args)
         training.debug = args.debug;
         training.profileSteps = args.profileSteps;
         training.cudaGraphs = !args.noCudaGraphs;
+        training.remapping = !args.noRemapping;
         return report.finish(benchTraining(**registries, training, report));
     }
     return report.finish(args.what == "matmul" ? benchMatmul(**registries, args, report)

@@ -101,7 +101,8 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args, B
         std::fprintf(stderr, "error: %s\n", graph.error().toString().c_str());
         return 1;
     }
-    auto session = examples::startClassifierSession(*graph, registries, args.threads, gpu, args.cudaGraphs);
+    auto session = examples::startClassifierSession(*graph, registries, args.threads, gpu, args.cudaGraphs,
+                                                  args.remapping);
     if (!session) {
         std::fprintf(stderr, "error: %s\n", session.error().toString().c_str());
         return 1;
@@ -196,6 +197,8 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args, B
     else
         report.text("tensorstudio, %u threads, batch %lld, %d steps in %.3f s (loss %.4f)\n", threads,
                     static_cast<long long>(batch), steps, seconds[0], static_cast<double>(out[0].values<float>()[0]));
+    if (!args.remapping)
+        report.text("Grappler's remapper off (--no-remapping): no fused nodes\n");
     // What a data-parallel step of this model allreduces (docs/scaling.md's model takes both
     // figures); the steps/s line stays last, as tools/bench/pytorch_bench.py prints it.
     report.text("%s: %.4f s per step, %lld trainable parameters (%.1f MB of float32 gradients per step)\n",

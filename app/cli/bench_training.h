@@ -31,6 +31,8 @@ struct TrainingBenchArgs {
     int profileSteps = 0;
     /// On the GPU, capture the training step as a CUDA graph and replay it (off: --no-cuda-graphs).
     bool cudaGraphs = true;
+    /// Grappler's remapper (fused nodes such as _FusedConv2D); off: --no-remapping.
+    bool remapping = true;
 };
 
 /// Builds the network (models/layer_networks.h: GradientDescent, sparse softmax cross entropy),

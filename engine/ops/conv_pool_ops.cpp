@@ -1,6 +1,6 @@
-// Convolutions and pooling of the NN op family: Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool,
-// their backward ops (MaxPoolGradGrad included), and their shape functions. Definitions follow
-// TensorFlow 1.15's OpDefs.
+// Convolutions and pooling of the NN op family: Conv2D (and Grappler's _FusedConv2D),
+// DepthwiseConv2dNative, MaxPool, AvgPool, their backward ops (MaxPoolGradGrad included), and
+// their shape functions. Definitions follow TensorFlow 1.15's OpDefs.
 #include "ops/conv_pool_ops.h"
 
 #include "framework/op_def_builder.h"
@@ -72,6 +72,25 @@ std::vector<OpDefBuilder> convPoolOpDefinitions()
             nnOp("Conv2DBackpropFilter", "Gradient of Conv2D with respect to its filter, of shape filter_sizes.");
         op.input("input: T").input("filter_sizes: int32").input("out_backprop: T").output("output: T");
         conv2DAttrs(op);
+        ops.push_back(std::move(op));
+    }
+    {
+        // Made by Grappler's remapper (and by execution plans here); graphs it optimised carry it.
+        OpDefBuilder op = nnOp("_FusedConv2D", "Conv2D followed by the ops named in fused_ops.");
+        op.input("input: T")
+            .input("filter: T")
+            .input("args: num_args * T")
+            .output("output: T")
+            .attr("T: {float, double}")
+            .attr("num_args: int >= 0")
+            .attr("strides: list(int)")
+            .attr(kPaddingWithExplicit)
+            .attr(kExplicitPaddings)
+            .attr(kDataFormat)
+            .attr(kDilations)
+            .attr("use_cudnn_on_gpu: bool = true")
+            .attr("fused_ops: list(string) = []")
+            .attr("epsilon: float = 0.0001");
         ops.push_back(std::move(op));
     }
     {
@@ -192,6 +211,7 @@ std::vector<std::pair<std::string, ShapeFunction>> convPoolShapeFunctions()
 {
     std::vector<std::pair<std::string, ShapeFunction>> functions;
     functions.emplace_back("Conv2D", conv2DShapeWithExplicitPadding);
+    functions.emplace_back("_FusedConv2D", conv2DShapeWithExplicitPadding);
     functions.emplace_back("Conv2DBackpropInput", shapeFromSizesInput(0));
     functions.emplace_back("Conv2DBackpropFilter", shapeFromSizesInput(1));
     functions.emplace_back("DepthwiseConv2dNative", depthwiseConv2DNativeShape);

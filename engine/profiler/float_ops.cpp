@@ -279,6 +279,14 @@ const std::unordered_map<std::string_view, Rule>& rules()
         {"DepthwiseConv2dNative", [](const FloatOpsRequest& r) { return conv2d(r, true); }},
         {"Dilation2D", [](const FloatOpsRequest& r) { return conv2d(r, true); }},
         {"BiasAdd", [](const FloatOpsRequest& r) { return unary(r, 1); }},
+        // Grappler's fused convolution: Conv2D's count plus BiasAdd's one per output element (the
+        // activation, as Relu, counts none). tfprof has no rule: it counts the op the graph names.
+        {"_FusedConv2D",
+         [](const FloatOpsRequest& r) -> Count {
+             const Count conv = conv2d(r, false);
+             const Count out = elements(output(r, 0));
+             return conv && out ? Count(*conv + *out) : std::nullopt;
+         }},
     };
     return table;
 }

@@ -123,6 +123,9 @@ public:
             auto def = defs.find(node.name);
             if (def != defs.end())
                 m_defs[i] = def->second;
+            // A node that a plan rewrite fused counts as the op that ran, with its inputs (the label's).
+            if (m_defs[i] && node.op.starts_with("_Fused") && node.op != m_defs[i]->op())
+                m_defs[i] = nullptr;
             const std::string& op = m_defs[i] ? m_defs[i]->op() : node.op;
             if (!hasFloatOpsRule(op))
                 continue;
@@ -443,7 +446,9 @@ std::vector<ProfileRow> nodeRows(const ProfileTrace& trace, const ProfileTableOp
         for (const auto& def : options.graph->node()) {
             auto it = byName.find(def.name());
             if (it != byName.end()) {
-                rows[it->second].opType = def.op();
+                // A node that a plan rewrite fused (Grappler's remapper) shows the op that ran.
+                if (!rows[it->second].opType.starts_with("_Fused"))
+                    rows[it->second].opType = def.op();
                 continue;
             }
             ProfileRow row;

@@ -3,6 +3,7 @@
 
 #include "runtime/control_flow_info.h"
 #include "runtime/equivalent_nodes.h"
+#include "runtime/contraction_fusion.h"
 #include "runtime/sparse_adam_fusion.h"
 
 #include <algorithm>
@@ -46,11 +47,12 @@ std::vector<bool> pruneForRun(const Graph& graph, const std::vector<TensorRef>& 
 
 namespace {
 
-/// The sparse Adam fusions of a plan: none among nodes that `equivalent` merges.
-SparseAdamFusions planSparseAdamFusions(const Graph& graph, const std::vector<bool>& needed,
-                                        const std::vector<int>& nodeFrame, const std::set<TensorRef>& fed,
-                                        const std::vector<TensorRef>& fetches, const std::vector<NodeId>& keep,
-                                        const NodeRuntimeLookup& lookup, const std::optional<EquivalentNodes>& equivalent)
+/// The remapper's fusions of a plan (sparse_adam_fusion.h, contraction_fusion.h): none among nodes
+/// that `equivalent` merges.
+PlanFusions planFusions(const Graph& graph, const std::vector<bool>& needed, const std::vector<int>& nodeFrame,
+                        const std::set<TensorRef>& fed, const std::vector<TensorRef>& fetches,
+                        const std::vector<NodeId>& keep, const NodeRuntimeLookup& lookup,
+                        const std::optional<EquivalentNodes>& equivalent)
 {
     std::vector<bool> merging;
     if (equivalent) {
@@ -59,14 +61,17 @@ SparseAdamFusions planSparseAdamFusions(const Graph& graph, const std::vector<bo
             merging[static_cast<std::size_t>(id)] =
                 equivalent->isMergedAway(id) || !equivalent->merged[static_cast<std::size_t>(id)].empty();
     }
-    return findSparseAdamFusions(graph, needed, nodeFrame, fed, fetches, keep, lookup,
-                                 equivalent ? &merging : nullptr);
+    const FusionScope scope(graph, needed, nodeFrame, fed, fetches, keep, lookup, equivalent ? &merging : nullptr);
+    PlanFusions fusions;
+    findSparseAdamFusions(scope, fusions);
+    findContractionFusions(scope, fusions);
+    return fusions;
 }
 
 /// Makes `node` (a fusion's anchor) run the fused kernel, which the plan keeps.
-Status runFused(PlanNode& node, const SparseAdamFusion& fusion, ExecutorPlan& plan)
+Status runFused(PlanNode& node, const PlanFusion& fusion, ExecutorPlan& plan)
 {
-    auto kernel = training::makeFusedSparseAdamKernel(fusion.def, *node.runtime.device);
+    auto kernel = fusion.makeKernel(fusion.def, *node.runtime.device);
     if (!kernel)
         return kernel.error();
     std::shared_ptr<OpKernel> owned = std::move(*kernel);
@@ -100,14 +105,14 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
     if (rewrites.mergeEquivalentNodes)
         equivalent = findEquivalentNodes(graph, needed, cf->nodeFrame, fedSet, fetches, rewrites.targets, lookup);
 
-    const SparseAdamFusions fusions =
-        rewrites.fuseSparseAdam
-            ? planSparseAdamFusions(graph, needed, cf->nodeFrame, fedSet, fetches, rewrites.targets, lookup, equivalent)
-            : SparseAdamFusions{};
+    const PlanFusions fusions =
+        rewrites.remapping
+            ? planFusions(graph, needed, cf->nodeFrame, fedSet, fetches, rewrites.targets, lookup, equivalent)
+            : PlanFusions{};
 
     ExecutorPlan plan;
     plan.mergedNodes = equivalent ? equivalent->mergedCount : 0;
-    plan.fusedSparseAdam = static_cast<int>(fusions.fusions.size());
+    plan.fusedNodes = static_cast<int>(fusions.fusions.size());
     for (const ControlFlowFrame& frame : cf->frames)
         plan.frames.push_back(PlanFrame{frame.name, frame.parent, frame.parallelIterations, 0, 0, 0, {}});
     plan.planIndex.assign(static_cast<std::size_t>(graph.nodeCount()), -1);
@@ -118,7 +123,7 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
         if (!needed[static_cast<std::size_t>(id)] || cf->nodeFrame[static_cast<std::size_t>(id)] < 0 ||
             (equivalent && equivalent->isMergedAway(id)) || fusions.isAbsorbed(id))
             continue;
-        const SparseAdamFusion* fusion = fusions.of(id); // set for the anchor of a fused update
+        const PlanFusion* fusion = fusions.of(id); // set for the anchor of a fused update
         PlanNode node;
         node.id = id;
         node.def = &graph.node(id);
@@ -153,7 +158,7 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
         for (NodeId member : fusion ? fusion->members : self)
         for (const GraphEdge& e : graph.inEdges(member)) {
             if (fusion && (fusions.of(e.src) == fusion ||
-                           (!e.isControl() && SparseAdamFusions::fusedInput(*fusion, member, e.dstInput) < 0)))
+                           (!e.isControl() && PlanFusions::fusedInput(*fusion, member, e.dstInput) < 0)))
                 continue;
             if (e.isControl()) {
                 if (needed[static_cast<std::size_t>(e.src)]) {
@@ -200,7 +205,7 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
             const auto& merged = equivalent->merged[static_cast<std::size_t>(node.id)];
             sources.insert(sources.end(), merged.begin(), merged.end());
         }
-        const SparseAdamFusion* fusion = fusions.of(node.id);
+        const PlanFusion* fusion = fusions.of(node.id);
         if (fusion)
             sources = fusion->members;
         for (NodeId source : sources) {
@@ -209,18 +214,18 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
                     continue;
                 int dst = plan.planIndex[static_cast<std::size_t>(e.dst)];
                 int dstSlot = e.dstInput;
-                if (const SparseAdamFusion* into = fusions.of(e.dst)) {
+                if (const PlanFusion* into = fusions.of(e.dst)) {
                     // Into a fused node: a control edge waits for it, a data edge is one of its
                     // inputs or is not delivered.
                     dst = plan.planIndex[static_cast<std::size_t>(into->anchor)];
-                    if (!e.isControl() && (dstSlot = SparseAdamFusions::fusedInput(*into, e.dst, e.dstInput)) < 0)
+                    if (!e.isControl() && (dstSlot = PlanFusions::fusedInput(*into, e.dst, e.dstInput)) < 0)
                         continue;
                 }
                 if (dst < 0 || isFed(e))
                     continue;
                 int srcSlot = e.srcOutput;
                 if (fusion && !e.isControl()) {
-                    srcSlot = SparseAdamFusions::fusedOutput(*fusion, source);
+                    srcSlot = PlanFusions::fusedOutput(*fusion, source);
                     if (srcSlot < 0 || e.srcOutput != 0)
                         return unexpected(internalError("fused node '" + node.def->name() + "': output " +
                                                         std::to_string(e.srcOutput) + " of '" +
@@ -240,15 +245,22 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
         // Data edges first, then control edges (the order TensorFlow activates them in).
         std::stable_partition(node.outEdges.begin(), node.outEdges.end(),
                               [](const PlanEdge& e) { return !e.isControl(); });
-        for (const GraphEdge& e : graph.inEdges(node.id)) {
+        for (NodeId member : fusion ? fusion->members : std::vector<NodeId>{node.id})
+        for (const GraphEdge& e : graph.inEdges(member)) {
             if (!isFed(e))
                 continue;
+            // A fed input of a fused node is one of its fused inputs (members read no fed value inside).
+            const int dstSlot = fusion ? PlanFusions::fusedInput(*fusion, member, e.dstInput) : e.dstInput;
+            if (dstSlot < 0)
+                return unexpected(internalError("fused node '" + node.def->name() + "': input " +
+                                                std::to_string(e.dstInput) + " of '" + graph.node(member).name() +
+                                                "' is fed but is not an input of the fusion"));
             if (node.frame != ControlFlowInfo::kRootFrame)
                 return unexpected(invalidArgumentError(
                     "Cannot feed '" + TensorId{graph.node(e.src).name(), e.srcOutput}.toString(false) +
                     "': its consumer '" + node.def->name() + "' is inside the while loop frame '" +
                     plan.frames[static_cast<std::size_t>(node.frame)].name + "'"));
-            plan.feedEdges.push_back(PlanFeedEdge{feedIndexOf({e.src, e.srcOutput}), static_cast<int>(i), e.dstInput});
+            plan.feedEdges.push_back(PlanFeedEdge{feedIndexOf({e.src, e.srcOutput}), static_cast<int>(i), dstSlot});
         }
         if (node.initialPending == 0)
             plan.roots.push_back(static_cast<int>(i));

@@ -121,8 +121,8 @@ struct ExecutorPlan {
     /// Nodes of the graph that findEquivalentNodes merged into an equivalent node: they are not
     /// plan nodes, their consumers read the equivalent node's outputs.
     int mergedNodes = 0;
-    /// Sparse Adam updates run as one fused node each (sparse_adam_fusion.h).
-    int fusedSparseAdam = 0;
+    /// Fused nodes: patterns of ops the remapper's rewrite runs as one node each (plan_fusion.h).
+    int fusedNodes = 0;
     /// The kernels of fused nodes, which belong to the plan rather than to a graph node.
     std::vector<std::shared_ptr<OpKernel>> ownedKernels;
 };
@@ -132,9 +132,10 @@ struct PlanRewrites {
     /// Grappler's arithmetic optimizer (dedup stage): compute equivalent nodes once (see
     /// findEquivalentNodes in equivalent_nodes.h).
     bool mergeEquivalentNodes = false;
-    /// Grappler's remapper, for one pattern: TensorFlow 1.x's sparse Adam update of a ref variable
-    /// run as one fused CPU kernel (findSparseAdamFusions in sparse_adam_fusion.h).
-    bool fuseSparseAdam = false;
+    /// Grappler's remapper, for the patterns it fuses on the CPU: a convolution with its bias and
+    /// activation (contraction_fusion.h) and TensorFlow 1.x's sparse Adam update of a ref variable
+    /// (sparse_adam_fusion.h), each run as one fused node.
+    bool remapping = false;
     std::vector<NodeId> targets; ///< the run's target nodes: never merged away or fused
 };
 

@@ -310,15 +310,14 @@ Expected<std::shared_ptr<const ExecutorPlan>> Session::planFor(const std::vector
     PlanRewrites rewrites;
     rewrites.mergeEquivalentNodes =
         optimizerOn && !observed && rewriter.arithmetic_optimization() != tensorflow::RewriterConfig::OFF;
-    // The remapper's fusion of the sparse Adam update (sparse_adam_fusion.h); TensorFlow's remapper
-    // is on by default too.
-    rewrites.fuseSparseAdam = optimizerOn && !observed && rewriter.remapping() != tensorflow::RewriterConfig::OFF;
+    // The remapper's fusions (plan_fusion.h); TensorFlow's remapper is on by default too.
+    rewrites.remapping = optimizerOn && !observed && rewriter.remapping() != tensorflow::RewriterConfig::OFF;
     rewrites.targets = targets;
     const bool dependencyOptimization =
         optimizerOn && rewriter.dependency_optimization() != tensorflow::RewriterConfig::OFF;
 
     std::string key = rewrites.mergeEquivalentNodes ? "m," : "";
-    if (rewrites.fuseSparseAdam)
+    if (rewrites.remapping)
         key += "a,";
     for (const auto& [node, slot] : feeds)
         key += "f" + std::to_string(node) + ":" + std::to_string(slot) + ",";

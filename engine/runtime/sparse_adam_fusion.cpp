@@ -2,82 +2,22 @@
 #include "runtime/sparse_adam_fusion.h"
 
 #include "framework/node_attrs.h"
+#include "kernels/training/fused_sparse_adam_cpu.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace tstudio {
 
-bool SparseAdamFusions::isAbsorbed(NodeId id) const
-{
-    const SparseAdamFusion* f = of(id);
-    return f && f->anchor != id;
-}
-
-const SparseAdamFusion* SparseAdamFusions::of(NodeId id) const
-{
-    if (id < 0 || static_cast<std::size_t>(id) >= fusionOf.size() || fusionOf[static_cast<std::size_t>(id)] < 0)
-        return nullptr;
-    return &fusions[static_cast<std::size_t>(fusionOf[static_cast<std::size_t>(id)])];
-}
-
-int SparseAdamFusions::fusedInput(const SparseAdamFusion& fusion, NodeId member, int slot)
-{
-    for (std::size_t i = 0; i < fusion.inputs.size(); ++i)
-        if (fusion.inputs[i] == std::make_pair(member, slot))
-            return static_cast<int>(i);
-    return -1;
-}
-
-int SparseAdamFusions::fusedOutput(const SparseAdamFusion& fusion, NodeId member)
-{
-    for (std::size_t i = 0; i < fusion.outputs.size(); ++i)
-        if (fusion.outputs[i] == member)
-            return static_cast<int>(i);
-    return -1;
-}
-
 namespace {
 
-using Source = std::pair<NodeId, int>; // a tensor: (producer, output)
+using Source = PatternReader::Source;
 
-class Matcher {
+class Matcher : public PatternReader {
 public:
-    Matcher(const Graph& graph, const std::vector<bool>& needed) : m_graph(graph), m_needed(needed) {}
-
-    const std::string& op(NodeId id) const { return m_graph.node(id).op(); }
-
-    /// The data in-edge of `id` at input `slot`.
-    std::optional<Source> input(NodeId id, int slot) const
-    {
-        for (const GraphEdge& e : m_graph.inEdges(id))
-            if (!e.isControl() && e.dstInput == slot)
-                return Source{e.src, e.srcOutput};
-        return std::nullopt;
-    }
-
-    /// Whether the needed data consumers of `id` are exactly one edge into `consumer`.
-    bool readOnlyBy(NodeId id, NodeId consumer) const
-    {
-        int edges = 0;
-        for (const GraphEdge& e : m_graph.outEdges(id)) {
-            if (e.isControl() || !m_needed[static_cast<std::size_t>(e.dst)])
-                continue;
-            if (e.dst != consumer || e.srcOutput != 0)
-                return false;
-            ++edges;
-        }
-        return edges == 1;
-    }
-
-    /// Whether no needed node reads a value of `id` (control edges may leave it).
-    bool unread(NodeId id) const
-    {
-        return std::none_of(m_graph.outEdges(id).begin(), m_graph.outEdges(id).end(), [&](const GraphEdge& e) {
-            return !e.isControl() && m_needed[static_cast<std::size_t>(e.dst)];
-        });
-    }
+    using PatternReader::PatternReader;
 
     /// For a binary op: the input slot fed by output 0 of a node with op `wanted` (either side), or -1.
     int slotFrom(NodeId id, std::initializer_list<const char*> wanted) const
@@ -96,7 +36,7 @@ public:
     /// decay slot of mul).
     std::optional<std::tuple<NodeId, NodeId, int>> decayOf(NodeId scatter, Source slotRef) const
     {
-        for (const GraphEdge& e : m_graph.inEdges(scatter)) {
+        for (const GraphEdge& e : graph().inEdges(scatter)) {
             if (!e.isControl() || op(e.src) != "Assign" || input(e.src, 0) != slotRef || !unread(e.src))
                 continue;
             auto mul = input(e.src, 1);
@@ -112,12 +52,9 @@ public:
         return std::nullopt;
     }
 
-private:
-    const Graph& m_graph;
-    const std::vector<bool>& m_needed;
 };
 
-std::optional<SparseAdamFusion> matchAt(const Matcher& g, NodeId a)
+std::optional<PlanFusion> matchAt(const Matcher& g, NodeId a)
 {
     // AssignSub(var, RealDiv(Mul(lr, mT), Add(Sqrt(vT), epsilon)))
     auto varRef = g.input(a, 0);
@@ -156,13 +93,10 @@ std::optional<SparseAdamFusion> matchAt(const Matcher& g, NodeId a)
     const auto [am, mm, beta1Slot] = *mDecay;
     const auto [av, mv, beta2Slot] = *vDecay;
 
-    SparseAdamFusion f;
+    PlanFusion f;
     f.anchor = a;
     f.members = {a, d, l, e, q, sm, sv, am, mm, av, mv};
-    std::vector<NodeId> distinct = f.members;
-    std::sort(distinct.begin(), distinct.end());
-    if (std::adjacent_find(distinct.begin(), distinct.end()) != distinct.end())
-        return std::nullopt;
+    f.inputs.resize(training::kFusedInputCount);
     f.inputs[training::kFusedVar] = {a, 0};
     f.inputs[training::kFusedM] = {sm, 0};
     f.inputs[training::kFusedV] = {sv, 0};
@@ -179,7 +113,7 @@ std::optional<SparseAdamFusion> matchAt(const Matcher& g, NodeId a)
 
 /// The attributes the fused kernel needs, all members agreeing: T (float or double) and use_locking;
 /// Tindices from the ScatterAdds.
-bool fillDef(const Graph& graph, SparseAdamFusion& f)
+bool fillDef(const Graph& graph, PlanFusion& f)
 {
     std::optional<DataType> t;
     std::optional<bool> locking;
@@ -210,62 +144,23 @@ bool fillDef(const Graph& graph, SparseAdamFusion& f)
     (*f.def.mutable_attr())["Tindices"].set_type(*tindices);
     (*f.def.mutable_attr())["use_locking"].set_b(*locking);
     (*f.def.mutable_attr())["_scatter_m"].set_s(scatterM.name());
+    f.makeKernel = training::makeFusedSparseAdamKernel;
     return true;
 }
 
 } // namespace
 
-SparseAdamFusions findSparseAdamFusions(const Graph& graph, const std::vector<bool>& needed,
-                                        const std::vector<int>& nodeFrame, const std::set<TensorRef>& fed,
-                                        const std::vector<TensorRef>& fetches, const std::vector<NodeId>& keep,
-                                        const NodeRuntimeLookup& lookup, const std::vector<bool>* mergedOrMerging)
+void findSparseAdamFusions(const FusionScope& scope, PlanFusions& into)
 {
-    SparseAdamFusions result;
-    result.fusionOf.assign(static_cast<std::size_t>(graph.nodeCount()), -1);
-    const Matcher matcher(graph, needed);
-    auto named = [&](NodeId id) {
-        if (std::find(keep.begin(), keep.end(), id) != keep.end())
-            return true;
-        if (std::any_of(fetches.begin(), fetches.end(), [&](const TensorRef& t) { return t.first == id; }))
-            return true;
-        if (std::any_of(fed.begin(), fed.end(), [&](const TensorRef& t) { return t.first == id; }))
-            return true;
-        const auto& in = graph.inEdges(id);
-        return std::any_of(in.begin(), in.end(),
-                           [&](const GraphEdge& e) { return !e.isControl() && fed.count({e.src, e.srcOutput}) > 0; });
-    };
+    const Graph& graph = scope.graph();
+    const Matcher matcher(graph, scope.neededNodes());
     for (NodeId a = 0; a < graph.nodeCount(); ++a) {
-        if (!needed[static_cast<std::size_t>(a)] || graph.node(a).op() != "AssignSub" ||
-            result.fusionOf[static_cast<std::size_t>(a)] >= 0)
+        if (!scope.needed(a) || graph.node(a).op() != "AssignSub" || into.of(a))
             continue;
         auto fusion = matchAt(matcher, a);
-        if (!fusion || !fillDef(graph, *fusion))
-            continue;
-        bool ok = true;
-        int device = -1;
-        for (NodeId id : fusion->members) {
-            const auto index = static_cast<std::size_t>(id);
-            if (!needed[index] || result.fusionOf[index] >= 0 || nodeFrame[index] < 0 ||
-                nodeFrame[index] != nodeFrame[static_cast<std::size_t>(a)] || named(id) ||
-                (mergedOrMerging && (*mergedOrMerging)[index])) {
-                ok = false;
-                break;
-            }
-            auto runtime = lookup(id);
-            if (!runtime || !runtime->kernel || !runtime->device || !runtime->device->hostMemory() ||
-                (device >= 0 && runtime->deviceIndex != device)) {
-                ok = false;
-                break;
-            }
-            device = runtime->deviceIndex;
-        }
-        if (!ok)
-            continue;
-        for (NodeId id : fusion->members)
-            result.fusionOf[static_cast<std::size_t>(id)] = static_cast<int>(result.fusions.size());
-        result.fusions.push_back(std::move(*fusion));
+        if (fusion && fillDef(graph, *fusion))
+            scope.admit(std::move(*fusion), into);
     }
-    return result;
 }
 
 } // namespace tstudio

@@ -43,7 +43,7 @@ def dt(dtype):
 def node(op, **attrs):
     """A text-format NodeDef: node('MatMul', T=np.float32, transpose_a=True).
     Values: NumPy dtypes -> type, bool -> b, int -> i, float -> f, str -> s,
-    list of int -> list { i }, list of dtypes -> list { type }."""
+    list of int -> list { i }, list of str -> list { s }, list of dtypes -> list { type }."""
     parts = [f"op: '{op}'"]
     for key, value in attrs.items():
         if isinstance(value, type) and issubclass(value, np.generic) or isinstance(value, np.dtype):
@@ -58,6 +58,8 @@ def node(op, **attrs):
             v = f"s: '{value}'"
         elif isinstance(value, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
             v = "list { " + " ".join(f"i: {x}" for x in value) + " }"
+        elif isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
+            v = "list { " + " ".join(f"s: '{x}'" for x in value) + " }"
         elif isinstance(value, (list, tuple)):
             v = "list { " + " ".join(f"type: {dt(x)}" for x in value) + " }"
         else:

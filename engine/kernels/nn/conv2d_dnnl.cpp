@@ -22,6 +22,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -64,12 +65,13 @@ using dt = dnnl::memory::data_type;
 
 enum class Pass : std::int64_t { kForward, kBackpropInput, kBackpropFilter };
 
-/// What a cached plan depends on: the pass, the thread count and the whole geometry.
-using Key = std::array<std::int64_t, 19>;
+/// What a cached plan depends on: the pass, its epilogue, the thread count and the whole geometry.
+using Key = std::array<std::int64_t, 20>;
 
-Key makeKey(Pass pass, int threads, const Conv2DGeometry& g)
+Key makeKey(Pass pass, DnnlConvEpilogue epilogue, int threads, const Conv2DGeometry& g)
 {
     return {static_cast<std::int64_t>(pass),
+            static_cast<std::int64_t>(epilogue),
             threads,
             g.batch,
             g.inDepth,
@@ -138,6 +140,7 @@ struct Descs {
     dnnl::memory::desc filter;  // HWIO, as our tensors hold it
     dnnl::memory::desc anyFilter;
     dnnl::memory::desc output;  // the output (or its backprop), NHWC
+    dnnl::memory::desc bias;    // one per output channel
     dims strides, dilates, padBefore, padAfter;
 };
 
@@ -155,6 +158,7 @@ Descs descsFor(const Conv2DGeometry& g)
     d.filter = dnnl::memory::desc(filterDims, dt::f32, tag::hwio);
     d.anyFilter = dnnl::memory::desc(filterDims, dt::f32, tag::any);
     d.output = dnnl::memory::desc({g.batch, g.outDepth, g.rows.output, g.cols.output}, dt::f32, tag::nhwc);
+    d.bias = dnnl::memory::desc({g.outDepth}, dt::f32, tag::x);
     d.strides = {g.rows.stride, g.cols.stride};
     d.dilates = {g.rows.dilation - 1, g.cols.dilation - 1}; // oneDNN counts the holes
     d.padBefore = {g.rows.padBefore, g.cols.padBefore};
@@ -162,23 +166,33 @@ Descs descsFor(const Conv2DGeometry& g)
     return d;
 }
 
-dnnl::convolution_forward::desc forwardDesc(const Descs& d, dnnl::prop_kind kind)
+dnnl::convolution_forward::desc forwardDesc(const Descs& d, dnnl::prop_kind kind, bool withBias = false)
 {
+    if (withBias)
+        return dnnl::convolution_forward::desc(kind, dnnl::algorithm::convolution_direct, d.image, d.anyFilter,
+                                               d.bias, d.output, d.strides, d.dilates, d.padBefore, d.padAfter);
     return dnnl::convolution_forward::desc(kind, dnnl::algorithm::convolution_direct, d.image, d.anyFilter, d.output,
                                            d.strides, d.dilates, d.padBefore, d.padAfter);
 }
 
 /// Builds the plan for one pass; throws dnnl::error when oneDNN has no implementation.
-std::shared_ptr<const Plan> buildPlan(Pass pass, const Conv2DGeometry& g)
+std::shared_ptr<const Plan> buildPlan(Pass pass, DnnlConvEpilogue epilogue, const Conv2DGeometry& g)
 {
     dnnl::engine& engine = cpuEngine();
     const Descs d = descsFor(g);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (epilogue == DnnlConvEpilogue::kBiasRelu) {
+        dnnl::post_ops ops;
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+        attr.set_post_ops(ops);
+    }
     auto plan = std::make_shared<Plan>();
     switch (pass) {
     case Pass::kForward: {
-        dnnl::convolution_forward::primitive_desc pd(forwardDesc(d, dnnl::prop_kind::forward_inference), attr, engine);
+        const bool withBias = epilogue != DnnlConvEpilogue::kNone;
+        dnnl::convolution_forward::primitive_desc pd(forwardDesc(d, dnnl::prop_kind::forward_inference, withBias),
+                                                     attr, engine);
         plan->conv = dnnl::convolution_forward(pd);
         plan->filterDesc = pd.weights_desc();
         plan->scratchpadDesc = pd.scratchpad_desc();
@@ -225,12 +239,12 @@ std::shared_ptr<const Plan> buildPlan(Pass pass, const Conv2DGeometry& g)
 
 /// The cached plan, built on first use; nullptr when oneDNN has no implementation for it (that
 /// answer is cached too). Bounded: the cache is emptied when it grows past kMaxPlans.
-std::shared_ptr<const Plan> planFor(Pass pass, int threads, const Conv2DGeometry& g)
+std::shared_ptr<const Plan> planFor(Pass pass, DnnlConvEpilogue epilogue, int threads, const Conv2DGeometry& g)
 {
     constexpr std::size_t kMaxPlans = 256;
     static std::mutex mutex;
     static std::map<Key, std::shared_ptr<const Plan>> plans;
-    const Key key = makeKey(pass, threads, g);
+    const Key key = makeKey(pass, epilogue, threads, g);
     {
         std::lock_guard<std::mutex> lock(mutex);
         if (auto it = plans.find(key); it != plans.end())
@@ -238,7 +252,7 @@ std::shared_ptr<const Plan> planFor(Pass pass, int threads, const Conv2DGeometry
     }
     std::shared_ptr<const Plan> plan;
     try {
-        plan = buildPlan(pass, g);
+        plan = buildPlan(pass, epilogue, g);
     } catch (const std::exception&) {
         plan = nullptr; // no implementation (dnnl::error) or no memory: im2col runs it
     }
@@ -249,16 +263,27 @@ std::shared_ptr<const Plan> planFor(Pass pass, int threads, const Conv2DGeometry
     return plan;
 }
 
-/// Runs `pass` once on `ompThreads` OpenMP threads, with the activations at `image` and `output`
-/// (NHWC) and the HWIO filter at `filter`; which of them are read and which written depends on
-/// the pass.
-std::optional<Status> runOnce(Pass pass, int ompThreads, const Conv2DGeometry& g, float* image, float* filter,
-                              float* output)
+/// What one run of a pass reads and writes: the activations at `image` and `output` (NHWC), the
+/// HWIO filter at `filter` (which of them are read and which written depends on the pass) and,
+/// for a forward pass with an epilogue, the bias.
+struct Buffers {
+    float* image = nullptr;
+    float* filter = nullptr;
+    float* output = nullptr;
+    const float* bias = nullptr;
+    DnnlConvEpilogue epilogue = DnnlConvEpilogue::kNone;
+};
+
+/// Runs `pass` once on `ompThreads` OpenMP threads.
+std::optional<Status> runOnce(Pass pass, int ompThreads, const Conv2DGeometry& g, const Buffers& b)
 {
+    float* image = b.image;
+    float* filter = b.filter;
+    float* output = b.output;
     // oneDNN sizes its work split from the calling thread's OpenMP thread count, both when a
     // primitive is built and when it runs.
     omp_set_num_threads(ompThreads);
-    std::shared_ptr<const Plan> plan = planFor(pass, ompThreads, g);
+    std::shared_ptr<const Plan> plan = planFor(pass, b.epilogue, ompThreads, g);
     if (!plan)
         return std::nullopt;
     try {
@@ -271,14 +296,18 @@ std::optional<Status> runOnce(Pass pass, int ompThreads, const Conv2DGeometry& g
         dnnl::memory convFilter = plan->reorderFilter ? dnnl::memory(plan->filterDesc, engine) : userFilter;
         dnnl::memory scratchpad(plan->scratchpadDesc, engine);
         switch (pass) {
-        case Pass::kForward:
+        case Pass::kForward: {
             if (plan->reorderFilter)
                 plan->filterReorder.execute(stream, userFilter, convFilter);
-            plan->conv.execute(stream, {{DNNL_ARG_SRC, imageMem},
-                                        {DNNL_ARG_WEIGHTS, convFilter},
-                                        {DNNL_ARG_DST, outputMem},
-                                        {DNNL_ARG_SCRATCHPAD, scratchpad}});
+            std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, imageMem},
+                                                       {DNNL_ARG_WEIGHTS, convFilter},
+                                                       {DNNL_ARG_DST, outputMem},
+                                                       {DNNL_ARG_SCRATCHPAD, scratchpad}};
+            if (b.epilogue != DnnlConvEpilogue::kNone) // oneDNN only reads the bias
+                args.emplace(DNNL_ARG_BIAS, dnnl::memory(d.bias, engine, const_cast<float*>(b.bias)));
+            plan->conv.execute(stream, args);
             break;
+        }
         case Pass::kBackpropInput: {
             if (plan->reorderFilter)
                 plan->filterReorder.execute(stream, userFilter, convFilter);
@@ -327,21 +356,21 @@ Conv2DGeometry batchSlice(const Conv2DGeometry& g, std::int64_t count)
 /// compete with the pool for the cores. The filter backprop sums the slices' filter gradients (in
 /// slice order, so the result depends only on the thread count). Smaller batches run on an
 /// OpenMP team of the device's thread count.
-std::optional<Status> run(Pass pass, const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g, float* image,
-                          float* filter, float* output)
+std::optional<Status> run(Pass pass, const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g, const Buffers& b)
 {
     if (!dnnlConvEnabled() || !takes(g))
         return std::nullopt;
     const std::int64_t threads = std::max(device.numThreads(), 1);
     if (threads == 1 || g.batch < threads)
-        return runOnce(pass, static_cast<int>(threads), g, image, filter, output);
+        return runOnce(pass, static_cast<int>(threads), g, b);
 
     const std::int64_t slices = threads;
     const std::int64_t base = g.batch / slices;
     const std::int64_t extra = g.batch % slices; // the first `extra` slices take one image more
     // oneDNN must take both slice sizes, or the whole convolution goes to im2col.
     omp_set_num_threads(1);
-    if (!planFor(pass, 1, batchSlice(g, base)) || (extra > 0 && !planFor(pass, 1, batchSlice(g, base + 1))))
+    if (!planFor(pass, b.epilogue, 1, batchSlice(g, base)) ||
+        (extra > 0 && !planFor(pass, b.epilogue, 1, batchSlice(g, base + 1))))
         return std::nullopt;
     std::vector<float> partials;
     try {
@@ -358,11 +387,12 @@ std::optional<Status> run(Pass pass, const Eigen::ThreadPoolDevice& device, cons
         for (Eigen::Index s = begin; s < end; ++s) {
             const std::int64_t first = s * base + std::min<std::int64_t>(s, extra);
             const std::int64_t count = base + (s < extra ? 1 : 0);
-            float* sliceFilter = filter;
+            Buffers slice = b;
             if (pass == Pass::kBackpropFilter && s > 0)
-                sliceFilter = partials.data() + (s - 1) * g.filterSize();
-            results[static_cast<std::size_t>(s)] = runOnce(pass, 1, batchSlice(g, count), image + first * imageSize,
-                                                           sliceFilter, output + first * outputSize);
+                slice.filter = partials.data() + (s - 1) * g.filterSize();
+            slice.image = b.image + first * imageSize;
+            slice.output = b.output + first * outputSize;
+            results[static_cast<std::size_t>(s)] = runOnce(pass, 1, batchSlice(g, count), slice);
         }
     });
     for (const std::optional<Status>& r : results) {
@@ -375,7 +405,7 @@ std::optional<Status> run(Pass pass, const Eigen::ThreadPoolDevice& device, cons
         for (std::int64_t s = 1; s < slices; ++s) {
             const float* part = partials.data() + (s - 1) * g.filterSize();
             for (std::int64_t i = 0; i < g.filterSize(); ++i)
-                filter[i] += part[i];
+                b.filter[i] += part[i];
         }
     }
     return Status::ok();
@@ -387,26 +417,40 @@ std::optional<Status> dnnlConvForward(const Eigen::ThreadPoolDevice& device, con
                                       const float* input, const float* filter, float* output)
 {
     // oneDNN's memory objects take non-const handles; the forward pass only reads input and filter.
-    return run(Pass::kForward, device, g, const_cast<float*>(input), const_cast<float*>(filter), output);
+    return run(Pass::kForward, device, g, Buffers{const_cast<float*>(input), const_cast<float*>(filter), output});
+}
+
+std::optional<Status> dnnlConvForwardFused(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,
+                                           const float* input, const float* filter, const float* bias,
+                                           DnnlConvEpilogue epilogue, float* output)
+{
+    return run(Pass::kForward, device, g,
+               Buffers{const_cast<float*>(input), const_cast<float*>(filter), output, bias, epilogue});
 }
 
 std::optional<Status> dnnlConvBackpropInput(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,
                                             const float* filter, const float* outBackprop, float* inputBackprop)
 {
-    return run(Pass::kBackpropInput, device, g, inputBackprop, const_cast<float*>(filter),
-               const_cast<float*>(outBackprop));
+    return run(Pass::kBackpropInput, device, g,
+               Buffers{inputBackprop, const_cast<float*>(filter), const_cast<float*>(outBackprop)});
 }
 
 std::optional<Status> dnnlConvBackpropFilter(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,
                                              const float* input, const float* outBackprop, float* filterBackprop)
 {
-    return run(Pass::kBackpropFilter, device, g, const_cast<float*>(input), filterBackprop,
-               const_cast<float*>(outBackprop));
+    return run(Pass::kBackpropFilter, device, g,
+               Buffers{const_cast<float*>(input), filterBackprop, const_cast<float*>(outBackprop)});
 }
 
 #else // TSTUDIO_HAVE_DNNL
 
 std::optional<Status> dnnlConvForward(const Eigen::ThreadPoolDevice&, const Conv2DGeometry&, const float*, const float*, float*)
+{
+    return std::nullopt;
+}
+
+std::optional<Status> dnnlConvForwardFused(const Eigen::ThreadPoolDevice&, const Conv2DGeometry&, const float*,
+                                           const float*, const float*, DnnlConvEpilogue, float*)
 {
     return std::nullopt;
 }

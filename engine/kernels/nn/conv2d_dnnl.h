@@ -29,6 +29,13 @@ void setDnnlConvEnabled(bool enabled);
 /// then uses im2col), otherwise the outcome: ok, or an internal error naming oneDNN's message.
 std::optional<Status> dnnlConvForward(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,
                                       const float* input, const float* filter, float* output);
+/// What oneDNN adds to a forward convolution's sums before it stores them (the epilogue of
+/// _FusedConv2D): a bias per output channel, then optionally Relu (max(x, 0); NaN stays NaN).
+enum class DnnlConvEpilogue { kNone, kBias, kBiasRelu };
+/// dnnlConvForward with `epilogue`; `bias` holds outDepth floats (unused for kNone).
+std::optional<Status> dnnlConvForwardFused(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,
+                                           const float* input, const float* filter, const float* bias,
+                                           DnnlConvEpilogue epilogue, float* output);
 std::optional<Status> dnnlConvBackpropInput(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,
                                             const float* filter, const float* outBackprop, float* inputBackprop);
 std::optional<Status> dnnlConvBackpropFilter(const Eigen::ThreadPoolDevice& device, const Conv2DGeometry& g,

@@ -20,6 +20,9 @@ Status registerLrnKernels(KernelRegistry& registry);        ///< LRN, LRNGrad
 Status registerLossKernels(KernelRegistry& registry);       ///< (Sparse)SoftmaxCrossEntropyWithLogits, L2Loss
 Status registerInTopKKernels(KernelRegistry& registry);     ///< InTopK, InTopKV2
 
+/// _FusedConv2D (fused_conv2d_cpu.cpp).
+Status registerFusedConvKernels(KernelRegistry& registry);
+
 /// MaxPoolGradGrad (max_pool_grad_grad_cpu.cpp).
 Status registerMaxPoolGradGradKernels(KernelRegistry& registry);
 

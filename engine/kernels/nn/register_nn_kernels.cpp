@@ -13,7 +13,8 @@ Status registerNnCpuKernels(KernelRegistry& registry)
     for (auto group :
          {nn::registerActivationKernels, nn::registerSoftmaxKernels, nn::registerBiasKernels, nn::registerConvKernels,
           nn::registerPoolingKernels, nn::registerBatchNormKernels, nn::registerLrnKernels, nn::registerLossKernels,
-          nn::registerInTopKKernels, nn::registerDepthwiseConvKernels, nn::registerMaxPoolGradGradKernels}) {
+          nn::registerInTopKKernels, nn::registerDepthwiseConvKernels, nn::registerMaxPoolGradGradKernels,
+          nn::registerFusedConvKernels}) {
         if (Status s = group(registry); !s.isOk())
             return s;
     }

@@ -21,6 +21,8 @@ const std::set<std::string> kOpsWithoutGradientYet = {
     // TensorFlow 1.15 registers none: a gradient of a gradient through a function call would need
     // the SymbolicGradient of the gradient function.
     "SymbolicGradient",
+    // Grappler makes it from ops whose gradients were built already; TensorFlow registers none.
+    "_FusedConv2D",
 };
 
 } // namespace

@@ -62,6 +62,7 @@ private slots:
                                                 "Conv2D",
                                                 "Conv2DBackpropInput",
                                                 "Conv2DBackpropFilter",
+                                                "_FusedConv2D",
                                                 "DepthwiseConv2dNative",
                                                 "DepthwiseConv2dNativeBackpropInput",
                                                 "DepthwiseConv2dNativeBackpropFilter",

@@ -377,7 +377,10 @@ private slots:
         auto training = buildProfileTable(*step, ProfileView::ByOpType, options);
         QVERIFY(training);
         const auto ops = flopsByOp(*training);
-        QCOMPARE(ops.at("Conv2D"), b * (conv1 + conv2));
+        // The convolutions run with their biases and Relus as _FusedConv2D (Grappler's remapper, on by
+        // default), counted as the Conv2D and the BiasAdd they replace.
+        QCOMPARE(ops.at("Conv2D"), 0); // the graph's Conv2D nodes did not run
+        QCOMPARE(ops.at("_FusedConv2D"), b * (conv1 + bias1 + conv2 + bias2));
         QCOMPARE(ops.at("Conv2DBackpropInput"), b * conv2);
         QCOMPARE(ops.at("Conv2DBackpropFilter"), b * (conv1 + conv2));
         // Dense layers: forward, dx and dW each 2 * in * out * batch.
