@@ -48,8 +48,8 @@ fs::path stateDirectory(const std::string& savePath)
 }
 
 /// checkpoint_management.remove_checkpoint for V2: PREFIX.index, PREFIX.data-?????-of-?????,
-/// PREFIX.meta. Failures are logged, never returned (TensorFlow ignores them too).
-void removeCheckpointFiles(const std::string& prefix)
+/// PREFIX.<metaGraphSuffix>. Failures are logged, never returned (TensorFlow ignores them too).
+void removeCheckpointFiles(const std::string& prefix, const std::string& metaGraphSuffix)
 {
     const fs::path p(prefix);
     const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
@@ -62,7 +62,7 @@ void removeCheckpointFiles(const std::string& prefix)
         if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0)
             continue;
         const std::string suffix = name.substr(base.size());
-        if (suffix == ".index" || suffix == ".meta" || std::regex_match(suffix, kShard))
+        if (suffix == ".index" || suffix == "." + metaGraphSuffix || std::regex_match(suffix, kShard))
             doomed.push_back(it->path());
     }
     if (ec)
@@ -80,7 +80,7 @@ void removeCheckpointFiles(const std::string& prefix)
 /// removes only when it succeeds) always goes; the checkpoint's own files (.index, .data-*, .meta)
 /// only when they were not there before this save, since a save again at a saved step (a resumed
 /// run saves the step it restored) replaces the files of a checkpoint that may be the latest.
-void removeFailedSave(const std::string& checkpointFile, bool existedBefore)
+void removeFailedSave(const std::string& checkpointFile, bool existedBefore, const std::string& metaGraphSuffix)
 {
     const fs::path p(checkpointFile);
     const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
@@ -100,7 +100,7 @@ void removeFailedSave(const std::string& checkpointFile, bool existedBefore)
             logWarning("saver", "Ignoring: cannot delete '" + temp.string() + "': " + removeError.message());
     }
     if (!existedBefore)
-        removeCheckpointFiles(checkpointFile);
+        removeCheckpointFiles(checkpointFile, metaGraphSuffix);
 }
 
 /// Saver._wrap_restore_error_with_msg: same code, TensorFlow's explanation in front.
@@ -136,8 +136,10 @@ Expected<Tensor> filenameFeed(Session& session, const std::string& value)
 
 } // namespace
 
-Saver::Saver(tensorflow::SaverDef def, bool empty, bool padStepNumber, std::function<double()> clock)
-    : m_def(std::move(def)), m_empty(empty), m_padStepNumber(padStepNumber), m_clock(std::move(clock))
+Saver::Saver(tensorflow::SaverDef def, bool empty, bool padStepNumber, std::function<double()> clock,
+             bool saveRelativePaths)
+    : m_def(std::move(def)), m_empty(empty), m_padStepNumber(padStepNumber), m_saveRelativePaths(saveRelativePaths),
+      m_clock(std::move(clock))
 {
     m_nextCheckpointTime = now() + static_cast<double>(m_def.keep_checkpoint_every_n_hours()) * 3600.0;
 }
@@ -163,15 +165,15 @@ Expected<Saver> Saver::create(GraphBuilder& b, const std::vector<Variable>& vari
 Expected<Saver> Saver::create(GraphBuilder& b, const SaveableVariables& variables, const SaverOptions& options)
 {
     if (variables.empty() && options.allowEmpty)
-        return Saver(tensorflow::SaverDef(), true, options.padStepNumber, options.clock);
+        return Saver(tensorflow::SaverDef(), true, options.padStepNumber, options.clock, options.saveRelativePaths);
     auto def = buildSaverGraph(b, variables, options.graph);
     if (!def)
         return unexpected(def.error());
-    return Saver(std::move(*def), false, options.padStepNumber, options.clock);
+    return Saver(std::move(*def), false, options.padStepNumber, options.clock, options.saveRelativePaths);
 }
 
 Expected<Saver> Saver::fromSaverDef(tensorflow::SaverDef def, const std::string& importScope,
-                                    std::function<double()> clock)
+                                    std::function<double()> clock, bool saveRelativePaths)
 {
     if (Status s = checkSaverDef(def); !s.isOk())
         return unexpected(s);
@@ -180,24 +182,38 @@ Expected<Saver> Saver::fromSaverDef(tensorflow::SaverDef def, const std::string&
         def.set_save_tensor_name(prependNameScope(def.save_tensor_name(), importScope));
         def.set_restore_op_name(prependNameScope(def.restore_op_name(), importScope));
     }
-    return Saver(std::move(def), false, false, std::move(clock));
+    return Saver(std::move(def), false, false, std::move(clock), saveRelativePaths);
 }
 
 Expected<std::string> Saver::save(Session& session, const std::string& savePath, std::optional<std::int64_t> globalStep,
                                   bool writeState, const tensorflow::MetaGraphDef* metaGraph)
 {
+    SaveArguments args;
+    args.globalStep = globalStep;
+    args.writeState = writeState;
+    args.metaGraph = metaGraph;
+    return save(session, savePath, args);
+}
+
+Expected<std::string> Saver::save(Session& session, const std::string& savePath, const SaveArguments& args)
+{
+    const std::optional<std::int64_t>& globalStep = args.globalStep;
+    const tensorflow::MetaGraphDef* metaGraph = args.metaGraph;
+    if (args.latestFilename.empty() || fs::path(args.latestFilename).has_parent_path())
+        return unexpected(invalidArgumentError("'latest_filename' must be a base name."));
     std::string checkpointFile = savePath;
     if (globalStep) {
         char step[32];
         std::snprintf(step, sizeof step, m_padStepNumber ? "%08" PRId64 : "%" PRId64, *globalStep);
         checkpointFile += "-" + std::string(step);
-    } else if (fs::path(savePath).filename() == kCheckpointStateFileName && !m_def.sharded()) {
+    } else if (fs::path(savePath).filename() == args.latestFilename && !m_def.sharded()) {
         return unexpected(invalidArgumentError("'latest_filename' collides with 'save_path': '" +
-                                               std::string(kCheckpointStateFileName) + "' and '" + savePath + "'"));
+                                               args.latestFilename + "' and '" + savePath + "'"));
     }
+    const std::string metaFile = checkpointFile + "." + args.metaGraphSuffix;
     if (m_empty) {
         if (metaGraph) {
-            if (Status s = writeMetaGraphFile(checkpointFile + ".meta", *metaGraph); !s.isOk())
+            if (Status s = writeMetaGraphFile(metaFile, *metaGraph); !s.isOk())
                 return unexpected(s);
         }
         return std::string();
@@ -210,7 +226,7 @@ Expected<std::string> Saver::save(Session& session, const std::string& savePath,
     std::vector<Tensor> outputs;
     Status ran = session.run({{m_def.filename_tensor_name(), *feed}}, {m_def.save_tensor_name()}, {}, &outputs);
     if (!ran.isOk()) {
-        removeFailedSave(checkpointFile, existedBefore);
+        removeFailedSave(checkpointFile, existedBefore, args.metaGraphSuffix);
         const fs::path parent = fs::path(savePath).parent_path();
         std::error_code ec;
         const bool parentMissing = !parent.empty() && !fs::is_directory(parent, ec);
@@ -226,25 +242,28 @@ Expected<std::string> Saver::save(Session& session, const std::string& savePath,
     // latest only once all its files are complete, so a disk that fills up on the .meta leaves the
     // previous checkpoint the latest.
     if (metaGraph) {
-        if (Status s = writeMetaGraphFile(checkpointFile + ".meta", *metaGraph); !s.isOk()) {
-            removeFailedSave(checkpointFile, existedBefore);
+        if (Status s = writeMetaGraphFile(metaFile, *metaGraph); !s.isOk()) {
+            removeFailedSave(checkpointFile, existedBefore, args.metaGraphSuffix);
             return unexpected(s);
         }
     }
-    if (writeState) {
+    if (args.writeState) {
         const auto lastBefore = m_lastCheckpoints;
         const auto toBeDeletedBefore = m_toBeDeleted;
         recordLastCheckpoint(prefix);
         std::vector<fs::path> kept;
         for (const auto& [path, time] : m_lastCheckpoints)
             kept.emplace_back(path);
-        if (Status s = writeCheckpointState(stateDirectory(savePath), prefix, kept); !s.isOk()) {
+        CheckpointStateFile file;
+        file.name = args.latestFilename;
+        file.paths = m_saveRelativePaths ? CheckpointStatePaths::kRelative : CheckpointStatePaths::kAsGiven;
+        if (Status s = writeCheckpointState(stateDirectory(savePath), prefix, kept, file); !s.isOk()) {
             m_lastCheckpoints = lastBefore;
             m_toBeDeleted = toBeDeletedBefore;
-            removeFailedSave(checkpointFile, existedBefore);
+            removeFailedSave(checkpointFile, existedBefore, args.metaGraphSuffix);
             return unexpected(s);
         }
-        maybeDeleteOldCheckpoints();
+        maybeDeleteOldCheckpoints(args.metaGraphSuffix);
     }
     return prefix;
 }
@@ -309,7 +328,7 @@ void Saver::recordLastCheckpoint(const std::string& prefix)
     }
 }
 
-void Saver::maybeDeleteOldCheckpoints()
+void Saver::maybeDeleteOldCheckpoints(const std::string& metaGraphSuffix)
 {
     if (m_toBeDeleted.empty())
         return;
@@ -320,7 +339,7 @@ void Saver::maybeDeleteOldCheckpoints()
         m_nextCheckpointTime += static_cast<double>(m_def.keep_checkpoint_every_n_hours()) * 3600.0;
         return;
     }
-    removeCheckpointFiles(prefix);
+    removeCheckpointFiles(prefix, metaGraphSuffix);
 }
 
 } // namespace tstudio

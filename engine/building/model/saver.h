@@ -5,6 +5,7 @@
 
 #include "builder/graph_builder.h"
 #include "core/expected.h"
+#include "io/checkpoint/checkpoint_state.h"
 #include "model/saver_graph.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saver.pb.h"
@@ -29,6 +30,23 @@ struct SaverOptions {
     /// The time in seconds since the Unix epoch (default: the system clock). Only used for
     /// keep_checkpoint_every_n_hours; tests pass their own.
     std::function<double()> clock;
+    /// Saver's save_relative_paths: the state file names absolute checkpoint paths relative to its
+    /// directory, so that the directory can be copied and restored from elsewhere (Scaffold's
+    /// default saver sets it). false writes them as TensorFlow does by default: absolute ones as
+    /// they are, relative ones (to the working directory) relative to the state file's directory.
+    bool saveRelativePaths = false;
+};
+
+/// Saver.save's arguments beyond sess and save_path, with TensorFlow's defaults.
+struct SaveArguments {
+    std::optional<std::int64_t> globalStep; ///< global_step: the prefix gets "-<step>"
+    /// latest_filename: the state file's name in the checkpoint's directory; a base name only.
+    std::string latestFilename = kCheckpointStateFileName;
+    /// meta_graph_suffix: the MetaGraph goes to "<prefix>.<suffix>", and an old checkpoint's
+    /// "<prefix>.<suffix>" is deleted with it.
+    std::string metaGraphSuffix = "meta";
+    bool writeState = true;                             ///< write_state
+    const tensorflow::MetaGraphDef* metaGraph = nullptr; ///< what write_meta_graph writes (null: none)
 };
 
 /// tf.train.Saver for graphs run by a Session: it owns no graph or session, only the SaverDef (the
@@ -61,7 +79,7 @@ public:
     /// names are prefixed as import_meta_graph prefixes them. InvalidArgument "saver_def must
     /// specify the save_tensor_name: ..." / "... the restore_op_name: ..." when one is empty.
     static Expected<Saver> fromSaverDef(tensorflow::SaverDef def, const std::string& importScope = {},
-                                        std::function<double()> clock = {});
+                                        std::function<double()> clock = {}, bool saveRelativePaths = false);
 
     const tensorflow::SaverDef& saverDef() const { return m_def; }
     /// True for a saver made with allowEmpty and no variables: save() and restore() do nothing.
@@ -89,6 +107,10 @@ public:
     Expected<std::string> save(Session& session, const std::string& savePath,
                                std::optional<std::int64_t> globalStep = std::nullopt, bool writeState = true,
                                const tensorflow::MetaGraphDef* metaGraph = nullptr);
+    /// save() with every argument: as above, with the state file named `args.latestFilename`
+    /// (InvalidArgument "'latest_filename' must be a base name." for one with a directory; the
+    /// collision error names it) and the MetaGraph written to "<prefix>.<args.metaGraphSuffix>".
+    Expected<std::string> save(Session& session, const std::string& savePath, const SaveArguments& args);
 
     /// Saver.restore(sess, savePath): runs the restore op with the filename tensor fed `savePath`.
     /// NotFound "The passed save_path is not a valid checkpoint: P" when neither P.index nor a V1
@@ -113,14 +135,16 @@ public:
     void recoverLastCheckpoints(const std::vector<std::string>& prefixes);
 
 private:
-    Saver(tensorflow::SaverDef def, bool empty, bool padStepNumber, std::function<double()> clock);
+    Saver(tensorflow::SaverDef def, bool empty, bool padStepNumber, std::function<double()> clock,
+          bool saveRelativePaths);
     double now() const;
     void recordLastCheckpoint(const std::string& prefix);
-    void maybeDeleteOldCheckpoints();
+    void maybeDeleteOldCheckpoints(const std::string& metaGraphSuffix);
 
     tensorflow::SaverDef m_def;
     bool m_empty = false;
     bool m_padStepNumber = false;
+    bool m_saveRelativePaths = false;
     std::function<double()> m_clock;
     std::vector<std::pair<std::string, double>> m_lastCheckpoints;
     std::vector<std::pair<std::string, double>> m_toBeDeleted;

@@ -113,15 +113,53 @@ struct Saveable {
     Variable variable;
 };
 
-/// The Assigns of `saveables` from `restore`'s outputs, in order.
+/// Saver's reshape: the restored value reshaped to the variable's shape (a Const "Reshape/shape"
+/// when the shape is fully defined, else the variable's Shape taken first), as
+/// ReferenceVariableSaveable.restore does with restored_shapes.
+Expected<Output> reshapedToVariable(GraphBuilder& b, const Variable& variable, const Output& value)
+{
+    std::optional<Output> shape;
+    if (!variable.shape().isFullyDefined()) {
+        auto dynamic = b.op("Shape", {variable.ref()}, {{"out_type", attr::type(tensorflow::DT_INT32)}}, "Shape");
+        if (!dynamic)
+            return unexpected(dynamic.error());
+        shape = dynamic->output(0);
+    }
+    auto scope = b.nameScope("Reshape");
+    if (!scope)
+        return unexpected(scope.error());
+    if (!shape) {
+        auto dims = variable.shape().dims();
+        auto constant = ops::constantInts(b, std::vector<std::int64_t>(dims.begin(), dims.end()),
+                                          TensorShape{static_cast<std::int64_t>(dims.size())}, tensorflow::DT_INT32,
+                                          "shape");
+        if (!constant)
+            return unexpected(constant.error());
+        shape = *constant;
+    }
+    auto reshaped = b.op("Reshape", {value, *shape}, {}, scope->name());
+    if (!reshaped)
+        return unexpected(reshaped.error());
+    return reshaped->output(0);
+}
+
+/// The Assigns of `saveables` from `restore`'s outputs, in order; with `reshape`, each value is
+/// reshaped to its variable's shape first and assigned without validate_shape.
 Expected<std::vector<Operation>> assignsFrom(GraphBuilder& b, const Operation& restore,
-                                             const std::vector<Saveable>& saveables)
+                                             const std::vector<Saveable>& saveables, bool reshape)
 {
     std::vector<Operation> assigns;
     for (std::size_t i = 0; i < saveables.size(); ++i) {
         const Variable& variable = saveables[i].variable;
-        auto assign = b.op("Assign", {variable.ref(), restore.output(static_cast<int>(i))},
-                           {{"validate_shape", attr::b(variable.shape().isFullyDefined())}}, "Assign");
+        Output value = restore.output(static_cast<int>(i));
+        if (reshape) {
+            auto reshaped = reshapedToVariable(b, variable, value);
+            if (!reshaped)
+                return unexpected(reshaped.error());
+            value = *reshaped;
+        }
+        auto assign = b.op("Assign", {variable.ref(), value},
+                           {{"validate_shape", attr::b(!reshape && variable.shape().isFullyDefined())}}, "Assign");
         if (!assign)
             return unexpected(assign.error());
         assigns.push_back(*assign);
@@ -257,7 +295,8 @@ Expected<Output> shardedSave(GraphBuilder& b, const Output& prefix,
 /// _AddShardedRestoreOps: per shard, on its device, a bulk restore and the group "restore_shard";
 /// "restore_all" groups the shards.
 Expected<Operation> shardedRestore(GraphBuilder& b, const Output& prefix,
-                                   const std::vector<std::pair<DeviceName, std::vector<Saveable>>>& shards)
+                                   const std::vector<std::pair<DeviceName, std::vector<Saveable>>>& shards,
+                                   bool reshape)
 {
     std::vector<Operation> restores;
     for (const auto& [device, saveables] : shards) {
@@ -273,7 +312,7 @@ Expected<Operation> shardedRestore(GraphBuilder& b, const Output& prefix,
         auto restore = restoreOnCpu(b, prefix, names, dtypes);
         if (!restore)
             return unexpected(restore.error());
-        auto assigns = assignsFrom(b, *restore, saveables);
+        auto assigns = assignsFrom(b, *restore, saveables, reshape);
         if (!assigns)
             return unexpected(assigns.error());
         auto shard = ops::group(b, *assigns, "restore_shard");
@@ -343,7 +382,7 @@ Expected<tensorflow::SaverDef> buildSaverGraph(GraphBuilder& b, const SaveableVa
         saveTensor = shardedSave(b, *filename, shards, tempId);
         if (!saveTensor)
             return unexpected(saveTensor.error());
-        restoreAll = shardedRestore(b, *filename, shards);
+        restoreAll = shardedRestore(b, *filename, shards, options.reshape);
     } else {
         std::vector<std::string> names;
         std::vector<Output> refs;
@@ -362,7 +401,7 @@ Expected<tensorflow::SaverDef> buildSaverGraph(GraphBuilder& b, const SaveableVa
         auto restore = restoreOnCpu(b, *filename, names, dtypes);
         if (!restore)
             return unexpected(restore.error());
-        auto assigns = assignsFrom(b, *restore, saveables);
+        auto assigns = assignsFrom(b, *restore, saveables, options.reshape);
         if (!assigns)
             return unexpected(assigns.error());
         restoreAll = ops::group(b, *assigns, "restore_all");

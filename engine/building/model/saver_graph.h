@@ -36,6 +36,9 @@ struct SaverGraphOptions {
     /// The 32 hex digits of the sharded saver's temporary directory, "<prefix>_temp_<id>", which
     /// TensorFlow draws with uuid4 when the graph is built; empty: drawn at random likewise.
     std::string shardedTempId;
+    /// Saver's reshape: a checkpoint value with the variable's number of elements but another
+    /// shape is restored reshaped ("save/Reshape" before each Assign, which skips validate_shape).
+    bool reshape = false;
 };
 
 /// Variables by the name their value has in checkpoints (Saver's var_list as a dict). The map is

@@ -159,7 +159,9 @@ Status Scaffold::finalize(GraphBuilder& b)
     if (!o.saver) {
         SaverOptions saverOptions;
         saverOptions.allowEmpty = true;
-        saverOptions.graph.sharded = true; // Saver(sharded=True, allow_empty=True), as Scaffold's default
+        // Saver(sharded=True, allow_empty=True, save_relative_paths=True), as Scaffold's default.
+        saverOptions.graph.sharded = true;
+        saverOptions.saveRelativePaths = true;
         auto saver = Saver::create(b, saverOptions);
         if (!saver)
             return saver.error();

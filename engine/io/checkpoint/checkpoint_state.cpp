@@ -36,6 +36,28 @@ std::string relativeIfInside(const fs::path& dir, const fs::path& prefix)
     return full.empty() ? prefix.generic_string() : full.generic_string();
 }
 
+/// Python's os.path.relpath(path, start): both made absolute and normalised, symlinks untouched.
+fs::path pythonRelpath(const fs::path& path, const fs::path& start)
+{
+    const fs::path base = fs::absolute(start).lexically_normal();
+    const fs::path rel = fs::absolute(path).lexically_normal().lexically_relative(base);
+    return rel.empty() ? fs::path(".") : rel;
+}
+
+/// The path the state file holds for checkpoint `p` of directory `dir`.
+std::string statePath(const fs::path& dir, const fs::path& p, CheckpointStatePaths style)
+{
+    if (style == CheckpointStatePaths::kInsideRelative)
+        return relativeIfInside(dir, p);
+    fs::path out = p;
+    if (style == CheckpointStatePaths::kRelative && out.is_absolute())
+        out = pythonRelpath(out, dir);
+    // generate_checkpoint_state_proto: with a relative directory, relative paths become relative to it.
+    if (!dir.is_absolute() && !out.is_absolute())
+        out = pythonRelpath(out, dir);
+    return out.generic_string();
+}
+
 } // namespace
 
 Expected<tensorflow::CheckpointState> readCheckpointState(const fs::path& dir)
@@ -82,6 +104,14 @@ Expected<fs::path> latestCheckpoint(const fs::path& dir)
 Status writeCheckpointState(const fs::path& dir, const fs::path& latest, const std::vector<fs::path>& all,
                             const std::vector<double>& timestamps, std::optional<double> lastPreservedTimestamp)
 {
+    return writeCheckpointState(dir, latest, all, CheckpointStateFile{}, timestamps, lastPreservedTimestamp);
+}
+
+Status writeCheckpointState(const fs::path& dir, const fs::path& latest, const std::vector<fs::path>& all,
+                            const CheckpointStateFile& file, const std::vector<double>& timestamps,
+                            std::optional<double> lastPreservedTimestamp)
+{
+    const auto written = [&](const fs::path& p) { return statePath(dir, p, file.paths); };
     std::vector<fs::path> paths = all;
     if (std::find(paths.begin(), paths.end(), latest) == paths.end())
         paths.push_back(latest);
@@ -89,9 +119,9 @@ Status writeCheckpointState(const fs::path& dir, const fs::path& latest, const s
         return invalidArgumentError("checkpoint state: " + std::to_string(timestamps.size()) + " timestamps for " +
                                     std::to_string(paths.size()) + " checkpoints");
     tensorflow::CheckpointState state;
-    state.set_model_checkpoint_path(relativeIfInside(dir, latest));
+    state.set_model_checkpoint_path(written(latest));
     for (const fs::path& p : paths)
-        state.add_all_model_checkpoint_paths(relativeIfInside(dir, p));
+        state.add_all_model_checkpoint_paths(written(p));
     for (double t : timestamps)
         state.add_all_model_checkpoint_timestamps(t);
     if (lastPreservedTimestamp)
@@ -99,7 +129,7 @@ Status writeCheckpointState(const fs::path& dir, const fs::path& latest, const s
     std::string text;
     if (!google::protobuf::TextFormat::PrintToString(state, &text))
         return internalError("cannot print the checkpoint state");
-    return writeFileAtomically(dir / kCheckpointStateFileName, text);
+    return writeFileAtomically(dir / file.name, text);
 }
 
 } // namespace tstudio

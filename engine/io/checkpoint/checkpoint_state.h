@@ -36,4 +36,27 @@ Status writeCheckpointState(const std::filesystem::path& dir, const std::filesys
                             const std::vector<double>& timestamps = {},
                             std::optional<double> lastPreservedTimestamp = std::nullopt);
 
+/// How the state file writes the checkpoint paths.
+enum class CheckpointStatePaths {
+    kInsideRelative, ///< relative to the directory when inside it, else absolute (the default above)
+    /// TensorFlow's update_checkpoint_state without save_relative_paths: an absolute path as it is;
+    /// a relative one (to the working directory) relative to the directory when that is relative.
+    kAsGiven,
+    /// With save_relative_paths: absolute paths relative to the directory (".." where outside);
+    /// relative ones as kAsGiven.
+    kRelative,
+};
+
+/// Which state file, and how its paths are written.
+struct CheckpointStateFile {
+    std::string name = kCheckpointStateFileName; ///< tf.train.Saver.save's latest_filename
+    CheckpointStatePaths paths = CheckpointStatePaths::kInsideRelative;
+};
+
+/// writeCheckpointState into `dir`/`file.name` with `file.paths`.
+Status writeCheckpointState(const std::filesystem::path& dir, const std::filesystem::path& latest,
+                            const std::vector<std::filesystem::path>& all, const CheckpointStateFile& file,
+                            const std::vector<double>& timestamps = {},
+                            std::optional<double> lastPreservedTimestamp = std::nullopt);
+
 } // namespace tstudio

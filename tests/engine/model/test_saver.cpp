@@ -354,6 +354,158 @@ private slots:
         QVERIFY(saver->save(*s, path, 1)); // numbered, it no longer collides
     }
 
+    /// Saver.save's latest_filename, meta_graph_suffix and write_state, and Saver's
+    /// save_relative_paths, as TensorFlow 1.15 treats them.
+    void saveArgumentsAsTensorFlow()
+    {
+        QTemporaryDir dir;
+        GraphBuilder b(m_registries->ops);
+        buildSmallModel(b);
+        SaverOptions options;
+        options.graph.maxToKeep = 1;
+        auto saver = Saver::create(b, options);
+        QVERIFY(saver);
+        auto s = session(b.graphDef());
+        run(*s, {"init"});
+        MetaGraphExportOptions exportOptions;
+        exportOptions.saverDef = saver->saverDef();
+        auto meta = exportMetaGraph(b, exportOptions);
+        QVERIFY2(meta, err(meta));
+        const std::string prefix = dir.filePath("model").toStdString();
+        SaveArguments args;
+        args.latestFilename = "my_state";
+        args.metaGraphSuffix = "metagraph";
+        args.metaGraph = &*meta;
+        args.globalStep = 1;
+        QVERIFY(saver->save(*s, prefix, args));
+        args.globalStep = 2;
+        QVERIFY(saver->save(*s, prefix, args));
+        // max_to_keep 1: the first checkpoint went, its MetaGraph under the suffix with it.
+        QCOMPARE(filesIn(dir.path()), (QStringList{"model-2.data-00000-of-00001", "model-2.index", "model-2.metagraph",
+                                                   "my_state"}));
+        // Without save_relative_paths an absolute prefix is written as it is.
+        QFile state(dir.filePath("my_state"));
+        QVERIFY(state.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(state.readAll());
+        QVERIFY2(text.contains(QString::fromStdString("model_checkpoint_path: \"" + prefix + "-2\"")),
+                 qPrintable(text));
+        // write_state false: the checkpoint without the state file.
+        args.globalStep = 3;
+        args.writeState = false;
+        QVERIFY(saver->save(*s, prefix, args));
+        QVERIFY(QFile::exists(dir.filePath("model-3.index")));
+        QVERIFY(!filesIn(dir.path()).contains("checkpoint"));
+
+        SaveArguments bad;
+        bad.latestFilename = "sub/state";
+        auto refused = saver->save(*s, prefix, bad);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().message(), std::string("'latest_filename' must be a base name."));
+        bad.latestFilename = "my_state";
+        refused = saver->save(*s, dir.filePath("my_state").toStdString(), bad);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().message(), "'latest_filename' collides with 'save_path': 'my_state' and '" +
+                                                dir.filePath("my_state").toStdString() + "'");
+    }
+
+    /// save_relative_paths: the state file names the checkpoint relative to its directory, so a
+    /// copied directory restores from its own files; a relative save path (to the working
+    /// directory) is written relative to the state file's directory either way.
+    void relativePathsSurviveACopiedDirectory()
+    {
+        QTemporaryDir dir;
+        GraphBuilder b(m_registries->ops);
+        buildSmallModel(b);
+        SaverOptions options;
+        options.saveRelativePaths = true;
+        auto saver = Saver::create(b, options);
+        QVERIFY(saver);
+        auto s = session(b.graphDef());
+        run(*s, {"init"});
+        const auto before = fetch(*s, {"W:0", "b:0"});
+        QVERIFY(QDir(dir.path()).mkpath("a"));
+        QVERIFY(saver->save(*s, dir.filePath("a/model").toStdString(), 7));
+        QFile state(dir.filePath("a/checkpoint"));
+        QVERIFY(state.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(state.readAll()),
+                 QString("model_checkpoint_path: \"model-7\"\nall_model_checkpoint_paths: \"model-7\"\n"));
+        fs::copy(dir.filePath("a").toStdString(), dir.filePath("b").toStdString());
+        fs::remove_all(dir.filePath("a").toStdString());
+        auto latest = latestCheckpoint(dir.filePath("b").toStdString());
+        QVERIFY2(latest, err(latest));
+        QCOMPARE(latest->string(), dir.filePath("b/model-7").toStdString());
+        run(*s, {"scramble"});
+        QVERIFY2(saver->restore(*s, latest->string()).isOk(), "restore from the copy");
+        const auto after = fetch(*s, {"W:0", "b:0"});
+        QVERIFY(bitEqual(before[0], after[0]) && bitEqual(before[1], after[1]));
+
+        // A relative save path, without save_relative_paths: "ckpts/model-1" from the working
+        // directory is "model-1" in ckpts/checkpoint.
+        auto plain = Saver::fromSaverDef(saver->saverDef());
+        QVERIFY(plain);
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        QVERIFY(QDir(dir.path()).mkpath("ckpts"));
+        auto saved = plain->save(*s, "ckpts/model", 1);
+        QDir::setCurrent(cwd);
+        QVERIFY2(saved, err(saved));
+        QFile relative(dir.filePath("ckpts/checkpoint"));
+        QVERIFY(relative.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(relative.readAll()).startsWith("model_checkpoint_path: \"model-1\"\n"));
+    }
+
+    /// Saver(reshape=True): a value saved as [2, 6] restores into a [3, 4] variable through
+    /// save/Reshape (its shape a Const "save/Reshape/shape"), the Assign without validate_shape;
+    /// without reshape the restore fails on the shapes.
+    void reshapeRestoresAnotherShape()
+    {
+        QTemporaryDir dir;
+        const std::string prefix = dir.filePath("wide").toStdString();
+        std::vector<double> values(12);
+        for (int i = 0; i < 12; ++i)
+            values[static_cast<std::size_t>(i)] = 0.5 * i - 2;
+        {
+            GraphBuilder b(m_registries->ops);
+            auto proto = makeTensorProto(tf::DT_FLOAT, {2, 6}, values);
+            QVERIFY(proto);
+            QVERIFY(variable(b, *proto, "W"));
+            QVERIFY(globalVariablesInitializer(b));
+            auto saver = Saver::create(b);
+            QVERIFY(saver);
+            auto s = session(b.graphDef());
+            run(*s, {"init"});
+            QVERIFY(saver->save(*s, prefix));
+        }
+        GraphBuilder b(m_registries->ops);
+        auto w = getVariable(b, "W", {3, 4});
+        QVERIFY2(w, err(w));
+        QVERIFY(globalVariablesInitializer(b));
+        SaverOptions options;
+        options.graph.reshape = true;
+        auto saver = Saver::create(b, options);
+        QVERIFY2(saver, err(saver));
+        const tf::NodeDef* reshape = b.findNode("save/Reshape");
+        QVERIFY(reshape && reshape->op() == "Reshape");
+        QCOMPARE(reshape->input(1), std::string("save/Reshape/shape"));
+        const tf::NodeDef* assign = b.findNode("save/Assign");
+        QVERIFY(assign && assign->input(1) == "save/Reshape" && !assign->attr().at("validate_shape").b());
+        auto s = session(b.graphDef());
+        QVERIFY2(saver->restore(*s, prefix).isOk(), "restore with reshape");
+        const Tensor restored = fetch(*s, {"W:0"})[0];
+        QCOMPARE(restored.shape(), (TensorShape{3, 4}));
+        for (int i = 0; i < 12; ++i)
+            QCOMPARE(restored.values<float>()[static_cast<std::size_t>(i)], static_cast<float>(values[i]));
+
+        GraphBuilder strict(m_registries->ops);
+        QVERIFY(getVariable(strict, "W", {3, 4}));
+        auto strictSaver = Saver::create(strict);
+        QVERIFY(strictSaver);
+        auto t = session(strict.graphDef());
+        const Status st = strictSaver->restore(*t, prefix);
+        QCOMPARE(st.code(), StatusCode::kInvalidArgument);
+        QVERIFY(st.message().find("lhs shape= [3,4] rhs shape= [2,6]") != std::string::npos);
+    }
+
     /// The older layout (TensorFlow 1.3 .. 1.13: "save/Const" is a Const) against the save/* nodes
     /// TensorFlow 1.11 wrote for the regression model: every node byte-identical, and the SaverDef.
     void subgraphMatchesTensorFlow111()
