@@ -8368,6 +8368,22 @@ max %4</source>
         <source>num_sampled classes drawn uniformly from [0, range_max), with the expected count of each true and sampled class.</source>
         <translation>从 [0, range_max) 中均匀抽取 num_sampled 个类别，并给出每个真实类别和采样类别的期望次数。</translation>
     </message>
+    <message>
+        <source>Gradient of Resampler with respect to its data and its warp.</source>
+        <translation>Resampler 关于其 data 和 warp 的梯度。</translation>
+    </message>
+    <message>
+        <source>Samples data [batch, height, width, channels] at the (x, y) points of warp [batch, ..., 2] by bilinear interpolation, zero outside the image.</source>
+        <translation>在 warp [batch, ..., 2] 给出的 (x, y) 点上对 data [batch, height, width, channels] 做双线性插值采样，图像之外为零。</translation>
+    </message>
+    <message>
+        <source>The sampling points: x (along the width) then y (along the height), in pixels.</source>
+        <translation>采样点：先 x（沿宽度）后 y（沿高度），以像素为单位。</translation>
+    </message>
+    <message>
+        <source>warp&apos;s shape without its last dimension, then the channels.</source>
+        <translation>warp 的形状去掉最后一维，再加上通道数。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::ProfilerView</name>

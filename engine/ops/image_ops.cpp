@@ -1,6 +1,6 @@
 // The image resize ops of TensorFlow 1.15 (image_ops.cc): ResizeBilinear, ResizeNearestNeighbor and
 // their gradients ResizeBilinearGrad and ResizeNearestNeighborGrad, ResizeBicubic and ResizeArea,
-// with their shape functions.
+// and tf.contrib.resampler's Resampler and ResamplerGrad, with their shape functions.
 // Repeats on purpose: ops with the same signature have shape functions of one shape, one per TensorFlow op.
 #include "ops/op_families.h"
 
@@ -73,6 +73,35 @@ Status resizeNearestNeighborGradShape(ShapeInferenceContext& c)
 Status resizeBilinearGradShape(ShapeInferenceContext& c)
 {
     c.setOutput(0, c.input(1));
+    return Status::ok();
+}
+
+/// Resampler: data rank >= 4, warp rank >= 2; the output is warp's shape without its last
+/// dimension, then data's last (the channels).
+Status resamplerShape(ShapeInferenceContext& c)
+{
+    auto data = c.withRankAtLeast(0, 4);
+    if (!data)
+        return data.error();
+    auto warp = c.withRankAtLeast(1, 2);
+    if (!warp)
+        return warp.error();
+    auto points = SIC::subshape(*warp, 0, -1);
+    if (!points)
+        return points.error();
+    if (points->isUnknownRank()) {
+        c.setOutput(0, TensorShape::unknown());
+        return Status::ok();
+    }
+    c.setOutput(0, points->concatenate(TensorShape(std::vector<std::int64_t>{SIC::dim(*data, -1)})));
+    return Status::ok();
+}
+
+/// ResamplerGrad: grad_data has data's shape, grad_warp warp's.
+Status resamplerGradShape(ShapeInferenceContext& c)
+{
+    c.setOutput(0, c.input(0));
+    c.setOutput(1, c.input(1));
     return Status::ok();
 }
 
@@ -159,6 +188,32 @@ Status registerImageOps(OpRegistry& registry)
             .doc("align_corners", kAlignCornersDoc)
             .doc("size", "1-D int32 of 2 elements: new_height, new_width.");
         ops.emplace_back(std::move(op), resizeShape);
+    }
+    {
+        // tf.contrib.resampler (TensorFlow 1.15's contrib/resampler).
+        OpDefBuilder op("Resampler");
+        op.summary("Samples data [batch, height, width, channels] at the (x, y) points of warp [batch, ..., 2] by "
+                   "bilinear interpolation, zero outside the image.")
+            .category(op_category::kNN)
+            .input("data: T")
+            .input("warp: T")
+            .output("output: T")
+            .attr("T: {half, bfloat16, float, double}")
+            .doc("warp", "The sampling points: x (along the width) then y (along the height), in pixels.")
+            .doc("output", "warp's shape without its last dimension, then the channels.");
+        ops.emplace_back(std::move(op), resamplerShape);
+    }
+    {
+        OpDefBuilder op("ResamplerGrad");
+        op.summary("Gradient of Resampler with respect to its data and its warp.")
+            .category(op_category::kNN)
+            .input("data: T")
+            .input("warp: T")
+            .input("grad_output: T")
+            .output("grad_data: T")
+            .output("grad_warp: T")
+            .attr("T: {half, bfloat16, float, double}");
+        ops.emplace_back(std::move(op), resamplerGradShape);
     }
     for (auto& [op, shapeFunction] : ops) {
         const std::string name = op.opName();

@@ -4,6 +4,8 @@
 // TensorFlow 1.15 has no gradient for the two *Grad ops; here they are differentiated as the linear
 // maps they are (each one's adjoint is its forward op sized like its `grads` input), so second
 // derivatives through a resize work. SparseToDense is not differentiable (sparse_grad.py).
+// tf.contrib.resampler: Resampler -> ResamplerGrad(data, warp, grad), whose two outputs are the
+// gradients of data and warp; ResamplerGrad is not differentiable.
 #include "autodiff/gradient_context.h"
 #include "autodiff/gradients_registry.h"
 #include "builder/python_ops.h"
@@ -85,7 +87,16 @@ Status resizeNearestNeighborGradGrad(GradientContext& ctx)
     return ctx.setInputGradient(0, g);
 }
 
-constexpr std::string_view kNotDifferentiable[] = {"SparseToDense"};
+Status resamplerGrad(GradientContext& ctx)
+{
+    TSTUDIO_AD_TRY(grad, ctx.grad());
+    TSTUDIO_AD_TRY(op, ctx.builder().op("ResamplerGrad", {ctx.input(0), ctx.input(1), grad}));
+    if (Status s = ctx.setInputGradient(0, op.output(0)); !s.isOk())
+        return s;
+    return ctx.setInputGradient(1, op.output(1));
+}
+
+constexpr std::string_view kNotDifferentiable[] = {"SparseToDense", "ResamplerGrad"};
 
 } // namespace
 
@@ -96,6 +107,7 @@ Status registerImageGradients(OpRegistry& registry)
         {"ResizeNearestNeighbor", resizeNearestNeighborGrad},
         {"ResizeBilinearGrad", resizeBilinearGradGrad},
         {"ResizeNearestNeighborGrad", resizeNearestNeighborGradGrad},
+        {"Resampler", resamplerGrad},
     };
     return registerGradientTables(registry, {table}, kNotDifferentiable);
 }

@@ -949,4 +949,10 @@ Expected<Output> encodePng(GraphBuilder& b, const Output& image, std::int64_t co
     return py::genOp(b, "EncodePng", {image}, {{"compression", attr::i(compression)}}, name);
 }
 
+Expected<Output> resampler(GraphBuilder& b, const Output& data, const Output& warp, std::string_view name)
+{
+    TSTUDIO_AD_TRY(scope, b.nameScope(name));
+    return py::genOp(b, "Resampler", {data, warp});
+}
+
 } // namespace tstudio::image

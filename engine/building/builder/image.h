@@ -166,4 +166,10 @@ Expected<Output> encodeJpeg(GraphBuilder& b, const Output& image, const EncodeJp
 Expected<Output> encodePng(GraphBuilder& b, const Output& image, std::int64_t compression = -1,
                            std::string_view name = "EncodePng");
 
+/// tf.contrib.resampler.resampler(data, warp, name): the op "Resampler" in scope `name`
+/// ("resampler/Resampler"): data [batch, height, width, channels] sampled bilinearly at warp's
+/// (x, y) points [batch, ..., 2], zero outside the image; the output is [batch, ..., channels].
+Expected<Output> resampler(GraphBuilder& b, const Output& data, const Output& warp,
+                           std::string_view name = "resampler");
+
 } // namespace tstudio::image

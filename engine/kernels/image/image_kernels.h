@@ -26,5 +26,7 @@ Status registerAdjustHueCpuKernels(KernelRegistry& registry);
 Status registerAdjustSaturationCpuKernels(KernelRegistry& registry);
 /// RGBToHSV, HSVToRGB (colorspace_cpu.cpp).
 Status registerColorspaceCpuKernels(KernelRegistry& registry);
+/// Resampler, ResamplerGrad (tf.contrib.resampler): resampler_cpu.cpp.
+Status registerResamplerCpuKernels(KernelRegistry& registry);
 
 } // namespace tstudio::image

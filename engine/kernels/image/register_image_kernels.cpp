@@ -12,7 +12,8 @@ Status registerImageCpuKernels(KernelRegistry& registry)
                        image::registerResizeBicubicCpuKernels, image::registerResizeAreaCpuKernels,
                        image::registerDecodeImageCpuKernels, image::registerEncodeImageCpuKernels,
                        image::registerAdjustContrastCpuKernels, image::registerAdjustHueCpuKernels,
-                       image::registerAdjustSaturationCpuKernels, image::registerColorspaceCpuKernels}) {
+                       image::registerAdjustSaturationCpuKernels, image::registerColorspaceCpuKernels,
+                       image::registerResamplerCpuKernels}) {
         if (Status s = group(registry); !s.isOk())
             return s;
     }

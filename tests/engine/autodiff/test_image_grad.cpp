@@ -3,6 +3,7 @@
 // functions of their gradient input (second derivatives), the node names and inputs TensorFlow
 // 1.15's image_grad.py builds, and SparseToDense as not differentiable.
 #include "autodiff/gradients.h"
+#include "builder/image.h"
 #include "builder/ops_sugar.h"
 #include "gradient_test_support.h"
 #include "model_test_support.h"
@@ -108,6 +109,35 @@ private slots:
                            return *(*grads)[0];
                        });
         QVERIFY2(m_checks.failures.isEmpty(), qPrintable(m_checks.failures.join('\n')));
+    }
+
+    /// tf.contrib.resampler: the gradient of data and of warp (points off the pixel grid, some on
+    /// the zero-padded border, one outside) against central differences; the nodes TensorFlow's
+    /// _resampler_grad builds.
+    void resampler()
+    {
+        const Tensor data = filled({1, 3, 4, 2}, signedAwayFromKinks);
+        const std::vector<double> points{0.3, 0.6, 1.6, 1.2, -0.4, 0.7, 3.45, 2.3, 2.7, -0.6, 4.5, 1.5};
+        const Tensor warp = filled({1, 6, 2}, [&](std::int64_t i) { return points[static_cast<std::size_t>(i)]; });
+        m_checks.check("Resampler", {data, warp},
+                       [](GraphBuilder& b, const std::vector<Output>& in) -> Expected<Output> {
+                           return image::resampler(b, in[0], in[1]);
+                       });
+        QVERIFY2(m_checks.failures.isEmpty(), qPrintable(m_checks.failures.join('\n')));
+
+        GraphBuilder b(m_checks.registries().ops);
+        auto d = ops::placeholder(b, tf::DT_FLOAT, {1, 3, 4, 2}, "data");
+        auto w = ops::placeholder(b, tf::DT_FLOAT, {1, 6, 2}, "warp");
+        QVERIFY(d && w);
+        auto sampled = image::resampler(b, *d, *w);
+        QVERIFY2(sampled, err(sampled));
+        QCOMPARE(sampled->node(), std::string("resampler/Resampler"));
+        QCOMPARE(sampled->shape(), (TensorShape{1, 6, 2}));
+        auto grads = addSymbolicGradients(b, {*sampled}, {*d, *w});
+        QVERIFY2(grads, err(grads));
+        QCOMPARE(opOf(b, "gradients/resampler/Resampler_grad/ResamplerGrad"), std::string("ResamplerGrad"));
+        QCOMPARE((*grads)[0]->name(), std::string("gradients/resampler/Resampler_grad/ResamplerGrad:0"));
+        QCOMPARE((*grads)[1]->name(), std::string("gradients/resampler/Resampler_grad/ResamplerGrad:1"));
     }
 
     void gradientNodes()

@@ -25,7 +25,7 @@ private slots:
         const QString problems = checkFamilyRegistrations(
             m_registry,
             {"ResizeBilinear", "ResizeBilinearGrad", "ResizeNearestNeighbor", "ResizeNearestNeighborGrad", "ResizeBicubic",
-             "ResizeArea"},
+             "ResizeArea", "Resampler", "ResamplerGrad"},
             op_category::kNN);
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         QCOMPARE(registerImageOps(m_registry).code(), StatusCode::kAlreadyExists);
