@@ -8,6 +8,7 @@
 
 #include "io/file_kind_detector.h"
 #include "profiler/profile_summary.h"
+#include "profiler/tfprof_view.h"
 #include "profiler/trace_builder.h"
 #include "profiler/trace_files.h"
 #include "project/format/project_file.h"
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace tstudio::cli {
 namespace {
@@ -36,12 +38,43 @@ struct ProfileArgs : ModelRunArgs {
     int step = -1;
     std::string logdir;
     std::vector<std::string> sets;
+    /// --view scope: tfprof's scope view with its options instead of the summary.
+    std::string view;
+    profiler::TfprofOptions tfprof;
+    std::string orderBy = "name";
+    std::string select = "micros";
+    std::string accountTypes = ".*", start = ".*", trim, show = ".*", hide;
 };
 
 int fail(const Status& s)
 {
     std::fprintf(stderr, "tstudio profile: %s\n", project::withCliAdvice(s).toString().c_str());
     return kExitFailure;
+}
+
+/// tfprof's scope view of `trace` under the --view options.
+int printTfprofView(const ProfileArgs& args, const profiler::ProfileTrace& trace, const tensorflow::GraphDef* graph)
+{
+    profiler::TfprofOptions options = args.tfprof;
+    options.orderBy = args.orderBy;
+    const auto selected = profiler::splitTfprofList(args.select);
+    options.select = std::set<std::string>(selected.begin(), selected.end());
+    options.accountTypeRegexes = profiler::splitTfprofList(args.accountTypes);
+    options.startNameRegexes = profiler::splitTfprofList(args.start);
+    options.trimNameRegexes = profiler::splitTfprofList(args.trim);
+    options.showNameRegexes = profiler::splitTfprofList(args.show);
+    options.hideNameRegexes = profiler::splitTfprofList(args.hide);
+    profiler::ProfileTableOptions tableOptions;
+    tableOptions.step = args.step;
+    tableOptions.graph = graph;
+    auto table = profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
+    if (!table)
+        return fail(table.error());
+    auto text = profiler::formatTfprofScopeView(*table, options);
+    if (!text)
+        return fail(text.error());
+    std::cout << *text << std::flush;
+    return kExitOk;
 }
 
 /// Trains the project for warmup + steps global steps in a log directory of its own (a temporary
@@ -151,6 +184,8 @@ int profile(const ProfileArgs& args)
         std::fprintf(stderr, "tstudio profile: wrote %s (Chrome trace JSON: Perfetto, chrome://tracing, TensorStudio)\n",
                      args.out.c_str());
     }
+    if (!args.view.empty())
+        return printTfprofView(args, *trace, graph.get());
     if (args.json || args.summary || args.out.empty()) {
         profiler::ProfileSummaryOptions options;
         options.step = args.step;
@@ -169,6 +204,52 @@ int profile(const ProfileArgs& args)
         std::cout << *text << std::flush;
     }
     return kExitOk;
+}
+
+/// tfprof's options (tf.profiler.ProfileOptionBuilder), for --view scope.
+void addTfprofOptions(CLI::App& cmd, ProfileArgs& args)
+{
+    const char* group = "tfprof view (--view scope)";
+    cmd.add_option("--view", args.view, "print tfprof's scope view with the options below instead of the summary")
+        ->check(CLI::IsMember({"scope"}))
+        ->group(group);
+    auto& o = args.tfprof;
+    cmd.add_option("--max-depth", o.maxDepth, "max_depth: nodes at most this many levels below the root")
+        ->capture_default_str()
+        ->group(group);
+    const std::pair<const char*, std::int64_t*> minimums[] = {
+        {"--min-bytes", &o.minBytes},         {"--min-peak-bytes", &o.minPeakBytes},
+        {"--min-residual-bytes", &o.minResidualBytes}, {"--min-output-bytes", &o.minOutputBytes},
+        {"--min-micros", &o.minMicros},       {"--min-accelerator-micros", &o.minAcceleratorMicros},
+        {"--min-cpu-micros", &o.minCpuMicros}, {"--min-params", &o.minParams},
+        {"--min-float-ops", &o.minFloatOps},  {"--min-occurrence", &o.minOccurrence}};
+    for (const auto& [name, value] : minimums)
+        cmd.add_option(name, *value, std::string("tfprof's ") + (name + 2) + ": nodes below it are not shown")
+            ->group(group);
+    cmd.add_option("--order-by", args.orderBy,
+                   "order_by: name, bytes, peak_bytes, residual_bytes, output_bytes, micros, accelerator_micros, "
+                   "cpu_micros, params, float_ops or occurrence")
+        ->capture_default_str()
+        ->group(group);
+    cmd.add_option("--select", args.select,
+                   "select, comma-separated: bytes, peak_bytes, residual_bytes, output_bytes, micros, "
+                   "accelerator_micros, cpu_micros, params, float_ops, occurrence, device, op_types")
+        ->capture_default_str()
+        ->group(group);
+    cmd.add_option("--account-type-regexes", args.accountTypes, "account_type_regexes (comma-separated): the op "
+                   "types counted")->capture_default_str()->group(group);
+    cmd.add_option("--start-name-regexes", args.start, "start_name_regexes: show from the first matching nodes")
+        ->capture_default_str()
+        ->group(group);
+    cmd.add_option("--trim-name-regexes", args.trim, "trim_name_regexes: hide what is below matching nodes")
+        ->group(group);
+    cmd.add_option("--show-name-regexes", args.show, "show_name_regexes: show only matching nodes")
+        ->capture_default_str()
+        ->group(group);
+    cmd.add_option("--hide-name-regexes", args.hide, "hide_name_regexes: hide matching nodes")->group(group);
+    cmd.add_flag("--account-displayed-op-only", o.accountDisplayedOpOnly,
+                 "account_displayed_op_only: totals count only the nodes shown")
+        ->group(group);
 }
 
 } // namespace
@@ -193,6 +274,7 @@ void addProfileCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--step", args->step, "--summary for one traced step (its index) instead of the average per step");
     cmd->add_option("--logdir", args->logdir, "project: train in this log directory (default: a temporary one, removed)");
     cmd->add_option("--set", args->sets, "project: KEY=VALUE overrides a project setting, e.g. --set data.dir=DIR");
+    addTfprofOptions(*cmd, *args);
     cmd->callback([args, &exitCode] { exitCode = profile(*args); });
 }
 

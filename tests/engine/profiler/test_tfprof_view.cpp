@@ -1,0 +1,172 @@
+// tfprof's scope view (profiler/tfprof_view.h) on a table the test makes: the text layout (legend,
+// "self/total" cells, "--" for the root and for nodes not accounted, two spaces a level), and each
+// option as tfprof applies it: max_depth, min_*, show/hide/trim/start_name_regexes,
+// account_type_regexes with and without account_displayed_op_only, order_by, select; bad options.
+#include "profiler/tfprof_view.h"
+
+#include <QtTest>
+
+using namespace tstudio;
+using namespace tstudio::profiler;
+
+namespace {
+
+ProfileStats stats(std::int64_t us, std::int64_t bytes, std::int64_t params = 0, std::int64_t flops = 0)
+{
+    ProfileStats s;
+    s.runs = us > 0 ? 1 : 0;
+    s.execNs = us * 1000 + 400; // tfprof's micros round down
+    s.cpuNs = s.execNs;
+    s.requestedBytes = bytes;
+    s.parameters = params;
+    s.floatOps = flops;
+    return s;
+}
+
+/// layer/            (scope)
+///   layer/MatMul    MatMul   1500us  4000B  flops 2000
+///   layer/Relu      Relu       20us   400B
+///   layer/w         VariableV2  3us          params 600
+///     layer/w/read  Identity    1us
+/// loss              Mean       7us    8B
+ProfileTable table()
+{
+    ProfileTable t;
+    t.view = ProfileView::ByScope;
+    auto add = [&](std::string name, std::string op, ProfileStats self, std::uint32_t parent) {
+        ProfileRow r;
+        r.name = std::move(name);
+        r.opType = std::move(op);
+        r.self = self;
+        r.parent = parent;
+        r.depth = parent == kNoIndex ? 0 : t.rows[parent].depth + 1;
+        t.rows.push_back(r);
+        const auto index = static_cast<std::uint32_t>(t.rows.size() - 1);
+        if (parent == kNoIndex)
+            t.roots.push_back(index);
+        else
+            t.rows[parent].children.push_back(index);
+        return index;
+    };
+    const auto layer = add("layer", "", stats(0, 0), kNoIndex);
+    add("layer/MatMul", "MatMul", stats(1500, 4000, 0, 2000), layer);
+    add("layer/Relu", "Relu", stats(20, 400), layer);
+    const auto w = add("layer/w", "VariableV2", stats(3, 0, 600), layer);
+    add("layer/w/read", "Identity", stats(1, 0), w);
+    add("loss", "Mean", stats(7, 8), kNoIndex);
+    return t;
+}
+
+QString view(const TfprofOptions& options)
+{
+    auto text = formatTfprofScopeView(table(), options);
+    if (!text)
+        return QString::fromStdString("error: " + text.error().message());
+    return QString::fromStdString(*text);
+}
+
+} // namespace
+
+class TestTfprofView : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultsShowEveryScope()
+    {
+        const QString legend = "node name | total execution time | accelerator execution time | cpu execution time\n";
+        QCOMPARE(view({}), QString(legend +
+                                   "_TFProfRoot (--/1.53ms, --/0us, --/1.53ms)\n"
+                                   "  layer (0us/1.52ms, 0us/0us, 0us/1.52ms)\n"
+                                   "    layer/MatMul (1.50ms/1.50ms, 0us/0us, 1.50ms/1.50ms)\n"
+                                   "    layer/Relu (20us/20us, 0us/0us, 20us/20us)\n"
+                                   "    layer/w (3us/4us, 0us/0us, 3us/4us)\n"
+                                   "      layer/w/read (1us/1us, 0us/0us, 1us/1us)\n"
+                                   "  loss (7us/7us, 0us/0us, 7us/7us)\n"));
+    }
+
+    void depthThresholdsAndNames()
+    {
+        TfprofOptions o;
+        o.maxDepth = 2; // the root is at depth 1
+        o.select = {"bytes"};
+        QCOMPARE(view(o), QString("node name | requested bytes\n"
+                                  "_TFProfRoot (--/4.41KB)\n"
+                                  "  layer (0B/4.40KB)\n"
+                                  "  loss (8B/8B)\n"));
+        o = {};
+        o.minMicros = 10;
+        o.select = {"micros"};
+        // layer/w (4us) is hidden and so is its child (1us): min_* compare totals.
+        QVERIFY(!view(o).contains("layer/w"));
+        QVERIFY(view(o).contains("    layer/Relu (20us/20us"));
+        o = {};
+        o.hideNameRegexes = {"layer"};
+        // A hidden scope's shown children take its place (one level up).
+        QVERIFY2(view(o).contains("\n  layer/MatMul (1.50ms/1.50ms"), qPrintable(view(o)));
+        o = {};
+        o.showNameRegexes = {".*read", "loss"};
+        QCOMPARE(view(o).count('\n'), 4);
+        QVERIFY(view(o).contains("\n  layer/w/read (1us/1us"));
+        o = {};
+        o.trimNameRegexes = {"layer/w"};
+        QVERIFY(view(o).contains("layer/w (3us/4us"));
+        QVERIFY(!view(o).contains("layer/w/read"));
+        o = {};
+        o.startNameRegexes = {"layer/w"};
+        QCOMPARE(view(o), QString("node name | total execution time | accelerator execution time | cpu execution time\n"
+                                  "_TFProfRoot (--/1.53ms, --/0us, --/1.53ms)\n"
+                                  "  layer/w (3us/4us, 0us/0us, 3us/4us)\n"
+                                  "    layer/w/read (1us/1us, 0us/0us, 1us/1us)\n"));
+    }
+
+    void accountingByType()
+    {
+        TfprofOptions o;
+        o.accountTypeRegexes = {"MatMul", "Identity"};
+        o.select = {"micros", "float_ops"};
+        // The scopes above accounted nodes stay, "--" for their own cells; Relu and loss go.
+        const QString text = view(o);
+        QVERIFY2(text.contains("_TFProfRoot (--/2.00k flops, --/1.50ms, --/0us, --/1.50ms)"), qPrintable(text));
+        QVERIFY(text.contains("  layer (--/2.00k flops, --/1.50ms"));
+        // A node not accounted that has accounted children keeps its own numbers in its total.
+        QVERIFY2(text.contains("    layer/w (--/0 flops, --/4us"), qPrintable(text));
+        QVERIFY(!text.contains("Relu") && !text.contains("loss"));
+        // account_displayed_op_only: totals count what is shown only.
+        o.accountTypeRegexes = {".*"};
+        o.hideNameRegexes = {"layer/MatMul"};
+        o.accountDisplayedOpOnly = true;
+        QVERIFY2(view(o).contains("  layer (0/0 flops, 0us/24us"), qPrintable(view(o)));
+        o.accountDisplayedOpOnly = false;
+        QVERIFY(view(o).contains("  layer (0/2.00k flops, 0us/1.52ms"));
+    }
+
+    void orderAndSelect()
+    {
+        TfprofOptions o;
+        o.orderBy = "bytes";
+        o.select = {"bytes", "params", "occurrence", "op_types"};
+        const QString text = view(o);
+        QVERIFY2(text.startsWith("node name | # parameters | requested bytes | op types | op count (run|defined)\n"),
+                 qPrintable(text));
+        QVERIFY(text.indexOf("layer/MatMul") < text.indexOf("layer/Relu"));
+        QVERIFY(text.indexOf("layer/Relu") < text.indexOf("layer/w "));
+        QVERIFY2(text.contains("  layer (0/600 params, 0B/4.40KB, _TFScopeParent, 0/4|1/5)"), qPrintable(text));
+        QVERIFY(text.contains("    layer/w (600/600 params, 0B/0B, VariableV2, 1/2|1/2)"));
+    }
+
+    void badOptionsAreNamed()
+    {
+        TfprofOptions o;
+        o.select = {"tensor_value"};
+        QCOMPARE(view(o), QString("error: select 'tensor_value' is not available in this scope view"));
+        o = {};
+        o.orderBy = "size";
+        QVERIFY(view(o).startsWith("error: unknown order_by 'size'"));
+        o = {};
+        o.hideNameRegexes = {"("};
+        QVERIFY(view(o).startsWith("error: hide_name_regexes: bad regex '('"));
+        QCOMPARE(splitTfprofList("a.*,b,,c"), (std::vector<std::string>{"a.*", "b", "c"}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTfprofView)
+#include "test_tfprof_view.moc"
