@@ -191,6 +191,14 @@ Initializer Initializer::randomUniform(double minval, std::optional<double> maxv
     return i;
 }
 
+Initializer Initializer::uniformUnitScaling(double factor, std::optional<std::int64_t> seed)
+{
+    Initializer i(Kind::kUniformUnitScaling, "uniform_unit_scaling");
+    i.m_scale = factor;
+    i.m_seed = seed;
+    return i;
+}
+
 Expected<Initializer> Initializer::varianceScaling(double scale, FanMode mode, Distribution distribution,
                                                    std::optional<std::int64_t> seed)
 {
@@ -333,6 +341,17 @@ Expected<Output> Initializer::build(GraphBuilder& b, const TensorShape& shape, D
         if (Status s = requireFloating(dtype); !s.isOk())
             return unexpected(std::move(s));
         return buildOrthogonal(b, shape, dtype, m_gain, m_seed);
+    case Kind::kUniformUnitScaling: {
+        if (Status s = requireFloating(dtype); !s.isOk())
+            return unexpected(std::move(s));
+        // TensorFlow's estimate of the input size: every dimension but the last, at least 1.
+        double inputSize = 1.0;
+        for (int d = 0; d + 1 < shape.rank(); ++d)
+            inputSize *= static_cast<double>(shape.dim(d));
+        inputSize = std::max(inputSize, 1.0);
+        const double maxVal = std::sqrt(3.0 / inputSize) * m_scale;
+        return ops::randomUniform(b, shape, -maxVal, maxVal, dtype, m_seed);
+    }
     }
     return unexpected(internalError("unknown initializer kind"));
 }

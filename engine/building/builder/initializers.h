@@ -29,7 +29,7 @@ class GraphBuilder;
 ///                   untruncated_normal stddev = sqrt(scale), uniform limit = sqrt(3 * scale)
 ///   glorot (xavier) uniform/normal = variance_scaling(1, fan_avg, uniform / truncated_normal);
 ///   he = (2, fan_in), lecun = (1, fan_in)
-///   identity, orthogonal: see below.
+///   identity, orthogonal, uniform_unit_scaling: see below.
 /// Random initializers take their seed attrs from GraphBuilder::seedsFor(seed) (tf.get_seed).
 class Initializer {
 public:
@@ -42,7 +42,8 @@ public:
         kTruncatedNormal,
         kRandomUniform,
         kVarianceScaling,
-        kOrthogonal
+        kOrthogonal,
+        kUniformUnitScaling
     };
     enum class FanMode { kFanIn, kFanOut, kFanAvg };
     enum class Distribution { kTruncatedNormal, kUntruncatedNormal, kUniform };
@@ -88,6 +89,11 @@ public:
     /// rounding of the QR decomposition). InvalidArgument from build() for fewer than 2
     /// dimensions: "The tensor to initialize must be at least two-dimensional".
     static Initializer orthogonal(double gain = 1.0, std::optional<std::int64_t> seed = {});
+    /// tf.uniform_unit_scaling_initializer(factor) (deprecated in TensorFlow 1.x for
+    /// variance_scaling, still in its graphs): "random_uniform" in [-m, m) with
+    /// m = sqrt(3 / input_size) * factor, input_size the product of every dimension but the last
+    /// (at least 1). factor() holds `factor`.
+    static Initializer uniformUnitScaling(double factor = 1.0, std::optional<std::int64_t> seed = {});
 
     Kind kind() const { return m_kind; }
     /// TensorFlow's name for the recipe: "glorot_uniform", "he_normal", "variance_scaling",
@@ -102,6 +108,8 @@ public:
     FanMode mode() const { return m_mode; }
     Distribution distribution() const { return m_distribution; }
     double gain() const { return m_gain; }
+    /// uniform_unit_scaling's factor.
+    double factor() const { return m_scale; }
     std::optional<std::int64_t> seed() const { return m_seed; }
 
     /// Adds the ops computing an initial value of `shape` (fully defined) and `dtype` under the

@@ -69,7 +69,7 @@ const std::vector<std::string> kActivations{"none",     "relu",     "relu6",   "
                                             "softplus", "softsign", "sigmoid", "tanh", "softmax"};
 const std::vector<std::string> kInitializers{"glorot_uniform", "glorot_normal", "he_normal",        "he_uniform",
                                              "lecun_normal",   "lecun_uniform", "truncated_normal", "random_normal",
-                                             "zeros",          "ones",          "constant"};
+                                             "zeros",          "ones",          "constant",    "uniform_unit_scaling"};
 const std::vector<std::string> kReductions{"none", "weighted_sum", "weighted_sum_over_batch_size", "weighted_mean",
                                            "weighted_sum_by_nonzero_weights"};
 
@@ -488,6 +488,8 @@ Initializer initializerOf(const Params& p, const std::string& prefix)
         return Initializer::ones();
     if (kind == "constant")
         return Initializer::constant(p.f(prefix + "_init_value"));
+    if (kind == "uniform_unit_scaling")
+        return Initializer::uniformUnitScaling();
     return Initializer::glorotUniform();
 }
 

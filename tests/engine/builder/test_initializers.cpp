@@ -233,6 +233,33 @@ private slots:
         QCOMPARE(seen, (std::set<double>{2, 3, 4, 5, 6}));
     }
 
+    /// tf.uniform_unit_scaling_initializer(factor): uniform in [-m, m), m = sqrt(3 / input_size) *
+    /// factor, input_size the product of every dimension but the last (1 for a vector); built as
+    /// random_uniform with "random_uniform/min" = -m and "random_uniform/max" = m.
+    void uniformUnitScaling()
+    {
+        std::string error;
+        const auto conv = valuesOf(Initializer::uniformUnitScaling(1.5), {3, 3, 16, 32}, &error);
+        QVERIFY2(!conv.empty(), error.c_str());
+        const double convLimit = std::sqrt(3.0 / 144) * 1.5;
+        Stats s = statsOf(conv);
+        QVERIFY(s.min >= -convLimit && s.max < convLimit && s.max > 0.98 * convLimit && s.min < -0.98 * convLimit);
+        const auto vector = valuesOf(Initializer::uniformUnitScaling(), {4000}, &error);
+        s = statsOf(vector);
+        QVERIFY2(s.max < std::sqrt(3.0) && s.max > 0.98 * std::sqrt(3.0), qPrintable(QString::number(s.max)));
+
+        GraphBuilder b(m_registries->ops);
+        auto v = getVariable(b, "w", {10, 4}, tf::DT_FLOAT, Initializer::uniformUnitScaling(2.0, 3));
+        QVERIFY2(v, err(v));
+        const tf::NodeDef* max = b.findNode("w/Initializer/random_uniform/max");
+        const tf::NodeDef* min = b.findNode("w/Initializer/random_uniform/min");
+        QVERIFY(max && min);
+        QCOMPARE(max->attr().at("value").tensor().float_val(0), static_cast<float>(std::sqrt(3.0 / 10) * 2.0));
+        QCOMPARE(min->attr().at("value").tensor().float_val(0), static_cast<float>(-std::sqrt(3.0 / 10) * 2.0));
+        QCOMPARE(Initializer::uniformUnitScaling(2.0).name(), std::string("uniform_unit_scaling"));
+        QCOMPARE(Initializer::uniformUnitScaling(2.0).factor(), 2.0);
+    }
+
     void deterministicInitializersAreExact()
     {
         std::string error;
