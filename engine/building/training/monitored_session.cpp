@@ -11,6 +11,8 @@
 #include "training/step_counter_hook.h"
 #include "training/summary_saver_hook.h"
 
+#include "core/log.h"
+
 #include <algorithm>
 #include <set>
 
@@ -156,22 +158,54 @@ MonitoredTrainingSession::create(GraphBuilder& graph, MonitoredTrainingSessionOp
         return unexpected(s);
 
     self->m_options = std::move(options);
-    self->m_session = std::make_unique<Session>(self->m_options.session);
-    if (Status s = self->m_session->create(graph.graphDef()); !s.isOk())
+    if (Status s = self->createSession(); !s.isOk())
         return unexpected(s);
-    if (Status s = self->prepareSession(); !s.isOk())
-        return unexpected(s);
-    self->m_coordinator = std::make_unique<Coordinator>(std::vector<StatusCode>{});
-    if (Status s = startQueueRunners(*self->m_session, *self->m_coordinator, self->m_options.queueRunners); !s.isOk())
-        return unexpected(s);
-    for (const auto& hook : hooks) {
-        auto* coordinated = dynamic_cast<CoordinatedSessionRunHook*>(hook.get());
-        if (Status s = coordinated ? coordinated->afterCreateSession(*self->m_session, *self->m_coordinator)
-                                   : hook->afterCreateSession(*self->m_session);
-            !s.isOk())
-            return unexpected(s);
-    }
     return self;
+}
+
+Status MonitoredTrainingSession::createSessionOnce()
+{
+    m_session = std::make_unique<Session>(m_options.session);
+    if (Status s = m_session->create(m_graph->graphDef()); !s.isOk())
+        return s;
+    if (Status s = prepareSession(); !s.isOk())
+        return s;
+    m_coordinator = std::make_unique<Coordinator>(std::vector<StatusCode>{});
+    if (Status s = startQueueRunners(*m_session, *m_coordinator, m_options.queueRunners); !s.isOk())
+        return s;
+    for (const auto& hook : m_hooks) {
+        auto* coordinated = dynamic_cast<CoordinatedSessionRunHook*>(hook.get());
+        if (Status s = coordinated ? coordinated->afterCreateSession(*m_session, *m_coordinator)
+                                   : hook->afterCreateSession(*m_session);
+            !s.isOk())
+            return s;
+    }
+    return {};
+}
+
+Status MonitoredTrainingSession::createSession()
+{
+    for (int attempt = 1;; ++attempt) {
+        Status s = createSessionOnce();
+        if (s.isOk() || !isPreemptionError(s) || attempt >= m_options.maxRecoveries + 1)
+            return s;
+        logInfo("monitored_session",
+                "An error was raised while a session was being created. This may be due to a preemption of a "
+                "connected worker or parameter server. A new session will be created. Error: " + s.toString());
+        dropSession();
+    }
+}
+
+void MonitoredTrainingSession::dropSession()
+{
+    (void)stopQueueRunners();
+    m_coordinator.reset();
+    m_session.reset();
+}
+
+bool isPreemptionError(const Status& s)
+{
+    return s.code() == StatusCode::kAborted || s.code() == StatusCode::kUnavailable;
 }
 
 void MonitoredTrainingSession::requestStop()
@@ -187,7 +221,7 @@ MonitoredTrainingSession::~MonitoredTrainingSession()
 
 Status MonitoredTrainingSession::stopQueueRunners()
 {
-    if (!m_coordinator)
+    if (!m_coordinator || !m_session)
         return {};
     m_coordinator->requestStop();
     Status status = m_coordinator->join(m_options.stopGracePeriodSecs, /*ignoreLiveThreads=*/true);
@@ -251,6 +285,35 @@ Expected<std::vector<Tensor>> MonitoredTrainingSession::run(const std::vector<st
 {
     if (m_closed)
         return unexpected(failedPreconditionError("Run called on a closed session."));
+    // _RecoverableSession: an Aborted or Unavailable run closes the session and makes a new one
+    // (restored from the latest checkpoint, queue runners restarted, afterCreateSession again).
+    for (int recoveries = 0;; ++recoveries) {
+        if (!m_session) {
+            if (Status s = createSession(); !s.isOk()) {
+                m_failed = true;
+                return unexpected(s);
+            }
+        }
+        auto result = runOnce(fetches, feeds, targets, options, metadata, observer);
+        if (result || !isPreemptionError(result.error()) || recoveries >= m_options.maxRecoveries)
+            return result;
+        logInfo("monitored_session",
+                "An error was raised. This may be due to a preemption in a connected worker or parameter server. "
+                "The current session will be closed and a new session will be created. Error: " +
+                    result.error().toString());
+        m_failed = false;
+        dropSession();
+        ++m_recoveries;
+    }
+}
+
+Expected<std::vector<Tensor>> MonitoredTrainingSession::runOnce(const std::vector<std::string>& fetches,
+                                                                const Feeds& feeds,
+                                                                const std::vector<std::string>& targets,
+                                                                const tensorflow::RunOptions* options,
+                                                                tensorflow::RunMetadata* metadata,
+                                                                ExecutionObserver* observer)
+{
     auto fail = [this](Status s) {
         m_failed = true;
         return unexpected(std::move(s));
@@ -319,7 +382,7 @@ Status MonitoredTrainingSession::close()
         return {};
     m_closed = true;
     Status first;
-    if (!m_failed)
+    if (!m_failed && m_session)
         for (const auto& hook : m_hooks)
             if (Status s = hook->end(*m_session); !s.isOk() && first.isOk())
                 first = s;

@@ -48,7 +48,13 @@ struct MonitoredTrainingSessionOptions {
     double stopGracePeriodSecs = 120;
     /// The writers the built-in hooks share (default SummaryWriterCache::global()).
     SummaryWriterCache* writers = nullptr;
+    /// Recoveries from Aborted/Unavailable in a row before the error is returned (TensorFlow
+    /// retries without end; a local engine that fails so persistently is not being preempted).
+    int maxRecoveries = 10;
 };
+
+/// Whether `s` is one of the errors _RecoverableSession recovers from (Aborted, Unavailable).
+bool isPreemptionError(const Status& s);
 
 /// tf.train.MonitoredTrainingSession(is_chief=True) over our Session.
 ///
@@ -76,7 +82,13 @@ struct MonitoredTrainingSessionOptions {
 ///
 /// The builder must outlive the session and not change after create(). Not synchronised: one
 /// thread at a time (the queue runners' threads use the Session, not this object). Not supported:
-/// workers (is_chief=False), the recovery from Aborted/Unavailable errors by re-creating the session.
+/// workers (is_chief=False).
+///
+/// Recovery (_RecoverableSession): a run that fails with Aborted or Unavailable (from the session or
+/// a hook) closes the session (its queue runners stopped) and creates a new one as create() did
+/// (restored from the latest checkpoint, or initialised; queue runners started; afterCreateSession
+/// again), logging TensorFlow's message, then runs the step again; so does a creation that fails
+/// so. After options.maxRecoveries in a row the error is returned.
 ///
 /// Queue runners (_CoordinatedSession): after the model is prepared and before afterCreateSession,
 /// every options.queueRunners entry starts its threads on a Coordinator (no clean-stop codes, as
@@ -121,13 +133,25 @@ public:
     /// event files of checkpointDir and summaryDir. The first error; the session stays closed either way. Idempotent.
     Status close();
 
-    /// The underlying Session (tf's raw_session) for runs without hooks.
+    /// The underlying Session (tf's raw_session) for runs without hooks (a new one after a recovery).
     Session& rawSession() { return *m_session; }
+    /// Sessions re-created after Aborted/Unavailable so far.
+    int recoveries() const { return m_recoveries; }
     Scaffold& scaffold() { return *m_scaffold; }
     const std::vector<std::shared_ptr<SessionRunHook>>& hooks() const { return m_hooks; }
 
 private:
     MonitoredTrainingSession() = default;
+    /// Makes and prepares the Session, starts the queue runners, calls afterCreateSession.
+    Status createSessionOnce();
+    /// createSessionOnce, again after a preemption error (up to maxRecoveries times).
+    Status createSession();
+    /// Stops the queue runners and lets the Session go.
+    void dropSession();
+    Expected<std::vector<Tensor>> runOnce(const std::vector<std::string>& fetches, const Feeds& feeds,
+                                          const std::vector<std::string>& targets,
+                                          const tensorflow::RunOptions* options, tensorflow::RunMetadata* metadata,
+                                          ExecutionObserver* observer);
     Status prepareSession();
     /// Requests the coordinator's stop and joins the queue-runner threads (see the class comment).
     Status stopQueueRunners();
@@ -141,6 +165,7 @@ private:
     bool m_shouldStop = false;
     bool m_closed = false;
     bool m_failed = false;
+    int m_recoveries = 0;
 };
 
 } // namespace tstudio::training

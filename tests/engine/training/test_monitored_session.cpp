@@ -1,6 +1,7 @@
 // MonitoredTrainingSession and Scaffold: checkpoints at TensorFlow 1.15's steps with its names and
 // state file, graph.pbtxt and the event file, resuming from the latest checkpoint (after close and
-// after a "kill"), the ready op, feed conflicts, and summaries written by the default scaffold.
+// after a "kill"), recovery from Aborted/Unavailable, the ready op, feed conflicts, and summaries
+// written by the default scaffold.
 #include "io/checkpoint/checkpoint_state.h"
 #include "monitored_test_support.h"
 #include "summary/summary.h"
@@ -73,6 +74,29 @@ std::vector<std::string> relativeList(const tensorflow::CheckpointState& state, 
         out.push_back(std::filesystem::path(p).lexically_relative(dir).string());
     return out;
 }
+
+/// Fails the run numbered `at` (counting every afterRun) with `error`, once or every time after.
+class PreemptingHook : public SessionRunHook {
+public:
+    PreemptingHook(int at, Status error, bool always) : m_at(at), m_error(std::move(error)), m_always(always) {}
+    int sessionsCreated = 0;
+    Status afterCreateSession(Session&) override
+    {
+        ++sessionsCreated;
+        return {};
+    }
+    Status afterRun(SessionRunContext&, const SessionRunValues&) override
+    {
+        ++m_runs;
+        return m_runs == m_at || (m_always && m_runs > m_at) ? m_error : Status::ok();
+    }
+
+private:
+    int m_at;
+    Status m_error;
+    bool m_always;
+    int m_runs = 0;
+};
 
 } // namespace
 
@@ -219,6 +243,54 @@ private slots:
         QCOMPARE(values((*s)->rawSession(), m->globalStep), std::vector<double>{100});
         QCOMPARE(values((*s)->rawSession(), m->w), w100);
         QVERIFY(!w100.empty() && w100[0] != 0.0);
+    }
+
+    /// _RecoverableSession: an Aborted step closes the session and makes a new one, restored from
+    /// the latest checkpoint (step 100), after which training goes on to its last step; a
+    /// persistent Unavailable is returned after maxRecoveries re-creations.
+    void recoversFromPreemptionByRecreatingTheSession()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        auto m = buildRegression();
+        QVERIFY2(m, err(m));
+        auto stop = StopAtStepHook::create(std::nullopt, 150);
+        QVERIFY2(stop, err(stop));
+        auto preempt = std::make_shared<PreemptingHook>(130, Status(StatusCode::kAborted, "the parameter server went away"), false);
+        auto o = sessionOptions(dir);
+        o.saveCheckpointSteps = 100;
+        o.hooks = {*stop, preempt};
+        auto s = MonitoredTrainingSession::create(*m->graph, o);
+        QVERIFY2(s, err(s));
+        int runs = 0;
+        while (!(*s)->shouldStop() && runs < 1000) {
+            auto r = (*s)->run({}, regressionFeeds(), {m->train});
+            QVERIFY2(r, err(r));
+            ++runs;
+        }
+        // Steps 1..130, then 101..150 again from the checkpoint of step 100.
+        QCOMPARE((*s)->recoveries(), 1);
+        QCOMPARE(preempt->sessionsCreated, 2);
+        QCOMPARE(runs, 130 + 49);
+        QCOMPARE(values((*s)->rawSession(), m->globalStep), std::vector<double>{150});
+        QVERIFY((*s)->close().isOk());
+        QVERIFY(exists(dir + "/model.ckpt-150.index"));
+
+        auto again = buildRegression();
+        QVERIFY2(again, err(again));
+        auto failing = std::make_shared<PreemptingHook>(3, unavailableError("socket closed"), true);
+        auto o2 = sessionOptions("");
+        o2.hooks = {failing};
+        o2.maxRecoveries = 2;
+        auto t = MonitoredTrainingSession::create(*again->graph, o2);
+        QVERIFY2(t, err(t));
+        for (int i = 0; i < 2; ++i)
+            QVERIFY((*t)->run({}, regressionFeeds(), {again->train}));
+        auto r = (*t)->run({}, regressionFeeds(), {again->train});
+        QVERIFY(!r);
+        QCOMPARE(r.error().code(), StatusCode::kUnavailable);
+        QCOMPARE((*t)->recoveries(), 2);
+        QCOMPARE(failing->sessionsCreated, 3);
     }
 
     void readyOpListsUninitializedVariables()
