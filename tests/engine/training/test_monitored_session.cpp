@@ -256,7 +256,8 @@ private slots:
         QVERIFY2(m, err(m));
         auto stop = StopAtStepHook::create(std::nullopt, 150);
         QVERIFY2(stop, err(stop));
-        auto preempt = std::make_shared<PreemptingHook>(130, Status(StatusCode::kAborted, "the parameter server went away"), false);
+        const Status aborted(StatusCode::kAborted, "the parameter server went away");
+        auto preempt = std::make_shared<PreemptingHook>(130, aborted, false);
         auto o = sessionOptions(dir);
         o.saveCheckpointSteps = 100;
         o.hooks = {*stop, preempt};
