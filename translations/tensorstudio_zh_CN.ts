@@ -8701,6 +8701,26 @@ max %4</source>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
+    <message>
+        <source>Hide names (regular expression)</source>
+        <translation>隐藏名称（正则表达式）</translation>
+    </message>
+    <message>
+        <source>Rows whose whole name matches are hidden; their rows below move up a level (tfprof&apos;s hide_name_regexes)</source>
+        <translation>整个名称匹配的行被隐藏；其下的行上移一级（tfprof 的 hide_name_regexes）</translation>
+    </message>
+    <message>
+        <source>Depth:</source>
+        <translation>深度：</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Scope levels shown below the top (0: the top level only; tfprof&apos;s max_depth)</source>
+        <translation>顶层之下显示的作用域层数（0：只显示顶层；tfprof 的 max_depth）</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::profiler::timeline::TimelineCanvas</name>

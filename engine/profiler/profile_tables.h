@@ -134,6 +134,14 @@ struct ProfileFilter {
     /// When set, decides the name match instead of nameRegex (the GUI passes QRegularExpression, whose
     /// PCRE2 matcher has backtracking limits).
     std::function<bool(const std::string& name)> nameMatches;
+    /// Rows deeper than this in the scope tree (0: the top level only) are not shown, as tfprof's
+    /// max_depth (which counts its root as 1); -1: no limit.
+    int maxDepth = -1;
+    /// ECMAScript regex matched against the whole name: matching rows are not shown and their shown
+    /// descendants take their place one level up, as tfprof's hide_name_regexes ("" hides nothing).
+    std::string hideRegex;
+    /// When set, decides what hideRegex decides (the GUI's QRegularExpression).
+    std::function<bool(const std::string& name)> hideMatches;
     std::int64_t minTimeNs = 0;
     std::int64_t minRequestedBytes = 0;
     std::int64_t minFloatOps = 0;
@@ -142,8 +150,10 @@ struct ProfileFilter {
 };
 
 /// The rows that pass the thresholds and match the regex, or that pass the thresholds and have a kept
-/// descendant (a scope stays as the path to what matched). Order, totals and `total` are kept (hidden
-/// rows still count in their parents, as tfprof accounts them). InvalidArgument for a bad regex.
+/// descendant (a scope stays as the path to what matched), within maxDepth and not hidden (a hidden
+/// row's kept descendants move up to its parent, their depth with them). Order, totals and `total`
+/// are kept (rows not shown still count in their parents, as tfprof accounts them). InvalidArgument
+/// for a bad regex.
 Expected<ProfileTable> filterProfileTable(const ProfileTable& table, const ProfileFilter& filter);
 
 /// The rows in display order (depth first) as CSV (RFC 4180: CRLF lines, fields with a comma, quote or

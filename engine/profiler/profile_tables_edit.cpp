@@ -102,32 +102,51 @@ void sortProfileTable(ProfileTable& table, ProfileColumn column, bool descending
 
 Expected<ProfileTable> filterProfileTable(const ProfileTable& table, const ProfileFilter& filter)
 {
-    std::optional<std::regex> regex;
-    if (!filter.nameMatches && !filter.nameRegex.empty()) {
+    auto compile = [](const std::string& pattern, bool whole) -> Expected<std::optional<std::regex>> {
+        if (pattern.empty())
+            return std::optional<std::regex>();
         try {
-            regex.emplace(filter.nameRegex, std::regex::ECMAScript | std::regex::optimize);
+            return std::optional<std::regex>(std::regex(whole ? "(?:" + pattern + ")" : pattern,
+                                                        std::regex::ECMAScript | std::regex::optimize));
         } catch (const std::regex_error& e) {
-            return unexpected(invalidArgumentError("profile filter: '" + filter.nameRegex +
+            return unexpected(invalidArgumentError("profile filter: '" + pattern +
                                                    "' is not a valid regular expression (" + e.what() + ")"));
         }
-    }
+    };
+    auto regex = compile(filter.nameMatches ? std::string() : filter.nameRegex, false);
+    if (!regex)
+        return unexpected(regex.error());
+    auto hideRegex = compile(filter.hideMatches ? std::string() : filter.hideRegex, true);
+    if (!hideRegex)
+        return unexpected(hideRegex.error());
     auto passes = [&](const ProfileRow& row) {
         return row.total.execNs >= filter.minTimeNs && row.total.requestedBytes >= filter.minRequestedBytes &&
                row.total.floatOps >= filter.minFloatOps && row.total.parameters >= filter.minParameters &&
-               row.total.runs >= filter.minRuns;
+               row.total.runs >= filter.minRuns && (filter.maxDepth < 0 || row.depth <= filter.maxDepth);
     };
-    // keep[i]: the row passes and it or a descendant matches. Children are decided before parents.
+    auto hidden = [&](const ProfileRow& row) {
+        return filter.hideMatches ? filter.hideMatches(row.name)
+                                  : *hideRegex && std::regex_match(row.name, **hideRegex);
+    };
+    // keep[i]: the row is shown: it passes, is not hidden, and it or a descendant matches. through[i]:
+    // a hidden row that passes, whose shown descendants take its place. Children before parents.
     std::vector<char> keep(table.rows.size(), 0);
+    std::vector<char> through(table.rows.size(), 0);
     std::vector<std::uint32_t> order = profileRowsInOrder(table);
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const ProfileRow& row = table.rows[*it];
         if (!passes(row))
             continue;
-        bool matched =
-            filter.nameMatches ? filter.nameMatches(row.name) : !regex || std::regex_search(row.name, *regex);
-        for (std::size_t c = 0; !matched && c < row.children.size(); ++c)
-            matched = keep[row.children[c]] != 0;
-        keep[*it] = matched ? 1 : 0;
+        bool below = false;
+        for (std::size_t c = 0; !below && c < row.children.size(); ++c)
+            below = keep[row.children[c]] != 0 || through[row.children[c]] != 0;
+        if (hidden(row)) {
+            through[*it] = below ? 1 : 0;
+            continue;
+        }
+        const bool matched =
+            filter.nameMatches ? filter.nameMatches(row.name) : !*regex || std::regex_search(row.name, **regex);
+        keep[*it] = matched || below ? 1 : 0;
     }
     ProfileTable out;
     out.view = table.view;
@@ -138,23 +157,27 @@ Expected<ProfileTable> filterProfileTable(const ProfileTable& table, const Profi
     out.floatOpsIncompleteNodes = table.floatOpsIncompleteNodes;
     out.parameterRule = table.parameterRule;
     std::vector<std::uint32_t> newIndex(table.rows.size(), kNoIndex);
-    for (std::uint32_t old : order)
-        if (keep[old]) {
-            newIndex[old] = static_cast<std::uint32_t>(out.rows.size());
-            out.rows.push_back(table.rows[old]);
+    for (std::uint32_t old : order) {
+        if (!keep[old])
+            continue;
+        // The nearest shown ancestor (a hidden one's place goes to its shown descendants).
+        std::uint32_t parent = table.rows[old].parent;
+        while (parent != kNoIndex && newIndex[parent] == kNoIndex)
+            parent = table.rows[parent].parent;
+        const auto index = static_cast<std::uint32_t>(out.rows.size());
+        newIndex[old] = index;
+        out.rows.push_back(table.rows[old]);
+        ProfileRow& row = out.rows.back();
+        row.children.clear();
+        row.parent = parent == kNoIndex ? kNoIndex : newIndex[parent];
+        if (row.parent == kNoIndex) {
+            row.depth = 0;
+            out.roots.push_back(index);
+        } else {
+            row.depth = out.rows[row.parent].depth + 1;
+            out.rows[row.parent].children.push_back(index);
         }
-    for (ProfileRow& row : out.rows) {
-        if (row.parent != kNoIndex)
-            row.parent = newIndex[row.parent];
-        std::vector<std::uint32_t> children;
-        for (std::uint32_t c : row.children)
-            if (newIndex[c] != kNoIndex)
-                children.push_back(newIndex[c]);
-        row.children = std::move(children);
     }
-    for (std::uint32_t root : table.roots)
-        if (newIndex[root] != kNoIndex)
-            out.roots.push_back(newIndex[root]);
     return out;
 }
 

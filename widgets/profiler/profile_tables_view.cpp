@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
@@ -106,13 +107,22 @@ std::optional<qint64> threshold(const QLineEdit* edit, double scale)
 
 ProfileTablesView::ProfileTablesView(QWidget* parent)
     : QWidget(parent), m_watcher(new QFutureWatcher<std::shared_ptr<const BuiltTables>>(this)),
-      m_filter(new QLineEdit(this)), m_minTimeLabel(new QLabel(this)), m_minTime(new QLineEdit(this)),
+      m_filter(new QLineEdit(this)), m_hide(new QLineEdit(this)), m_maxDepthLabel(new QLabel(this)),
+      m_maxDepth(new QSpinBox(this)), m_minTimeLabel(new QLabel(this)), m_minTime(new QLineEdit(this)),
       m_minBytesLabel(new QLabel(this)), m_minBytes(new QLineEdit(this)), m_minFlopsLabel(new QLabel(this)),
       m_minFlops(new QLineEdit(this)), m_export(new QPushButton(this)), m_status(new QLabel(this)),
       m_tabs(new QTabWidget(this)), m_advice(new QTreeWidget(this)), m_filterTimer(new QTimer(this))
 {
     m_filter->setObjectName("filterEdit");
     m_filter->setClearButtonEnabled(true);
+    m_hide->setObjectName("hideEdit");
+    m_hide->setClearButtonEnabled(true);
+    m_hide->setMinimumWidth(200);
+    m_hide->setMaximumWidth(260);
+    m_maxDepth->setObjectName("maxDepthSpin");
+    m_maxDepth->setRange(-1, 99);
+    m_maxDepth->setValue(-1);
+    m_maxDepthLabel->setBuddy(m_maxDepth);
     m_minTime->setObjectName("minTimeEdit");
     m_minBytes->setObjectName("minBytesEdit");
     m_minFlops->setObjectName("minFlopsEdit");
@@ -166,6 +176,9 @@ ProfileTablesView::ProfileTablesView(QWidget* parent)
 
     auto* fields = new QHBoxLayout;
     fields->addWidget(m_filter, 1);
+    fields->addWidget(m_hide);
+    fields->addWidget(m_maxDepthLabel);
+    fields->addWidget(m_maxDepth);
     fields->addWidget(m_minTimeLabel);
     fields->addWidget(m_minTime);
     fields->addWidget(m_minBytesLabel);
@@ -182,8 +195,9 @@ ProfileTablesView::ProfileTablesView(QWidget* parent)
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(200);
     connect(m_filterTimer, &QTimer::timeout, this, &ProfileTablesView::applyFilters);
-    for (QLineEdit* edit : {m_filter, m_minTime, m_minBytes, m_minFlops})
+    for (QLineEdit* edit : {m_filter, m_hide, m_minTime, m_minBytes, m_minFlops})
         connect(edit, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+    connect(m_maxDepth, &QSpinBox::valueChanged, m_filterTimer, qOverload<>(&QTimer::start));
     connect(m_export, &QPushButton::clicked, this, &ProfileTablesView::exportCurrent);
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
         std::shared_ptr<const BuiltTables> built = m_watcher->result();
@@ -323,6 +337,19 @@ void ProfileTablesView::applyFilters()
             return regex.match(QString::fromStdString(name)).hasMatch();
         };
     }
+    // tfprof's hide_name_regexes: whole names; hidden rows' children move up.
+    QRegularExpression hide(QRegularExpression::anchoredPattern(m_hide->text()));
+    const QString hideError = hide.isValid() ? QString() : tr("Invalid regular expression: %1").arg(hide.errorString());
+    markInvalid(m_hide, hideError);
+    if (!hide.isValid())
+        return;
+    if (!m_hide->text().isEmpty()) {
+        hide.optimize();
+        filter.hideMatches = [hide](const std::string& name) {
+            return hide.match(QString::fromStdString(name)).hasMatch();
+        };
+    }
+    filter.maxDepth = m_maxDepth->value();
     const auto minTime = threshold(m_minTime, 1000.0);
     const auto minBytes = threshold(m_minBytes, 1.0);
     const auto minFlops = threshold(m_minFlops, 1.0);
@@ -414,6 +441,12 @@ void ProfileTablesView::exportCurrent()
 void ProfileTablesView::retranslateUi()
 {
     m_filter->setPlaceholderText(tr("Filter names (regular expression)"));
+    m_hide->setPlaceholderText(tr("Hide names (regular expression)"));
+    m_hide->setToolTip(tr("Rows whose whole name matches are hidden; their rows below move up a level "
+                          "(tfprof's hide_name_regexes)"));
+    m_maxDepthLabel->setText(tr("Depth:"));
+    m_maxDepth->setSpecialValueText(tr("all"));
+    m_maxDepth->setToolTip(tr("Scope levels shown below the top (0: the top level only; tfprof's max_depth)"));
     m_minTimeLabel->setText(tr("Min time (us):"));
     m_minBytesLabel->setText(tr("Min bytes:"));
     m_minFlopsLabel->setText(tr("Min float ops:"));

@@ -16,6 +16,7 @@
 class QAbstractItemModel;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 class QPushButton;
 class QTabWidget;
 class QTimer;
@@ -113,6 +114,9 @@ private:
     QFutureWatcher<std::shared_ptr<const BuiltTables>>* m_watcher;
 
     QLineEdit* m_filter;
+    QLineEdit* m_hide;        ///< tfprof's hide_name_regexes (whole names)
+    QLabel* m_maxDepthLabel;
+    QSpinBox* m_maxDepth;     ///< tfprof's max_depth for the scope tree (-1: all)
     QLabel* m_minTimeLabel;
     QLineEdit* m_minTime;
     QLabel* m_minBytesLabel;

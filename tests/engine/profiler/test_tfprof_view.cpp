@@ -1,7 +1,8 @@
 // tfprof's scope view (profiler/tfprof_view.h) on a table the test makes: the text layout (legend,
 // "self/total" cells, "--" for the root and for nodes not accounted, two spaces a level), and each
 // option as tfprof applies it: max_depth, min_*, show/hide/trim/start_name_regexes,
-// account_type_regexes with and without account_displayed_op_only, order_by, select; bad options.
+// account_type_regexes with and without account_displayed_op_only, order_by, select; bad options;
+// and the panel's max depth and hide filter on the same table.
 #include "profiler/tfprof_view.h"
 
 #include <QtTest>
@@ -151,6 +152,29 @@ private slots:
         QVERIFY(text.indexOf("layer/Relu") < text.indexOf("layer/w "));
         QVERIFY2(text.contains("  layer (0/600 params, 0B/4.40KB, _TFScopeParent, 0/4|1/5)"), qPrintable(text));
         QVERIFY(text.contains("    layer/w (600/600 params, 0B/0B, VariableV2, 1/2|1/2)"));
+    }
+
+    /// The profiler panel's tfprof options (filterProfileTable): max depth, and hidden rows whose
+    /// shown children move up a level.
+    void tableFilterDepthAndHide()
+    {
+        ProfileFilter f;
+        f.maxDepth = 0;
+        auto top = filterProfileTable(table(), f);
+        QVERIFY(top);
+        QCOMPARE(top->rows.size(), std::size_t(2)); // layer, loss
+        f = {};
+        f.hideRegex = "layer|layer/w";
+        auto hidden = filterProfileTable(table(), f);
+        QVERIFY(hidden);
+        std::vector<std::string> names;
+        for (std::uint32_t i : profileRowsInOrder(*hidden)) {
+            names.push_back(hidden->rows[i].name);
+            QCOMPARE(hidden->rows[i].depth, 0); // each moved up to the top
+        }
+        QCOMPARE(names, (std::vector<std::string>{"layer/MatMul", "layer/Relu", "layer/w/read", "loss"}));
+        f.hideRegex = "(";
+        QVERIFY(!filterProfileTable(table(), f));
     }
 
     void badOptionsAreNamed()
