@@ -34,32 +34,37 @@ def points(warp):
     return warp.reshape(batch, -1, 2)
 
 
-def resample(data, warp):
+def sampled_points(data, warp):
+    """(b, p, fx, fy, dx, dy) for every point inside the zero-padded image."""
     t = data.dtype.type
-    one = t(1)
-    batch, h, w, channels = data.shape
+    batch, h, w, _ = data.shape
     pts = points(warp)
-    out = np.zeros((batch, pts.shape[1], channels), data.dtype)
     for b in range(batch):
         for p in range(pts.shape[1]):
             x, y = pts[b, p]
             if not (x > t(-1) and y > t(-1) and x < t(w) and y < t(h)):
                 continue
             fx, fy = int(math.floor(float(np.float32(x)))), int(math.floor(float(np.float32(y))))
-            cx, cy = fx + 1, fy + 1
-            dx, dy = t(cx) - x, t(cy) - y
-            for c in range(channels):
-                a = dx * dy * corner(data, b, fx, fy, c)
-                bb = (one - dx) * (one - dy) * corner(data, b, cx, cy, c)
-                cc = dx * (one - dy) * corner(data, b, fx, cy, c)
-                d = (one - dx) * dy * corner(data, b, cx, fy, c)
-                out[b, p, c] = ((a + bb) + cc) + d
+            yield b, p, fx, fy, t(fx + 1) - x, t(fy + 1) - y
+
+
+def resample(data, warp):
+    one = data.dtype.type(1)
+    batch, _, _, channels = data.shape
+    out = np.zeros((batch, points(warp).shape[1], channels), data.dtype)
+    for b, p, fx, fy, dx, dy in sampled_points(data, warp):
+        cx, cy = fx + 1, fy + 1
+        for c in range(channels):
+            a = dx * dy * corner(data, b, fx, fy, c)
+            bb = (one - dx) * (one - dy) * corner(data, b, cx, cy, c)
+            cc = dx * (one - dy) * corner(data, b, fx, cy, c)
+            d = (one - dx) * dy * corner(data, b, cx, fy, c)
+            out[b, p, c] = ((a + bb) + cc) + d
     return out.reshape(warp.shape[:-1] + (channels,))
 
 
 def resample_grad(data, warp, grad):
-    t = data.dtype.type
-    one = t(1)
+    one = data.dtype.type(1)
     batch, h, w, channels = data.shape
     pts = points(warp)
     g = grad.reshape(batch, pts.shape[1], channels)
@@ -70,24 +75,18 @@ def resample_grad(data, warp, grad):
         if 0 <= x < w and 0 <= y < h:
             grad_data[b, y, x, c] += v
 
-    for b in range(batch):
-        for p in range(pts.shape[1]):
-            x, y = pts[b, p]
-            if not (x > t(-1) and y > t(-1) and x < t(w) and y < t(h)):
-                continue
-            fx, fy = int(math.floor(float(np.float32(x)))), int(math.floor(float(np.float32(y))))
-            cx, cy = fx + 1, fy + 1
-            dx, dy = t(cx) - x, t(cy) - y
-            for c in range(channels):
-                v = g[b, p, c]
-                fxfy, cxcy = corner(data, b, fx, fy, c), corner(data, b, cx, cy, c)
-                fxcy, cxfy = corner(data, b, fx, cy, c), corner(data, b, cx, fy, c)
-                grad_warp[b, p, 0] += v * ((one - dy) * (cxcy - fxcy) + dy * (cxfy - fxfy))
-                grad_warp[b, p, 1] += v * ((one - dx) * (cxcy - cxfy) + dx * (fxcy - fxfy))
-                add(b, fx, fy, c, v * dx * dy)
-                add(b, cx, cy, c, v * (one - dx) * (one - dy))
-                add(b, fx, cy, c, v * dx * (one - dy))
-                add(b, cx, fy, c, v * (one - dx) * dy)
+    for b, p, fx, fy, dx, dy in sampled_points(data, warp):
+        cx, cy = fx + 1, fy + 1
+        for c in range(channels):
+            v = g[b, p, c]
+            fxfy, cxcy = corner(data, b, fx, fy, c), corner(data, b, cx, cy, c)
+            fxcy, cxfy = corner(data, b, fx, cy, c), corner(data, b, cx, fy, c)
+            grad_warp[b, p, 0] += v * ((one - dy) * (cxcy - fxcy) + dy * (cxfy - fxfy))
+            grad_warp[b, p, 1] += v * ((one - dx) * (cxcy - cxfy) + dx * (fxcy - fxfy))
+            add(b, fx, fy, c, v * dx * dy)
+            add(b, cx, cy, c, v * (one - dx) * (one - dy))
+            add(b, fx, cy, c, v * dx * (one - dy))
+            add(b, cx, fy, c, v * (one - dx) * dy)
     return grad_data, grad_warp.reshape(warp.shape)
 
 

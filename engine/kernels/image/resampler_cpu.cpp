@@ -56,6 +56,22 @@ Sampling samplingOf(const TensorShape& data, std::int64_t warpElements)
     return s;
 }
 
+/// The data as the sampling reads it: a pixel outside the image reads 0.
+template <typename T> struct Pixels {
+    const T* data;
+    const Sampling& s;
+
+    bool inside(std::int64_t x, std::int64_t y) const { return x >= 0 && y >= 0 && x < s.width && y < s.height; }
+    std::int64_t index(std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) const
+    {
+        return ((b * s.height + y) * s.width + x) * s.channels + c;
+    }
+    T at(std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) const
+    {
+        return inside(x, y) ? data[index(b, x, y, c)] : T(0.0f);
+    }
+};
+
 /// Calls f(b, p, x, y, fx, fy, dx, dy) for every point inside the zero-padded image.
 template <typename T, typename F> void forEachPoint(const Sampling& s, const T* warp, F&& f)
 {
@@ -90,13 +106,10 @@ public:
         if (!out)
             return out.error();
         const Sampling s = samplingOf(data.shape(), warp.numElements());
-        const T* in = data.values<T>().data();
+        const Pixels<T> pixels{data.values<T>().data(), s};
         T* output = (*out)->values<T>().data();
         const T one(1.0f);
-        auto at = [&](std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) {
-            const bool inside = x >= 0 && y >= 0 && x < s.width && y < s.height;
-            return inside ? in[((b * s.height + y) * s.width + x) * s.channels + c] : T(0.0f);
-        };
+        auto at = [&](std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) { return pixels.at(b, x, y, c); };
         forEachPoint(s, warp.values<T>().data(),
                      [&](std::int64_t b, std::int64_t p, std::int64_t fx, std::int64_t fy, T dx, T dy) {
                          const std::int64_t cx = fx + 1, cy = fy + 1;
@@ -136,21 +149,15 @@ public:
         if (!gradWarp)
             return gradWarp.error();
         const Sampling s = samplingOf(data.shape(), warp.numElements());
-        const T* in = data.values<T>().data();
+        const Pixels<T> pixels{data.values<T>().data(), s};
         const T* g = gradOutput.values<T>().data();
         T* dData = (*gradData)->values<T>().data();
         T* dWarp = (*gradWarp)->values<T>().data();
         const T one(1.0f);
-        auto inside = [&](std::int64_t x, std::int64_t y) { return x >= 0 && y >= 0 && x < s.width && y < s.height; };
-        auto index = [&](std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) {
-            return ((b * s.height + y) * s.width + x) * s.channels + c;
-        };
-        auto at = [&](std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) {
-            return inside(x, y) ? in[index(b, x, y, c)] : T(0.0f);
-        };
+        auto at = [&](std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c) { return pixels.at(b, x, y, c); };
         auto add = [&](std::int64_t b, std::int64_t x, std::int64_t y, std::int64_t c, T value) {
-            if (inside(x, y))
-                dData[index(b, x, y, c)] += value;
+            if (pixels.inside(x, y))
+                dData[pixels.index(b, x, y, c)] += value;
         };
         forEachPoint(s, warp.values<T>().data(),
                      [&](std::int64_t b, std::int64_t p, std::int64_t fx, std::int64_t fy, T dx, T dy) {

@@ -9,44 +9,22 @@
 #include "ops/ops.h"
 
 #include "kernel_harness.h"
+#include "random_values.h"
 
 #include <QTest>
 
-#include <random>
 #include <vector>
 
 using namespace tstudio;
 using namespace tstudio::testing;
 
-namespace {
-
-std::unique_ptr<KernelHarness> makeHarness()
-{
-    QString err;
-    auto h = KernelHarness::create({registerNnOps}, {registerNnCpuKernels}, &err);
-    if (!h)
-        qWarning("%s", qPrintable(err));
-    return h;
-}
-
-std::vector<float> randomFloats(std::size_t count, std::uint32_t seed)
-{
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> v(count);
-    for (float& x : v)
-        x = dist(gen);
-    return v;
-}
-
-} // namespace
 
 class TestFusedConv2D : public QObject {
     Q_OBJECT
 private slots:
     void goldenCases()
     {
-        auto h = makeHarness();
+        auto h = KernelHarness::createOrWarn({registerNnOps}, {registerNnCpuKernels});
         const QString failures = goldenFailures(h.get(), "fused_ops.json", CaseCount::exactly(55));
         QVERIFY2(failures.isEmpty(), qPrintable(failures));
     }
@@ -57,7 +35,7 @@ private slots:
     {
         if (!nn::dnnlConvCompiledIn())
             QSKIP("this build has no oneDNN (the im2col path alone is covered by the golden cases)");
-        auto h = makeHarness();
+        auto h = KernelHarness::createOrWarn({registerNnOps}, {registerNnCpuKernels});
         QVERIFY(h);
         CpuAllocator allocator;
         const Tensor x = tensor<float>(allocator, TensorShape{4, 14, 14, 32}, randomFloats(4 * 14 * 14 * 32, 1));

@@ -6,9 +6,8 @@
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
 #include "layers/conv2d.h"
-#include "runtime/execution_observer.h"
 #include "training/gradient_descent.h"
-#include "training_test_support.h"
+#include "fusion_test_support.h"
 
 #include "kernel_harness.h"
 
@@ -86,20 +85,7 @@ std::unique_ptr<Model> buildModel()
 
 std::unique_ptr<Session> session(const Model& m, bool remapping)
 {
-    TrainingRegistries& r = TrainingRegistries::get();
-    SessionOptions options;
-    options.ops = &r.ops;
-    options.kernels = &r.kernels;
-    options.config.set_intra_op_parallelism_threads(2);
-    if (!remapping)
-        options.config.mutable_graph_options()->mutable_rewrite_options()->set_remapping(tf::RewriterConfig::OFF);
-    auto s = std::make_unique<Session>(options);
-    if (Status status = s->create(m.b.graphDef()); !status.isOk())
-        qFatal("session: %s", status.toString().c_str());
-    std::vector<Tensor> out;
-    if (Status status = s->run({}, {}, {m.init}, &out); !status.isOk())
-        qFatal("init: %s", status.toString().c_str());
-    return s;
+    return remapperSession(m.b.graphDef(), m.init, remapping);
 }
 
 Tensor images()
@@ -153,16 +139,6 @@ QString compareVariables(Session& a, Session& b, const Model& m)
     return {};
 }
 
-class CountingObserver : public ExecutionObserver {
-public:
-    std::set<std::string> ops;
-    ObserverAction beforeNode(const NodeExecution& e) override
-    {
-        ops.insert(e.node->op());
-        return ObserverAction::kContinue;
-    }
-    ObserverAction afterNode(const NodeExecution&) override { return ObserverAction::kContinue; }
-};
 
 } // namespace
 
@@ -219,7 +195,7 @@ private slots:
         auto model = buildModel();
         QVERIFY(model);
         auto fused = session(*model, true);
-        CountingObserver observer;
+        OpTypeObserver observer;
         step(*fused, *model, {model->loss}, {}, &observer);
         QVERIFY(observer.ops.count("Conv2D"));
         QVERIFY(observer.ops.count("BiasAdd"));

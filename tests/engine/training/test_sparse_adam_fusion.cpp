@@ -6,9 +6,8 @@
 #include "builder/nn_functions.h"
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
-#include "runtime/execution_observer.h"
 #include "training/adam.h"
-#include "training_test_support.h"
+#include "fusion_test_support.h"
 
 #include <QtTest>
 
@@ -67,20 +66,7 @@ std::unique_ptr<Model> buildModel(tf::DataType dtype, bool useLocking)
 
 std::unique_ptr<Session> session(const Model& m, bool remapping)
 {
-    TrainingRegistries& r = TrainingRegistries::get();
-    SessionOptions options;
-    options.ops = &r.ops;
-    options.kernels = &r.kernels;
-    options.config.set_intra_op_parallelism_threads(2);
-    if (!remapping)
-        options.config.mutable_graph_options()->mutable_rewrite_options()->set_remapping(tf::RewriterConfig::OFF);
-    auto s = std::make_unique<Session>(options);
-    if (Status status = s->create(m.b.graphDef()); !status.isOk())
-        qFatal("session: %s", status.toString().c_str());
-    std::vector<Tensor> out;
-    if (Status status = s->run({}, {}, {m.init}, &out); !status.isOk())
-        qFatal("init: %s", status.toString().c_str());
-    return s;
+    return remapperSession(m.b.graphDef(), m.init, remapping);
 }
 
 Tensor idsTensor(const std::vector<std::int32_t>& ids)
@@ -132,16 +118,6 @@ QString compareVariables(Session& a, Session& b, const Model& m)
     return {};
 }
 
-class CountingObserver : public ExecutionObserver {
-public:
-    std::set<std::string> ops;
-    ObserverAction beforeNode(const NodeExecution& e) override
-    {
-        ops.insert(e.node->op());
-        return ObserverAction::kContinue;
-    }
-    ObserverAction afterNode(const NodeExecution&) override { return ObserverAction::kContinue; }
-};
 
 } // namespace
 
@@ -206,7 +182,7 @@ private slots:
         step(*opByOp, *model, ids, false, {sqrt + ":0"});
         QVERIFY(compareVariables(*fused, *opByOp, *model).isEmpty());
         // An observed run (the debugger) sees every op of the update.
-        CountingObserver observer;
+        OpTypeObserver observer;
         step(*fused, *model, ids, false, {}, &observer);
         step(*opByOp, *model, ids, false);
         QVERIFY(observer.ops.count("ScatterAdd") && observer.ops.count("AssignSub") && observer.ops.count("Sqrt"));
