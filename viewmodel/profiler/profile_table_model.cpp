@@ -149,8 +149,17 @@ int ProfileTableModel::columnCount(const QModelIndex&) const
 QString ProfileTableModel::display(const ProfileRow& row, const Column& column) const
 {
     switch (column.column) {
-    case ProfileColumn::Name:
-        return m_view == ProfileView::ByScope ? lastComponent(row.name) : QString::fromStdString(row.name);
+    case ProfileColumn::Name: {
+        if (m_view != ProfileView::ByScope)
+            return QString::fromStdString(row.name);
+        // The name below the parent shown; a row that a hidden scope's place moved up keeps the part
+        // of its name that no longer shows above it ("gradients/dense_1" at the top).
+        if (row.parent == kNoIndex)
+            return QString::fromStdString(row.name);
+        const std::string prefix = m_table.rows[row.parent].name + "/";
+        return row.name.starts_with(prefix) ? QString::fromStdString(row.name.substr(prefix.size()))
+                                            : lastComponent(row.name);
+    }
     case ProfileColumn::OpType: return QString::fromStdString(row.opType);
     case ProfileColumn::Devices: {
         QStringList names;
