@@ -9,9 +9,11 @@
 
 namespace tstudio {
 
-/// Finds every Conv2D (T float, NHWC) whose output is read only by a BiasAdd (NHWC) as its value,
-/// that BiasAdd's output read only by a Relu, Relu6 or Elu (optional: the pattern may end at the
-/// BiasAdd), within `scope`'s rules (no member's output fed, the Conv2D and BiasAdd not fetched or
+/// Finds every Conv2D (T float, NHWC) whose output is read only by a BiasAdd (NHWC) as its value, or
+/// by a FusedBatchNorm(V2, V3) in inference (is_training false, float, NHWC; its other outputs read
+/// by nothing: fused_ops [FusedBatchNorm], its scale, offset, mean and variance the four arguments,
+/// its epsilon), that node's output read only by a Relu, Relu6 or Elu (optional: the pattern may end
+/// at the BiasAdd or batch norm), within `scope`'s rules (no member's output fed, the Conv2D and BiasAdd not fetched or
 /// targets, all on one CPU device, in one frame; the input, filter and bias may be fed). Each
 /// becomes a PlanFusion of op _FusedConv2D anchored at the pattern's last op, which may be
 /// fetched: inputs (Conv2D's input, filter, BiasAdd's bias), attrs the Conv2D's with num_args 1

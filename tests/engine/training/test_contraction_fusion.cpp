@@ -2,14 +2,17 @@
 // GradientDescent run Conv2D -> BiasAdd -> Relu (or Relu6, Elu, or no activation) as one
 // _FusedConv2D node by default, as Grappler's remapper does, and give the values of the op-by-op
 // run (remapping OFF); a run that fetches the BiasAdd, an observed run and a session without the
-// remapper run the ops one by one; the fused node's name (the activation's) can be fetched.
+// remapper run the ops one by one; the fused node's name (the activation's) can be fetched;
+// conv2d -> batch_normalization(training=False) -> Relu fuses in inference.
 #include "builder/ops_sugar.h"
 #include "builder/variables.h"
+#include "layers/batch_normalization.h"
 #include "layers/conv2d.h"
 #include "training/gradient_descent.h"
 #include "fusion_test_support.h"
 
 #include "kernel_harness.h"
+#include "model_test_support.h"
 
 #include <QtTest>
 
@@ -103,7 +106,7 @@ struct StepResult {
     std::vector<std::string> labels; ///< timeline labels of the nodes that ran
 };
 
-StepResult step(Session& s, const Model& m, const std::vector<std::string>& fetches,
+StepResult step(Session& s, const std::vector<std::string>& fetches,
                 const std::vector<std::string>& targets, ExecutionObserver* observer = nullptr)
 {
     tf::RunOptions options;
@@ -152,8 +155,8 @@ private slots:
         auto fused = session(*model, true);
         auto plain = session(*model, false);
         for (int i = 0; i < 4; ++i) {
-            const StepResult f = step(*fused, *model, {model->loss}, {model->train});
-            const StepResult p = step(*plain, *model, {model->loss}, {model->train});
+            const StepResult f = step(*fused, {model->loss}, {model->train});
+            const StepResult p = step(*plain, {model->loss}, {model->train});
             // Four fused convolutions, named as the last op of each pattern.
             QCOMPARE(countLabels(f.labels, " = _FusedConv2D("), 4);
             QCOMPARE(countLabels(f.labels, "conv2d/Relu = _FusedConv2D("), 1);
@@ -179,14 +182,52 @@ private slots:
         auto fused = session(*model, true);
         auto plain = session(*model, false);
         const std::vector<std::string> fetches{"conv2d/BiasAdd:0", "conv2d_1/Relu6:0"};
-        const StepResult f = step(*fused, *model, fetches, {});
-        const StepResult p = step(*plain, *model, fetches, {});
+        const StepResult f = step(*fused, fetches, {});
+        const StepResult p = step(*plain, fetches, {});
         QCOMPARE(countLabels(f.labels, "conv2d/BiasAdd = BiasAdd("), 1);
         QCOMPARE(countLabels(f.labels, "conv2d_1/Relu6 = _FusedConv2D("), 1);
         for (std::size_t i = 0; i < fetches.size(); ++i) {
             const std::string d = compareTensors(f.fetched[i], p.fetched[i], 1e-5, 1e-5);
             QVERIFY2(d.empty(), (fetches[i] + ": " + d).c_str());
         }
+    }
+
+    /// Inference: conv2d without a bias -> batch_normalization(training=False) -> Relu runs as one
+    /// _FusedConv2D with fused_ops [FusedBatchNorm, Relu] and gives the op-by-op values.
+    void batchNormInInference()
+    {
+        auto model = std::make_unique<Model>(TrainingRegistries::get().ops);
+        GraphBuilder& b = model->b;
+        auto x = ops::placeholder(b, tf::DT_FLOAT, TensorShape{4, 9, 9, 3}, "x");
+        QVERIFY(x);
+        layers::Conv2DOptions conv;
+        conv.filters = 5;
+        conv.kernelSize = {3, 3};
+        conv.padding = "same";
+        conv.useBias = false;
+        conv.kernelInitializer = Initializer::randomUniform(-0.5, 0.5, 3);
+        auto convolved = layers::conv2d(b, *x, conv);
+        QVERIFY2(convolved, err(convolved));
+        layers::BatchNormalizationOptions bn;
+        bn.movingMeanInitializer = Initializer::randomUniform(-0.2, 0.2, 4);
+        bn.movingVarianceInitializer = Initializer::randomUniform(0.5, 1.5, 5);
+        bn.gammaInitializer = Initializer::randomUniform(0.5, 1.5, 6);
+        bn.betaInitializer = Initializer::randomUniform(-0.3, 0.3, 7);
+        auto normalized = layers::batchNormalization(b, *convolved, bn, false);
+        QVERIFY2(normalized, err(normalized));
+        auto relu = ops::relu(b, *normalized, "out");
+        auto init = globalVariablesInitializer(b);
+        QVERIFY(relu && init);
+        model->init = init->name();
+        auto fused = session(*model, true);
+        auto plain = session(*model, false);
+        const StepResult f = step(*fused, {"out:0"}, {});
+        const StepResult p = step(*plain, {"out:0"}, {});
+        QCOMPARE(countLabels(f.labels, "out = _FusedConv2D("), 1);
+        QCOMPARE(countLabels(f.labels, " = FusedBatchNormV3("), 0);
+        QCOMPARE(countLabels(p.labels, " = FusedBatchNormV3("), 1);
+        const std::string d = compareTensors(f.fetched[0], p.fetched[0], 1e-5, 1e-5);
+        QVERIFY2(d.empty(), d.c_str());
     }
 
     /// An observed run (the debugger) sees every op of the graph; the next plain run fuses again.
@@ -196,11 +237,11 @@ private slots:
         QVERIFY(model);
         auto fused = session(*model, true);
         OpTypeObserver observer;
-        step(*fused, *model, {model->loss}, {}, &observer);
+        step(*fused, {model->loss}, {}, &observer);
         QVERIFY(observer.ops.count("Conv2D"));
         QVERIFY(observer.ops.count("BiasAdd"));
         QVERIFY(!observer.ops.count("_FusedConv2D"));
-        QCOMPARE(countLabels(step(*fused, *model, {model->loss}, {}).labels, " = _FusedConv2D("), 4);
+        QCOMPARE(countLabels(step(*fused, {model->loss}, {}).labels, " = _FusedConv2D("), 4);
     }
 };
 
