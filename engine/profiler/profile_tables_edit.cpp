@@ -102,21 +102,20 @@ void sortProfileTable(ProfileTable& table, ProfileColumn column, bool descending
 
 Expected<ProfileTable> filterProfileTable(const ProfileTable& table, const ProfileFilter& filter)
 {
-    auto compile = [](const std::string& pattern, bool whole) -> Expected<std::optional<std::regex>> {
+    auto compile = [](const std::string& pattern) -> Expected<std::optional<std::regex>> {
         if (pattern.empty())
             return std::optional<std::regex>();
         try {
-            return std::optional<std::regex>(std::regex(whole ? "(?:" + pattern + ")" : pattern,
-                                                        std::regex::ECMAScript | std::regex::optimize));
+            return std::optional<std::regex>(std::regex(pattern, std::regex::ECMAScript | std::regex::optimize));
         } catch (const std::regex_error& e) {
             return unexpected(invalidArgumentError("profile filter: '" + pattern +
                                                    "' is not a valid regular expression (" + e.what() + ")"));
         }
     };
-    auto regex = compile(filter.nameMatches ? std::string() : filter.nameRegex, false);
+    auto regex = compile(filter.nameMatches ? std::string() : filter.nameRegex);
     if (!regex)
         return unexpected(regex.error());
-    auto hideRegex = compile(filter.hideMatches ? std::string() : filter.hideRegex, true);
+    auto hideRegex = compile(filter.hideMatches ? std::string() : filter.hideRegex); // whole names: regex_match
     if (!hideRegex)
         return unexpected(hideRegex.error());
     auto passes = [&](const ProfileRow& row) {

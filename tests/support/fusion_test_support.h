@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tstudio::testing {
 
@@ -30,6 +31,16 @@ inline std::unique_ptr<Session> remapperSession(const tensorflow::GraphDef& grap
     if (Status status = s->run({}, {}, {init}, &out); !status.isOk())
         qFatal("init: %s", status.toString().c_str());
     return s;
+}
+
+/// "name:0" of every VariableV2 of `graph`, in graph order.
+inline std::vector<std::string> variableTensors(const tensorflow::GraphDef& graph)
+{
+    std::vector<std::string> names;
+    for (const auto& node : graph.node())
+        if (node.op() == "VariableV2")
+            names.push_back(node.name() + ":0");
+    return names;
 }
 
 /// The op types of the nodes an observed run executes.

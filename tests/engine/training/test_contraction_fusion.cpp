@@ -80,9 +80,7 @@ std::unique_ptr<Model> buildModel()
     model->train = train->name();
     model->init = init->name();
     model->loss = "loss:0";
-    for (const auto& node : b.graphDef().node())
-        if (node.op() == "VariableV2")
-            model->variables.push_back(node.name() + ":0");
+    model->variables = variableTensors(b.graphDef());
     return model;
 }
 

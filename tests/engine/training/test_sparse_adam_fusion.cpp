@@ -58,9 +58,7 @@ std::unique_ptr<Model> buildModel(tf::DataType dtype, bool useLocking)
         return nullptr;
     model->train = train->name();
     model->init = init->name();
-    for (const auto& node : b.graphDef().node())
-        if (node.op() == "VariableV2")
-            model->variables.push_back(node.name() + ":0");
+    model->variables = variableTensors(b.graphDef());
     return model;
 }
 
