@@ -1,13 +1,13 @@
 // MonitoredTrainingSession: restores or initializes the model and runs hooks around every run.
 #include "training/monitored_session.h"
 
+#include "runtime/arena_run_metadata.h"
 #include "training/input_pipeline.h"
 #include "training/queue_runner.h"
-#include "runtime/arena_run_metadata.h"
 
-#include "io/checkpoint/checkpoint_state.h"
 #include "training/checkpoint_saver_hook.h"
 #include "training/coordinated_session_run_hook.h"
+#include "training/session_manager.h"
 #include "training/step_counter_hook.h"
 #include "training/summary_saver_hook.h"
 
@@ -71,21 +71,6 @@ void applyDefaults(std::optional<A>& first, std::optional<B>& second, std::optio
         first.reset();
     if (second && *second <= 0)
         second.reset();
-}
-
-/// SessionManager._ready: the names the op reports, "" when ready.
-Expected<std::string> notReady(Session& session, const std::string& op)
-{
-    std::vector<Tensor> out;
-    if (Status s = session.run({}, {op}, {}, &out); !s.isOk())
-        return unexpected(s);
-    const Tensor& t = out.front();
-    if (t.dtype() != tensorflow::DT_STRING || t.numElements() == 0)
-        return std::string();
-    std::string names;
-    for (const std::string& n : t.strings())
-        names += (names.empty() ? "" : ", ") + n;
-    return "Variables not initialized: " + names;
 }
 
 } // namespace
@@ -191,7 +176,8 @@ Status MonitoredTrainingSession::createSession()
             return s;
         logInfo("monitored_session",
                 "An error was raised while a session was being created. This may be due to a preemption of a "
-                "connected worker or parameter server. A new session will be created. Error: " + s.toString());
+                "connected worker or parameter server. A new session will be created. Error: " +
+                    s.toString());
         dropSession();
     }
 }
@@ -234,47 +220,19 @@ Status MonitoredTrainingSession::stopQueueRunners()
 
 Status MonitoredTrainingSession::prepareSession()
 {
-    Session& session = *m_session;
     Scaffold& scaffold = *m_scaffold;
-    bool restored = false;
-    if (!m_options.checkpointDir.empty()) {
-        auto state = readCheckpointState(m_options.checkpointDir);
-        if (state) {
-            if (Status s = scaffold.saver().restore(session, state->model_checkpoint_path()); !s.isOk())
-                return s;
-            scaffold.saver().recoverLastCheckpoints(
-                {state->all_model_checkpoint_paths().begin(), state->all_model_checkpoint_paths().end()});
-            restored = true;
-        } else if (state.error().code() != StatusCode::kNotFound) {
-            return state.error();
-        }
-    }
-    const std::string initFn = scaffold.initFn() ? "<init_fn>" : "None";
-    if (!restored) {
-        std::vector<Tensor> none;
-        if (Status s = session.run(scaffold.initFeeds(), {}, {scaffold.initOp()}, &none); !s.isOk())
-            return s;
-        if (scaffold.initFn())
-            if (Status s = scaffold.initFn()(session); !s.isOk())
-                return s;
-    }
-    auto localNotReady = notReady(session, scaffold.readyForLocalInitOp());
-    if (!localNotReady)
-        return localNotReady.error();
-    if (!localNotReady->empty())
-        return failedPreconditionError("Init operations did not make model ready for local_init. Init op: " +
-                                       scaffold.initOp() + ", init fn: " + initFn + ", error: " + *localNotReady);
-    std::vector<Tensor> none;
-    if (Status s = session.run({}, {}, {scaffold.localInitOp()}, &none); !s.isOk())
-        return s;
-    auto notReadyNames = notReady(session, scaffold.readyOp());
-    if (!notReadyNames)
-        return notReadyNames.error();
-    if (!notReadyNames->empty())
-        return failedPreconditionError("Init operations did not make model ready. Init op: " + scaffold.initOp() +
-                                       ", init fn: " + initFn + ", local_init_op: " + scaffold.localInitOp() +
-                                       ", error: " + *notReadyNames);
-    return {};
+    SessionManagerOptions managerOptions;
+    managerOptions.localInitOp = scaffold.localInitOp();
+    managerOptions.readyOp = scaffold.readyOp();
+    managerOptions.readyForLocalInitOp = scaffold.readyForLocalInitOp();
+    PrepareSessionArgs args;
+    args.initOp = scaffold.initOp();
+    args.initFeeds = scaffold.initFeeds();
+    args.initFn = scaffold.initFn();
+    args.saver = &scaffold.saver();
+    args.checkpointDir = m_options.checkpointDir;
+    auto restored = SessionManager(std::move(managerOptions)).prepareSession(*m_session, args);
+    return restored ? Status::ok() : restored.error();
 }
 
 Expected<std::vector<Tensor>> MonitoredTrainingSession::run(const std::vector<std::string>& fetches, const Feeds& feeds,
@@ -307,12 +265,10 @@ Expected<std::vector<Tensor>> MonitoredTrainingSession::run(const std::vector<st
     }
 }
 
-Expected<std::vector<Tensor>> MonitoredTrainingSession::runOnce(const std::vector<std::string>& fetches,
-                                                                const Feeds& feeds,
-                                                                const std::vector<std::string>& targets,
-                                                                const tensorflow::RunOptions* options,
-                                                                tensorflow::RunMetadata* metadata,
-                                                                ExecutionObserver* observer)
+Expected<std::vector<Tensor>>
+MonitoredTrainingSession::runOnce(const std::vector<std::string>& fetches, const Feeds& feeds,
+                                  const std::vector<std::string>& targets, const tensorflow::RunOptions* options,
+                                  tensorflow::RunMetadata* metadata, ExecutionObserver* observer)
 {
     auto fail = [this](Status s) {
         m_failed = true;

@@ -69,8 +69,8 @@ bool isPreemptionError(const Status& s);
 /// afterCreateSession() on each hook.
 /// Errors: the hooks' and the scaffold's; the session's; the restore's ("The passed save_path is
 /// not a valid checkpoint: ..." when the state file names a missing checkpoint); FailedPrecondition
-/// "Init operations did not make model ready for local_init. Init op: group_deps, init fn: None,
-/// error: Variables not initialized: w" and "Init operations did not make model ready. Init op: ...,
+/// "Init operations did not make model ready for local_init.  Init op: group_deps, init fn: None,
+/// error: Variables not initialized: w" and "Init operations did not make model ready.  Init op: ...,
 /// init fn: ..., local_init_op: ..., error: Variables not initialized: w, b" (TensorFlow's
 /// RuntimeError texts).
 ///

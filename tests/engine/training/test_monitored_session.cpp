@@ -347,7 +347,7 @@ private slots:
         o.scaffold = std::make_shared<Scaffold>(so);
         auto s = MonitoredTrainingSession::create(*m->graph, o);
         QVERIFY(!s);
-        QCOMPARE(s.error().message(), std::string("Init operations did not make model ready for local_init. Init op: "
+        QCOMPARE(s.error().message(), std::string("Init operations did not make model ready for local_init.  Init op: "
                                                   "partial_init, init fn: None, error: Variables not initialized: b, "
                                                   "global_step"));
     }
