@@ -346,16 +346,20 @@
         <translation>Chrome 跟踪（JSON）</translation>
     </message>
     <message>
-        <source>All supported files (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* *.tfrecord *.tfrecords *.json *.json.gz)</source>
-        <translation>所有支持的文件 (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* *.tfrecord *.tfrecords *.json *.json.gz)</translation>
-    </message>
-    <message>
         <source>TFRecord files (*.tfrecord *.tfrecords)</source>
         <translation>TFRecord 文件 (*.tfrecord *.tfrecords)</translation>
     </message>
     <message>
-        <source>Profile traces (*.json *.json.gz)</source>
-        <translation>性能跟踪 (*.json *.json.gz)</translation>
+        <source>tfprof profile (ProfileProto)</source>
+        <translation>tfprof 性能剖析 (ProfileProto)</translation>
+    </message>
+    <message>
+        <source>All supported files (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* *.tfrecord *.tfrecords *.json *.json.gz profile_*)</source>
+        <translation>所有支持的文件 (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* *.tfrecord *.tfrecords *.json *.json.gz profile_*)</translation>
+    </message>
+    <message>
+        <source>Profile traces (*.json *.json.gz profile_*)</source>
+        <translation>性能跟踪 (*.json *.json.gz profile_*)</translation>
     </message>
 </context>
 <context>

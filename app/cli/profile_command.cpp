@@ -7,7 +7,9 @@
 #include "project_argument.h"
 
 #include "io/file_kind_detector.h"
+#include "profiler/pprof_profile.h"
 #include "profiler/profile_summary.h"
+#include "profiler/tfprof_profile_proto.h"
 #include "profiler/tfprof_view.h"
 #include "profiler/trace_builder.h"
 #include "profiler/trace_files.h"
@@ -44,7 +46,53 @@ struct ProfileArgs : ModelRunArgs {
     std::string orderBy = "name";
     std::string select = "micros";
     std::string accountTypes = ".*", start = ".*", trim, show = ".*", hide;
+    /// --output pprof:FILE (tfprof's "pprof:outfile=FILE" too).
+    std::string output;
+    std::string profileProto;
 };
+
+/// The file of --output "pprof:FILE" or "pprof:outfile=FILE"; InvalidArgument for anything else.
+Expected<std::string> pprofOutputPath(const std::string& spec)
+{
+    const std::string prefix = "pprof:";
+    if (spec.rfind(prefix, 0) != 0 || spec.size() == prefix.size())
+        return unexpected(invalidArgumentError("--output '" + spec + "': expected pprof:FILE (or tfprof's "
+                                               "pprof:outfile=FILE)"));
+    std::string path = spec.substr(prefix.size());
+    if (path.rfind("outfile=", 0) == 0)
+        path = path.substr(8);
+    if (path.empty())
+        return unexpected(invalidArgumentError("--output '" + spec + "': the file name is missing"));
+    return path;
+}
+
+/// --output pprof:FILE: the scope tree as a gzip-compressed pprof profile, the quantity the first
+/// of --select in name order (as tfprof picks it).
+Status writePprof(const ProfileArgs& args, const profiler::ProfileTrace& trace, const tensorflow::GraphDef* graph)
+{
+    auto path = pprofOutputPath(args.output);
+    if (!path)
+        return path.error();
+    profiler::ProfileTableOptions tableOptions;
+    tableOptions.step = args.step;
+    tableOptions.graph = graph;
+    auto table = profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
+    if (!table)
+        return table.error();
+    profiler::PprofOptions options;
+    const auto selected = profiler::splitTfprofList(args.select);
+    const std::set<std::string> ordered(selected.begin(), selected.end());
+    if (!ordered.empty())
+        options.select = *ordered.begin();
+    options.accountTypeRegexes = profiler::splitTfprofList(args.accountTypes);
+    options.timeNanos = trace.originNs;
+    options.durationNanos = trace.endNs();
+    if (Status s = profiler::writePprofProfile(*table, options, *path); !s.isOk())
+        return s;
+    std::fprintf(stderr, "tstudio profile: wrote %s (pprof, %s; e.g. go tool pprof -top -sample_index=1 %s)\n",
+                 path->c_str(), options.select.c_str(), path->c_str());
+    return {};
+}
 
 int fail(const Status& s)
 {
@@ -169,6 +217,7 @@ int profile(const ProfileArgs& args)
     switch (report->kind) {
     case FileKind::kProject: trace = traceProject(args, path, &graph); break;
     case FileKind::kChromeTrace:
+    case FileKind::kTfprofProfile:
     case FileKind::kEventFile:
     case FileKind::kEventLogDir: trace = profiler::readTraceFile(path); break;
     default: trace = traceModel(args, *report, &graph); break;
@@ -184,9 +233,17 @@ int profile(const ProfileArgs& args)
         std::fprintf(stderr, "tstudio profile: wrote %s (Chrome trace JSON: Perfetto, chrome://tracing, TensorStudio)\n",
                      args.out.c_str());
     }
+    if (!args.output.empty())
+        if (Status s = writePprof(args, *trace, graph.get()); !s.isOk())
+            return fail(s);
+    if (!args.profileProto.empty()) {
+        if (Status s = profiler::writeProfileProto(*trace, graph.get(), args.profileProto); !s.isOk())
+            return fail(s);
+        std::fprintf(stderr, "tstudio profile: wrote %s (tfprof's ProfileProto)\n", args.profileProto.c_str());
+    }
     if (!args.view.empty())
         return printTfprofView(args, *trace, graph.get());
-    if (args.json || args.summary || args.out.empty()) {
+    if (args.json || args.summary || (args.out.empty() && args.output.empty() && args.profileProto.empty())) {
         profiler::ProfileSummaryOptions options;
         options.step = args.step;
         options.graph = graph.get();
@@ -274,6 +331,12 @@ void addProfileCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--step", args->step, "--summary for one traced step (its index) instead of the average per step");
     cmd->add_option("--logdir", args->logdir, "project: train in this log directory (default: a temporary one, removed)");
     cmd->add_option("--set", args->sets, "project: KEY=VALUE overrides a project setting, e.g. --set data.dir=DIR");
+    cmd->add_option("--output", args->output,
+                    "pprof:FILE: write the scope tree as a pprof profile (gzip protobuf; the quantity is the first "
+                    "of --select; go tool pprof reads it), as tfprof's -output pprof:outfile=FILE");
+    cmd->add_option("--profile-proto", args->profileProto,
+                    "write tfprof's ProfileProto (as tf.profiler.Profiler.serialize_to_string); tstudio profile and "
+                    "the profiler read it back");
     addTfprofOptions(*cmd, *args);
     cmd->callback([args, &exitCode] { exitCode = profile(*args); });
 }

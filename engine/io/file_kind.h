@@ -30,6 +30,7 @@ enum class FileKind {
     kTfRecord,          ///< a TFRecord file whose records are not events
     kProject,           ///< a TensorStudio project (.tsproj, JSON with "format": "tensorstudio-project")
     kChromeTrace,       ///< a Chrome trace (JSON: {"traceEvents": [...]} or an array of events), e.g. a TF timeline
+    kTfprofProfile,     ///< tfprof's ProfileProto (tf.profiler.Profiler.serialize_to_string, "profile_<step>")
 };
 
 /// A stable identifier for scripts and JSON: "graphdef", "graphdef-text", "saved-model", ...

@@ -6,6 +6,7 @@
 #include "io/events/event_graphs.h"
 #include "io/proto_parse.h"
 #include "io/record_framing.h"
+#include "profiler/tfprof_profile_proto.h"
 #include "profiler/trace_builder.h"
 #include "proto/config.pb.h"
 
@@ -150,8 +151,14 @@ Expected<ProfileTrace> readRunMetadata(const fs::path& path, const std::string& 
 {
     tensorflow::RunMetadata metadata;
     bool wasText = false;
-    if (Status s = parseTextOrBinaryProto(bytes, quoted(path), "tensorflow.RunMetadata", metadata, &wasText);
-        !s.isOk()) {
+    Status parsed = parseTextOrBinaryProto(bytes, quoted(path), "tensorflow.RunMetadata", metadata, &wasText);
+    if (!wasText && (!parsed.isOk() || metadata.step_stats().dev_stats_size() == 0)) {
+        // tfprof's ProfileProto (Profiler.serialize_to_string, ProfileContext's "profile_<step>").
+        tensorflow::tfprof::ProfileProto profile;
+        if (parseProfileProto(bytes, profile))
+            return traceFromProfileProto(profile, quoted(path));
+    }
+    if (Status s = parsed; !s.isOk()) {
         // A bare StepStats (what TensorFlow's timeline examples save): its devices must all be named.
         tensorflow::StepStats stats;
         if (!wasText && parseBinaryProto(bytes, stats) && stats.dev_stats_size() > 0 &&

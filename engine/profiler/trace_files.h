@@ -21,7 +21,8 @@ inline constexpr std::uint64_t kMaxTraceFileBytes = 0xffffffffull - 64;
 /// - a TFRecord file (a valid record header): an event file; every tagged_run_metadata record is a step,
 ///   numbered by its tag when the tag is "step_<N>", else by Event.step (readEventGraphs);
 /// - otherwise a RunMetadata protobuf, binary or text (tf.RunMetadata written with SerializeToString or
-///   as text), or a bare binary StepStats: its step_stats as step 0.
+///   as text), or a bare binary StepStats: its step_stats as step 0; or tfprof's binary ProfileProto
+///   (traceFromProfileProto: its traced steps).
 /// A directory is a log directory: the event files under it as above, runs in order.
 /// Errors name the path: NotFound; ResourceExhausted for a file (or inflated content) larger than
 /// kMaxTraceFileBytes; DataLoss for a damaged gzip stream; InvalidArgument for content that is none of

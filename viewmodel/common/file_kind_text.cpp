@@ -21,6 +21,7 @@ QString fileKindDisplayName(FileKind kind)
     case FileKind::kTfRecord: return QCoreApplication::translate("FileKind", "TFRecord");
     case FileKind::kProject: return QCoreApplication::translate("FileKind", "TensorStudio project");
     case FileKind::kChromeTrace: return QCoreApplication::translate("FileKind", "Chrome trace (JSON)");
+    case FileKind::kTfprofProfile: return QCoreApplication::translate("FileKind", "tfprof profile (ProfileProto)");
     }
     return QCoreApplication::translate("FileKind", "Unknown");
 }
@@ -46,13 +47,13 @@ QStringList fileKindDialogFilters()
     return {
         // First, so the dialog shows every kind TensorStudio opens, projects included, before any is chosen.
         QCoreApplication::translate("FileKind", "All supported files (*.tsproj *.pb *.pbtxt *.meta *.index checkpoint *tfevents* "
-                                                "*.tfrecord *.tfrecords *.json *.json.gz)"),
+                                                "*.tfrecord *.tfrecords *.json *.json.gz profile_*)"),
         QCoreApplication::translate("FileKind", "Projects (*.tsproj)"),
         QCoreApplication::translate("FileKind", "Graphs (*.pb *.pbtxt *.meta)"),
         QCoreApplication::translate("FileKind", "Checkpoints (*.index checkpoint)"),
         QCoreApplication::translate("FileKind", "Event files (*tfevents*)"),
         QCoreApplication::translate("FileKind", "TFRecord files (*.tfrecord *.tfrecords)"),
-        QCoreApplication::translate("FileKind", "Profile traces (*.json *.json.gz)"),
+        QCoreApplication::translate("FileKind", "Profile traces (*.json *.json.gz profile_*)"),
         QCoreApplication::translate("FileKind", "All files (*)"),
     };
 }

@@ -7,10 +7,10 @@ namespace tstudio::formats {
 
 std::span<const FormatModule* const> allFormats()
 {
-    static const std::array<const FormatModule*, 10> modules = {
+    static const std::array<const FormatModule*, 11> modules = {
         &eventFileFormat(),   &tfRecordFormat(),        &checkpointV1Format(), &checkpointFormat(),
         &chromeTraceFormat(), &checkpointStateFormat(), &projectFormat(),      &savedModelFormat(),
-        &metaGraphFormat(),   &graphDefFormat(),
+        &metaGraphFormat(),   &graphDefFormat(),        &tfprofProfileFormat(),
     };
     return modules;
 }

@@ -32,6 +32,7 @@ const FormatModule& tfRecordFormat();
 const FormatModule& checkpointV1Format();
 const FormatModule& checkpointFormat();
 const FormatModule& chromeTraceFormat();
+const FormatModule& tfprofProfileFormat();
 const FormatModule& checkpointStateFormat();
 const FormatModule& projectFormat();
 const FormatModule& savedModelFormat();

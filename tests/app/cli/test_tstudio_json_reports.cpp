@@ -280,6 +280,39 @@ private slots:
         QVERIFY2(r.err.startsWith("tstudio profile: "), qPrintable(r.err));
     }
 
+    /// tstudio profile --output pprof:FILE and --profile-proto FILE; the ProfileProto read back as
+    /// the trace it was written from.
+    void profileWritesPprofAndProfileProto()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString pprof = dir.filePath("scopes.pb.gz");
+        const QString proto = dir.filePath("profile_3");
+        ProcessRun r = runTstudio({"profile", "spirals", "--steps", "2", "--warmup", "1", "--output",
+                                   "pprof:outfile=" + pprof, "--select", "micros,bytes", "--profile-proto", proto,
+                                   "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject traced = jsonOf(r);
+        QVERIFY2(r.err.contains("wrote " + pprof + " (pprof, bytes;"), qPrintable(r.err)); // select's first by name
+        QFile gz(pprof);
+        QVERIFY(gz.open(QIODevice::ReadOnly));
+        QVERIFY(gz.read(2) == QByteArray("\x1f\x8b", 2));
+        QVERIFY(QFileInfo(proto).size() > 0);
+
+        r = runTstudio({"profile", proto, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject read = jsonOf(r);
+        QCOMPARE(read["steps"].toInt(), 2);
+        QCOMPARE(read["events"].toInt(), traced["events"].toInt());
+        QCOMPARE(read["total"].toObject()["runs"].toInteger(), traced["total"].toObject()["runs"].toInteger());
+        QCOMPARE(read["total"].toObject()["float_ops"].toInteger(),
+                 traced["total"].toObject()["float_ops"].toInteger());
+
+        r = runTstudio({"profile", proto, "--output", "png:" + pprof});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--output 'png:" + pprof + "': expected pprof:FILE"), qPrintable(r.err));
+    }
+
     void exportFreezeAndConvert()
     {
         QTemporaryDir dir;

@@ -13,6 +13,7 @@
 #include "proto/graph.pb.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
+#include "proto/tfprof_log.pb.h"
 
 #include "graph_def_nodes.h"
 #include "test_files.h"
@@ -182,6 +183,25 @@ const std::map<QString, std::function<bool(const QString& dir)>>& recipes()
              return writeFile(d + "/flipped.tfrecord", bytes);
          }},
         {"chrome-trace", [](const QString& d) { return writeFile(d + "/timeline.json", R"({"traceEvents": [{"ph": "X"}]})"); }},
+        {"tfprof-profile",
+         [](const QString& d) {
+             // Two nodes, one run in step 5 on the CPU, as tf.profiler's ProfileContext writes them.
+             tensorflow::tfprof::ProfileProto profile;
+             auto& x = (*profile.mutable_nodes())[0];
+             x.set_name("x");
+             x.set_op("Const");
+             auto& y = (*profile.mutable_nodes())[1];
+             y.set_name("y");
+             y.set_op("Neg");
+             (*y.mutable_inputs())[0] = 0;
+             auto& exec = (*y.mutable_execs())[5];
+             exec.set_run_count(1);
+             auto* time = (*exec.mutable_cpu_execs())["/job:localhost/replica:0/task:0/device:CPU:0"].add_times();
+             time->add_int64_values(1000);
+             time->add_int64_values(7);
+             profile.add_steps(5);
+             return writeFile(d + "/profile_5", profile.SerializeAsString());
+         }},
         {"project", [](const QString& d) { return writeFile(d + "/net.tsproj", R"({"format": "tensorstudio-project", "version": 1})"); }},
         {"empty", [](const QString& d) { return writeFile(d + "/empty.bin", ""); }},
         {"text", [](const QString& d) { return writeFile(d + "/notes.txt", "remember to train the model\n"); }},
