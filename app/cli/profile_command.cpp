@@ -9,6 +9,7 @@
 #include "io/file_kind_detector.h"
 #include "profiler/pprof_profile.h"
 #include "profiler/profile_summary.h"
+#include "profiler/tfprof_op_log.h"
 #include "profiler/tfprof_profile_proto.h"
 #include "profiler/tfprof_view.h"
 #include "profiler/trace_builder.h"
@@ -24,9 +25,11 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 
 namespace tstudio::cli {
 namespace {
@@ -49,7 +52,23 @@ struct ProfileArgs : ModelRunArgs {
     /// --output pprof:FILE (tfprof's "pprof:outfile=FILE" too).
     std::string output;
     std::string profileProto;
+    std::string opLogPath;
+    std::string writeOpLogPath;
+    /// Read from --op-log.
+    std::optional<profiler::OpLog> opLog;
 };
+
+/// The graph a ProfileProto file describes (for parameters and attrs); null when it cannot be read.
+std::shared_ptr<tensorflow::GraphDef> readProfileProtoGraph(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    tensorflow::tfprof::ProfileProto proto;
+    if (!profiler::parseProfileProto(bytes.str(), proto))
+        return nullptr;
+    return std::make_shared<tensorflow::GraphDef>(profiler::graphFromProfileProto(proto));
+}
 
 /// The file of --output "pprof:FILE" or "pprof:outfile=FILE"; InvalidArgument for anything else.
 Expected<std::string> pprofOutputPath(const std::string& spec)
@@ -76,6 +95,7 @@ Status writePprof(const ProfileArgs& args, const profiler::ProfileTrace& trace, 
     profiler::ProfileTableOptions tableOptions;
     tableOptions.step = args.step;
     tableOptions.graph = graph;
+    tableOptions.opLog = args.opLog ? &*args.opLog : nullptr;
     auto table = profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
     if (!table)
         return table.error();
@@ -115,6 +135,7 @@ int printTfprofView(const ProfileArgs& args, const profiler::ProfileTrace& trace
     profiler::ProfileTableOptions tableOptions;
     tableOptions.step = args.step;
     tableOptions.graph = graph;
+    tableOptions.opLog = args.opLog ? &*args.opLog : nullptr;
     auto table = profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
     if (!table)
         return fail(table.error());
@@ -206,8 +227,14 @@ Expected<profiler::ProfileTrace> traceModel(const ProfileArgs& args, const FileK
     return profiler::traceFromStepStats(traced);
 }
 
-int profile(const ProfileArgs& args)
+int profile(ProfileArgs& args)
 {
+    if (!args.opLogPath.empty()) {
+        auto log = profiler::readOpLog(args.opLogPath);
+        if (!log)
+            return fail(log.error());
+        args.opLog = std::move(*log);
+    }
     const std::filesystem::path path = projectPath(args.model);
     auto report = detectFileKind(path);
     if (!report)
@@ -216,8 +243,12 @@ int profile(const ProfileArgs& args)
     Expected<profiler::ProfileTrace> trace = unexpected(internalError("not traced"));
     switch (report->kind) {
     case FileKind::kProject: trace = traceProject(args, path, &graph); break;
-    case FileKind::kChromeTrace:
     case FileKind::kTfprofProfile:
+        trace = profiler::readTraceFile(path);
+        if (trace)
+            graph = readProfileProtoGraph(path);
+        break;
+    case FileKind::kChromeTrace:
     case FileKind::kEventFile:
     case FileKind::kEventLogDir: trace = profiler::readTraceFile(path); break;
     default: trace = traceModel(args, *report, &graph); break;
@@ -241,12 +272,19 @@ int profile(const ProfileArgs& args)
             return fail(s);
         std::fprintf(stderr, "tstudio profile: wrote %s (tfprof's ProfileProto)\n", args.profileProto.c_str());
     }
+    if (!args.writeOpLogPath.empty()) {
+        if (Status s = profiler::writeOpLog(*trace, graph.get(), args.writeOpLogPath); !s.isOk())
+            return fail(s);
+        std::fprintf(stderr, "tstudio profile: wrote %s (tfprof's OpLogProto)\n", args.writeOpLogPath.c_str());
+    }
     if (!args.view.empty())
         return printTfprofView(args, *trace, graph.get());
-    if (args.json || args.summary || (args.out.empty() && args.output.empty() && args.profileProto.empty())) {
+    if (args.json || args.summary || (args.out.empty() && args.output.empty() && args.profileProto.empty() &&
+                                                 args.writeOpLogPath.empty())) {
         profiler::ProfileSummaryOptions options;
         options.step = args.step;
         options.graph = graph.get();
+        options.opLog = args.opLog ? &*args.opLog : nullptr;
         if (args.json) {
             auto json = profileSummaryJson(*trace, options);
             if (!json)
@@ -337,6 +375,11 @@ void addProfileCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--profile-proto", args->profileProto,
                     "write tfprof's ProfileProto (as tf.profiler.Profiler.serialize_to_string); tstudio profile and "
                     "the profiler read it back");
+    cmd->add_option("--op-log", args->opLogPath,
+                    "read tfprof's OpLogProto (tf.profiler.write_op_log's tfprof_log): its float_ops replace the "
+                    "counted ones, its types join the op types, its _trainable_variables are the parameters");
+    cmd->add_option("--write-op-log", args->writeOpLogPath,
+                    "write tfprof's OpLogProto: each node's float_ops and the parameters' _trainable_variables type");
     addTfprofOptions(*cmd, *args);
     cmd->callback([args, &exitCode] { exitCode = profile(*args); });
 }

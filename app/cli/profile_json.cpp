@@ -83,6 +83,7 @@ Expected<nlohmann::ordered_json> profileSummaryJson(const profiler::ProfileTrace
     tableOptions.step = options.step;
     tableOptions.graph = options.graph;
     tableOptions.trainableVariables = options.trainableVariables;
+    tableOptions.opLog = options.opLog;
     TSTUDIO_TRY(ops, profiler::buildProfileTable(trace, profiler::ProfileView::ByOpType, tableOptions));
     TSTUDIO_TRY(scopes, profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions));
     profiler::sortProfileTable(ops, profiler::ProfileColumn::Time, true);

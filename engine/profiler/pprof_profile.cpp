@@ -6,6 +6,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <map>
 #include <regex>
 
@@ -133,7 +134,8 @@ Expected<std::string> pprofProfile(const ProfileTable& scopes, const PprofOption
     };
     for (std::uint32_t row = 0; row < scopes.rows.size(); ++row) {
         const ProfileRow& r = scopes.rows[row];
-        if (r.opType.empty() || !isAccounted(r.opType))
+        if (r.opType.empty() || (!isAccounted(r.opType) && std::none_of(r.extraTypes.begin(), r.extraTypes.end(),
+                                                                         isAccounted)))
             continue; // a scope that is no graph node, or an op type not accounted
         auto* sample = profile.add_sample();
         for (std::uint32_t at = row; at != kNoIndex; at = scopes.rows[at].parent)

@@ -1,6 +1,8 @@
 // formatProfileSummary: fixed-width text tables over the op-type and scope views.
 #include "profiler/profile_summary.h"
 
+#include "profiler/tfprof_op_log.h"
+
 #include "profiler/model_parameters.h"
 #include "proto/graph.pb.h"
 
@@ -146,6 +148,7 @@ Expected<std::string> formatProfileSummary(const ProfileTrace& trace, const Prof
     tableOptions.step = options.step;
     tableOptions.graph = options.graph;
     tableOptions.trainableVariables = options.trainableVariables;
+    tableOptions.opLog = options.opLog;
     auto ops = buildProfileTable(trace, ProfileView::ByOpType, tableOptions);
     if (!ops)
         return unexpected(ops.error());
@@ -185,6 +188,8 @@ Expected<std::string> formatProfileSummary(const ProfileTrace& trace, const Prof
     if (options.graph) {
         ModelParametersOptions parameterOptions;
         parameterOptions.trainableVariables = options.trainableVariables;
+        if (!parameterOptions.trainableVariables && options.opLog)
+            parameterOptions.trainableVariables = trainableVariablesOf(*options.opLog);
         const ModelParameters parameters = modelParameters(*options.graph, parameterOptions);
         std::size_t counted = 0;
         for (const VariableParameters& v : parameters.variables)

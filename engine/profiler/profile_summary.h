@@ -27,6 +27,8 @@ struct ProfileSummaryOptions {
     int step = -1;
     const tensorflow::GraphDef* graph = nullptr;
     std::optional<std::vector<std::string>> trainableVariables;
+    /// As ProfileTableOptions::opLog (its trainable variables count when trainableVariables is unset).
+    const OpLog* opLog = nullptr;
     /// Op types listed (by total time); the rest are counted in one line.
     std::size_t maxOpTypes = 25;
     /// Scope levels shown below the top (0: top-level scopes only).

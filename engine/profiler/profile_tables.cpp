@@ -4,6 +4,7 @@
 
 #include "profiler/float_ops.h"
 #include "profiler/model_parameters.h"
+#include "profiler/tfprof_op_log.h"
 #include "proto/graph.pb.h"
 
 #include <algorithm>
@@ -418,6 +419,9 @@ std::vector<ProfileRow> nodeRows(const ProfileTrace& trace, const ProfileTableOp
     if (options.graph) {
         ModelParametersOptions parameterOptions;
         parameterOptions.trainableVariables = options.trainableVariables;
+        // tfprof counts the parameters of the nodes its op log types "_trainable_variables".
+        if (!parameterOptions.trainableVariables && options.opLog)
+            parameterOptions.trainableVariables = trainableVariablesOf(*options.opLog);
         model = modelParameters(*options.graph, parameterOptions);
         for (const VariableParameters& v : model.variables)
             if (v.counted)
@@ -462,6 +466,17 @@ std::vector<ProfileRow> nodeRows(const ProfileTrace& trace, const ProfileTableOp
         auto p = parameters.find(row.name);
         if (p != parameters.end())
             row.self.parameters = p->second;
+        if (options.opLog) {
+            if (auto f = options.opLog->floatOps.find(row.name); f != options.opLog->floatOps.end()) {
+                row.self.floatOps = f->second * std::max<std::int64_t>(1, row.self.runs);
+                row.floatOpsIncomplete = false;
+            }
+            if (auto t = options.opLog->types.find(row.name); t != options.opLog->types.end())
+                for (const std::string& type : t->second)
+                    if (type != row.opType &&
+                        std::find(row.extraTypes.begin(), row.extraTypes.end(), type) == row.extraTypes.end())
+                        row.extraTypes.push_back(type);
+        }
         row.total = row.self;
     }
     std::sort(rows.begin(), rows.end(), [](const ProfileRow& a, const ProfileRow& b) { return a.name < b.name; });
@@ -472,17 +487,22 @@ void shapeByOpType(ProfileTable& table, std::vector<ProfileRow> nodes)
 {
     std::unordered_map<std::string, std::size_t> byOp;
     for (ProfileRow& node : nodes) {
-        auto [it, inserted] = byOp.emplace(node.opType, table.rows.size());
-        if (inserted) {
-            ProfileRow row;
-            row.name = node.opType;
-            row.opType = node.opType;
-            table.rows.push_back(std::move(row));
+        // As tfprof's op view: a node counts under its op type and under each type an op log gave it.
+        std::vector<std::string> types{node.opType};
+        types.insert(types.end(), node.extraTypes.begin(), node.extraTypes.end());
+        for (const std::string& type : types) {
+            auto [it, inserted] = byOp.emplace(type, table.rows.size());
+            if (inserted) {
+                ProfileRow row;
+                row.name = type;
+                row.opType = type;
+                table.rows.push_back(std::move(row));
+            }
+            ProfileRow& row = table.rows[it->second];
+            add(row.self, node.self);
+            row.floatOpsIncomplete = row.floatOpsIncomplete || node.floatOpsIncomplete;
+            mergeDevices(row.devices, node.devices);
         }
-        ProfileRow& row = table.rows[it->second];
-        add(row.self, node.self);
-        row.floatOpsIncomplete = row.floatOpsIncomplete || node.floatOpsIncomplete;
-        mergeDevices(row.devices, node.devices);
     }
     std::sort(table.rows.begin(), table.rows.end(),
               [](const ProfileRow& a, const ProfileRow& b) { return a.name < b.name; });
@@ -512,6 +532,7 @@ void shapeByScope(ProfileTable& table, std::vector<ProfileRow> nodes)
         row.floatOpsIncomplete = node.floatOpsIncomplete;
         row.devices = std::move(node.devices);
         row.node = node.node;
+        row.extraTypes = std::move(node.extraTypes);
     }
     for (std::uint32_t i = 0; i < table.rows.size(); ++i) {
         const std::string name = table.rows[i].name;

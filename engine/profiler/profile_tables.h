@@ -17,6 +17,8 @@ class GraphDef;
 
 namespace tstudio::profiler {
 
+struct OpLog;
+
 /// tfprof's "op", "scope" and "graph" views.
 enum class ProfileView { ByOpType, ByScope, ByNode };
 
@@ -56,6 +58,8 @@ struct ProfileRow {
     bool floatOpsIncomplete = false;
     /// Devices (indices into ProfileTable::devices) the row's records ran on, ascending.
     std::vector<std::uint32_t> devices;
+    /// Op types an op log gives the node besides opType (account_type_regexes match them too).
+    std::vector<std::string> extraTypes;
     /// The trace node (node and scope views), kNoIndex for op rows, pure scopes and graph-only nodes.
     std::uint32_t node = kNoIndex;
     /// Scope tree: parent row (kNoIndex at the top), children in display order, depth (0 at the top).
@@ -91,8 +95,13 @@ struct ProfileTableOptions {
     /// where the trace has no shapes, the variables' parameters, and the nodes that did not run (rows
     /// with zeros, as tfprof lists every graph node). Not owned; may be null.
     const tensorflow::GraphDef* graph = nullptr;
-    /// The trainable_variables collection (see model_parameters.h); without it the fallback rule.
+    /// The trainable_variables collection (see model_parameters.h); without it the fallback rule,
+    /// or the op log's "_trainable_variables" nodes when it has some.
     std::optional<std::vector<std::string>> trainableVariables;
+    /// tfprof's op log (tfprof_op_log.h), as its op_log_path: a node's float_ops replace what the
+    /// rules count (times its runs; once for a node that did not run), and its types become the
+    /// row's extraTypes. Not owned; may be null.
+    const OpLog* opLog = nullptr;
 };
 
 /// Builds one view. A node's input shapes are its producers' output shapes in the same step (the

@@ -315,6 +315,42 @@ Expected<ProfileTrace> traceFromProfileProto(const tfprof::ProfileProto& proto, 
     return traceFromStepStats(steps);
 }
 
+tensorflow::GraphDef graphFromProfileProto(const tfprof::ProfileProto& proto)
+{
+    std::map<std::int64_t, const tfprof::ProfileNode*> byId;
+    for (const auto& [id, node] : proto.nodes())
+        byId[id] = &node;
+    tensorflow::GraphDef graph;
+    for (const auto& [id, node] : byId) {
+        // A node without attrs was not in the graph the profile was written with (tfprof copies
+        // every attr): as a NodeDef it would claim defaults (transpose_a false) it never had.
+        if (node->attrs().empty())
+            continue;
+        tensorflow::NodeDef* def = graph.add_node();
+        def->set_name(node->name());
+        def->set_op(node->op());
+        if (!node->canonical_device().empty())
+            def->set_device(node->canonical_device());
+        std::map<std::int32_t, std::int64_t> inputs(node->inputs().begin(), node->inputs().end());
+        for (const auto& [slot, producer] : inputs) {
+            const auto found = byId.find(producer);
+            if (found == byId.end())
+                continue;
+            const auto index = node->src_output_index().find(producer);
+            const int output = index == node->src_output_index().end() ? 0 : index->second;
+            def->add_input(output == 0 ? found->second->name() : found->second->name() + ":" + std::to_string(output));
+        }
+        for (const auto& [name, value] : node->attrs())
+            (*def->mutable_attr())[name] = value;
+        if (!def->attr().count("shape") && node->shape_size() > 0) {
+            auto* shape = (*def->mutable_attr())["shape"].mutable_shape();
+            for (std::int64_t d : node->shape())
+                shape->add_dim()->set_size(d);
+        }
+    }
+    return graph;
+}
+
 bool parseProfileProto(const std::string& bytes, tfprof::ProfileProto& out)
 {
     if (!out.ParseFromString(bytes) || out.nodes().empty())

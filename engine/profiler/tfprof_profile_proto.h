@@ -35,6 +35,12 @@ tensorflow::tfprof::ProfileProto profileProtoFromTrace(const ProfileTrace& trace
 /// execution, or a node has no name.
 Expected<ProfileTrace> traceFromProfileProto(const tensorflow::tfprof::ProfileProto& proto, const std::string& what);
 
+/// The graph a ProfileProto describes: its nodes that carry attrs (by id) with their op, inputs
+/// ("x", "y:1"; the format keeps control inputs as inputs) and attrs, and the "shape" attr from
+/// ProfileNode.shape where the attrs have none. Enough for the float-op rules' attrs and the
+/// parameters of its variables; nodes without attrs were not in the graph it was written with.
+tensorflow::GraphDef graphFromProfileProto(const tensorflow::tfprof::ProfileProto& proto);
+
 /// Whether `bytes` are a binary ProfileProto: it parses and holds named nodes, at least one with an
 /// execution (how a trace file is told apart from a RunMetadata).
 bool parseProfileProto(const std::string& bytes, tensorflow::tfprof::ProfileProto& out);

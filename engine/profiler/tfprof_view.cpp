@@ -54,6 +54,7 @@ struct Node {
     std::vector<Node*> shown;    ///< accounted (then shown) children
     bool account = true;
     std::string line;
+    std::vector<std::string> extraTypes; ///< an op log's types besides opType
 };
 
 using Regexes = std::vector<std::regex>;
@@ -114,6 +115,7 @@ private:
             Node n;
             n.name = row.name;
             n.opType = row.opType.empty() ? kScopeParent : row.opType;
+            n.extraTypes = row.extraTypes;
             const ProfileStats& s = row.self;
             n.self = Numbers{s.requestedBytes, s.peakBytes,       s.residualBytes, s.outputBytes, s.execNs / 1000,
                              s.acceleratorNs / 1000, s.cpuNs / 1000, s.parameters, s.floatOps,   s.runs, 1};
@@ -140,7 +142,9 @@ private:
         std::vector<Node*> kept;
         for (Node* n : nodes) {
             std::vector<Node*> children = accountNodes(n->children);
-            n->account = isEverything(m_o.accountTypeRegexes) || anyMatch(m_account, n->opType);
+            n->account = isEverything(m_o.accountTypeRegexes) || anyMatch(m_account, n->opType) ||
+                         std::any_of(n->extraTypes.begin(), n->extraTypes.end(),
+                                     [&](const std::string& type) { return anyMatch(m_account, type); });
             if (!n->account && children.empty())
                 continue;
             n->total = n->self;
@@ -277,8 +281,11 @@ private:
             info.push_back(cell(n, n.self.cpu, micros(n.total.cpu), micros));
         if (has("device") && !n.devices.empty())
             info.push_back(join(n.devices, "|"));
-        if (has("op_types"))
-            info.push_back(n.opType);
+        if (has("op_types")) {
+            std::vector<std::string> types{n.opType};
+            types.insert(types.end(), n.extraTypes.begin(), n.extraTypes.end());
+            info.push_back(join(types, "|"));
+        }
         if (has("occurrence"))
             info.push_back(cell(n, n.self.runs, formatProfileNumber(n.total.runs), formatProfileNumber) + "|" +
                            (n.account && &n != m_root ? std::string("1") : std::string("--")) + "/" +

@@ -308,6 +308,16 @@ private slots:
         QCOMPARE(read["total"].toObject()["float_ops"].toInteger(),
                  traced["total"].toObject()["float_ops"].toInteger());
 
+        // The OpLogProto written beside: read with the ProfileProto, its float_ops and parameters agree.
+        const QString opLog = dir.filePath("tfprof_log");
+        r = runTstudio({"profile", proto, "--write-op-log", opLog});
+        QVERIFY2(r.exitCode == 0 && QFileInfo(opLog).size() > 0, qPrintable(r.err));
+        r = runTstudio({"profile", proto, "--op-log", opLog, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jsonOf(r)["total"].toObject()["float_ops"].toInteger(),
+                 traced["total"].toObject()["float_ops"].toInteger());
+        QVERIFY(jsonOf(r)["parameters"].toObject()["total"].toInteger() > 0);
+
         r = runTstudio({"profile", proto, "--output", "png:" + pprof});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("--output 'png:" + pprof + "': expected pprof:FILE"), qPrintable(r.err));
