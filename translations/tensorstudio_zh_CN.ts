@@ -132,8 +132,8 @@
         <translation>与 --panel editor 一起：在编辑器的图上为 FILE 截取“编辑 ▸ 导入图…”对话框（--find PLACEHOLDER=TENSOR 连接一个输入）。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or advice; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes 或 advice；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
 </context>
 <context>
@@ -8724,6 +8724,117 @@ max %4</source>
     <message>
         <source>Scope levels shown below the top (0: the top level only; tfprof&apos;s max_depth)</source>
         <translation>顶层之下显示的作用域层数（0：只显示顶层；tfprof 的 max_depth）</translation>
+    </message>
+    <message>
+        <source>tfprof</source>
+        <translation>tfprof</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::profiler::tables::TfprofViewTab</name>
+    <message>
+        <source>No profile is shown.</source>
+        <translation>未显示任何性能剖析。</translation>
+    </message>
+    <message>
+        <source>Export pprof Profile</source>
+        <translation>导出 pprof 性能剖析</translation>
+    </message>
+    <message>
+        <source>pprof profiles (*.pb.gz)</source>
+        <translation>pprof 性能剖析 (*.pb.gz)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Max depth:</source>
+        <translation>最大深度：</translation>
+    </message>
+    <message>
+        <source>Nodes at most this many levels below the root (max_depth)</source>
+        <translation>只显示根以下至多这么多层的节点 (max_depth)</translation>
+    </message>
+    <message>
+        <source>Order by:</source>
+        <translation>排序方式：</translation>
+    </message>
+    <message>
+        <source>How siblings are ordered; all but name largest first (order_by)</source>
+        <translation>同级节点的排序方式；除 name 外均为从大到小 (order_by)</translation>
+    </message>
+    <message>
+        <source>Select:</source>
+        <translation>显示列：</translation>
+    </message>
+    <message>
+        <source>The columns shown (select)</source>
+        <translation>显示的列 (select)</translation>
+    </message>
+    <message>
+        <source>Account types:</source>
+        <translation>计入的类型：</translation>
+    </message>
+    <message>
+        <source>Only nodes whose op type matches are counted, comma-separated regexes (account_type_regexes)</source>
+        <translation>只计入操作类型匹配的节点，以逗号分隔的正则表达式 (account_type_regexes)</translation>
+    </message>
+    <message>
+        <source>Start names:</source>
+        <translation>起始名称：</translation>
+    </message>
+    <message>
+        <source>Show from the first nodes that match down each branch (start_name_regexes)</source>
+        <translation>从每个分支上第一个匹配的节点开始显示 (start_name_regexes)</translation>
+    </message>
+    <message>
+        <source>Trim names:</source>
+        <translation>截断名称：</translation>
+    </message>
+    <message>
+        <source>What lies below matching nodes is not shown (trim_name_regexes)</source>
+        <translation>匹配节点以下的内容不显示 (trim_name_regexes)</translation>
+    </message>
+    <message>
+        <source>Show names:</source>
+        <translation>显示名称：</translation>
+    </message>
+    <message>
+        <source>Only matching nodes are shown (show_name_regexes)</source>
+        <translation>只显示匹配的节点 (show_name_regexes)</translation>
+    </message>
+    <message>
+        <source>Hide names:</source>
+        <translation>隐藏名称：</translation>
+    </message>
+    <message>
+        <source>Matching nodes are hidden; their shown children move up (hide_name_regexes)</source>
+        <translation>隐藏匹配的节点；其显示的子节点上移一层 (hide_name_regexes)</translation>
+    </message>
+    <message>
+        <source>Minimums (nodes below any are not shown)</source>
+        <translation>最小值（低于任一项的节点不显示）</translation>
+    </message>
+    <message>
+        <source>tfprof&apos;s %1</source>
+        <translation>tfprof 的 %1</translation>
+    </message>
+    <message>
+        <source>Totals count the shown nodes only</source>
+        <translation>合计只计入显示的节点</translation>
+    </message>
+    <message>
+        <source>account_displayed_op_only</source>
+        <translation>account_displayed_op_only</translation>
+    </message>
+    <message>
+        <source>Export pprof…</source>
+        <translation>导出 pprof…</translation>
+    </message>
+    <message>
+        <source>Save the scope tree as a pprof profile (go tool pprof reads it), carrying the first selected quantity</source>
+        <translation>将作用域树保存为 pprof 性能剖析（go tool pprof 可读取），带第一个选中的量</translation>
     </message>
 </context>
 <context>

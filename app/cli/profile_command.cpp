@@ -25,11 +25,9 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
-#include <sstream>
 
 namespace tstudio::cli {
 namespace {
@@ -57,18 +55,6 @@ struct ProfileArgs : ModelRunArgs {
     /// Read from --op-log.
     std::optional<profiler::OpLog> opLog;
 };
-
-/// The graph a ProfileProto file describes (for parameters and attrs); null when it cannot be read.
-std::shared_ptr<tensorflow::GraphDef> readProfileProtoGraph(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    tensorflow::tfprof::ProfileProto proto;
-    if (!profiler::parseProfileProto(bytes.str(), proto))
-        return nullptr;
-    return std::make_shared<tensorflow::GraphDef>(profiler::graphFromProfileProto(proto));
-}
 
 /// The file of --output "pprof:FILE" or "pprof:outfile=FILE"; InvalidArgument for anything else.
 Expected<std::string> pprofOutputPath(const std::string& spec)
@@ -245,8 +231,8 @@ int profile(ProfileArgs& args)
     case FileKind::kProject: trace = traceProject(args, path, &graph); break;
     case FileKind::kTfprofProfile:
         trace = profiler::readTraceFile(path);
-        if (trace)
-            graph = readProfileProtoGraph(path);
+        if (auto described = profiler::readProfileProtoGraph(path); trace && described)
+            graph = std::make_shared<tensorflow::GraphDef>(std::move(*described));
         break;
     case FileKind::kChromeTrace:
     case FileKind::kEventFile:

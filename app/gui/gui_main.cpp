@@ -222,9 +222,9 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
         QStringLiteral("tab"),
         QCoreApplication::translate("CommandLine",
                                     "With --panel dashboard: show this tab (scalars, images, graphs, distributions, "
-                                    "histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes or "
-                                    "advice; with --panel debugger: the inspector's table, histogram, heatmap or "
-                                    "images; with --panel graph: metagraph (the MetaGraph tab)."),
+                                    "histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes, "
+                                    "advice or tfprof; with --panel debugger: the inspector's table, histogram, "
+                                    "heatmap or images; with --panel graph: metagraph (the MetaGraph tab)."),
         QStringLiteral("TAB"));
     parser.addOption(tabOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),

@@ -193,11 +193,14 @@ QString prepareProfiler(MainWindow& window, const ScreenshotRequest& request)
     const QString tab = request.dashboardTab;
     using Tab = profiler::tables::ProfileTablesView::Tab;
     const std::map<QString, Tab> tabs = {{QStringLiteral("ops"), Tab::kOpTypes}, {QStringLiteral("scopes"), Tab::kScopes},
-                                         {QStringLiteral("nodes"), Tab::kNodes}, {QStringLiteral("advice"), Tab::kAdvice}};
+                                         {QStringLiteral("nodes"), Tab::kNodes},
+                                         {QStringLiteral("advice"), Tab::kAdvice},
+                                         {QStringLiteral("tfprof"), Tab::kTfprof}};
     if (!tab.isEmpty() && tab != QLatin1String("timeline")) {
         const auto it = tabs.find(tab);
         if (it == tabs.end())
-            return QStringLiteral("unknown --tab '%1'; expected timeline, ops, scopes, nodes or advice").arg(tab);
+            return QStringLiteral("unknown --tab '%1'; expected timeline, ops, scopes, nodes, advice or tfprof")
+                .arg(tab);
         view->tables()->setCurrentTab(it->second);
     }
     if (!request.select.isEmpty() && !view->showNode(request.select))

@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 
 namespace tstudio::profiler {
@@ -349,6 +351,19 @@ tensorflow::GraphDef graphFromProfileProto(const tfprof::ProfileProto& proto)
         }
     }
     return graph;
+}
+
+std::optional<tensorflow::GraphDef> readProfileProtoGraph(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    tfprof::ProfileProto proto;
+    if (!parseProfileProto(bytes.str(), proto))
+        return std::nullopt;
+    return graphFromProfileProto(proto);
 }
 
 bool parseProfileProto(const std::string& bytes, tfprof::ProfileProto& out)

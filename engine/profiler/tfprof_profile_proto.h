@@ -7,6 +7,7 @@
 #include "proto/tfprof_log.pb.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace tensorflow {
@@ -40,6 +41,10 @@ Expected<ProfileTrace> traceFromProfileProto(const tensorflow::tfprof::ProfilePr
 /// ProfileNode.shape where the attrs have none. Enough for the float-op rules' attrs and the
 /// parameters of its variables; nodes without attrs were not in the graph it was written with.
 tensorflow::GraphDef graphFromProfileProto(const tensorflow::tfprof::ProfileProto& proto);
+
+/// graphFromProfileProto of the file at `path` when it is a ProfileProto (parseProfileProto), else
+/// nullopt (not one, or unreadable).
+std::optional<tensorflow::GraphDef> readProfileProtoGraph(const std::filesystem::path& path);
 
 /// Whether `bytes` are a binary ProfileProto: it parses and holds named nodes, at least one with an
 /// execution (how a trace file is told apart from a RunMetadata).

@@ -2,6 +2,8 @@
 // the fields change, and exports what a tab shows.
 #include "profiler/profile_tables_view.h"
 
+#include "profiler/tfprof_view_tab.h"
+
 #include "common/background_run.h"
 #include "profiler/profile_advice.h"
 #include "profiler/profile_table_model.h"
@@ -111,7 +113,8 @@ ProfileTablesView::ProfileTablesView(QWidget* parent)
       m_maxDepth(new QSpinBox(this)), m_minTimeLabel(new QLabel(this)), m_minTime(new QLineEdit(this)),
       m_minBytesLabel(new QLabel(this)), m_minBytes(new QLineEdit(this)), m_minFlopsLabel(new QLabel(this)),
       m_minFlops(new QLineEdit(this)), m_export(new QPushButton(this)), m_status(new QLabel(this)),
-      m_tabs(new QTabWidget(this)), m_advice(new QTreeWidget(this)), m_filterTimer(new QTimer(this))
+      m_tabs(new QTabWidget(this)), m_advice(new QTreeWidget(this)), m_tfprof(new TfprofViewTab(this)),
+      m_filterTimer(new QTimer(this))
 {
     m_filter->setObjectName("filterEdit");
     m_filter->setClearButtonEnabled(true);
@@ -171,8 +174,9 @@ ProfileTablesView::ProfileTablesView(QWidget* parent)
     connect(m_advice, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) { activateAdvice(item); });
     m_advice->installEventFilter(this);
     m_tabs->addTab(m_advice, QString());
+    m_tabs->addTab(m_tfprof, QString());
     connect(m_tabs, &QTabWidget::currentChanged, this,
-            [this] { m_export->setEnabled(currentTab() != kAdvice && m_built); });
+            [this] { m_export->setEnabled(currentTab() < kAdvice && m_built); });
 
     auto* fields = new QHBoxLayout;
     fields->addWidget(m_filter, 1);
@@ -243,12 +247,12 @@ bool ProfileTablesView::isBusy() const
 
 QAbstractItemModel* ProfileTablesView::model(Tab tab) const
 {
-    return tab == kAdvice ? nullptr : m_models[tab];
+    return tab >= kAdvice ? nullptr : m_models[tab];
 }
 
 QTreeView* ProfileTablesView::tableView(Tab tab) const
 {
-    return tab == kAdvice ? nullptr : m_views[tab];
+    return tab >= kAdvice ? nullptr : m_views[tab];
 }
 
 ProfileTablesView::Tab ProfileTablesView::currentTab() const
@@ -287,7 +291,10 @@ void ProfileTablesView::showBuilt(std::shared_ptr<const BuiltTables> built)
     m_built = std::move(built);
     applyFilters();
     fillAdvice();
-    m_export->setEnabled(currentTab() != kAdvice);
+    m_export->setEnabled(currentTab() < kAdvice);
+    // The tfprof tab shares the scope table (kept alive with the build).
+    m_tfprof->setScopes(m_built && m_trace ? std::shared_ptr<const ProfileTable>(m_built, &m_built->tables[kScopes])
+                                           : nullptr);
     updateStatus();
     emit tablesReady();
 }
@@ -416,7 +423,7 @@ void ProfileTablesView::activateAdvice(QTreeWidgetItem* item)
 
 Status ProfileTablesView::exportCsv(Tab tab, const QString& path) const
 {
-    if (tab == kAdvice || !m_built)
+    if (tab >= kAdvice || !m_built)
         return failedPreconditionError("profile tables: nothing to export from this tab");
     const std::string csv = profileTableCsv(m_models[tab]->table());
     QSaveFile file(path);
@@ -456,6 +463,7 @@ void ProfileTablesView::retranslateUi()
     m_tabs->setTabText(kScopes, tr("Name scopes"));
     m_tabs->setTabText(kNodes, tr("Nodes"));
     m_tabs->setTabText(kAdvice, tr("Advice"));
+    m_tabs->setTabText(kTfprof, tr("tfprof"));
     m_advice->setHeaderLabels({tr("Severity"), tr("Advice")});
     for (ProfileTableModel* model : m_models)
         model->retranslate();

@@ -35,9 +35,11 @@ struct ProfileTrace;
 namespace tstudio::profiler::tables {
 
 class ProfileTableModel;
+class TfprofViewTab;
 struct BuiltTables;
 
-/// The tabs "Op types", "Name scopes" (a tree with totals per scope), "Nodes" and "Advice" over one trace.
+/// The tabs "Op types", "Name scopes" (a tree with totals per scope), "Nodes", "Advice" and "tfprof"
+/// (tfprof's scope view under all its options, TfprofViewTab) over one trace.
 /// Tables are built (engine: buildProfileTable, profileAdvice) on the GUI thread for small traces and on a
 /// worker (QtConcurrent) from workerThreshold() events up; a newer setTrace or setStep drops older results.
 /// The filter field takes a regular expression searched in names (red, with the error as tooltip, while
@@ -51,7 +53,7 @@ struct BuiltTables;
 class ProfileTablesView : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { kOpTypes, kScopes, kNodes, kAdvice };
+    enum Tab { kOpTypes, kScopes, kNodes, kAdvice, kTfprof };
 
     explicit ProfileTablesView(QWidget* parent = nullptr);
     ~ProfileTablesView() override;
@@ -72,10 +74,11 @@ public:
     std::size_t workerThreshold() const { return m_workerThreshold; }
     bool isBusy() const;
 
-    /// The model of a table tab (kOpTypes, kScopes, kNodes), as shown; nullptr for kAdvice.
+    /// The model of a table tab (kOpTypes, kScopes, kNodes), as shown; nullptr for kAdvice and kTfprof.
     QAbstractItemModel* model(Tab tab) const;
     QTreeView* tableView(Tab tab) const;
     QTreeWidget* adviceList() const { return m_advice; }
+    TfprofViewTab* tfprofTab() const { return m_tfprof; }
     Tab currentTab() const;
     void setCurrentTab(Tab tab);
 
@@ -129,6 +132,7 @@ private:
     QTreeView* m_views[3];
     ProfileTableModel* m_models[3];
     QTreeWidget* m_advice;
+    TfprofViewTab* m_tfprof;
     QTimer* m_filterTimer;
     QString m_filterError;
 };

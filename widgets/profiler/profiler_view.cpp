@@ -1,6 +1,8 @@
 // ProfilerView: timeline and tables over one trace; reading on a worker thread.
 #include "profiler/profiler_view.h"
 
+#include "profiler/tfprof_profile_proto.h"
+
 #include "common/background_run.h"
 #include "io/events/event_graphs.h"
 #include "profiler/profile_tables_view.h"
@@ -35,12 +37,17 @@ namespace {
 
 /// The graph recorded beside the run metadata of an event file or log directory (the latest one, as
 /// TensorBoard shows), for parameter counts and node attributes; null when there is none.
-std::shared_ptr<const tensorflow::GraphDef> eventGraph(const std::filesystem::path& path, const std::atomic<bool>* cancel)
+/// The graph that belongs with a trace file: an event file's last graph, or the graph a tfprof
+/// ProfileProto describes.
+std::shared_ptr<const tensorflow::GraphDef> traceGraph(const std::filesystem::path& path,
+                                                       const std::atomic<bool>* cancel)
 {
     std::error_code ec;
     const bool events = std::filesystem::is_directory(path, ec) || path.filename().string().find("tfevents") != std::string::npos;
-    if (!events)
-        return nullptr;
+    if (!events) {
+        auto described = readProfileProtoGraph(path);
+        return described ? std::make_shared<const tensorflow::GraphDef>(std::move(*described)) : nullptr;
+    }
     auto graphs = events::readEventGraphs(path, cancel);
     if (!graphs || graphs->graphs.empty())
         return nullptr;
@@ -136,7 +143,7 @@ void ProfilerView::openFile(const QString& path)
         loaded->trace = readTraceFile(file, cancel.get());
         loaded->milliseconds = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         if (loaded->trace)
-            loaded->graph = eventGraph(file, cancel.get());
+            loaded->graph = traceGraph(file, cancel.get());
         return loaded;
     }));
 }

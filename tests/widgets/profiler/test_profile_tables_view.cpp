@@ -3,6 +3,8 @@
 // worker path, and a real traced MNIST training step grabbed as PNG.
 #include "profiler/profile_table_model.h"
 #include "profiler/profile_tables_view.h"
+#include "profiler/tfprof_view.h"
+#include "profiler/tfprof_view_tab.h"
 
 #include "../../engine/profiler/profile_trace_maker.h"
 
@@ -17,6 +19,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -235,6 +240,58 @@ private slots:
         minBytes->setText("1000");
         QTRY_COMPARE(nodes->rowCount(), 2);
         QCOMPARE(view.model(ProfileTablesView::kOpTypes)->rowCount(), 2);
+    }
+
+    /// The tfprof tab: tfprof's scope view of the same scope table under the form's options, a bad
+    /// regex named without losing the text, and the pprof export.
+    void tfprofTab()
+    {
+        ProfileTablesView view;
+        view.setTrace(smallTrace(), smallGraph());
+        view.setCurrentTab(ProfileTablesView::kTfprof);
+        TfprofViewTab* tab = view.tfprofTab();
+        QVERIFY(tab);
+        QVERIFY(view.model(ProfileTablesView::kTfprof) == nullptr);
+        QVERIFY(!view.findChild<QPushButton*>("exportButton")->isEnabled()); // CSV is for the tables
+        QVERIFY2(tab->text().startsWith("node name | total execution time | accelerator execution time | "
+                                        "cpu execution time\n_TFProfRoot ("),
+                 qPrintable(tab->text()));
+        QVERIFY(tab->text().contains("    layer1/MatMul ("));
+        // account_type_regexes: MatMul only, and its scope.
+        tab->findChild<QLineEdit*>("tfprofAccountTypesEdit")->setText("MatMul");
+        QTRY_VERIFY(!tab->text().contains("loss/Mean"));
+        QVERIFY(tab->text().contains("layer1/MatMul"));
+        QVERIFY(!tab->text().contains("layer1/w"));
+        // max_depth 2: the top-level scopes only (tfprof counts its root as the first level).
+        tab->findChild<QLineEdit*>("tfprofAccountTypesEdit")->setText(".*");
+        tab->findChild<QSpinBox*>("tfprofMaxDepthSpin")->setValue(2);
+        QTRY_VERIFY(!tab->text().contains("layer1/MatMul"));
+        QVERIFY2(tab->text().contains("  layer1 ("), qPrintable(tab->text()));
+        QCOMPARE(tab->options().maxDepth, 2);
+        // select: float_ops instead of micros.
+        auto* select = tab->findChild<QListWidget*>("tfprofSelectList");
+        for (int i = 0; i < select->count(); ++i)
+            select->item(i)->setCheckState(select->item(i)->text() == "float_ops" ? Qt::Checked : Qt::Unchecked);
+        QTRY_VERIFY(tab->text().startsWith("node name | # float_ops\n"));
+        // A bad regex: named, the last text stays.
+        const QString before = tab->text();
+        tab->findChild<QLineEdit*>("tfprofHideNamesEdit")->setText("(");
+        QTRY_VERIFY(!tab->findChild<QLabel*>("tfprofError")->text().isEmpty());
+        QCOMPARE(tab->text(), before);
+        tab->findChild<QLineEdit*>("tfprofHideNamesEdit")->clear();
+        QTRY_VERIFY(tab->findChild<QLabel*>("tfprofError")->text().isEmpty());
+
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("scopes.pb.gz");
+        QString error;
+        QVERIFY2(tab->exportPprof(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.read(2), QByteArray("\x1f\x8b", 2));
+        // Cleared with the trace.
+        view.setTrace(nullptr, nullptr);
+        QTRY_VERIFY(tab->text().isEmpty());
+        QVERIFY(!tab->exportPprof(path, &error));
     }
 
     void doubleClickEmitsNodeActivated()
