@@ -248,9 +248,8 @@ Expected<StaticRnnResult> staticRnn(GraphBuilder& b, RnnCell& cell, const std::v
 
 // --- dynamic_rnn -------------------------------------------------------------------------------------------------
 
-namespace {
+namespace rnn_detail {
 
-/// _transpose_batch_time: x with its first two axes swapped ("transpose").
 Expected<Output> transposeBatchTime(GraphBuilder& b, const Output& x)
 {
     const int rank = x.shape().rank();
@@ -265,7 +264,7 @@ Expected<Output> transposeBatchTime(GraphBuilder& b, const Output& x)
     return withShape(b, t, TensorShape(dims));
 }
 
-} // namespace
+} // namespace rnn_detail
 
 namespace {
 

@@ -43,6 +43,10 @@ Expected<Output> clipByValue(GraphBuilder& b, const Output& x, double limit);
 Status checkCellInputs(const std::string& layer, const Output& inputs);
 /// Tensor.set_shape: merges `shape` into t's inferred shape and returns t as the builder now sees it.
 Expected<Output> withShape(GraphBuilder& b, const Output& t, const TensorShape& shape);
+
+/// rnn._transpose_batch_time: x (rank >= 2) with its first two axes swapped ("transpose").
+Expected<Output> transposeBatchTime(GraphBuilder& b, const Output& x);
+
 /// A shape as TensorFlow's messages print it in lists: "[2, ?, 4]", "<unknown>".
 std::string shapeList(const TensorShape& shape);
 

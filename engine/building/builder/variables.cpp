@@ -12,11 +12,14 @@ namespace {
 using InitialSource = std::variant<tensorflow::TensorProto, Output, InitialValueFunction>;
 
 /// RefVariable._init_from_args: the initial value, "x", "x/Assign" and "x/read", outside control
-/// dependencies (TensorFlow's init_scope), then the collections.
+/// dependencies and outside any while loop or cond (TensorFlow's init_scope: a layer built in a
+/// loop body has its variables outside, and the body reads them through Enters), then the
+/// collections.
 Expected<Variable> makeVariable(GraphBuilder& b, std::string_view name, const InitialSource& source, bool trainable,
                                 const std::optional<std::vector<std::string>>& collections)
 {
     auto noControl = b.clearControlDependencies();
+    auto noContext = b.controlFlowContextScope(nullptr);
     auto scope = b.nameScope(name.empty() ? std::string_view("Variable") : name);
     if (!scope)
         return unexpected(scope.error());
