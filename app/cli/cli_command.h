@@ -43,6 +43,9 @@ void addDataCommand(CLI::App& app, int& exitCode);
 /// Adds `tstudio profile PROJECT|MODEL|TRACE [--steps N] [--out trace.json] [--summary]`.
 void addProfileCommand(CLI::App& app, int& exitCode);
 
+/// Adds `tstudio diff A B [--json] [--all]` (two graphs or two checkpoints).
+void addDiffCommand(CLI::App& app, int& exitCode);
+
 /// Adds `tstudio debug MODEL|PROJECT [--feed/--fetch/--target] [--break SPEC] [--watch T]`.
 void addDebugCommand(CLI::App& app, int& exitCode);
 

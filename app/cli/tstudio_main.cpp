@@ -51,6 +51,7 @@ void buildApp(CLI::App& app, int& exitCode)
     tstudio::cli::addEvaluateCommand(app, exitCode);
     tstudio::cli::addProfileCommand(app, exitCode);
     tstudio::cli::addDebugCommand(app, exitCode);
+    tstudio::cli::addDiffCommand(app, exitCode);
     tstudio::cli::addEventsCommand(app, exitCode);
     tstudio::cli::addDataCommand(app, exitCode);
     tstudio::cli::addReferenceCommands(app, exitCode, buildApp, "tstudio " + std::string(tstudio::engineVersion()));

@@ -323,6 +323,66 @@ private slots:
         QVERIFY2(r.err.contains("--output 'png:" + pprof + "': expected pprof:FILE"), qPrintable(r.err));
     }
 
+    /// tstudio diff --json: two checkpoints of one run (every variable changed, the step too), a graph
+    /// with itself (identical) and with an edited copy (a node renamed, an attr changed), and a graph
+    /// against a checkpoint (refused).
+    void diffGraphsAndCheckpoints()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString logdir = dir.filePath("run");
+        const ProcessRun trained =
+            runTstudio({"train", "spirals", "--steps", "20", "--threads", "1", "--logdir", logdir});
+        QVERIFY2(trained.exitCode == 0, qPrintable(trained.err + trained.out));
+        ProcessRun r = runTstudio({"diff", logdir + "/model.ckpt-0", logdir + "/model.ckpt-20", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject o = jsonOf(r);
+        QCOMPARE(keysOf(o), (QStringList{"added", "first", "identical", "kind", "removed", "second", "tensors"}));
+        QCOMPARE(o["kind"].toString(), QString("checkpoint"));
+        QCOMPARE(o["identical"].toBool(), false);
+        bool kernel = false;
+        for (const QJsonValue& v : o["tensors"].toArray()) {
+            const QJsonObject t = v.toObject();
+            QVERIFY(t["changed"].toBool());
+            if (t["name"].toString() == "dense/kernel") {
+                kernel = true;
+                QCOMPARE(keysOf(t), (QStringList{"changed", "changed_elements", "dtype", "elements",
+                                                 "max_abs_delta", "name", "relative_change", "shape"}));
+                QCOMPARE(t["shape"].toString(), QString("[2,64]"));
+                QVERIFY(t["max_abs_delta"].toDouble() > 0);
+                QVERIFY(t["relative_change"].toDouble() > 0);
+            }
+        }
+        QVERIFY(kernel);
+
+        const QString graph = logdir + "/graph.pbtxt";
+        r = runTstudio({"diff", graph, graph, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        o = jsonOf(r);
+        QCOMPARE(keysOf(o), (QStringList{"added", "changed", "first", "identical", "kind", "nodes", "removed",
+                                         "renamed", "second"}));
+        QCOMPARE(o["identical"].toBool(), true);
+        QFile in(graph);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        text.replace("\"dense_2/BiasAdd\"", "\"logits/BiasAdd\"");
+        const QString edited = dir.filePath("edited.pbtxt");
+        QFile out(edited);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        r = runTstudio({"diff", graph, edited, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        o = jsonOf(r);
+        QCOMPARE(o["renamed"].toArray().size(), 1);
+        QCOMPARE(o["renamed"].toArray()[0].toObject()["to"].toString(), QString("logits/BiasAdd"));
+        QCOMPARE(o["changed"].toArray().size(), 0);
+
+        r = runTstudio({"diff", graph, logdir + "/model.ckpt-20"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("compare two graphs or two checkpoints"), qPrintable(r.err));
+    }
+
     void exportFreezeAndConvert()
     {
         QTemporaryDir dir;
