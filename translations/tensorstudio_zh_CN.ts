@@ -108,10 +108,6 @@
         <translation>与 --panel training 一起使用：截取“在 N 个进程上运行”对话框。</translation>
     </message>
     <message>
-        <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
-        <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
-    </message>
-    <message>
         <source>Open the spirals example project in the node editor (F5 trains it).</source>
         <translation>在节点编辑器中打开双螺旋示例项目（按 F5 训练）。</translation>
     </message>
@@ -134,6 +130,10 @@
     <message>
         <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
         <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+    </message>
+    <message>
+        <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, diff (File &gt; Compare of the two files given), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
+        <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
     </message>
 </context>
 <context>
@@ -1527,6 +1527,30 @@ Check that the file is complete (a download or copy may have been cut short) and
     <message>
         <source>Session</source>
         <translation>会话</translation>
+    </message>
+    <message>
+        <source>Compare: the First Graph or Checkpoint</source>
+        <translation>比较：第一个图或检查点</translation>
+    </message>
+    <message>
+        <source>Compare %1 with…</source>
+        <translation>将 %1 与…比较</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare…</source>
+        <translation>比较(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Compare two graphs (nodes added, removed, renamed, changed) or two checkpoints (each tensor&apos;s largest and relative change)</source>
+        <translation>比较两个图（新增、删除、重命名、改变的节点）或两个检查点（每个张量的最大变化和相对变化）</translation>
+    </message>
+    <message>
+        <source>Compared %1</source>
+        <translation>已比较 %1</translation>
+    </message>
+    <message>
+        <source>Cannot compare %1: %2</source>
+        <translation>无法比较 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -3512,6 +3536,137 @@ max %4</source>
     <message>
         <source>session run</source>
         <translation>会话运行</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::diff_ui::ModelDiffView</name>
+    <message>
+        <source>%1 ↔ %2</source>
+        <translation>%1 ↔ %2</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>Removed (%1)</source>
+        <translation>删除 (%1)</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Added (%1)</source>
+        <translation>新增 (%1)</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Renamed (%1)</source>
+        <translation>重命名 (%1)</translation>
+    </message>
+    <message>
+        <source>renamed</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Changed (%1)</source>
+        <translation>改变 (%1)</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output shapes</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Dtype and shape</source>
+        <translation>数据类型与形状</translation>
+    </message>
+    <message>
+        <source>Max |Δ|</source>
+        <translation>最大 |Δ|</translation>
+    </message>
+    <message>
+        <source>Relative change</source>
+        <translation>相对变化</translation>
+    </message>
+    <message>
+        <source>Changed elements</source>
+        <translation>改变的元素</translation>
+    </message>
+    <message>
+        <source>Unchanged (%1)</source>
+        <translation>未变 (%1)</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Filter names</source>
+        <translation>过滤名称</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>无法比较：%1</translation>
+    </message>
+    <message>
+        <source>Choose File ▸ Compare… to compare two graphs or two checkpoints.</source>
+        <translation>选择 文件 ▸ 比较… 来比较两个图或两个检查点。</translation>
+    </message>
+    <message>
+        <source>Graphs %1 (%2 nodes) and %3 (%4 nodes): %5 unchanged, %6 changed, %7 renamed, %8 removed, %9 added</source>
+        <translation>图 %1（%2 个节点）与 %3（%4 个节点）：%5 个未变，%6 个改变，%7 个重命名，%8 个删除，%9 个新增</translation>
+    </message>
+    <message>
+        <source>Checkpoints %1 and %2: %3 tensors in both (%4 changed), %5 removed, %6 added</source>
+        <translation>检查点 %1 与 %2：%3 个张量两者都有（%4 个改变），%5 个删除，%6 个新增</translation>
+    </message>
+    <message>
+        <source>attr %1</source>
+        <translation>属性 %1</translation>
     </message>
 </context>
 <context>

@@ -2,13 +2,9 @@
 // checkpoints (tensors added, removed, changed with their largest and relative change).
 #include "cli_command.h"
 
-#include "diff/checkpoint_diff.h"
-#include "diff/graph_diff.h"
-#include "io/file_kind_detector.h"
-#include "io/formats/open_graph.h"
+#include "diff/model_diff.h"
 #include "project/format/json_text.h"
 #include "project/format/setting_advice.h"
-#include "proto/graph.pb.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,11 +28,6 @@ int fail(const Status& s)
 {
     std::fprintf(stderr, "tstudio diff: %s\n", project::withCliAdvice(s).toString().c_str());
     return kExitFailure;
-}
-
-bool isCheckpoint(FileKind kind)
-{
-    return kind == FileKind::kCheckpoint || kind == FileKind::kCheckpointV1 || kind == FileKind::kCheckpointState;
 }
 
 /// A number for JSON: NaN and infinities as strings, as JSON has none.
@@ -161,37 +152,10 @@ int printCheckpointDiff(const DiffArgs& args, const diff::CheckpointDiff& d)
 
 int diffFiles(const DiffArgs& args)
 {
-    auto first = detectFileKind(args.first);
-    if (!first)
-        return fail(first.error());
-    auto second = detectFileKind(args.second);
-    if (!second)
-        return fail(second.error());
-    if (isCheckpoint(first->kind) && isCheckpoint(second->kind)) {
-        const std::string a = first->checkpointPrefix.empty() ? args.first : first->checkpointPrefix;
-        const std::string b = second->checkpointPrefix.empty() ? args.second : second->checkpointPrefix;
-        auto readerA = CheckpointReader::open(a);
-        if (!readerA)
-            return fail(readerA.error());
-        auto readerB = CheckpointReader::open(b);
-        if (!readerB)
-            return fail(readerB.error());
-        auto d = diff::checkpointDiff(*readerA, *readerB);
-        if (!d)
-            return fail(d.error());
-        return printCheckpointDiff(args, *d);
-    }
-    if (isCheckpoint(first->kind) || isCheckpoint(second->kind))
-        return fail(invalidArgumentError(
-            "'" + args.first + "' is " + std::string(fileKindDescription(first->kind)) + " and '" + args.second +
-            "' is " + std::string(fileKindDescription(second->kind)) + ": compare two graphs or two checkpoints"));
-    auto graphA = formats::openGraph(*first);
-    if (!graphA)
-        return fail(graphA.error());
-    auto graphB = formats::openGraph(*second);
-    if (!graphB)
-        return fail(graphB.error());
-    return printGraphDiff(args, diff::graphDiff(*graphA->graph, *graphB->graph));
+    auto d = diff::diffModels(args.first, args.second);
+    if (!d)
+        return fail(d.error());
+    return d->isGraph() ? printGraphDiff(args, d->graph()) : printCheckpointDiff(args, d->checkpoint());
 }
 
 } // namespace

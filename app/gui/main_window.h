@@ -26,6 +26,10 @@ namespace tensorflow {
 class GraphDef;
 }
 
+namespace tstudio::diff_ui {
+class ModelDiffView;
+}
+
 namespace tstudio {
 
 struct ExampleLaunch;
@@ -65,6 +69,9 @@ public:
     void openPaths(const QStringList& paths);
     /// Opens files still being detected.
     int pendingOpens() const { return m_pendingOpens; }
+    /// File > Compare…: a tab comparing two graphs or two checkpoints (the comparison runs on a
+    /// worker thread; the tab's ModelDiffView says when it is ready).
+    diff_ui::ModelDiffView* compareFiles(const QString& first, const QString& second);
 
     /// Dock panels by stable name ("console"); a feature not built yet has no panel at all.
     QStringList panelNames() const { return m_panels.keys(); }
@@ -267,6 +274,7 @@ private:
     QAction* m_openAction = nullptr;
     QAction* m_openFolderAction = nullptr;
     QAction* m_openTraceAction = nullptr;
+    QAction* m_compareAction = nullptr;
     QMenu* m_examplesMenu = nullptr; ///< File ▸ Open Example: one entry per example project found
     QAction* m_welcomeAction = nullptr; ///< Help ▸ Welcome
     QAction* m_closeTabAction = nullptr;

@@ -119,6 +119,19 @@ void MainWindow::createActions()
         if (!file.isEmpty())
             openProfiler(QFileInfo(file).absoluteFilePath());
     });
+    m_compareAction = new QAction(this);
+    m_compareAction->setObjectName(QStringLiteral("compareAction"));
+    connect(m_compareAction, &QAction::triggered, this, [this] {
+        const QString filters = fileKindDialogFilters().join(QStringLiteral(";;"));
+        const QString first = QFileDialog::getOpenFileName(this, tr("Compare: the First Graph or Checkpoint"),
+                                                           QString(), filters);
+        if (first.isEmpty())
+            return;
+        const QString second = QFileDialog::getOpenFileName(
+            this, tr("Compare %1 with…").arg(QFileInfo(first).fileName()), QFileInfo(first).absolutePath(), filters);
+        if (!second.isEmpty())
+            compareFiles(QFileInfo(first).absoluteFilePath(), QFileInfo(second).absoluteFilePath());
+    });
     m_welcomeAction = new QAction(this);
     m_welcomeAction->setObjectName(QStringLiteral("welcomeAction"));
     connect(m_welcomeAction, &QAction::triggered, this, &MainWindow::showWelcome);
@@ -166,6 +179,7 @@ void MainWindow::createMenus()
     m_fileMenu->addAction(m_openAction);
     m_fileMenu->addAction(m_openFolderAction);
     m_fileMenu->addAction(m_openTraceAction);
+    m_fileMenu->addAction(m_compareAction);
     m_recentMenu = m_fileMenu->addMenu(QString());
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     m_examplesMenu = m_fileMenu->addMenu(QString());
@@ -231,6 +245,9 @@ void MainWindow::retranslateUi()
     m_openTraceAction->setText(tr("Open Profile &Trace…"));
     m_openTraceAction->setStatusTip(
         tr("Open a Chrome trace (TensorFlow timeline), a RunMetadata .pb or an event file's run metadata in the profiler"));
+    m_compareAction->setText(tr("Co&mpare…"));
+    m_compareAction->setStatusTip(tr("Compare two graphs (nodes added, removed, renamed, changed) or two checkpoints "
+                                     "(each tensor's largest and relative change)"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_clearRecentAction->setText(tr("&Clear Recent Files"));
     m_examplesMenu->setTitle(tr("Open &Example"));

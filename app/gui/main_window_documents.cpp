@@ -1,6 +1,8 @@
 // MainWindow's document routing: a path to the tab that shows it (viewer, editor, dashboard, profiler,
 // records, debugger), tab titles, links between tabs, closing and saving documents.
 #include "main_window.h"
+
+#include "diff/model_diff_view.h"
 #include "main_window_internal.h"
 
 #include "common/background_run.h"
@@ -302,6 +304,26 @@ void MainWindow::openRecordViewer(const QString& absolute, const QString& kindNa
     else // the status bar said "Opening…" until now
         reportOpenFailure(absolute, viewer->errorText());
     finishOpen(absolute, ok);
+}
+
+diff_ui::ModelDiffView* MainWindow::compareFiles(const QString& first, const QString& second)
+{
+    auto* view = new diff_ui::ModelDiffView(m_documents);
+    view->setObjectName(QStringLiteral("modelDiffView"));
+    const int index = m_documents->addTab(view, QString());
+    setTabTitle(view, [view] { return view->title(); });
+    m_documents->setTabToolTip(index, first + QStringLiteral("\n") + second);
+    m_documents->setCurrentIndex(index);
+    connect(view, &diff_ui::ModelDiffView::ready, this, [this, view](bool ok) {
+        if (ok)
+            statusBar()->showMessage(tr("Compared %1").arg(view->title()), 10000);
+        else
+            logApp(LogSeverity::kError, tr("Cannot compare %1: %2").arg(view->title(), view->errorText()));
+    });
+    view->compare(first, second);
+    m_documents->setTabText(index, view->title());
+    updateCentralPage();
+    return view;
 }
 
 profiler::ProfilerView* MainWindow::addProfilerTab(const QString& title)

@@ -5,6 +5,8 @@
 
 #include "about_dialog.h"
 #include "main_window.h"
+
+#include "diff/model_diff_view.h"
 #include "help_browser.h"
 #include "settings_dialog.h"
 #include "shortcuts_dialog.h"
@@ -302,7 +304,8 @@ QStringList screenshotPanelNames(const MainWindow& window)
     QStringList names = window.panelNames();
     names << QStringLiteral("start") << QStringLiteral("welcome") << QStringLiteral("document") << QStringLiteral("settings")
           << QStringLiteral("about") << QStringLiteral("graph") << QStringLiteral("editor") << QStringLiteral("dashboard")
-          << QStringLiteral("profiler") << QStringLiteral("debugger") << QStringLiteral("records");
+          << QStringLiteral("profiler") << QStringLiteral("debugger") << QStringLiteral("records")
+          << QStringLiteral("diff");
     names << QStringLiteral("help") << QStringLiteral("shortcuts");
     return names;
 }
@@ -562,6 +565,20 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
     window.show();
     if (request.panel == QLatin1String("editor"))
         return captureEditor(window, request);
+    if (request.panel == QLatin1String("diff")) {
+        // --panel diff A B: File > Compare of the two files, once compared.
+        if (request.files.size() != 2)
+            return fail(QStringLiteral("panel 'diff' needs two files to compare, got %1").arg(request.files.size()));
+        diff_ui::ModelDiffView* view = window.compareFiles(QFileInfo(request.files[0]).absoluteFilePath(),
+                                                           QFileInfo(request.files[1]).absoluteFilePath());
+        processEventsUntil([view] { return !view->isBusy(); }, 120000);
+        if (view->isBusy())
+            return fail(QStringLiteral("timed out comparing the two files"));
+        if (!view->errorText().isEmpty())
+            return fail(view->errorText());
+        settle(200);
+        return save(window.grab(), request.outputFile);
+    }
     if (request.openExample)
         window.openExample();
     QStringList files = request.files;
