@@ -157,11 +157,12 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                         QCoreApplication::translate("CommandLine", "Render the window to FILE.png offscreen and exit."),
                                         QStringLiteral("FILE.png"));
     QCommandLineOption panelOption(QStringLiteral("panel"),
-                                   QCoreApplication::translate("CommandLine",
-                                                               "Show panel NAME (console, training, start or welcome, document, graph, "
-                                                               "editor, dashboard, profiler, debugger, records, diff (File > Compare of "
-                                                               "the two files given), settings, about, help (the guide: --select PAGE, "
-                                                               "--find TEXT), shortcuts (--find TEXT))."),
+                                   QCoreApplication::translate(
+                                       "CommandLine",
+                                       "Show panel NAME (console, training, start or welcome, document, graph, editor, "
+                                       "dashboard, profiler, debugger, records, diff (File > Compare of the two files "
+                                       "given), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts "
+                                       "(--find TEXT))."),
                                    QStringLiteral("NAME"));
     QCommandLineOption languageOption(QStringLiteral("language"),
                                       QCoreApplication::translate("CommandLine", "UI language for this run: en or zh_CN (not saved)."),

@@ -4,6 +4,7 @@
 #include "common/background_run.h"
 #include "diff/model_diff.h"
 
+#include <QDir>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -18,7 +19,7 @@
 namespace tstudio::diff_ui {
 namespace {
 
-constexpr int kExpandedRows = 200;
+constexpr int kExpandedRows = 50;
 
 QString number(double v)
 {
@@ -65,7 +66,12 @@ ModelDiffView::~ModelDiffView() = default;
 
 QString ModelDiffView::title() const
 {
-    return tr("%1 ↔ %2").arg(QFileInfo(m_first).fileName(), QFileInfo(m_second).fileName());
+    QString a = QFileInfo(m_first).fileName(), b = QFileInfo(m_second).fileName();
+    if (a == b) { // "run1/graph.pbtxt ↔ run2/graph.pbtxt"
+        a = QFileInfo(m_first).dir().dirName() + QLatin1Char('/') + a;
+        b = QFileInfo(m_second).dir().dirName() + QLatin1Char('/') + b;
+    }
+    return tr("%1 ↔ %2").arg(a, b);
 }
 
 void ModelDiffView::compare(const QString& first, const QString& second)
@@ -118,15 +124,7 @@ void ModelDiffView::showDiff(const diff::ModelDiff& d)
     if (d.isGraph()) {
         const diff::GraphDiff& g = d.graph();
         m_tree->setHeaderLabels({tr("Node"), tr("Change"), tr("Before"), tr("After"), QString()});
-        auto* removed = group(tr("Removed (%1)"), static_cast<int>(g.removed.size()));
-        for (const std::string& n : g.removed)
-            new QTreeWidgetItem(removed, {text(n), tr("removed")});
-        auto* added = group(tr("Added (%1)"), static_cast<int>(g.added.size()));
-        for (const std::string& n : g.added)
-            new QTreeWidgetItem(added, {text(n), tr("added")});
-        auto* renamed = group(tr("Renamed (%1)"), static_cast<int>(g.renamed.size()));
-        for (const auto& [from, to] : g.renamed)
-            new QTreeWidgetItem(renamed, {text(to), tr("renamed"), text(from), text(to)});
+        // What changed first: edits and renames tell more than the lists of nodes only one side has.
         auto* changed = group(tr("Changed (%1)"), static_cast<int>(g.changed.size()));
         for (const diff::ChangedNode& c : g.changed) {
             auto* node = new QTreeWidgetItem(changed, {text(c.name), text(c.op)});
@@ -141,24 +139,33 @@ void ModelDiffView::showDiff(const diff::ModelDiff& d)
                 new QTreeWidgetItem(node, {QString(), what, change.before.empty() ? tr("(none)") : text(change.before),
                                            change.after.empty() ? tr("(none)") : text(change.after)});
             }
-            node->setExpanded(true);
+            node->setExpanded(g.changed.size() <= 10);
         }
-        for (QTreeWidgetItem* item : {removed, added, renamed, changed})
+        auto* renamed = group(tr("Renamed (%1)"), static_cast<int>(g.renamed.size()));
+        for (const auto& [from, to] : g.renamed)
+            new QTreeWidgetItem(renamed, {text(to), tr("renamed"), text(from), text(to)});
+        auto* added = group(tr("Added (%1)"), static_cast<int>(g.added.size()));
+        for (const std::string& n : g.added)
+            new QTreeWidgetItem(added, {text(n), tr("added")});
+        auto* removed = group(tr("Removed (%1)"), static_cast<int>(g.removed.size()));
+        for (const std::string& n : g.removed)
+            new QTreeWidgetItem(removed, {text(n), tr("removed")});
+        for (QTreeWidgetItem* item : {changed, renamed, added, removed})
             expand(item);
     } else {
         const diff::CheckpointDiff& c = d.checkpoint();
         m_tree->setHeaderLabels(
             {tr("Tensor"), tr("Dtype and shape"), tr("Max |Δ|"), tr("Relative change"), tr("Changed elements")});
-        auto* removed = group(tr("Removed (%1)"), static_cast<int>(c.removed.size()));
-        for (const std::string& n : c.removed)
-            new QTreeWidgetItem(removed, {text(n), tr("removed")});
-        auto* added = group(tr("Added (%1)"), static_cast<int>(c.added.size()));
-        for (const std::string& n : c.added)
-            new QTreeWidgetItem(added, {text(n), tr("added")});
         int changedCount = 0;
         for (const diff::TensorChange& t : c.common)
             changedCount += t.changed() ? 1 : 0;
         auto* changed = group(tr("Changed (%1)"), changedCount);
+        auto* added = group(tr("Added (%1)"), static_cast<int>(c.added.size()));
+        for (const std::string& n : c.added)
+            new QTreeWidgetItem(added, {text(n), tr("added")});
+        auto* removed = group(tr("Removed (%1)"), static_cast<int>(c.removed.size()));
+        for (const std::string& n : c.removed)
+            new QTreeWidgetItem(removed, {text(n), tr("removed")});
         auto* unchanged = group(tr("Unchanged (%1)"), static_cast<int>(c.common.size()) - changedCount);
         for (const diff::TensorChange& t : c.common) {
             QString kind = text(t.dtypeBefore + " " + t.shapeBefore);
@@ -172,7 +179,7 @@ void ModelDiffView::showDiff(const diff::ModelDiff& d)
                                   QLocale().toString(qlonglong(t.elements)));
             new QTreeWidgetItem(t.changed() ? changed : unchanged, cells);
         }
-        for (QTreeWidgetItem* item : {removed, added, changed})
+        for (QTreeWidgetItem* item : {changed, added, removed})
             expand(item);
     }
     applyFilter();

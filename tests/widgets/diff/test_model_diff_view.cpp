@@ -65,18 +65,18 @@ private slots:
         const QString header = view.findChild<QLabel*>("diffHeader")->text();
         QVERIFY2(header.contains("1 unchanged, 1 changed, 0 renamed, 1 removed, 1 added"), qPrintable(header));
         QTreeWidget* tree = view.tree();
-        QCOMPARE(groups(tree), QStringList({"Removed (1)", "Added (1)", "Renamed (0)", "Changed (1)"}));
-        QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), QString("old"));
-        QCOMPARE(tree->topLevelItem(1)->child(0)->text(0), QString("new"));
-        QTreeWidgetItem* changed = tree->topLevelItem(3)->child(0);
+        QCOMPARE(groups(tree), QStringList({"Changed (1)", "Renamed (0)", "Added (1)", "Removed (1)"}));
+        QCOMPARE(tree->topLevelItem(3)->child(0)->text(0), QString("old"));
+        QCOMPARE(tree->topLevelItem(2)->child(0)->text(0), QString("new"));
+        QTreeWidgetItem* changed = tree->topLevelItem(0)->child(0);
         QCOMPARE(changed->text(0), QString("y"));
         QCOMPARE(changed->text(1), QString("Relu6"));
         QCOMPARE(changed->child(0)->text(1), QString("op"));
         QCOMPARE(changed->child(0)->text(2), QString("Relu"));
         QCOMPARE(changed->child(0)->text(3), QString("Relu6"));
         view.findChild<QLineEdit*>("diffFilter")->setText("ol");
-        QVERIFY(!tree->topLevelItem(0)->child(0)->isHidden());
-        QVERIFY(tree->topLevelItem(1)->child(0)->isHidden());
+        QVERIFY(!tree->topLevelItem(3)->child(0)->isHidden());
+        QVERIFY(tree->topLevelItem(2)->child(0)->isHidden());
     }
 
     void checkpointsAndErrors()
@@ -90,8 +90,8 @@ private slots:
         view.compare(QString::fromStdString(a), QString::fromStdString(b));
         QVERIFY(ready.wait(10000));
         QTreeWidget* tree = view.tree();
-        QCOMPARE(groups(tree), QStringList({"Removed (0)", "Added (0)", "Changed (1)", "Unchanged (0)"}));
-        QTreeWidgetItem* w = tree->topLevelItem(2)->child(0);
+        QCOMPARE(groups(tree), QStringList({"Changed (1)", "Added (0)", "Removed (0)", "Unchanged (0)"}));
+        QTreeWidgetItem* w = tree->topLevelItem(0)->child(0);
         QCOMPARE(w->text(0), QString("w"));
         QCOMPARE(w->text(1), QString("float [2]"));
         QCOMPARE(w->text(2), QString("2"));
