@@ -1,6 +1,7 @@
 // tstudio events: lists the runs and tags of a TensorBoard log directory, or its scalars as CSV or JSON.
 #include "cli_command.h"
 
+#include "io/events/hparams.h"
 #include "io/events/log_directory.h"
 #include "io/events/summary_values.h"
 #include "project/format/json_text.h"
@@ -22,6 +23,7 @@ struct EventsArgs {
     bool csv = false;
     bool json = false;
     std::string tagPattern;
+    bool hparams = false;
 };
 
 /// The shortest "%.{p}g" that reads back to the same value (float32 values compared as float32),
@@ -59,8 +61,88 @@ std::string csvField(const std::string& text)
     return out + "\"";
 }
 
+/// --hparams: the experiment's sessions, one row each: run, status, every hparam, every metric.
+int printHParams(const EventsArgs& args)
+{
+    auto experiment = events::readHParams(args.logdir);
+    if (!experiment) {
+        std::fprintf(stderr, "tstudio events: %s\n", experiment.error().toString().c_str());
+        return kExitFailure;
+    }
+    for (const std::string& w : experiment->warnings)
+        std::fprintf(stderr, "tstudio events: warning: %s\n", w.c_str());
+    auto metricName = [](const events::MetricDefinition& m) {
+        return m.displayName.empty() ? (m.group.empty() ? m.tag : m.group + "/" + m.tag) : m.displayName;
+    };
+    if (args.json) {
+        auto value = [](const events::HParamValue& v) -> nlohmann::ordered_json {
+            if (const double* d = std::get_if<double>(&v))
+                return *d;
+            if (const std::string* s = std::get_if<std::string>(&v))
+                return *s;
+            if (const bool* b = std::get_if<bool>(&v))
+                return *b;
+            return nullptr;
+        };
+        nlohmann::ordered_json root;
+        root["name"] = experiment->name;
+        root["hparams"] = nlohmann::ordered_json::array();
+        for (const auto& h : experiment->hparams) {
+            nlohmann::ordered_json j{{"name", h.name}, {"display_name", h.displayName}, {"type", h.type}};
+            if (!h.domain.empty()) {
+                j["domain"] = nlohmann::ordered_json::array();
+                for (const auto& v : h.domain)
+                    j["domain"].push_back(value(v));
+            }
+            if (h.interval)
+                j["interval"] = {h.interval->first, h.interval->second};
+            root["hparams"].push_back(std::move(j));
+        }
+        root["metrics"] = nlohmann::ordered_json::array();
+        for (const auto& m : experiment->metrics)
+            root["metrics"].push_back({{"group", m.group}, {"tag", m.tag}, {"display_name", m.displayName}});
+        root["sessions"] = nlohmann::ordered_json::array();
+        for (const auto& s : experiment->sessions) {
+            nlohmann::ordered_json j{{"run", s.run}, {"group", s.group}, {"status", s.status}};
+            j["hparams"] = nlohmann::ordered_json::object();
+            for (const auto& [name, v] : s.hparams)
+                j["hparams"][name] = value(v);
+            j["metrics"] = nlohmann::ordered_json::object();
+            for (const auto& [index, reading] : s.metrics)
+                j["metrics"][metricName(experiment->metrics[index])] = {
+                    {"value", reading.value}, {"step", reading.step}, {"wall_time", reading.wallTime}};
+            root["sessions"].push_back(std::move(j));
+        }
+        std::printf("%s\n", jsonText(root, 2).c_str());
+        return kExitOk;
+    }
+    std::printf("%zu session(s), %zu hparam(s), %zu metric(s)\n", experiment->sessions.size(),
+                experiment->hparams.size(), experiment->metrics.size());
+    std::string header = "run\tstatus";
+    for (const auto& h : experiment->hparams)
+        header += "\t" + (h.displayName.empty() ? h.name : h.displayName);
+    for (const auto& m : experiment->metrics)
+        header += "\t" + metricName(m);
+    std::printf("%s\n", header.c_str());
+    for (const auto& s : experiment->sessions) {
+        std::string line = s.run + "\t" + s.status;
+        for (const auto& h : experiment->hparams) {
+            auto it = s.hparams.find(h.name);
+            line += "\t" + (it == s.hparams.end() ? std::string() : events::hparamText(it->second));
+        }
+        for (std::size_t m = 0; m < experiment->metrics.size(); ++m) {
+            auto it = s.metrics.find(m);
+            line += "\t" + (it == s.metrics.end() ? std::string() : events::hparamText(it->second.value));
+        }
+        std::printf("%s\n", line.c_str());
+    }
+    return kExitOk;
+}
+
 int runEvents(const EventsArgs& args)
 {
+    if (args.hparams)
+        return printHParams(args);
     std::optional<std::regex> pattern;
     if (!args.tagPattern.empty()) {
         try {
@@ -198,6 +280,11 @@ void addEventsCommand(CLI::App& app, int& exitCode)
     auto* csv = cmd->add_flag("--csv", args->csv, "print scalars as CSV: run,tag,step,wall_time,value");
     auto* json = cmd->add_flag("--json", args->json, "print runs, tags (plugin, step count) and scalars as JSON");
     csv->excludes(json);
+    auto* hparams =
+        cmd->add_flag("--hparams", args->hparams,
+                      "print the hparams plugin's sessions (each run's hyperparameters, status and metrics, as "
+                      "TensorFlow's hparams API or PyTorch's add_hparams wrote them); with --json as JSON");
+    hparams->excludes(csv);
     cmd->add_option("--tag", args->tagPattern, "only tags matching this regular expression (ECMAScript, searched)");
     cmd->callback([args, &exitCode] { exitCode = runEvents(*args); });
 }

@@ -101,6 +101,30 @@ private slots:
         QCOMPARE(r.out, py.out);
     }
 
+    /// --hparams on PyTorch's add_hparams fixture: one row per session, and the JSON's sessions.
+    void hparamsOfTheFixture()
+    {
+        const QString fixture =
+            tstudio::testing::fixturesDir() + QStringLiteral("/events-pytorch-hparams-prcurve/runs");
+        if (!QDir(fixture).exists())
+            QSKIP("fixtures/events-pytorch-hparams-prcurve not found (set TSTUDIO_FIXTURES or provide "
+                  "../shared/fixtures)");
+        Run r = runTstudio({"events", fixture, "--hparams"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("3 session(s), 3 hparam(s), 2 metric(s)\n"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression("hparams_search_exp_2/[0-9.]+\tsuccess\t0.01\t64\tAdam\t95.5\t")),
+                 qPrintable(r.out));
+        Run j = runTstudio({"events", fixture, "--hparams", "--json"});
+        QCOMPARE(j.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(j.out.toUtf8()).object();
+        QCOMPARE(o["sessions"].toArray().size(), 3);
+        const QJsonObject first = o["sessions"].toArray()[0].toObject();
+        QCOMPARE(first["hparams"].toObject()["optimizer"].toString(), QString("SGD"));
+        QCOMPARE(first["metrics"].toObject()["hparam/Final_Val_Loss"].toObject()["value"].toDouble(),
+                 double(1.1832732f));
+        QCOMPARE(o["metrics"].toArray()[1].toObject()["tag"].toString(), QString("hparam/Final_Val_Loss"));
+    }
+
     void listingAndJson()
     {
         QTemporaryDir dir;
