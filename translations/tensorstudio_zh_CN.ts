@@ -128,12 +128,12 @@
         <translation>与 --panel editor 一起：在编辑器的图上为 FILE 截取“编辑 ▸ 导入图…”对话框（--find PLACEHOLDER=TENSOR 连接一个输入）。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
-    </message>
-    <message>
         <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, diff (File &gt; Compare of the two files given), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
         <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, hparams); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、hparams）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
 </context>
 <context>
@@ -2234,6 +2234,10 @@ Check that the file is complete (a download or copy may have been cut short) and
             <numerusform>… 读取日志目录时还有 %n 条类似的警告</numerusform>
         </translation>
     </message>
+    <message>
+        <source>HParams</source>
+        <translation>超参数</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::DistributionCard</name>
@@ -2255,6 +2259,55 @@ Check that the file is complete (a download or copy may have been cut short) and
     <message>
         <source>No distribution data. Write histogram summaries (tf.summary.histogram) to the log directory.</source>
         <translation>没有分布数据。请向日志目录写入直方图摘要（tf.summary.histogram）。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::dashboard::HParamsView</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Filter sessions (any cell)</source>
+        <translation>过滤会话（任一单元格）</translation>
+    </message>
+    <message>
+        <source>Cannot read the hyperparameters: %1</source>
+        <translation>无法读取超参数：%1</translation>
+    </message>
+    <message>
+        <source>Reading the hparams plugin&apos;s data…</source>
+        <translation>正在读取 hparams 插件的数据…</translation>
+    </message>
+    <message>
+        <source>No hyperparameter sessions: write them with TensorFlow&apos;s hparams API (hp.hparams) or PyTorch&apos;s SummaryWriter.add_hparams.</source>
+        <translation>没有超参数会话：用 TensorFlow 的 hparams API（hp.hparams）或 PyTorch 的 SummaryWriter.add_hparams 写入。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s); click a column header to sort by it.</source>
+        <translation>
+            <numerusform>%n 个会话；单击列标题按该列排序。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

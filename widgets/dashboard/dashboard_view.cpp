@@ -1,6 +1,8 @@
 // DashboardView: the dashboard tab's polling, runs and views.
 #include "dashboard/dashboard_view.h"
 
+#include "dashboard/hparams_view.h"
+
 #include "common/background_run.h"
 #include "dashboard/audio_view.h"
 #include "dashboard/distribution_view.h"
@@ -35,7 +37,7 @@ const QStringList& tabIds()
     static const QStringList ids = {QStringLiteral("scalars"),       QStringLiteral("images"),
                                     QStringLiteral("graphs"),        QStringLiteral("distributions"),
                                     QStringLiteral("histograms"),    QStringLiteral("text"),
-                                    QStringLiteral("audio")};
+                                    QStringLiteral("audio"),         QStringLiteral("hparams")};
     return ids;
 }
 
@@ -134,9 +136,16 @@ void DashboardView::buildUi()
     m_histograms = new HistogramView(m_tabs);
     m_text = new TextView(m_tabs);
     m_audio = new AudioView(m_tabs);
+    m_hparams = new HParamsView(m_tabs);
     for (QWidget* page : std::initializer_list<QWidget*>{m_scalars, m_images, m_graphsPage, m_distributions,
-                                                          m_histograms, m_text, m_audio})
+                                                          m_histograms, m_text, m_audio, m_hparams})
         m_tabs->addTab(page, QString());
+    // The hparams are read when the tab is shown (and on Reload), not at every poll.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_hparams)
+            m_hparams->reload();
+    });
+    connect(m_hparams, &HParamsView::ready, this, &DashboardView::retranslateUi);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_runs);
@@ -160,8 +169,8 @@ void DashboardView::retranslateUi()
     m_addAction->setToolTip(tr("Compare the runs of another log directory in this dashboard"));
     m_reloadAction->setText(tr("Reload"));
     m_reloadAction->setToolTip(tr("Read what is new now (%1)").arg(m_reloadAction->shortcut().toString(QKeySequence::NativeText)));
-    const QStringList names = {tr("Scalars"), tr("Images"), tr("Graphs"), tr("Distributions"),
-                               tr("Histograms"), tr("Text"), tr("Audio")};
+    const QStringList names = {tr("Scalars"), tr("Images"),    tr("Graphs"), tr("Distributions"),
+                               tr("Histograms"), tr("Text"), tr("Audio"), tr("HParams")};
     for (int i = 0; i < names.size(); ++i) {
         const int count = tabCount(tabIds()[i]);
         m_tabs->setTabText(i, count > 0 ? QStringLiteral("%1 (%2)").arg(names[i]).arg(count) : names[i]);
@@ -189,6 +198,7 @@ void DashboardView::setLogDirectories(const QStringList& roots)
     for (const QString& r : roots)
         paths.push_back(r.toStdString());
     m_feed = std::make_shared<DashboardFeed>(std::move(paths));
+    m_hparams->setLogDirectories(roots);
     m_firstDataMs = -1;
     m_sinceOpen.start();
     startPoll();
@@ -208,6 +218,7 @@ void DashboardView::setFollowing(bool following)
 void DashboardView::reloadNow()
 {
     startPoll();
+    m_hparams->reload();
 }
 
 void DashboardView::setInterval(int milliseconds)
@@ -398,6 +409,8 @@ int DashboardView::tabCount(const QString& id) const
 {
     if (id == QLatin1String("graphs"))
         return m_graphs->topLevelItemCount();
+    if (id == QLatin1String("hparams"))
+        return m_hparams->sessionCount();
     // Distributions show the histogram tags.
     const QString tab = id == QLatin1String("distributions") ? QStringLiteral("histograms") : id;
     return static_cast<int>(std::count_if(m_tagsSeen.begin(), m_tagsSeen.end(),

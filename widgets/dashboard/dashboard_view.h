@@ -28,6 +28,7 @@ class EmptyState;
 namespace tstudio::dashboard {
 
 class AudioView;
+class HParamsView;
 class DistributionView;
 class HistogramView;
 class ImagesView;
@@ -65,7 +66,7 @@ public:
     /// The last poll's error ("" when it read every root).
     QString lastError() const { return m_lastError; }
 
-    /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio.
+    /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio, hparams.
     void showTab(const QString& id);
     QString currentTab() const;
 
@@ -76,6 +77,7 @@ public:
     ImagesView* images() const { return m_images; }
     TextView* text() const { return m_text; }
     AudioView* audio() const { return m_audio; }
+    HParamsView* hparams() const { return m_hparams; }
     QTreeWidget* graphsList() const { return m_graphs; }
     /// The graph of `run` as the feed holds it (see DashboardFeed::runGraph); nullopt before the
     /// first poll or when the run has no graph.
@@ -148,6 +150,7 @@ private:
     HistogramView* m_histograms = nullptr;
     TextView* m_text = nullptr;
     AudioView* m_audio = nullptr;
+    HParamsView* m_hparams = nullptr;
 };
 
 } // namespace tstudio::dashboard

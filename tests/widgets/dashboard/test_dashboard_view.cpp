@@ -5,16 +5,20 @@
 #include "dashboard/dashboard_feed.h"
 #include "dashboard/dashboard_view.h"
 #include "dashboard/histogram_view.h"
+#include "dashboard/hparams_view.h"
 #include "dashboard/runs_panel.h"
 #include "dashboard/scalars_view.h"
 #include "io/events/event_file_writer.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
+#include "proto/hparams_plugin.pb.h"
 #include "proto/summary.pb.h"
 
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableWidget>
 #include <QTreeWidget>
 
 #include <filesystem>
@@ -230,6 +234,60 @@ private slots:
 
     /// A log directory of many damaged event files: the first 20 warnings name their files, one more
     /// line counts the rest (a console line per file would bury everything else).
+    /// The HParams tab: the sessions of an add_hparams-style log directory (each session's start
+    /// info and metric in its run), sortable by a number, filtered by any cell.
+    void hparamsTab()
+    {
+        QTemporaryDir dir;
+        for (int i = 0; i < 3; ++i) {
+            const std::string run = dir.path().toStdString() + "/trial_" + std::to_string(i);
+            auto writer = events::EventFileWriter::open(run);
+            QVERIFY(writer);
+            tensorboard::hparams::HParamsPluginData experiment;
+            experiment.mutable_experiment()->add_metric_infos()->mutable_name()->set_tag("accuracy");
+            tensorboard::hparams::HParamsPluginData start;
+            (*start.mutable_session_start_info()->mutable_hparams())["lr"].set_number_value(0.1 / (i + 1));
+            (*start.mutable_session_start_info()->mutable_hparams())["opt"].set_string_value(i == 1 ? "sgd" : "adam");
+            for (const auto& [tag, data] : {std::pair{"_hparams_/experiment", experiment},
+                                            std::pair{"_hparams_/session_start_info", start}}) {
+                tensorflow::Summary summary;
+                auto* v = summary.add_value();
+                v->set_tag(tag);
+                v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("hparams");
+                v->mutable_metadata()->mutable_plugin_data()->set_content(data.SerializeAsString());
+                QVERIFY((*writer)->addSummary(summary, 0).isOk());
+            }
+            tensorflow::Summary metric;
+            metric.add_value()->set_tag("accuracy");
+            metric.mutable_value(0)->set_simple_value(0.5f + 0.1f * static_cast<float>(i));
+            QVERIFY((*writer)->addSummary(metric, 10).isOk());
+            QVERIFY((*writer)->close().isOk());
+        }
+        DashboardView view;
+        QSignalSpy ready(view.hparams(), &HParamsView::ready);
+        view.setLogDirectories({dir.path()});
+        QVERIFY(ready.wait(10000));
+        view.showTab(QStringLiteral("hparams"));
+        QCOMPARE(view.currentTab(), QStringLiteral("hparams"));
+        QCOMPARE(view.hparams()->sessionCount(), 3); // the tab's count
+        QTableWidget* table = view.hparams()->table();
+        QCOMPARE(table->rowCount(), 3);
+        QStringList headers;
+        for (int c = 0; c < table->columnCount(); ++c)
+            headers << table->horizontalHeaderItem(c)->text();
+        QCOMPARE(headers, QStringList({"Run", "Status", "lr", "opt", "accuracy"}));
+        table->sortByColumn(2, Qt::AscendingOrder); // lr as numbers: 0.0333 < 0.05 < 0.1
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("trial_2"));
+        QCOMPARE(table->item(2, 0)->text(), QStringLiteral("trial_0"));
+        QCOMPARE(table->item(0, 4)->data(Qt::DisplayRole).toDouble(), double(0.7f));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("running"));
+        view.hparams()->findChild<QLineEdit*>(QStringLiteral("hparamsFilter"))->setText(QStringLiteral("sgd"));
+        int shown = 0;
+        for (int r = 0; r < table->rowCount(); ++r)
+            shown += table->isRowHidden(r) ? 0 : 1;
+        QCOMPARE(shown, 1);
+    }
+
     void manyDamagedFilesGiveCountedWarnings()
     {
         QTemporaryDir dir;
