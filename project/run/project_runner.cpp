@@ -1,6 +1,8 @@
 // trainProject: a project's training run on MonitoredTrainingSession.
 #include "project/run/project_runner.h"
 
+#include "project/run/run_hparams.h"
+
 #include "builder/collections.h"
 #include "project/run/carried_state.h"
 #include "core/log.h"
@@ -863,9 +865,28 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     result.lastStep = *first;
     result.restored = *first > 0;
 
-    return TrainLoop(options, hooks, &*prepared, &*session, result, accuracy, stepRead, carried, evaluations, eventDir,
-                     chief, lastStep, forgetUnfinished)
-        .run();
+    // The run as a session of TensorBoard's HParams: its settings and scalar summaries (chief only).
+    std::shared_ptr<events::EventFileWriter> hparamsWriter;
+    if (chief && !eventDir.empty()) {
+        if (auto writer = training::SummaryWriterCache::global().get(eventDir.string())) {
+            hparamsWriter = *writer;
+            if (Status s = writeRunSessionStart(*hparamsWriter, project, scalarSummaryTags(b.graphDef()),
+                                                result.logdir.string(), result.firstStep);
+                !s.isOk())
+                logWarning("project", "the run's hparams were not written: " + s.toString());
+        }
+    }
+    auto ran = TrainLoop(options, hooks, &*prepared, &*session, result, accuracy, stepRead, carried, evaluations,
+                         eventDir, chief, lastStep, forgetUnfinished)
+                   .run();
+    if (hparamsWriter) {
+        Status ended = writeRunSessionEnd(*hparamsWriter, !ran.has_value(), result.lastStep);
+        if (ended.isOk())
+            ended = hparamsWriter->flush();
+        if (!ended.isOk())
+            logWarning("project", "the run's hparams end was not written: " + ended.toString());
+    }
+    return ran;
 }
 
 } // namespace tstudio::project
