@@ -1,9 +1,9 @@
 // tstudio profile: traces training steps of a project, or runs of a model, with FULL_TRACE and writes
 // them as a Chrome trace and/or prints tfprof's op and scope tables; also summarises a trace file.
 #include "cli_command.h"
-#include "project/format/json_text.h"
 #include "model_session.h"
 #include "profile_json.h"
+#include "project/format/json_text.h"
 #include "project_argument.h"
 
 #include "io/file_kind_detector.h"
@@ -15,12 +15,12 @@
 #include "profiler/trace_builder.h"
 #include "profiler/trace_files.h"
 #include "project/format/project_file.h"
+#include "project/format/setting_advice.h"
 #include "project/run/project_runner.h"
 #include "proto/config.pb.h"
-#include "runtime/arena_run_metadata.h"
 #include "registries/default_registries.h"
+#include "runtime/arena_run_metadata.h"
 #include "runtime/session.h"
-#include "project/format/setting_advice.h"
 
 #include <atomic>
 #include <cstdio>
@@ -56,12 +56,24 @@ struct ProfileArgs : ModelRunArgs {
     std::optional<profiler::OpLog> opLog;
 };
 
+/// tfprof's scope table of `trace` for --step, with the graph's attrs and --op-log's facts.
+Expected<profiler::ProfileTable> scopeTable(const ProfileArgs& args, const profiler::ProfileTrace& trace,
+                                            const tensorflow::GraphDef* graph)
+{
+    profiler::ProfileTableOptions tableOptions;
+    tableOptions.step = args.step;
+    tableOptions.graph = graph;
+    tableOptions.opLog = args.opLog ? &*args.opLog : nullptr;
+    return profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
+}
+
 /// The file of --output "pprof:FILE" or "pprof:outfile=FILE"; InvalidArgument for anything else.
 Expected<std::string> pprofOutputPath(const std::string& spec)
 {
     const std::string prefix = "pprof:";
     if (spec.rfind(prefix, 0) != 0 || spec.size() == prefix.size())
-        return unexpected(invalidArgumentError("--output '" + spec + "': expected pprof:FILE (or tfprof's "
+        return unexpected(invalidArgumentError("--output '" + spec +
+                                               "': expected pprof:FILE (or tfprof's "
                                                "pprof:outfile=FILE)"));
     std::string path = spec.substr(prefix.size());
     if (path.rfind("outfile=", 0) == 0)
@@ -78,11 +90,7 @@ Status writePprof(const ProfileArgs& args, const profiler::ProfileTrace& trace, 
     auto path = pprofOutputPath(args.output);
     if (!path)
         return path.error();
-    profiler::ProfileTableOptions tableOptions;
-    tableOptions.step = args.step;
-    tableOptions.graph = graph;
-    tableOptions.opLog = args.opLog ? &*args.opLog : nullptr;
-    auto table = profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
+    auto table = scopeTable(args, trace, graph);
     if (!table)
         return table.error();
     profiler::PprofOptions options;
@@ -118,11 +126,7 @@ int printTfprofView(const ProfileArgs& args, const profiler::ProfileTrace& trace
     options.trimNameRegexes = profiler::splitTfprofList(args.trim);
     options.showNameRegexes = profiler::splitTfprofList(args.show);
     options.hideNameRegexes = profiler::splitTfprofList(args.hide);
-    profiler::ProfileTableOptions tableOptions;
-    tableOptions.step = args.step;
-    tableOptions.graph = graph;
-    tableOptions.opLog = args.opLog ? &*args.opLog : nullptr;
-    auto table = profiler::buildProfileTable(trace, profiler::ProfileView::ByScope, tableOptions);
+    auto table = scopeTable(args, trace, graph);
     if (!table)
         return fail(table.error());
     auto text = profiler::formatTfprofScopeView(*table, options);
@@ -187,7 +191,7 @@ Expected<profiler::ProfileTrace> traceProject(const ProfileArgs& args, const std
 
 /// Runs the model's fetches and targets warmup times, then `steps` times traced.
 Expected<profiler::ProfileTrace> traceModel(const ProfileArgs& args, const FileKindReport& report,
-                                           std::shared_ptr<tensorflow::GraphDef>* graph)
+                                            std::shared_ptr<tensorflow::GraphDef>* graph)
 {
     if (args.fetches.empty() && args.targets.empty())
         return unexpected(invalidArgumentError("nothing to run: give at least one --fetch or --target"));
@@ -247,7 +251,8 @@ int profile(ProfileArgs& args)
     if (!args.out.empty()) {
         if (Status s = profiler::writeChromeTraceFile(*trace, args.out, {}); !s.isOk())
             return fail(s);
-        std::fprintf(stderr, "tstudio profile: wrote %s (Chrome trace JSON: Perfetto, chrome://tracing, TensorStudio)\n",
+        std::fprintf(stderr,
+                     "tstudio profile: wrote %s (Chrome trace JSON: Perfetto, chrome://tracing, TensorStudio)\n",
                      args.out.c_str());
     }
     if (!args.output.empty())
@@ -265,8 +270,8 @@ int profile(ProfileArgs& args)
     }
     if (!args.view.empty())
         return printTfprofView(args, *trace, graph.get());
-    if (args.json || args.summary || (args.out.empty() && args.output.empty() && args.profileProto.empty() &&
-                                                 args.writeOpLogPath.empty())) {
+    if (args.json || args.summary ||
+        (args.out.empty() && args.output.empty() && args.profileProto.empty() && args.writeOpLogPath.empty())) {
         profiler::ProfileSummaryOptions options;
         options.step = args.step;
         options.graph = graph.get();
@@ -298,12 +303,16 @@ void addTfprofOptions(CLI::App& cmd, ProfileArgs& args)
     cmd.add_option("--max-depth", o.maxDepth, "max_depth: nodes at most this many levels below the root")
         ->capture_default_str()
         ->group(group);
-    const std::pair<const char*, std::int64_t*> minimums[] = {
-        {"--min-bytes", &o.minBytes},         {"--min-peak-bytes", &o.minPeakBytes},
-        {"--min-residual-bytes", &o.minResidualBytes}, {"--min-output-bytes", &o.minOutputBytes},
-        {"--min-micros", &o.minMicros},       {"--min-accelerator-micros", &o.minAcceleratorMicros},
-        {"--min-cpu-micros", &o.minCpuMicros}, {"--min-params", &o.minParams},
-        {"--min-float-ops", &o.minFloatOps},  {"--min-occurrence", &o.minOccurrence}};
+    const std::pair<const char*, std::int64_t*> minimums[] = {{"--min-bytes", &o.minBytes},
+                                                              {"--min-peak-bytes", &o.minPeakBytes},
+                                                              {"--min-residual-bytes", &o.minResidualBytes},
+                                                              {"--min-output-bytes", &o.minOutputBytes},
+                                                              {"--min-micros", &o.minMicros},
+                                                              {"--min-accelerator-micros", &o.minAcceleratorMicros},
+                                                              {"--min-cpu-micros", &o.minCpuMicros},
+                                                              {"--min-params", &o.minParams},
+                                                              {"--min-float-ops", &o.minFloatOps},
+                                                              {"--min-occurrence", &o.minOccurrence}};
     for (const auto& [name, value] : minimums)
         cmd.add_option(name, *value, std::string("tfprof's ") + (name + 2) + ": nodes below it are not shown")
             ->group(group);
@@ -317,8 +326,11 @@ void addTfprofOptions(CLI::App& cmd, ProfileArgs& args)
                    "accelerator_micros, cpu_micros, params, float_ops, occurrence, device, op_types")
         ->capture_default_str()
         ->group(group);
-    cmd.add_option("--account-type-regexes", args.accountTypes, "account_type_regexes (comma-separated): the op "
-                   "types counted")->capture_default_str()->group(group);
+    cmd.add_option("--account-type-regexes", args.accountTypes,
+                   "account_type_regexes (comma-separated): the op "
+                   "types counted")
+        ->capture_default_str()
+        ->group(group);
     cmd.add_option("--start-name-regexes", args.start, "start_name_regexes: show from the first matching nodes")
         ->capture_default_str()
         ->group(group);
@@ -339,21 +351,29 @@ void addProfileCommand(CLI::App& app, int& exitCode)
 {
     auto* cmd = app.add_subcommand(
         "profile",
-        "Trace steps with FULL_TRACE: a project's training steps (.tsproj, or spirals, book-mnist, lenet, mnist-notes), or runs "
+        "Trace steps with FULL_TRACE: a project's training steps (.tsproj, or spirals, book-mnist, lenet, "
+        "mnist-notes), or runs "
         "of a model (.pb, .pbtxt, .meta, SavedModel) with --feed/--fetch/--target as tstudio run; write a Chrome "
         "trace (--out) and/or print tfprof's op and scope tables (--summary). A Chrome trace or event file given "
         "as MODEL is summarised as it is");
     auto args = std::make_shared<ProfileArgs>();
     addModelRunOptions(*cmd, *args);
-    cmd->add_option("--steps", args->steps, "steps (or runs) traced")->capture_default_str()->check(CLI::Range(1, 100000000));
-    cmd->add_option("--warmup", args->warmup, "untraced steps (or runs) first")->capture_default_str()->check(CLI::Range(0, 100000000));
+    cmd->add_option("--steps", args->steps, "steps (or runs) traced")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000000));
+    cmd->add_option("--warmup", args->warmup, "untraced steps (or runs) first")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000000));
     cmd->add_option("--out", args->out, "write the trace here as Chrome trace JSON (TensorFlow's timeline layout)");
-    cmd->add_flag("--summary", args->summary, "print the op and scope tables, float operations and parameters "
-                                              "(the default when there is no --out)");
-    cmd->add_flag("--json", args->json, "print the op types, the scope tree, float operations and parameters as JSON "
-                                        "instead of --summary's tables");
+    cmd->add_flag("--summary", args->summary,
+                  "print the op and scope tables, float operations and parameters "
+                  "(the default when there is no --out)");
+    cmd->add_flag("--json", args->json,
+                  "print the op types, the scope tree, float operations and parameters as JSON "
+                  "instead of --summary's tables");
     cmd->add_option("--step", args->step, "--summary for one traced step (its index) instead of the average per step");
-    cmd->add_option("--logdir", args->logdir, "project: train in this log directory (default: a temporary one, removed)");
+    cmd->add_option("--logdir", args->logdir,
+                    "project: train in this log directory (default: a temporary one, removed)");
     cmd->add_option("--set", args->sets, "project: KEY=VALUE overrides a project setting, e.g. --set data.dir=DIR");
     cmd->add_option("--output", args->output,
                     "pprof:FILE: write the scope tree as a pprof profile (gzip protobuf; the quantity is the first "

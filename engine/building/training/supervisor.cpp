@@ -59,6 +59,14 @@ Status settleOp(GraphBuilder& b, std::optional<std::string>& piece, std::string_
     return {};
 }
 
+/// A made piece as settleOp takes it.
+template <typename T> Expected<std::optional<CollectionItem>> asItem(Expected<T> made)
+{
+    if (!made)
+        return unexpected(made.error());
+    return std::optional<CollectionItem>(std::move(*made));
+}
+
 double secondsSince(std::chrono::steady_clock::time_point t)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -82,24 +90,13 @@ Supervisor::~Supervisor()
 Status Supervisor::settle(GraphBuilder& b)
 {
     SupervisorOptions& o = m_options;
-    if (Status s = settleOp(b, o.readyOp, scaffold_keys::kReadyOp,
-                            [&]() -> Expected<std::optional<CollectionItem>> {
-                                auto report = reportUninitializedVariables(b);
-                                if (!report)
-                                    return unexpected(report.error());
-                                return std::optional<CollectionItem>(*report);
-                            });
+    if (Status s =
+            settleOp(b, o.readyOp, scaffold_keys::kReadyOp, [&] { return asItem(reportUninitializedVariables(b)); });
         !s.isOk())
         return s;
     if (!o.readyForLocalInitOp)
         o.readyForLocalInitOp = firstOfCollection(b, scaffold_keys::kReadyForLocalInitOp).value_or("");
-    if (Status s = settleOp(b, o.initOp, scaffold_keys::kInitOp,
-                            [&]() -> Expected<std::optional<CollectionItem>> {
-                                auto init = globalVariablesInitializer(b);
-                                if (!init)
-                                    return unexpected(init.error());
-                                return std::optional<CollectionItem>(*init);
-                            });
+    if (Status s = settleOp(b, o.initOp, scaffold_keys::kInitOp, [&] { return asItem(globalVariablesInitializer(b)); });
         !s.isOk())
         return s;
     if (Status s = settleOp(b, o.localInitOp, scaffold_keys::kLocalInitOp,
@@ -110,10 +107,7 @@ Status Supervisor::settle(GraphBuilder& b)
                                 auto tables = lookup::tablesInitializer(b);
                                 if (!tables)
                                     return unexpected(tables.error());
-                                auto group = ops::group(b, {*locals, *tables}, "group_deps");
-                                if (!group)
-                                    return unexpected(group.error());
-                                return std::optional<CollectionItem>(*group);
+                                return asItem(ops::group(b, {*locals, *tables}, "group_deps"));
                             });
         !s.isOk())
         return s;

@@ -8,6 +8,8 @@
 #include "gradient_test_support.h"
 #include "graph_run.h"
 #include "registries/default_registries.h"
+#include "runtime/session.h"
+#include "training/adam.h"
 
 #include <QString>
 #include <QtTest>
@@ -70,6 +72,41 @@ inline std::vector<Tensor> fetch(const Registries& registries, const GraphBuilde
         return {};
     }
     return *values;
+}
+
+/// Trains `loss` with Adam(0.05) for `steps` steps on `feeds` in a new session of b's graph (the
+/// variables initialized first); returns the first and the last step's loss, or an error.
+inline Expected<std::pair<double, double>> trainWithAdam(const Registries& registries, GraphBuilder& b,
+                                                         const Output& loss,
+                                                         const std::vector<std::pair<std::string, Tensor>>& feeds,
+                                                         int steps)
+{
+    training::AdamOptimizer adam(0.05);
+    auto train = adam.minimize(b, loss);
+    if (!train)
+        return unexpected(train.error());
+    auto init = globalVariablesInitializer(b);
+    if (!init)
+        return unexpected(init.error());
+    SessionOptions options;
+    options.ops = &registries.ops;
+    options.kernels = &registries.kernels;
+    Session session(options);
+    if (Status s = session.create(b.graphDef()); !s.isOk())
+        return unexpected(s);
+    std::vector<Tensor> none;
+    if (Status s = session.run({}, {}, {init->name()}, &none); !s.isOk())
+        return unexpected(s);
+    std::pair<double, double> losses{0, 0};
+    for (int step = 0; step < steps; ++step) {
+        std::vector<Tensor> out;
+        if (Status s = session.run(feeds, {loss.name()}, {train->name()}, &out); !s.isOk())
+            return unexpected(s);
+        const double value =
+            out[0].dtype() == tensorflow::DT_FLOAT ? double(out[0].values<float>()[0]) : out[0].values<double>()[0];
+        (step == 0 ? losses.first : losses.second) = value;
+    }
+    return losses;
 }
 
 } // namespace tstudio::testing::rnn

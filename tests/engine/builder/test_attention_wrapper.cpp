@@ -9,8 +9,6 @@
 #include "layers/basic_decoder.h"
 #include "losses/sequence_loss.h"
 #include "rnn_test_support.h"
-#include "runtime/session.h"
-#include "training/adam.h"
 
 #include <QtTest>
 
@@ -196,18 +194,6 @@ private slots:
         auto weights = ops::placeholder(b, tf::DT_DOUBLE, {kB, kT}, "weights");
         auto loss = sequenceLoss(b, decode->result.outputs[0], *targets, *weights);
         QVERIFY2(loss, err(loss));
-        training::AdamOptimizer adam(0.05);
-        auto train = adam.minimize(b, *loss);
-        QVERIFY2(train, err(train));
-        auto init = globalVariablesInitializer(b);
-        QVERIFY(init);
-        SessionOptions sessionOptions;
-        sessionOptions.ops = &m_registries->ops;
-        sessionOptions.kernels = &m_registries->kernels;
-        Session session(sessionOptions);
-        QVERIFY(session.create(b.graphDef()).isOk());
-        std::vector<Tensor> none;
-        QVERIFY(session.run({}, {}, {init->name()}, &none).isOk());
         const std::vector<std::pair<std::string, Tensor>> feeds = {
             {"x:0", pattern({kB, kT, kIn}, 0.4, 0.8)},
             {"memory:0", pattern({kB, kM, kDm}, 1.1, 0.9)},
@@ -215,14 +201,10 @@ private slots:
             {"steps:0", ints({kB}, {kT, kT})},
             {"targets:0", ints({kB, kT}, {0, 1, 2, 1, 2, 0, 1, 2})},
             {"weights:0", testing::filled(tf::DT_DOUBLE, {kB, kT}, [](std::int64_t) { return 1.0; })}};
-        double first = 0, last = 0;
-        for (int step = 0; step < 80; ++step) {
-            std::vector<Tensor> out;
-            Status s = session.run(feeds, {loss->name()}, {train->name()}, &out);
-            QVERIFY2(s.isOk(), s.toString().c_str());
-            (step == 0 ? first : last) = out[0].values<double>()[0];
-        }
-        QVERIFY2(last < 0.2 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
+        auto losses = trainWithAdam(*m_registries, b, *loss, feeds, 80);
+        QVERIFY2(losses, err(losses));
+        QVERIFY2(losses->second < 0.2 * losses->first,
+                 qPrintable(QString("loss %1 -> %2").arg(losses->first).arg(losses->second)));
     }
 
     void errors()

@@ -11,8 +11,6 @@
 #include "layers/basic_decoder.h"
 #include "losses/sequence_loss.h"
 #include "rnn_test_support.h"
-#include "runtime/session.h"
-#include "training/adam.h"
 
 #include <QtTest>
 
@@ -284,19 +282,6 @@ private slots:
         QVERIFY(mask);
         auto loss = sequenceLoss(b, decoded->outputs[0], *targets, *mask);
         QVERIFY2(loss, err(loss));
-        training::AdamOptimizer adam(0.05);
-        auto train = adam.minimize(b, *loss);
-        QVERIFY2(train, err(train));
-        auto init = globalVariablesInitializer(b);
-        QVERIFY(init);
-
-        SessionOptions sessionOptions;
-        sessionOptions.ops = &m_registries->ops;
-        sessionOptions.kernels = &m_registries->kernels;
-        Session session(sessionOptions);
-        QVERIFY(session.create(b.graphDef()).isOk());
-        std::vector<Tensor> none;
-        QVERIFY(session.run({}, {}, {init->name()}, &none).isOk());
         std::vector<std::int32_t> tokens(batch * time);
         for (std::size_t i = 0; i < tokens.size(); ++i)
             tokens[i] = static_cast<std::int32_t>((i * 7 + i / 3) % vocabulary);
@@ -311,14 +296,10 @@ private slots:
                  const std::int64_t length[] = {5, 4, 3, 5};
                  return i % 5 < length[i / 5] ? 1.0 : 0.0;
              })}};
-        double first = 0, last = 0;
-        for (int stepIndex = 0; stepIndex < 60; ++stepIndex) {
-            std::vector<Tensor> out;
-            Status s = session.run(feeds, {loss->name()}, {train->name()}, &out);
-            QVERIFY2(s.isOk(), s.toString().c_str());
-            (stepIndex == 0 ? first : last) = out[0].values<float>()[0];
-        }
-        QVERIFY2(first > 1.5 && last < 0.1 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
+        auto losses = trainWithAdam(*m_registries, b, *loss, feeds, 60);
+        QVERIFY2(losses, err(losses));
+        QVERIFY2(losses->first > 1.5 && losses->second < 0.1 * losses->first,
+                 qPrintable(QString("loss %1 -> %2").arg(losses->first).arg(losses->second)));
     }
 
     void errors()

@@ -6,9 +6,11 @@
 #include "profiler/pprof_profile.h"
 #include "proto/pprof_profile.pb.h"
 
+#include "profile_scope_table.h"
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+
 #include <QtTest>
 
 #include <zlib.h>
@@ -21,51 +23,9 @@ using namespace tstudio::profiler;
 
 namespace {
 
-ProfileStats stats(std::int64_t us, std::int64_t bytes, std::int64_t params = 0, std::int64_t flops = 0)
+profiler::ProfileTable table()
 {
-    ProfileStats s;
-    s.runs = us > 0 ? 1 : 0;
-    s.execNs = us * 1000 + 400; // micros round down, as tfprof's
-    s.cpuNs = s.execNs;
-    s.requestedBytes = bytes;
-    s.peakBytes = bytes / 2;
-    s.parameters = params;
-    s.floatOps = flops;
-    return s;
-}
-
-/// layer/            (scope, no node)
-///   layer/MatMul    MatMul      1500us  4000B  flops 2000
-///   layer/Relu      Relu          20us   400B
-///   layer/w         VariableV2     3us          params 600
-///     layer/w/read  Identity       1us
-/// loss              Mean           7us     8B
-ProfileTable table()
-{
-    ProfileTable t;
-    t.view = ProfileView::ByScope;
-    auto add = [&](std::string name, std::string op, ProfileStats self, std::uint32_t parent) {
-        ProfileRow r;
-        r.name = std::move(name);
-        r.opType = std::move(op);
-        r.self = self;
-        r.parent = parent;
-        r.depth = parent == kNoIndex ? 0 : t.rows[parent].depth + 1;
-        t.rows.push_back(r);
-        const auto index = static_cast<std::uint32_t>(t.rows.size() - 1);
-        if (parent == kNoIndex)
-            t.roots.push_back(index);
-        else
-            t.rows[parent].children.push_back(index);
-        return index;
-    };
-    const auto layer = add("layer", "", stats(0, 0), kNoIndex);
-    add("layer/MatMul", "MatMul", stats(1500, 4000, 0, 2000), layer);
-    add("layer/Relu", "Relu", stats(20, 400), layer);
-    const auto w = add("layer/w", "VariableV2", stats(3, 0, 600), layer);
-    add("layer/w/read", "Identity", stats(1, 0), w);
-    add("loss", "Mean", stats(7, 8), kNoIndex);
-    return t;
+    return testing::scopeTable();
 }
 
 perftools::profiles::Profile parse(const std::string& bytes)

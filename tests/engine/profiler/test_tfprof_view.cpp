@@ -5,6 +5,8 @@
 // and the panel's max depth and hide filter on the same table.
 #include "profiler/tfprof_view.h"
 
+#include "profile_scope_table.h"
+
 #include <QtTest>
 
 using namespace tstudio;
@@ -12,50 +14,9 @@ using namespace tstudio::profiler;
 
 namespace {
 
-ProfileStats stats(std::int64_t us, std::int64_t bytes, std::int64_t params = 0, std::int64_t flops = 0)
+profiler::ProfileTable table()
 {
-    ProfileStats s;
-    s.runs = us > 0 ? 1 : 0;
-    s.execNs = us * 1000 + 400; // tfprof's micros round down
-    s.cpuNs = s.execNs;
-    s.requestedBytes = bytes;
-    s.parameters = params;
-    s.floatOps = flops;
-    return s;
-}
-
-/// layer/            (scope)
-///   layer/MatMul    MatMul   1500us  4000B  flops 2000
-///   layer/Relu      Relu       20us   400B
-///   layer/w         VariableV2  3us          params 600
-///     layer/w/read  Identity    1us
-/// loss              Mean       7us    8B
-ProfileTable table()
-{
-    ProfileTable t;
-    t.view = ProfileView::ByScope;
-    auto add = [&](std::string name, std::string op, ProfileStats self, std::uint32_t parent) {
-        ProfileRow r;
-        r.name = std::move(name);
-        r.opType = std::move(op);
-        r.self = self;
-        r.parent = parent;
-        r.depth = parent == kNoIndex ? 0 : t.rows[parent].depth + 1;
-        t.rows.push_back(r);
-        const auto index = static_cast<std::uint32_t>(t.rows.size() - 1);
-        if (parent == kNoIndex)
-            t.roots.push_back(index);
-        else
-            t.rows[parent].children.push_back(index);
-        return index;
-    };
-    const auto layer = add("layer", "", stats(0, 0), kNoIndex);
-    add("layer/MatMul", "MatMul", stats(1500, 4000, 0, 2000), layer);
-    add("layer/Relu", "Relu", stats(20, 400), layer);
-    const auto w = add("layer/w", "VariableV2", stats(3, 0, 600), layer);
-    add("layer/w/read", "Identity", stats(1, 0), w);
-    add("loss", "Mean", stats(7, 8), kNoIndex);
-    return t;
+    return testing::scopeTable();
 }
 
 QString view(const TfprofOptions& options)
@@ -74,14 +35,13 @@ private slots:
     void defaultsShowEveryScope()
     {
         const QString legend = "node name | total execution time | accelerator execution time | cpu execution time\n";
-        QCOMPARE(view({}), QString(legend +
-                                   "_TFProfRoot (--/1.53ms, --/0us, --/1.53ms)\n"
-                                   "  layer (0us/1.52ms, 0us/0us, 0us/1.52ms)\n"
-                                   "    layer/MatMul (1.50ms/1.50ms, 0us/0us, 1.50ms/1.50ms)\n"
-                                   "    layer/Relu (20us/20us, 0us/0us, 20us/20us)\n"
-                                   "    layer/w (3us/4us, 0us/0us, 3us/4us)\n"
-                                   "      layer/w/read (1us/1us, 0us/0us, 1us/1us)\n"
-                                   "  loss (7us/7us, 0us/0us, 7us/7us)\n"));
+        QCOMPARE(view({}), QString(legend + "_TFProfRoot (--/1.53ms, --/0us, --/1.53ms)\n"
+                                            "  layer (0us/1.52ms, 0us/0us, 0us/1.52ms)\n"
+                                            "    layer/MatMul (1.50ms/1.50ms, 0us/0us, 1.50ms/1.50ms)\n"
+                                            "    layer/Relu (20us/20us, 0us/0us, 20us/20us)\n"
+                                            "    layer/w (3us/4us, 0us/0us, 3us/4us)\n"
+                                            "      layer/w/read (1us/1us, 0us/0us, 1us/1us)\n"
+                                            "  loss (7us/7us, 0us/0us, 7us/7us)\n"));
     }
 
     void depthThresholdsAndNames()
