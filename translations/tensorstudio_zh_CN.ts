@@ -132,8 +132,8 @@
         <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, hparams); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、hparams）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
 </context>
 <context>
@@ -2238,6 +2238,10 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>HParams</source>
         <translation>超参数</translation>
     </message>
+    <message>
+        <source>PR Curves</source>
+        <translation>PR 曲线</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::DistributionCard</name>
@@ -2428,6 +2432,40 @@ Check that the file is complete (a download or copy may have been cut short) and
     <message>
         <source>No image data. Write image summaries (tf.summary.image) to the log directory.</source>
         <translation>没有图像数据。请向日志目录写入图像摘要（tf.summary.image）。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::dashboard::PrCurveCard</name>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 thresholds</source>
+        <translation>第 %1 步 · %2 个阈值</translation>
+    </message>
+    <message>
+        <source>threshold %1
+precision %2, recall %3
+TP %4, FP %5, TN %6, FN %7</source>
+        <translation>阈值 %1
+精确率 %2，召回率 %3
+TP %4，FP %5，TN %6，FN %7</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::dashboard::PrCurvesView</name>
+    <message>
+        <source>No PR curves. Write pr_curves summaries (tensorboard.summary.pr_curve, or PyTorch&apos;s SummaryWriter.add_pr_curve) to the log directory.</source>
+        <translation>没有 PR 曲线。请将 pr_curves 摘要（tensorboard.summary.pr_curve，或 PyTorch 的 SummaryWriter.add_pr_curve）写入日志目录。</translation>
     </message>
 </context>
 <context>

@@ -227,7 +227,7 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
         QStringLiteral("tab"),
         QCoreApplication::translate("CommandLine",
                                     "With --panel dashboard: show this tab (scalars, images, graphs, distributions, "
-                                    "histograms, text, audio, hparams); with --panel profiler: timeline, ops, scopes, nodes, "
+                                    "histograms, text, audio, pr_curves, hparams); with --panel profiler: timeline, ops, scopes, nodes, "
                                     "advice or tfprof; with --panel debugger: the inspector's table, histogram, "
                                     "heatmap or images; with --panel graph: metagraph (the MetaGraph tab)."),
         QStringLiteral("TAB"));

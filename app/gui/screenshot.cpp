@@ -457,7 +457,7 @@ QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
         view->showTab(request.dashboardTab);
         if (view->currentTab() != request.dashboardTab)
             return QStringLiteral("unknown --tab '%1'; expected scalars, images, graphs, distributions, "
-                                  "histograms, text, audio or hparams")
+                                  "histograms, text, audio, pr_curves or hparams")
                 .arg(request.dashboardTab);
     }
     return {};

@@ -2,6 +2,7 @@
 #include "dashboard/dashboard_view.h"
 
 #include "dashboard/hparams_view.h"
+#include "dashboard/pr_curves_view.h"
 
 #include "common/background_run.h"
 #include "dashboard/audio_view.h"
@@ -37,7 +38,8 @@ const QStringList& tabIds()
     static const QStringList ids = {QStringLiteral("scalars"),       QStringLiteral("images"),
                                     QStringLiteral("graphs"),        QStringLiteral("distributions"),
                                     QStringLiteral("histograms"),    QStringLiteral("text"),
-                                    QStringLiteral("audio"),         QStringLiteral("hparams")};
+                                    QStringLiteral("audio"),         QStringLiteral("pr_curves"),
+                                    QStringLiteral("hparams")};
     return ids;
 }
 
@@ -136,9 +138,10 @@ void DashboardView::buildUi()
     m_histograms = new HistogramView(m_tabs);
     m_text = new TextView(m_tabs);
     m_audio = new AudioView(m_tabs);
+    m_prCurves = new PrCurvesView(m_tabs);
     m_hparams = new HParamsView(m_tabs);
     for (QWidget* page : std::initializer_list<QWidget*>{m_scalars, m_images, m_graphsPage, m_distributions,
-                                                          m_histograms, m_text, m_audio, m_hparams})
+                                                          m_histograms, m_text, m_audio, m_prCurves, m_hparams})
         m_tabs->addTab(page, QString());
     // The hparams are read when the tab is shown (and on Reload), not at every poll.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -169,8 +172,8 @@ void DashboardView::retranslateUi()
     m_addAction->setToolTip(tr("Compare the runs of another log directory in this dashboard"));
     m_reloadAction->setText(tr("Reload"));
     m_reloadAction->setToolTip(tr("Read what is new now (%1)").arg(m_reloadAction->shortcut().toString(QKeySequence::NativeText)));
-    const QStringList names = {tr("Scalars"), tr("Images"),    tr("Graphs"), tr("Distributions"),
-                               tr("Histograms"), tr("Text"), tr("Audio"), tr("HParams")};
+    const QStringList names = {tr("Scalars"), tr("Images"),    tr("Graphs"),    tr("Distributions"),
+                               tr("Histograms"), tr("Text"), tr("Audio"), tr("PR Curves"), tr("HParams")};
     for (int i = 0; i < names.size(); ++i) {
         const int count = tabCount(tabIds()[i]);
         m_tabs->setTabText(i, count > 0 ? QStringLiteral("%1 (%2)").arg(names[i]).arg(count) : names[i]);
@@ -351,6 +354,10 @@ void DashboardView::applyPendingTags()
             tab = QStringLiteral("text");
             break;
         case events::TagKind::kTensor:
+            if (d.plugin == "pr_curves") {
+                m_prCurves->setCurves(run, tag, d.values);
+                tab = QStringLiteral("pr_curves");
+            }
             break; // other plugins' tensors: not a view of this dashboard
         }
         if (!tab.isEmpty())
@@ -375,6 +382,7 @@ void DashboardView::applyStyles()
     m_distributions->setRuns(styles);
     m_images->setRuns(styles);
     m_text->setRuns(styles);
+    m_prCurves->setRuns(styles);
     m_audio->setRuns(styles);
 }
 

@@ -29,6 +29,7 @@ namespace tstudio::dashboard {
 
 class AudioView;
 class HParamsView;
+class PrCurvesView;
 class DistributionView;
 class HistogramView;
 class ImagesView;
@@ -66,7 +67,7 @@ public:
     /// The last poll's error ("" when it read every root).
     QString lastError() const { return m_lastError; }
 
-    /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio, hparams.
+    /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams.
     void showTab(const QString& id);
     QString currentTab() const;
 
@@ -78,6 +79,7 @@ public:
     TextView* text() const { return m_text; }
     AudioView* audio() const { return m_audio; }
     HParamsView* hparams() const { return m_hparams; }
+    PrCurvesView* prCurves() const { return m_prCurves; }
     QTreeWidget* graphsList() const { return m_graphs; }
     /// The graph of `run` as the feed holds it (see DashboardFeed::runGraph); nullopt before the
     /// first poll or when the run has no graph.
@@ -151,6 +153,7 @@ private:
     TextView* m_text = nullptr;
     AudioView* m_audio = nullptr;
     HParamsView* m_hparams = nullptr;
+    PrCurvesView* m_prCurves = nullptr;
 };
 
 } // namespace tstudio::dashboard

@@ -177,4 +177,25 @@ Expected<std::vector<std::string>> decodeText(const std::string& serializedValue
     return out;
 }
 
+Expected<PrCurve> decodePrCurve(const std::string& serializedValue, const std::string& tag)
+{
+    auto value = parseValue(serializedValue, tag);
+    if (!value)
+        return unexpected(value.error());
+    const tensorflow::TensorProto& t = value->tensor();
+    if (!value->has_tensor() || t.tensor_shape().dim_size() != 2 || t.tensor_shape().dim(0).size() != 6 ||
+        t.tensor_shape().dim(1).size() < 1)
+        return unexpected(wrongTensor(tag, "a pr_curves tensor of shape [6, num_thresholds]"));
+    auto values = floatValues(t);
+    if (!values)
+        return unexpected(wrongTensor(tag, "a float or double pr_curves tensor"));
+    const auto n = static_cast<std::ptrdiff_t>(t.tensor_shape().dim(1).size());
+    PrCurve curve;
+    std::vector<double>* rows[] = {&curve.truePositives,  &curve.falsePositives, &curve.trueNegatives,
+                                   &curve.falseNegatives, &curve.precision,      &curve.recall};
+    for (std::ptrdiff_t r = 0; r < 6; ++r)
+        rows[r]->assign(values->begin() + r * n, values->begin() + (r + 1) * n);
+    return curve;
+}
+
 } // namespace tstudio::events

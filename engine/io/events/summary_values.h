@@ -41,6 +41,16 @@ struct AudioClips {
 Expected<Histogram> decodeHistogram(const std::string& serializedValue, const std::string& tag);
 Expected<Images> decodeImages(const std::string& serializedValue, const std::string& tag);
 Expected<AudioClips> decodeAudio(const std::string& serializedValue, const std::string& tag);
+/// One step of a pr_curves summary: for each of its thresholds (i / (n - 1), i = 0 .. n - 1) the
+/// counts and the precision and recall TensorBoard's pr_curves plugin stores.
+struct PrCurve {
+    std::vector<double> truePositives, falsePositives, trueNegatives, falseNegatives, precision, recall;
+    std::size_t thresholds() const { return precision.size(); }
+    double threshold(std::size_t i) const { return thresholds() > 1 ? double(i) / double(thresholds() - 1) : 0.0; }
+};
+/// The pr_curves plugin's tensor [6, num_thresholds] (float or double; rows TP, FP, TN, FN,
+/// precision, recall). InvalidArgument naming `tag` for another shape or dtype.
+Expected<PrCurve> decodePrCurve(const std::string& serializedValue, const std::string& tag);
 /// The strings of a text summary tensor, in row-major order.
 Expected<std::vector<std::string>> decodeText(const std::string& serializedValue, const std::string& tag);
 

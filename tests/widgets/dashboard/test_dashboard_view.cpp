@@ -6,6 +6,7 @@
 #include "dashboard/dashboard_view.h"
 #include "dashboard/histogram_view.h"
 #include "dashboard/hparams_view.h"
+#include "dashboard/pr_curves_view.h"
 #include "dashboard/runs_panel.h"
 #include "dashboard/scalars_view.h"
 #include "io/events/event_file_writer.h"
@@ -15,6 +16,8 @@
 #include "proto/summary.pb.h"
 
 #include <QLineEdit>
+#include <QDir>
+#include <QLineSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -286,6 +289,66 @@ private slots:
         for (int r = 0; r < table->rowCount(); ++r)
             shown += table->isRowHidden(r) ? 0 : 1;
         QCOMPARE(shown, 1);
+    }
+
+    /// The PR Curves tab: a pr_curves tensor [6, 3] per step (TP, FP, TN, FN, precision, recall),
+    /// the newest step shown, the slider going back, the thresholds and counts in the tooltip text.
+    void prCurvesTab()
+    {
+        QTemporaryDir dir;
+        auto writer = events::EventFileWriter::open(dir.path().toStdString());
+        QVERIFY(writer);
+        for (int step = 0; step < 2; ++step) {
+            tensorflow::Summary summary;
+            auto* v = summary.add_value();
+            v->set_tag("pr/cats");
+            v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("pr_curves");
+            auto* t = v->mutable_tensor();
+            t->set_dtype(tensorflow::DT_FLOAT);
+            t->mutable_tensor_shape()->add_dim()->set_size(6);
+            t->mutable_tensor_shape()->add_dim()->set_size(3);
+            const float tp[] = {10, 8, float(2 + step)}, fp[] = {10, 4, 0}, tn[] = {0, 6, 10},
+                        fn[] = {0, 2, float(8 - step)};
+            for (const float* row : {tp, fp, tn, fn})
+                for (int i = 0; i < 3; ++i)
+                    t->add_float_val(row[i]);
+            for (int i = 0; i < 3; ++i)
+                t->add_float_val(tp[i] + fp[i] > 0 ? tp[i] / (tp[i] + fp[i]) : 1.0f);
+            for (int i = 0; i < 3; ++i)
+                t->add_float_val(tp[i] / (tp[i] + fn[i]));
+            QVERIFY((*writer)->addSummary(summary, step * 10).isOk());
+        }
+        QVERIFY((*writer)->close().isOk());
+        DashboardView view;
+        view.setLogDirectories({dir.path()});
+        const QString run = QDir(dir.path()).dirName(); // the root's run is named after its folder
+        QTRY_VERIFY_WITH_TIMEOUT(view.prCurves()->card("pr/cats", run) != nullptr, 10000);
+        PrCurveCard* card = view.prCurves()->card("pr/cats", run);
+        QCOMPARE(card->steps(), std::vector<std::int64_t>({0, 10}));
+        QCOMPARE(card->shownStep(), std::int64_t(10));
+        QVERIFY(card->curve().has_value());
+        QCOMPARE(card->curve()->thresholds(), std::size_t(3));
+        QCOMPARE(card->curve()->recall[2], double(3.0f / 10.0f));
+        QCOMPARE(card->series()->count(), 3);
+        QCOMPARE(card->series()->at(1).x(), double(0.8f));
+        QCOMPARE(card->series()->at(1).y(), double(8.0f / 12.0f));
+        QCOMPARE(card->pointText(1), QString("threshold 0.500\nprecision 0.6667, recall 0.8\nTP 8, FP 4, TN 6, FN 2"));
+        card->showStep(0);
+        QCOMPARE(card->shownStep(), std::int64_t(0));
+        QCOMPARE(card->curve()->recall[2], double(2.0f / 10.0f));
+        view.showTab(QStringLiteral("pr_curves"));
+        QCOMPARE(view.currentTab(), QStringLiteral("pr_curves"));
+
+        // A tensor of another shape: the step says what was expected.
+        tensorflow::Summary bad;
+        auto* v = bad.add_value();
+        v->set_tag("pr/cats");
+        v->mutable_tensor()->set_dtype(tensorflow::DT_FLOAT);
+        v->mutable_tensor()->mutable_tensor_shape()->add_dim()->set_size(5);
+        auto curve = events::decodePrCurve(v->SerializeAsString(), "pr/cats");
+        QVERIFY(!curve);
+        QCOMPARE(curve.error().message(), std::string("summary value of tag 'pr/cats': expected a pr_curves tensor "
+                                                      "of shape [6, num_thresholds]"));
     }
 
     void manyDamagedFilesGiveCountedWarnings()

@@ -308,6 +308,17 @@ private slots:
                     QCOMPARE(prColumn(*tensor, 63), (std::vector<float>{86, 406, 394, 114, 0.17479675f, 0.43f}));
                 if (samples[i].step >= 2)
                     QCOMPARE(prColumn(*tensor, 63), (std::vector<float>{200, 0, 800, 0, 1, 1}));
+                // decodePrCurve (the PR Curves tab's reading): the same column, by threshold.
+                auto curve = decodePrCurve(*samples[i].value, "Evaluations/PR_Curve");
+                QVERIFY2(curve.has_value(), err(curve));
+                QCOMPARE(curve->thresholds(), std::size_t(127));
+                QCOMPARE(curve->truePositives[0], 200.0);
+                QCOMPARE(curve->falsePositives[0], 800.0);
+                QCOMPARE(curve->precision[0], double(0.2f));
+                QCOMPARE(curve->recall[0], 1.0);
+                QCOMPARE(curve->threshold(63), 0.5);
+                if (i == 0)
+                    QCOMPARE(curve->trueNegatives[63], 394.0);
             }
         }));
     }
