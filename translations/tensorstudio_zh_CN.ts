@@ -2308,9 +2308,9 @@ Check that the file is complete (a download or copy may have been cut short) and
         <translation>没有超参数会话：用 TensorFlow 的 hparams API（hp.hparams）或 PyTorch 的 SummaryWriter.add_hparams 写入。</translation>
     </message>
     <message numerus="yes">
-        <source>%n session(s); click a column header to sort by it.</source>
+        <source>%n session(s); click a column header to sort by it, double-click a session to chart its runs alone.</source>
         <translation>
-            <numerusform>%n 个会话；单击列标题按该列排序。</numerusform>
+            <numerusform>%n 个会话；单击列标题按该列排序，双击会话只绘制它的运行。</numerusform>
         </translation>
     </message>
 </context>

@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -149,6 +150,21 @@ void DashboardView::buildUi()
             m_hparams->reload();
     });
     connect(m_hparams, &HParamsView::ready, this, &DashboardView::retranslateUi);
+    // A session chosen in the HParams tab: its runs alone in the charts (TensorBoard's table-to-
+    // scalars link). The root's own run is named after its folder.
+    connect(m_hparams, &HParamsView::sessionActivated, this, [this](const QString& session) {
+        QString name = session;
+        if (name == QLatin1String(".") && m_roots.size() == 1)
+            name = QDir(m_roots.front()).dirName();
+        QStringList runs;
+        for (const QString& run : m_runs->runs())
+            if (run == name || run.startsWith(name + QLatin1Char('/')))
+                runs << run;
+        if (runs.isEmpty())
+            return;
+        m_runs->showOnly(runs);
+        showTab(QStringLiteral("scalars"));
+    });
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_runs);

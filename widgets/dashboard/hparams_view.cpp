@@ -59,7 +59,15 @@ HParamsView::HParamsView(QWidget* parent)
     layout->addWidget(m_filter);
     layout->addWidget(m_table, 1);
     connect(m_filter, &QLineEdit::textChanged, this, &HParamsView::applyFilter);
+    connect(m_table, &QTableWidget::cellActivated, this, [this](int row, int) { activateRow(row); });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { activateRow(row); });
     retranslateUi();
+}
+
+void HParamsView::activateRow(int row)
+{
+    if (const QTableWidgetItem* item = m_table->item(row, 0))
+        emit sessionActivated(item->text());
 }
 
 HParamsView::~HParamsView() = default;
@@ -198,7 +206,9 @@ void HParamsView::retranslateUi()
         m_status->setText(tr("No hyperparameter sessions: write them with TensorFlow's hparams API "
                              "(hp.hparams) or PyTorch's SummaryWriter.add_hparams."));
     else
-        m_status->setText(tr("%n session(s); click a column header to sort by it.", nullptr, sessionCount()));
+        m_status->setText(tr("%n session(s); click a column header to sort by it, double-click a session to "
+                             "chart its runs alone.",
+                             nullptr, sessionCount()));
 }
 
 void HParamsView::changeEvent(QEvent* event)

@@ -22,7 +22,8 @@ namespace tstudio::dashboard {
 /// Columns: Run, Status, one per hparam (display name, else name), one per metric (display name,
 /// else "group/tag"); numbers sort as numbers; an empty cell is a value the session lacks. The
 /// filter keeps rows whose cells hold its text. reload() reads again (the dashboard calls it when
-/// the tab is shown and on Reload); ready() follows each read.
+/// the tab is shown and on Reload); ready() follows each read. Double-clicking a row (or Return)
+/// emits sessionActivated with its run.
 ///
 /// Object names: "hparamsTable", "hparamsFilter", "hparamsStatus". GUI thread only.
 class HParamsView : public QWidget {
@@ -37,9 +38,14 @@ public:
     /// Sessions read (the tab's count).
     int sessionCount() const;
     QTableWidget* table() const { return m_table; }
+    /// The run of the session in table row `row` (as the Run column shows it), emitted as
+    /// sessionActivated; what a double-click or Return on a row does.
+    void activateRow(int row);
 
 signals:
     void ready();
+    /// A session was chosen: the dashboard shows its runs (the run and those below it) alone.
+    void sessionActivated(const QString& run);
 
 protected:
     void changeEvent(QEvent* event) override;

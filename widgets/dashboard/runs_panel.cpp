@@ -221,8 +221,13 @@ void RunsPanel::applyFilter()
 
 void RunsPanel::showOnly(const QString& run)
 {
+    showOnly(QStringList{run});
+}
+
+void RunsPanel::showOnly(const QStringList& runs)
+{
     for (const QString& r : m_order) {
-        m_checked[r] = r == run;
+        m_checked[r] = runs.contains(r);
         refreshItem(r);
     }
     retranslateUi();

@@ -36,6 +36,8 @@ public:
     void setFilter(const QString& pattern);
     bool filterValid() const { return m_filterValid; }
     void showOnly(const QString& run);
+    /// Checks exactly `runs` (names not known are ignored).
+    void showOnly(const QStringList& runs);
     void showAll();
 
 signals:

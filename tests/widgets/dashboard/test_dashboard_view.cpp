@@ -285,10 +285,23 @@ private slots:
         QCOMPARE(table->item(0, 4)->data(Qt::DisplayRole).toDouble(), double(0.7f));
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("running"));
         view.hparams()->findChild<QLineEdit*>(QStringLiteral("hparamsFilter"))->setText(QStringLiteral("sgd"));
-        int shown = 0;
+        int shown = 0, sgdRow = -1;
         for (int r = 0; r < table->rowCount(); ++r)
-            shown += table->isRowHidden(r) ? 0 : 1;
+            if (!table->isRowHidden(r)) {
+                ++shown;
+                sgdRow = r;
+            }
         QCOMPARE(shown, 1);
+        QCOMPARE(table->item(sgdRow, 0)->text(), QStringLiteral("trial_1"));
+        // Choosing the session charts its runs alone.
+        QTRY_COMPARE_WITH_TIMEOUT(view.runsPanel()->runs().size(), qsizetype(3), 10000);
+        view.hparams()->activateRow(sgdRow);
+        QCOMPARE(view.currentTab(), QStringLiteral("scalars"));
+        QStringList visible;
+        for (const RunStyle& style : view.runsPanel()->styles())
+            if (style.visible)
+                visible << style.run;
+        QCOMPARE(visible, QStringList({"trial_1"}));
     }
 
     /// The PR Curves tab: a pr_curves tensor [6, 3] per step (TP, FP, TN, FN, precision, recall),
