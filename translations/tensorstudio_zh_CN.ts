@@ -2242,6 +2242,34 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>PR Curves</source>
         <translation>PR 曲线</translation>
     </message>
+    <message>
+        <source>Export Scalars</source>
+        <translation>导出标量</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Exported the scalars of the visible runs to %1</source>
+        <translation>已将可见运行的标量导出到 %1</translation>
+    </message>
+    <message>
+        <source>Could not export the scalars to %1: %2</source>
+        <translation>无法将标量导出到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export Scalars…</source>
+        <translation>导出标量…</translation>
+    </message>
+    <message>
+        <source>Save every scalar tag of every visible run in one CSV or JSON file</source>
+        <translation>将每个可见运行的所有标量标签保存到一个 CSV 或 JSON 文件</translation>
+    </message>
+    <message>
+        <source>No visible run has scalars.</source>
+        <translation>没有可见的运行含有标量。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::DistributionCard</name>

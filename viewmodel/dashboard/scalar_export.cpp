@@ -1,9 +1,12 @@
 // TensorBoard's scalar downloads: Python float repr, CSV and JSON text.
 #include "scalar_export.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <vector>
 
 namespace tstudio::dashboard {
 
@@ -90,6 +93,77 @@ std::string scalarsJson(std::span<const events::ScalarSample> samples)
         out += ']';
     }
     return out + "]";
+}
+
+namespace {
+
+/// A CSV field as Python's csv module writes it (QUOTE_MINIMAL).
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+/// A JSON string as json.dumps(ensure_ascii=False) writes it: the quote, the backslash and the
+/// short escapes (\b \f \n \r \t) escaped, other control characters as \u00XX, UTF-8 kept.
+std::string jsonString(const std::string& text)
+{
+    std::string out = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
+            out += '\\';
+            out += c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : c == '\b' ? 'b' : 'f';
+        } else if (c < 0x20) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\u%04x", c);
+            out += escape;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+std::string allScalarsCsv(std::span<const RunTagScalars> series)
+{
+    std::string out = "run,tag,wall_time,step,value\r\n";
+    for (const RunTagScalars& s : series) {
+        const std::string prefix = csvField(s.run) + "," + csvField(s.tag) + ",";
+        for (const events::ScalarSample& sample : s.samples)
+            out += prefix + pythonFloatRepr(sample.wallTime) + "," + std::to_string(sample.step) + "," +
+                   pythonFloatRepr(sample.value) + "\r\n";
+    }
+    return out;
+}
+
+std::string allScalarsJson(std::span<const RunTagScalars> series)
+{
+    // Runs in first-seen order, each with its tags in the order given.
+    std::vector<std::string> runs;
+    for (const RunTagScalars& s : series)
+        if (std::find(runs.begin(), runs.end(), s.run) == runs.end())
+            runs.push_back(s.run);
+    std::string out = "{";
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        out += (r ? ", " : "") + jsonString(runs[r]) + ": {";
+        bool first = true;
+        for (const RunTagScalars& s : series)
+            if (s.run == runs[r]) {
+                out += (first ? "" : ", ") + jsonString(s.tag) + ": " + scalarsJson(s.samples);
+                first = false;
+            }
+        out += "}";
+    }
+    return out + "}";
 }
 
 } // namespace tstudio::dashboard

@@ -22,4 +22,20 @@ std::string scalarsCsv(std::span<const events::ScalarSample> samples);
 /// "Infinity", "-Infinity" (TensorBoard cleanses them), no trailing newline.
 std::string scalarsJson(std::span<const events::ScalarSample> samples);
 
+/// One run's samples of one tag, for the dashboard's export of every visible run at once.
+struct RunTagScalars {
+    std::string run;
+    std::string tag;
+    std::span<const events::ScalarSample> samples;
+};
+
+/// Every (run, tag) in one CSV: "run,tag,wall_time,step,value" then a row per sample, floats as
+/// Python's repr, run and tag quoted as Python's csv module quotes (when they hold a comma, a quote
+/// or a line end), "\r\n" line ends.
+std::string allScalarsCsv(std::span<const RunTagScalars> series);
+
+/// Every (run, tag) in one JSON object: {"run": {"tag": [[wall_time, step, value], ...]}} with each
+/// list as scalarsJson writes it; runs and tags in the order given.
+std::string allScalarsJson(std::span<const RunTagScalars> series);
+
 } // namespace tstudio::dashboard

@@ -13,6 +13,8 @@
 #include "dashboard/scalars_view.h"
 #include "dashboard/text_view.h"
 #include "common/empty_state.h"
+#include "dashboard/scalar_chart.h"
+#include "dashboard/scalar_export.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -22,6 +24,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -102,6 +105,19 @@ void DashboardView::buildUi()
     m_reloadAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(m_reloadAction);
     connect(m_reloadAction, &QAction::triggered, this, &DashboardView::reloadNow);
+    m_exportAction = m_toolBar->addAction(QString());
+    m_exportAction->setObjectName(QStringLiteral("exportScalars"));
+    connect(m_exportAction, &QAction::triggered, this, [this] {
+        const QString file = QFileDialog::getSaveFileName(this, tr("Export Scalars"), QStringLiteral("scalars.csv"),
+                                                          tr("CSV (*.csv);;JSON (*.json)"));
+        if (file.isEmpty())
+            return;
+        QString error;
+        if (exportVisibleScalars(file, &error))
+            emit message(tr("Exported the scalars of the visible runs to %1").arg(QDir::toNativeSeparators(file)));
+        else
+            emit message(tr("Could not export the scalars to %1: %2").arg(QDir::toNativeSeparators(file), error));
+    });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("dashboardStatus"));
     m_status->setContentsMargins(12, 0, 6, 0);
@@ -188,6 +204,8 @@ void DashboardView::retranslateUi()
     m_addAction->setToolTip(tr("Compare the runs of another log directory in this dashboard"));
     m_reloadAction->setText(tr("Reload"));
     m_reloadAction->setToolTip(tr("Read what is new now (%1)").arg(m_reloadAction->shortcut().toString(QKeySequence::NativeText)));
+    m_exportAction->setText(tr("Export Scalars…"));
+    m_exportAction->setToolTip(tr("Save every scalar tag of every visible run in one CSV or JSON file"));
     const QStringList names = {tr("Scalars"), tr("Images"),    tr("Graphs"),    tr("Distributions"),
                                tr("Histograms"), tr("Text"), tr("Audio"), tr("PR Curves"), tr("HParams")};
     for (int i = 0; i < names.size(); ++i) {
@@ -388,6 +406,41 @@ void DashboardView::applyPendingTags()
     m_pending.reset();
     emit updated();
     pollDone();
+}
+
+bool DashboardView::exportVisibleScalars(const QString& file, QString* error) const
+{
+    std::vector<ScalarChart::Samples> held; // keeps the samples the series point into alive
+    std::vector<dashboard::RunTagScalars> series;
+    const QStringList tags = m_scalars->tags();
+    for (const RunStyle& style : m_runs->styles()) {
+        if (!style.visible)
+            continue;
+        for (const QString& tag : tags) {
+            ScalarChart* chart = m_scalars->chart(tag);
+            ScalarChart::Samples samples = chart ? chart->samples(style.run) : nullptr;
+            if (!samples || samples->empty())
+                continue;
+            held.push_back(samples);
+            series.push_back({style.run.toStdString(), tag.toStdString(), std::span(*samples)});
+        }
+    }
+    if (series.empty()) {
+        if (error)
+            *error = tr("No visible run has scalars.");
+        return false;
+    }
+    const std::string text = file.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
+                                 ? dashboard::allScalarsJson(series)
+                                 : dashboard::allScalarsCsv(series);
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+        !out.commit()) {
+        if (error)
+            *error = out.errorString();
+        return false;
+    }
+    return true;
 }
 
 void DashboardView::applyStyles()

@@ -84,6 +84,11 @@ public:
     /// The graph of `run` as the feed holds it (see DashboardFeed::runGraph); nullopt before the
     /// first poll or when the run has no graph.
     Expected<std::optional<RunGraph>> runGraph(const QString& run) const;
+    /// Writes every scalar tag of every visible run to `file` at once (TensorBoard downloads one run
+    /// and tag at a time): JSON {"run": {"tag": [[wall_time, step, value], ...]}} when the name ends in
+    /// .json, else CSV "run,tag,wall_time,step,value" (scalar_export.h). Through a temporary file then
+    /// a rename. False with `error` set when nothing is shown or the file cannot be written.
+    bool exportVisibleScalars(const QString& file, QString* error = nullptr) const;
 
 signals:
     /// A poll was applied (the views hold its data).
@@ -139,6 +144,7 @@ private:
     QAction* m_followAction = nullptr;
     QAction* m_addAction = nullptr;
     QAction* m_reloadAction = nullptr;
+    QAction* m_exportAction = nullptr;
     QLabel* m_status = nullptr;
     RunsPanel* m_runs = nullptr;
     EmptyState* m_empty = nullptr; ///< over the runs and views while no run has been read

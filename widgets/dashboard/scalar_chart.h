@@ -85,6 +85,8 @@ public:
     /// whose curve is nearest to it; empty when no visible run has data.
     QString tooltipHtml(const QPoint& pos, QString* nearestRun = nullptr) const;
 
+    /// The samples of `run` as given to setSeries (null when it has none).
+    Samples samples(const QString& run) const;
     /// TensorBoard's CSV / JSON download of a run's samples (scalar_export.h).
     QString csv(const QString& run) const;
     QString json(const QString& run) const;

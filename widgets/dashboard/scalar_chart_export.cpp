@@ -103,6 +103,12 @@ void ScalarChart::hideTooltip()
         m_tooltip->hide();
 }
 
+ScalarChart::Samples ScalarChart::samples(const QString& run) const
+{
+    auto it = m_data.find(run);
+    return it == m_data.end() ? nullptr : it->second->samples;
+}
+
 QString ScalarChart::csv(const QString& run) const
 {
     auto it = m_data.find(run);

@@ -152,6 +152,37 @@ private slots:
         QCOMPARE(QByteArray::fromStdString(scalarsJson({})), d["empty_json"].toString().toUtf8());
     }
 
+    /// Every run and tag in one file: CSV fields quoted as Python's csv module quotes them (a comma,
+    /// a quote doubled, a line end), JSON that parses back to the same runs, tags and values.
+    void allRunsDownloads()
+    {
+        std::vector<events::ScalarSample> a(2), b(1);
+        a[0] = {0, 1.5, 0.25, true};
+        a[1] = {1, 2.5, 0.125, true};
+        b[0] = {7, 3.0, -1.0, true};
+        const std::vector<RunTagScalars> series = {
+            {"train", "loss", a}, {"eval \"x\",1", "a\nb", b}, {"train", "acc", b}};
+        QCOMPARE(allScalarsCsv(series), std::string("run,tag,wall_time,step,value\r\n"
+                                                    "train,loss,1.5,0,0.25\r\n"
+                                                    "train,loss,2.5,1,0.125\r\n"
+                                                    "\"eval \"\"x\"\",1\",\"a\nb\",3.0,7,-1.0\r\n"
+                                                    "train,acc,3.0,7,-1.0\r\n"));
+        QCOMPARE(allScalarsCsv({}), std::string("run,tag,wall_time,step,value\r\n"));
+        const std::string json = allScalarsJson(series);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const QJsonObject runs = doc.object();
+        QCOMPARE(runs.keys(), (QStringList{QStringLiteral("eval \"x\",1"), QStringLiteral("train")}));
+        QCOMPARE(runs["train"].toObject()["loss"].toArray().size(), 2);
+        QCOMPARE(runs["train"].toObject()["loss"].toArray()[1].toArray()[2].toDouble(), 0.125);
+        QCOMPARE(runs["train"].toObject()["acc"].toArray()[0].toArray()[1].toInt(), 7);
+        QCOMPARE(runs["eval \"x\",1"].toObject()["a\nb"].toArray()[0].toArray()[2].toDouble(), -1.0);
+        QVERIFY(json.rfind("{\"train\": {\"loss\": [[1.5, 0, 0.25], [2.5, 1, 0.125]], \"acc\": ", 0) == 0);
+        QVERIFY(json.find("\"a\\nb\": [[3.0, 7, -1.0]]") != std::string::npos); // json.dumps's \n
+        QCOMPARE(allScalarsJson({}), std::string("{}"));
+    }
+
     void pythonRepr()
     {
         QCOMPARE(pythonFloatRepr(1.0), std::string("1.0"));

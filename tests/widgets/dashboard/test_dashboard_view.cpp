@@ -15,6 +15,7 @@
 #include "proto/hparams_plugin.pb.h"
 #include "proto/summary.pb.h"
 
+#include <QFile>
 #include <QLineEdit>
 #include <QDir>
 #include <QLineSeries>
@@ -433,6 +434,60 @@ private slots:
         view.runsPanel()->setFilter(QStringLiteral("(["));
         QVERIFY(!view.runsPanel()->filterValid());
         QVERIFY(isRunShown(chart, QStringLiteral("a"))); // an invalid filter hides nothing
+    }
+
+    /// "Export Scalars…" writes every tag of every visible run in one file: CSV rows with the run and
+    /// tag (a run named with a comma quoted as Python's csv module quotes it), or JSON by run then tag;
+    /// hidden runs are left out; nothing visible or an unwritable path is an error, not an empty file.
+    void exportVisibleScalars()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        writeRun(root + "/a", 0, 3);
+        writeRun(root + "/b,x", 0, 2);
+        DashboardView view;
+        view.resize(1200, 800);
+        view.show();
+        view.setLogDirectories({dir.path()});
+        QTRY_VERIFY_WITH_TIMEOUT(view.runsPanel()->runs().size() == 2 && !view.isPolling(), 10000);
+        ScalarChart* chart = view.scalars()->chart(QStringLiteral("loss"));
+        QVERIFY(chart);
+        QTRY_COMPARE_WITH_TIMEOUT(sampleCount(chart, QStringLiteral("b,x")), std::size_t(2), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(sampleCount(chart, QStringLiteral("a")), std::size_t(3), 10000);
+
+        auto readAll = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        const QString csvPath = dir.filePath(QStringLiteral("all.csv"));
+        QString error;
+        QVERIFY2(view.exportVisibleScalars(csvPath, &error), qPrintable(error));
+        const QStringList rows = readAll(csvPath).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 6);
+        QCOMPARE(rows[0], QStringLiteral("run,tag,wall_time,step,value"));
+        QVERIFY2(rows[1].startsWith(QStringLiteral("a,loss,")) && rows[1].endsWith(QStringLiteral(",0,1.0")),
+                 qPrintable(rows[1]));
+        QVERIFY2(rows[3].endsWith(QStringLiteral(",2,0.3333333432674408")), qPrintable(rows[3]));
+        QVERIFY2(rows[5].startsWith(QStringLiteral("\"b,x\",loss,")) && rows[5].endsWith(QStringLiteral(",1,0.5")),
+                 qPrintable(rows[5]));
+
+        view.runsPanel()->setRunChecked(QStringLiteral("a"), false);
+        const QString jsonPath = dir.filePath(QStringLiteral("all.json"));
+        QVERIFY2(view.exportVisibleScalars(jsonPath, &error), qPrintable(error));
+        const QString json = readAll(jsonPath);
+        QVERIFY2(json.startsWith(QStringLiteral("{\"b,x\": {\"loss\": [[")) &&
+                     json.endsWith(QStringLiteral(", 1, 0.5]]}}")),
+                 qPrintable(json));
+        QVERIFY(!json.contains(QStringLiteral("\"a\"")));
+
+        view.runsPanel()->setRunChecked(QStringLiteral("b,x"), false);
+        const QString nothing = dir.filePath(QStringLiteral("none.csv"));
+        QVERIFY(!view.exportVisibleScalars(nothing, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFile::exists(nothing));
+        view.runsPanel()->setRunChecked(QStringLiteral("a"), true);
+        QVERIFY(!view.exportVisibleScalars(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+        QVERIFY(!error.isEmpty());
     }
 
     /// The Keras fixture: loss and accuracy of train and validation overlaid, weight histograms,
