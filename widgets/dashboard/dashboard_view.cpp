@@ -236,6 +236,10 @@ void DashboardView::setLogDirectories(const QStringList& roots)
         paths.push_back(r.toStdString());
     m_feed = std::make_shared<DashboardFeed>(std::move(paths));
     m_hparams->setLogDirectories(roots);
+    QStringList absolute;
+    for (const QString& r : roots)
+        absolute << QDir::cleanPath(QDir(r).absolutePath());
+    m_runs->setSettingsKey(absolute.join(QLatin1Char('\n')));
     m_firstDataMs = -1;
     m_sinceOpen.start();
     startPoll();

@@ -2,6 +2,7 @@
 #include "dashboard/runs_panel.h"
 
 #include <QColorDialog>
+#include <QCryptographicHash>
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
@@ -10,10 +11,21 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace tstudio::dashboard {
+namespace {
+
+/// The QSettings key of the colours saved for `key` (hashed: log directory paths hold separators).
+QString coloursSettingsKey(const QString& key)
+{
+    return QStringLiteral("dashboard/runColours/") +
+           QString::fromLatin1(QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+} // namespace
 namespace {
 
 constexpr int kRunRole = Qt::UserRole + 1; // the run name; empty for a folder that is not a run
@@ -126,7 +138,8 @@ void RunsPanel::addRuns(const QStringList& runs)
     for (const QString& run : runs) {
         if (m_colours.contains(run))
             continue;
-        m_colours.insert(run, defaultRunColour(static_cast<int>(m_order.size())));
+        const QColor saved(m_savedColours.value(run).toString());
+        m_colours.insert(run, saved.isValid() ? saved : defaultRunColour(static_cast<int>(m_order.size())));
         m_checked.insert(run, true);
         m_order << run;
         QTreeWidgetItem* item = itemFor(run);
@@ -180,8 +193,29 @@ void RunsPanel::setRunColour(const QString& run, const QColor& colour)
     if (!m_colours.contains(run) || !colour.isValid() || m_colours.value(run) == colour)
         return;
     m_colours[run] = colour;
+    if (!m_settingsKey.isEmpty()) {
+        m_savedColours.insert(run, colour.name());
+        QSettings().setValue(coloursSettingsKey(m_settingsKey), m_savedColours);
+    }
     refreshItem(run);
     emit stylesChanged();
+}
+
+void RunsPanel::setSettingsKey(const QString& key)
+{
+    m_settingsKey = key;
+    m_savedColours = key.isEmpty() ? QVariantMap() : QSettings().value(coloursSettingsKey(key)).toMap();
+    bool changed = false;
+    for (auto it = m_savedColours.cbegin(); it != m_savedColours.cend(); ++it) {
+        const QColor saved(it.value().toString());
+        if (saved.isValid() && m_colours.contains(it.key()) && m_colours.value(it.key()) != saved) {
+            m_colours[it.key()] = saved;
+            refreshItem(it.key());
+            changed = true;
+        }
+    }
+    if (changed)
+        emit stylesChanged();
 }
 
 void RunsPanel::chooseColour(const QString& run)

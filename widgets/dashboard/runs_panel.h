@@ -5,6 +5,7 @@
 #include "dashboard/run_style.h"
 
 #include <QMap>
+#include <QVariant>
 #include <QStringList>
 #include <QWidget>
 
@@ -18,7 +19,8 @@ namespace tstudio::dashboard {
 /// Runs are shown as a tree split at '/' ("eval/a" under "eval"); a folder that is a run itself is a
 /// checkable item with children. A run is visible when it is checked and matches the filter (a
 /// case-insensitive regular expression, red when invalid). New runs start checked with the next
-/// colour of the palette; a colour stays with its run for the life of the panel.
+/// colour of the palette; a colour stays with its run for the life of the panel, and a colour the
+/// user picks is kept across sessions (QSettings, per log directory) once setSettingsKey names it.
 class RunsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -33,6 +35,10 @@ public:
 
     void setRunChecked(const QString& run, bool checked);
     void setRunColour(const QString& run, const QColor& colour);
+    /// Names what the runs belong to (DashboardView: its log directories) so that colours set with
+    /// setRunColour are saved under it and given back to its runs, now and in later sessions; an
+    /// empty key saves nothing.
+    void setSettingsKey(const QString& key);
     void setFilter(const QString& pattern);
     bool filterValid() const { return m_filterValid; }
     void showOnly(const QString& run);
@@ -59,6 +65,8 @@ private:
     QLabel* m_count;
     QStringList m_order;
     QMap<QString, QColor> m_colours;
+    QString m_settingsKey;
+    QVariantMap m_savedColours; ///< run → colour name saved under m_settingsKey
     QMap<QString, bool> m_checked;
     QMap<QString, QTreeWidgetItem*> m_items; // by path: runs and their folders
     QString m_filter;

@@ -20,6 +20,7 @@
 #include <QDir>
 #include <QLineSeries>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTableWidget>
@@ -92,6 +93,47 @@ class TestDashboardView : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        // Run colours are saved in QSettings: the test's own, never the user's.
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    /// A colour the user picks is kept for the log directory across sessions (a new dashboard on the
+    /// same folder gives it back, on the same run only); another folder's run of that name keeps the
+    /// palette's colour.
+    void runColoursKeptAcrossSessions()
+    {
+        QTemporaryDir dir, other;
+        writeRun(dir.path().toStdString() + "/a", 0, 2);
+        writeRun(dir.path().toStdString() + "/b", 0, 2);
+        writeRun(other.path().toStdString() + "/a", 0, 2);
+        const QColor chosen(0x12, 0x34, 0x56);
+        QColor paletteA;
+        {
+            DashboardView view;
+            view.setLogDirectories({dir.path()});
+            QTRY_COMPARE_WITH_TIMEOUT(view.runsPanel()->runs().size(), 2, 10000);
+            paletteA = view.runsPanel()->styles()[0].colour;
+            QVERIFY(paletteA != chosen);
+            view.runsPanel()->setRunColour(QStringLiteral("a"), chosen);
+        }
+        {
+            DashboardView view;
+            view.setLogDirectories({dir.path() + QStringLiteral("/")}); // the same folder
+            QTRY_COMPARE_WITH_TIMEOUT(view.runsPanel()->runs().size(), 2, 10000);
+            QCOMPARE(view.runsPanel()->styles()[0].run, QStringLiteral("a"));
+            QCOMPARE(view.runsPanel()->styles()[0].colour, chosen);
+            QVERIFY(view.runsPanel()->styles()[1].colour != chosen);
+        }
+        {
+            DashboardView view;
+            view.setLogDirectories({other.path()});
+            QTRY_COMPARE_WITH_TIMEOUT(view.runsPanel()->runs().size(), 1, 10000);
+            QCOMPARE(view.runsPanel()->styles()[0].colour, paletteA);
+        }
+    }
+
     /// A run's graph comes from what the feed already read: the last graph_def with the run's tagged
     /// run metadata and their steps; a run without one has none, an unknown run none either.
     void runGraphFromTheFeed()
