@@ -87,10 +87,22 @@ Expected<std::string> readGzip(const fs::path& path, const std::atomic<bool>* ca
     return bytes;
 }
 
+/// An object or array opening followed by what JSON allows there (a key, a value's start, a close).
+/// The opening alone is not enough: a binary RunMetadata or ProfileProto starts with field 1's tag
+/// '\n' and its length, which is '[' or '{' when that field is 91 or 123 bytes long.
 bool looksLikeJson(const std::string& bytes)
 {
     const std::size_t first = bytes.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && (bytes[first] == '{' || bytes[first] == '[');
+    if (first == std::string::npos || (bytes[first] != '{' && bytes[first] != '['))
+        return false;
+    const std::size_t next = bytes.find_first_not_of(" \t\r\n", first + 1);
+    if (next == std::string::npos)
+        return true; // truncated JSON: the parser says what is missing
+    const char c = bytes[next];
+    if (bytes[first] == '{')
+        return c == '"' || c == '}';
+    return c == '{' || c == '[' || c == ']' || c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' ||
+           c == 'f' || c == 'n';
 }
 
 bool hasUtf8Bom(const std::string& bytes)

@@ -3,6 +3,7 @@
 // attrs) and each step's ExecProfile (run_count, start and end, cpu_execs and accelerator_execs,
 // memory); the trace read back holds the same executions and the same table numbers; the file is
 // detected and read as a trace; and the errors for a profile without executions or names.
+#include "io/atomic_file.h"
 #include "io/file_kind_detector.h"
 #include "profiler/profile_tables.h"
 #include "profiler/tfprof_profile_proto.h"
@@ -178,6 +179,33 @@ private slots:
         auto read = readTraceFile(path);
         QVERIFY2(read, read ? "" : read.error().toString().c_str());
         QCOMPARE(read->events.size(), trace.events.size());
+    }
+
+    /// A ProfileProto whose first field is 91 or 123 bytes long starts with "\n[" or "\n{": it is still
+    /// read as a ProfileProto, not taken for JSON (it happened with real timings).
+    void aLengthByteThatLooksLikeJson()
+    {
+        QTemporaryDir tmp;
+        const ProfileTrace trace = traceFromStepStats(steps());
+        const std::string traced = profileProtoFromTrace(trace, nullptr).SerializeAsString();
+        int found = 0;
+        for (int pad = 1; pad < 126; ++pad) {
+            // A node that ran nothing, serialized first (concatenated messages merge: one ProfileProto).
+            tfprof::ProfileProto first;
+            auto& idle = (*first.mutable_nodes())[1000];
+            idle.set_name(std::string(static_cast<std::size_t>(pad), 'x'));
+            idle.set_op("NoOp");
+            const std::string bytes = first.SerializeAsString() + traced;
+            if (bytes[0] != '\n' || (bytes[1] != '[' && bytes[1] != '{'))
+                continue;
+            const std::string path = tmp.path().toStdString() + "/profile_" + std::to_string(pad);
+            QVERIFY(writeFileAtomically(path, bytes).isOk());
+            auto read = readTraceFile(path);
+            QVERIFY2(read, read ? "" : read.error().toString().c_str());
+            QCOMPARE(read->events.size(), trace.events.size());
+            ++found;
+        }
+        QCOMPARE(found, 2); // lengths 91 and 123
     }
 
     void theGraphItDescribes()
