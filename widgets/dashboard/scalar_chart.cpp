@@ -5,6 +5,7 @@
 #include "dashboard/raw_curve_item.h"
 #include "dashboard/scalar_export.h"
 #include "dashboard/scalar_math.h"
+#include "dashboard/scalar_window.h"
 #include "io/atomic_file.h"
 
 #include <QBuffer>
@@ -31,6 +32,7 @@
 #include <QRegularExpression>
 #include <QRubberBand>
 #include <QScreen>
+#include <QSignalBlocker>
 #include <QSvgGenerator>
 #include <QTimer>
 #include <QToolButton>
@@ -188,6 +190,47 @@ private:
 
 
 constexpr int kRawAlpha = 64; // 25% opacity
+constexpr int kEnvelopeAlpha = 38; // 15% opacity
+
+/// The envelope's gap-free stretches (both bounds finite) in drawing order, each boundary decimated
+/// to the plot's pixel columns as the curves are; stretches wholly outside [x0, x1] are left out.
+std::vector<EnvelopeItem::Stretch> envelopeStretches(std::span<const double> xs, std::span<const double> hi,
+                                                     std::span<const double> lo, std::pair<double, double> xRange,
+                                                     int columns)
+{
+    std::vector<EnvelopeItem::Stretch> out;
+    std::vector<std::uint32_t> idx;
+    const std::size_t n = std::min({xs.size(), hi.size(), lo.size()});
+    auto inside = [&](std::size_t k) { return std::isfinite(hi[k]) && std::isfinite(lo[k]); };
+    std::size_t i = 0;
+    while (i < n) {
+        while (i < n && !inside(i))
+            ++i;
+        std::size_t j = i;
+        while (j < n && inside(j))
+            ++j;
+        if (j > i && xs[j - 1] >= xRange.first && xs[i] <= xRange.second) {
+            EnvelopeItem::Stretch stretch;
+            auto boundary = [&](std::span<const double> y, std::vector<QPointF>& to) {
+                if (j - i <= static_cast<std::size_t>(columns)) { // no denser than the pixels: every point
+                    for (std::size_t k = i; k < j; ++k)
+                        to.emplace_back(xs[k], y[k]);
+                    return;
+                }
+                decimateForDrawing(xs.subspan(i, j - i), y.subspan(i, j - i), xRange.first, xRange.second, columns,
+                                   idx);
+                to.reserve(idx.size());
+                for (std::uint32_t k : idx)
+                    to.emplace_back(xs[i + k], y[i + k]);
+            };
+            boundary(hi, stretch.upper);
+            boundary(lo, stretch.lower);
+            out.push_back(std::move(stretch));
+        }
+        i = j;
+    }
+    return out;
+}
 // A series with this few points drawn gets a marker on each: one point draws no line at all, and a
 // handful of points joined by lines hide where the samples are.
 constexpr qsizetype kMarkerMaxPoints = 30;
@@ -297,6 +340,18 @@ ScalarChart::ScalarChart(QWidget* parent) : QWidget(parent)
     m_csvButton = makeButton(QString());
     m_jsonButton = makeButton(QString());
     m_imageButton = makeButton(QString());
+    m_pinButton = makeButton(QString());
+    m_enlargeButton = makeButton(QString());
+    for (QToolButton* b : {m_pinButton, m_enlargeButton})
+        b->setCheckable(true);
+    connect(m_pinButton, &QToolButton::toggled, this, [this](bool on) {
+        retranslateUi();
+        emit pinToggled(on);
+    });
+    connect(m_enlargeButton, &QToolButton::toggled, this, [this](bool on) {
+        retranslateUi();
+        emit enlargeToggled(on);
+    });
     for (QToolButton* b : {m_csvButton, m_jsonButton, m_imageButton}) {
         b->setPopupMode(QToolButton::InstantPopup);
         b->setMenu(new QMenu(b));
@@ -325,7 +380,7 @@ ScalarChart::ScalarChart(QWidget* parent) : QWidget(parent)
     buttons->setContentsMargins(0, 0, 0, 0);
     buttons->setSpacing(0);
     buttons->addStretch(1);
-    for (QToolButton* b : {m_resetButton, m_csvButton, m_jsonButton, m_imageButton})
+    for (QToolButton* b : {m_resetButton, m_csvButton, m_jsonButton, m_imageButton, m_pinButton, m_enlargeButton})
         buttons->addWidget(b);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -354,6 +409,12 @@ void ScalarChart::retranslateUi()
     m_jsonButton->setToolTip(tr("Download JSON…"));
     m_imageButton->setText(tr("Image"));
     m_imageButton->setToolTip(tr("Save the chart as an image"));
+    m_pinButton->setText(m_pinButton->isChecked() ? tr("Unpin") : tr("Pin"));
+    m_pinButton->setToolTip(m_pinButton->isChecked() ? tr("Take this chart out of the Pinned section")
+                                                     : tr("Show this chart again in the Pinned section at the top"));
+    m_enlargeButton->setText(m_enlargeButton->isChecked() ? tr("Shrink") : tr("Enlarge"));
+    m_enlargeButton->setToolTip(m_enlargeButton->isChecked() ? tr("Back to the card's usual size")
+                                                             : tr("Show this chart across the whole width"));
     m_emptyLabel->setText(tr("No data for the visible runs."));
 }
 
@@ -423,23 +484,49 @@ void ScalarChart::resmooth(RunData& d)
     QElapsedTimer timer;
     timer.start();
     ++d.smoothedVersion;
-    smoothTensorBoard(d.raw, m_smoothing, d.smoothed, &d.smoothedStats);
+    if (m_smoothingKind == SmoothingKind::MovingAverage)
+        smoothMovingAverage(d.raw, static_cast<std::size_t>(m_window), d.smoothed, &d.smoothedStats);
+    else
+        smoothTensorBoard(d.raw, m_smoothing, d.smoothed, &d.smoothedStats);
+    if (d.hasBand) {
+        d.envLo = d.bandLo;
+        d.envHi = d.bandHi;
+    } else if (m_envelope) {
+        rollingMinMax(d.raw, static_cast<std::size_t>(m_window), d.envLo, d.envHi);
+    } else {
+        for (std::vector<double>* v : {&d.envLo, &d.envHi, &d.sortedEnvLo, &d.sortedEnvHi, &d.logEnvLo, &d.logEnvHi})
+            v->clear();
+    }
+    // The y domain's statistics of the two bounds, each as the part it is.
+    d.envStats = valueStats(d.envLo);
+    d.envStats.merge(valueStats(d.envHi));
+    // Values in drawing order: x-sorted copies where the samples are not, log10 on a log axis.
+    auto reorder = [&](const std::vector<double>& from, std::vector<double>& to) {
+        to.resize(d.order.size());
+        for (std::size_t i = 0; i < d.order.size(); ++i)
+            to[i] = from[d.order[i]];
+    };
+    const bool band = d.showsBand(m_envelope);
     if (d.sorted) {
-        d.sortedRaw.resize(d.order.size());
-        d.sortedSmoothed.resize(d.order.size());
-        for (std::size_t i = 0; i < d.order.size(); ++i) {
-            d.sortedRaw[i] = d.raw[d.order[i]];
-            d.sortedSmoothed[i] = d.smoothed[d.order[i]];
+        reorder(d.raw, d.sortedRaw);
+        reorder(d.smoothed, d.sortedSmoothed);
+        if (band) {
+            reorder(d.envLo, d.sortedEnvLo);
+            reorder(d.envHi, d.sortedEnvHi);
         }
     }
+    // Non-positive values cannot be drawn on a log axis: NaN drops them from the decimation.
+    auto logOf = [](std::span<const double> from, std::vector<double>& to) {
+        to.resize(from.size());
+        for (std::size_t i = 0; i < from.size(); ++i)
+            to[i] = from[i] > 0 ? std::log10(from[i]) : NAN;
+    };
     if (m_logY) {
-        const std::span<const double> r = d.drawY(false, false), s = d.drawY(true, false);
-        d.logRaw.resize(r.size());
-        d.logSmoothed.resize(s.size());
-        // Non-positive values cannot be drawn on a log axis: NaN drops them from the decimation.
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            d.logRaw[i] = r[i] > 0 ? std::log10(r[i]) : NAN;
-            d.logSmoothed[i] = s[i] > 0 ? std::log10(s[i]) : NAN;
+        logOf(d.drawY(false, false), d.logRaw);
+        logOf(d.drawY(true, false), d.logSmoothed);
+        if (band) {
+            logOf(d.drawEnvelope(false, false), d.logEnvLo);
+            logOf(d.drawEnvelope(true, false), d.logEnvHi);
         }
     } else {
         d.logRaw.clear();
@@ -465,9 +552,35 @@ void ScalarChart::setSeries(const QString& run, Samples samples)
         d.raw[i] = (*d.samples)[i].value;
     d.rawStats = valueStats(d.raw);
     ++d.valuesVersion;
+    if (d.hasBand) { // kept in step with the samples until the owner gives the new bounds
+        d.bandLo.resize(d.raw.size(), NAN);
+        d.bandHi.resize(d.raw.size(), NAN);
+    }
     prepareX(d);
     resmooth(d);
     m_seriesDirty = m_seriesDirty || added;
+    m_domainDirty = true;
+    scheduleRedraw();
+}
+
+void ScalarChart::setSeriesBand(const QString& run, std::vector<double> lower, std::vector<double> upper)
+{
+    auto it = m_data.find(run);
+    if (it == m_data.end())
+        return;
+    RunData& d = *it->second;
+    const bool had = d.hasBand;
+    d.hasBand = !lower.empty() || !upper.empty();
+    lower.resize(d.raw.size(), NAN);
+    upper.resize(d.raw.size(), NAN);
+    d.bandLo = std::move(lower);
+    d.bandHi = std::move(upper);
+    if (!d.hasBand) {
+        d.bandLo.clear();
+        d.bandHi.clear();
+    }
+    resmooth(d);
+    m_seriesDirty = m_seriesDirty || had != d.hasBand;
     m_domainDirty = true;
     scheduleRedraw();
 }
@@ -483,6 +596,7 @@ void ScalarChart::removeSeries(const QString& run)
             delete s;
         }
     delete it->second->rawCurve;
+    delete it->second->envelope;
     m_data.erase(it);
     m_seriesDirty = true;
     m_domainDirty = true;
@@ -497,18 +611,57 @@ QStringList ScalarChart::seriesRuns() const
     return out;
 }
 
+bool ScalarChart::smoothingOn() const
+{
+    return m_smoothingKind == SmoothingKind::MovingAverage ? m_window > 1 : m_smoothing > 0;
+}
+
+void ScalarChart::smoothingChanged(bool wasOn, bool envelopeWas)
+{
+    for (auto& [run, d] : m_data)
+        resmooth(*d);
+    m_seriesDirty = m_seriesDirty || wasOn != smoothingOn() || envelopeWas != m_envelope;
+    m_domainDirty = true;
+    scheduleRedraw();
+}
+
 void ScalarChart::setSmoothing(double weight)
 {
     weight = std::isfinite(weight) ? std::clamp(weight, 0.0, kMaxSmoothingWeight) : 0.0;
     if (weight == m_smoothing)
         return;
-    const bool enabledChanged = (weight > 0) != (m_smoothing > 0);
+    const bool wasOn = smoothingOn();
     m_smoothing = weight;
-    for (auto& [run, d] : m_data)
-        resmooth(*d);
-    m_seriesDirty = m_seriesDirty || enabledChanged;
-    m_domainDirty = true;
-    scheduleRedraw();
+    if (m_smoothingKind == SmoothingKind::Exponential)
+        smoothingChanged(wasOn, m_envelope);
+}
+
+void ScalarChart::setSmoothingKind(SmoothingKind kind)
+{
+    if (kind == m_smoothingKind)
+        return;
+    const bool wasOn = smoothingOn();
+    m_smoothingKind = kind;
+    smoothingChanged(wasOn, m_envelope);
+}
+
+void ScalarChart::setSmoothingWindow(int samples)
+{
+    samples = std::clamp(samples, 1, static_cast<int>(kMaxSmoothingWindow));
+    if (samples == m_window)
+        return;
+    const bool wasOn = smoothingOn();
+    m_window = samples;
+    if (m_smoothingKind == SmoothingKind::MovingAverage || m_envelope)
+        smoothingChanged(wasOn, m_envelope);
+}
+
+void ScalarChart::setEnvelope(bool shown)
+{
+    if (shown == m_envelope)
+        return;
+    m_envelope = shown;
+    smoothingChanged(smoothingOn(), !shown);
 }
 
 void ScalarChart::setXAxis(XAxis axis)
@@ -626,11 +779,13 @@ void ScalarChart::rebuildSeries()
             }
         delete d->rawCurve;
         d->rawCurve = nullptr;
+        delete d->envelope;
+        d->envelope = nullptr;
     }
     for (auto& [run, d] : m_data)
-        d->rawDrawn = d->smoothDrawn = {};
+        d->rawDrawn = d->smoothDrawn = d->envDrawn = {};
     const QList<RunStyle> runs = visibleRunsWithData();
-    const bool smoothing = m_smoothing > 0;
+    const bool smoothing = smoothingOn();
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
         RunData& d = *m_data.at(it->run);
         auto addSeries = [&](QColor colour, qreal width) {
@@ -654,6 +809,14 @@ void ScalarChart::rebuildSeries()
         };
         QColor faded = it->colour;
         faded.setAlpha(kRawAlpha);
+        if (d.showsBand(m_envelope)) {
+            // Under the curves, above the grid.
+            d.envelope = new EnvelopeItem(m_chart);
+            d.envelope->setZValue(3.4);
+            QColor band = it->colour;
+            band.setAlpha(kEnvelopeAlpha);
+            d.envelope->setColour(band);
+        }
         if (smoothing) {
             d.rawSeries = addSeries(faded, 1.0);
             // Above the grid and axes (Qt Charts' z 2 and 3), below every series (4).
@@ -688,13 +851,24 @@ void ScalarChart::updateDomain()
     // on. The runs' arrays are read in place (no concatenation).
     std::vector<std::span<const double>> parts;
     ValueStats stats;
+    // The envelope, where shown, is drawn in full too: its bounds join the values.
+    const bool smoothing = smoothingOn();
     for (const RunStyle& r : runs) {
         const RunData& d = *m_data.at(r.run);
         if (m_logY) {
-            parts.emplace_back(d.drawY(m_smoothing > 0, true));
+            parts.emplace_back(d.drawY(smoothing, true));
+            if (d.showsBand(m_envelope)) {
+                parts.emplace_back(d.drawEnvelope(false, true));
+                parts.emplace_back(d.drawEnvelope(true, true));
+            }
         } else {
-            parts.emplace_back(m_smoothing > 0 ? d.smoothed : d.raw);
-            stats.merge(m_smoothing > 0 ? d.smoothedStats : d.rawStats);
+            parts.emplace_back(smoothing ? d.smoothed : d.raw);
+            stats.merge(smoothing ? d.smoothedStats : d.rawStats);
+            if (d.showsBand(m_envelope)) {
+                parts.emplace_back(d.envLo);
+                parts.emplace_back(d.envHi);
+                stats.merge(d.envStats);
+            }
         }
     }
     if (m_logY) {
@@ -836,9 +1010,21 @@ void ScalarChart::redraw()
                 series->setPointsVisible(markers);
         };
         fill(d.rawSeries, d.rawDrawn, false);
-        fill(d.smoothSeries, d.smoothDrawn, m_smoothing > 0);
+        fill(d.smoothSeries, d.smoothDrawn, smoothingOn());
         if (d.rawCurve)
             d.rawCurve->setView(m_chart->plotArea(), m_xRange, m_yRange);
+        if (d.envelope) {
+            const RunData::Drawn now{d.valuesVersion, d.smoothedVersion, m_xRange.first, m_xRange.second,
+                                     columns, m_logY, true};
+            if (!(d.envDrawn == now)) {
+                d.envDrawn = now;
+                timer.start();
+                d.envelope->setStretches(envelopeStretches(xs, d.drawEnvelope(true, m_logY),
+                                                           d.drawEnvelope(false, m_logY), m_xRange, columns));
+                times.decimate += lap();
+            }
+            d.envelope->setView(m_chart->plotArea(), m_xRange, m_yRange);
+        }
     }
     m_resetButton->setEnabled(m_zoom.has_value());
     m_lastTimes = times;
@@ -849,12 +1035,42 @@ QList<QPointF> ScalarChart::rawPoints(const QString& run) const
     auto it = m_data.find(run);
     if (it == m_data.end())
         return {};
-    if (m_smoothing > 0 && it->second->rawCurve && !it->second->rawCurve->points().empty()) {
+    if (smoothingOn() && it->second->rawCurve && !it->second->rawCurve->points().empty()) {
         const std::vector<QPointF>& dense = it->second->rawCurve->points();
         return QList<QPointF>(dense.begin(), dense.end());
     }
-    const QLineSeries* s = m_smoothing > 0 ? it->second->rawSeries : it->second->smoothSeries;
+    const QLineSeries* s = smoothingOn() ? it->second->rawSeries : it->second->smoothSeries;
     return s ? s->points() : QList<QPointF>();
+}
+
+void ScalarChart::setPinned(bool pinned)
+{
+    const QSignalBlocker block(m_pinButton);
+    m_pinButton->setChecked(pinned);
+    retranslateUi();
+}
+
+bool ScalarChart::isPinned() const
+{
+    return m_pinButton->isChecked();
+}
+
+void ScalarChart::setEnlarged(bool enlarged)
+{
+    const QSignalBlocker block(m_enlargeButton);
+    m_enlargeButton->setChecked(enlarged);
+    retranslateUi();
+}
+
+bool ScalarChart::isEnlarged() const
+{
+    return m_enlargeButton->isChecked();
+}
+
+void ScalarChart::setPinAndEnlargeShown(bool shown)
+{
+    m_pinButton->setVisible(shown);
+    m_enlargeButton->setVisible(shown);
 }
 
 QStringList ScalarChart::yAxisLabels() const
@@ -874,6 +1090,26 @@ QList<QPointF> ScalarChart::smoothedPoints(const QString& run) const
     if (it == m_data.end() || !it->second->smoothSeries)
         return {};
     return it->second->smoothSeries->points();
+}
+
+QList<QPointF> ScalarChart::envelopeUpper(const QString& run) const
+{
+    QList<QPointF> out;
+    auto it = m_data.find(run);
+    if (it != m_data.end() && it->second->envelope)
+        for (const EnvelopeItem::Stretch& s : it->second->envelope->stretches())
+            out.append(QList<QPointF>(s.upper.begin(), s.upper.end()));
+    return out;
+}
+
+QList<QPointF> ScalarChart::envelopeLower(const QString& run) const
+{
+    QList<QPointF> out;
+    auto it = m_data.find(run);
+    if (it != m_data.end() && it->second->envelope)
+        for (const EnvelopeItem::Stretch& s : it->second->envelope->stretches())
+            out.append(QList<QPointF>(s.lower.begin(), s.lower.end()));
+    return out;
 }
 
 void ScalarChart::showTooltip(const QPoint& pos)

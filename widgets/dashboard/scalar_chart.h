@@ -29,10 +29,16 @@ class ScalarChartView;
 /// TensorBoard's horizontal axis choices: the step, time since the run's first sample, wall time.
 enum class XAxis { Step, Relative, WallTime };
 
+/// How the full-colour curve smooths: TensorBoard's debiased exponential moving average (weight),
+/// or a trailing moving average over a window of samples (scalar_window.h).
+enum class SmoothingKind { Exponential, MovingAverage };
+
 /// One tag, several runs overlaid. Per visible run: the raw values as a faded line (the run's colour
-/// at 25% opacity) and TensorBoard's smoothed values as a 2 px line (only the raw line, at full
-/// colour, when smoothing is 0). Only decimated points (scalar_math.h) go into the QLineSeries, so a
-/// million samples draw as a few thousand points; they are recomputed on resize, zoom and data.
+/// at 25% opacity) and the smoothed values as a 2 px line (only the raw line, at full colour, when
+/// smoothing is off: weight 0, or a window of 1); optionally the min/max envelope of each smoothing
+/// window as a band in the run's colour at 15% opacity. Only decimated points (scalar_math.h) go
+/// into the QLineSeries, so a million samples draw as a few thousand points; they are recomputed on
+/// resize, zoom and data.
 /// Mouse: drag a rectangle to zoom, double-click to reset, hover for a tooltip listing every visible
 /// run at the step nearest the cursor, right-click for downloads (CSV, JSON, PNG, SVG).
 /// Data setters replace one run's samples; the redraw is coalesced and deferred while hidden, so
@@ -52,10 +58,25 @@ public:
     /// Replaces the samples of `run` (oldest first; null or empty removes the run's curve).
     void setSeries(const QString& run, Samples samples);
     void removeSeries(const QString& run);
+    /// Gives `run` a band of its own, drawn as the envelope is (a custom scalars margin chart's
+    /// lower and upper bounds): one value per sample of its series, NaN where there is none (shorter
+    /// vectors are padded with NaN). Empty vectors take the band away. Call after setSeries, again
+    /// when the samples change.
+    void setSeriesBand(const QString& run, std::vector<double> lower, std::vector<double> upper);
     QStringList seriesRuns() const;
-    /// Smoothing weight, clamped to [0, 0.999].
+    /// Smoothing weight, clamped to [0, 0.999] (for SmoothingKind::Exponential).
     void setSmoothing(double weight);
     double smoothing() const { return m_smoothing; }
+    void setSmoothingKind(SmoothingKind kind);
+    SmoothingKind smoothingKind() const { return m_smoothingKind; }
+    /// Samples in the moving average's window and the envelope's, clamped to [1, kMaxSmoothingWindow].
+    void setSmoothingWindow(int samples);
+    int smoothingWindow() const { return m_window; }
+    /// Whether each visible run's min/max envelope over the window is drawn.
+    void setEnvelope(bool shown);
+    bool envelopeShown() const { return m_envelope; }
+    /// Whether the full-colour curve is smoothed (weight above 0, or a window above 1).
+    bool smoothingOn() const;
     void setXAxis(XAxis axis);
     XAxis xAxis() const { return m_xAxis; }
     void setLogY(bool logY);
@@ -72,6 +93,15 @@ public:
     std::pair<double, double> xRange() const { return m_xRange; }
     std::pair<double, double> yRange() const { return m_yRange; }
 
+    /// The Pin and Enlarge buttons' state (the owner decides what they do: ScalarsView). Setting it
+    /// emits nothing.
+    void setPinned(bool pinned);
+    bool isPinned() const;
+    void setEnlarged(bool enlarged);
+    bool isEnlarged() const;
+    /// Shows or hides the Pin and Enlarge buttons (an owner that does not pin or enlarge hides them).
+    void setPinAndEnlargeShown(bool shown);
+
     /// Redraws now if anything changed (normally done on the next event loop turn, or on show).
     void refresh();
     /// The y axis's tick labels as drawn, bottom to top (after a redraw).
@@ -81,6 +111,10 @@ public:
     /// The points in the run's drawn series (decimated; x and y as plotted); empty for hidden runs.
     QList<QPointF> rawPoints(const QString& run) const;
     QList<QPointF> smoothedPoints(const QString& run) const;
+    /// The envelope's points as drawn (decimated; as plotted), each gap-free stretch's upper
+    /// boundary then its lower one; empty when the envelope is off or the run hidden.
+    QList<QPointF> envelopeUpper(const QString& run) const;
+    QList<QPointF> envelopeLower(const QString& run) const;
     /// The rich text of the tooltip for the cursor at `pos` (chart view coordinates), and the run
     /// whose curve is nearest to it; empty when no visible run has data.
     QString tooltipHtml(const QPoint& pos, QString* nearestRun = nullptr) const;
@@ -105,6 +139,11 @@ public:
     };
     RedrawTimes lastRedrawTimes() const { return m_lastTimes; }
 
+signals:
+    /// The user pressed Pin / Unpin or Enlarge / Shrink.
+    void pinToggled(bool pinned);
+    void enlargeToggled(bool enlarged);
+
 protected:
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -117,6 +156,9 @@ private:
     void redraw();
     void rebuildSeries();
     void resmooth(RunData& d);
+    /// After a smoothing setting changed: every run re-smoothed, series rebuilt where smoothing
+    /// turned on or off (`wasOn`) or the envelope appeared or went (`envelopeWas`).
+    void smoothingChanged(bool wasOn, bool envelopeWas);
     void prepareX(RunData& d) const;
     void updateDomain();
     void updateAxes();
@@ -133,6 +175,9 @@ private:
     QVector<RunStyle> m_runs;
     std::map<QString, std::unique_ptr<RunData>> m_data;
     double m_smoothing = 0.6;
+    SmoothingKind m_smoothingKind = SmoothingKind::Exponential;
+    int m_window = 10;
+    bool m_envelope = false;
     XAxis m_xAxis = XAxis::Step;
     bool m_logY = false;
     bool m_ignoreOutliers = true;
@@ -164,6 +209,8 @@ private:
     QToolButton* m_jsonButton = nullptr;
     QToolButton* m_imageButton = nullptr;
     QToolButton* m_resetButton = nullptr;
+    QToolButton* m_pinButton = nullptr;
+    QToolButton* m_enlargeButton = nullptr;
     QPointer<QLabel> m_tooltip;
     QString m_tooltipRun;
 };

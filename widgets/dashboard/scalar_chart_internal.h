@@ -2,6 +2,7 @@
 // writing a file atomically from bytes.
 #pragma once
 
+#include "dashboard/envelope_item.h"
 #include "dashboard/raw_curve_item.h"
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalar_math.h"
@@ -23,9 +24,16 @@ struct ScalarChart::RunData {
     Samples samples;
     std::vector<double> x;        ///< the current x axis, in sample order
     std::vector<double> raw;      ///< values, in sample order
-    std::vector<double> smoothed; ///< TensorBoard-smoothed values, in sample order
+    std::vector<double> smoothed; ///< smoothed values (the chart's SmoothingKind), in sample order
     std::vector<double> logRaw, logSmoothed;
     ValueStats rawStats, smoothedStats; ///< of `raw` and `smoothed`, for the y domain
+    /// The band drawn around the curve, in sample order: the min/max envelope of each window while
+    /// the chart shows envelopes, or the run's own bounds (setSeriesBand: a margin chart's).
+    std::vector<double> envLo, envHi;
+    bool hasBand = false;             ///< envLo/envHi are the run's own bounds
+    std::vector<double> bandLo, bandHi; ///< those bounds as given
+    std::vector<double> sortedEnvLo, sortedEnvHi, logEnvLo, logEnvHi;
+    ValueStats envStats; ///< valueStats of envLo merged with envHi's
     /// Sample indices with finite x sorted by x, when the samples are not drawable as they are.
     std::vector<std::uint32_t> order;
     bool sorted = false; ///< drawing goes through `order`
@@ -35,6 +43,7 @@ struct ScalarChart::RunData {
     QLineSeries* smoothSeries = nullptr;
     /// The faded raw curve when it is dense: drawn by this item, `rawSeries` then empty.
     RawCurveItem* rawCurve = nullptr;
+    EnvelopeItem* envelope = nullptr; ///< while the envelope is shown
     /// What a series last drew. A redraw skips a series whose values, x range, width and axis are as they
     /// were: moving the smoothing slider re-decimates and replaces only the smoothed curve, not the raw one.
     struct Drawn {
@@ -47,7 +56,10 @@ struct ScalarChart::RunData {
     };
     std::uint64_t valuesVersion = 0;   ///< bumped when the samples or the x axis change
     std::uint64_t smoothedVersion = 0; ///< bumped when the smoothed values are recomputed
-    Drawn rawDrawn, smoothDrawn;
+    Drawn rawDrawn, smoothDrawn, envDrawn;
+
+    /// Whether the run's band is drawn, the chart's envelopes being on or off.
+    bool showsBand(bool envelopes) const { return envelopes || hasBand; }
 
     std::span<const double> drawX() const { return sorted ? std::span<const double>(sortedX) : x; }
     std::span<const double> drawY(bool smooth, bool log) const
@@ -57,6 +69,15 @@ struct ScalarChart::RunData {
         if (sorted)
             return smooth ? sortedSmoothed : sortedRaw;
         return smooth ? smoothed : raw;
+    }
+    /// The envelope's lower (`upper` false) or upper boundary in drawing order, as plotted.
+    std::span<const double> drawEnvelope(bool upper, bool log) const
+    {
+        if (log)
+            return upper ? logEnvHi : logEnvLo;
+        if (sorted)
+            return upper ? sortedEnvHi : sortedEnvLo;
+        return upper ? envHi : envLo;
     }
 };
 

@@ -2,6 +2,7 @@
 #include "scalars_view.h"
 
 #include "dashboard/scalar_math.h"
+#include "dashboard/scalar_window.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,6 +18,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -33,6 +35,10 @@ constexpr int kGridSpacing = 8;    // between cards, inside a section and betwee
 constexpr int kMinChartHeight = 280;
 constexpr int kMaxChartHeight = 460;
 constexpr int kExpandedSections = 3;
+// An enlarged card takes a whole row, this much taller than the others (within the bounds).
+constexpr int kMaxEnlargedHeight = 760;
+// The Pinned section's key: no tag's section (the text before its first '/') can be this.
+const QString kPinnedKey = QStringLiteral("\x01pinned");
 
 } // namespace
 
@@ -45,11 +51,18 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent)
     m_smoothingSlider->setRange(0, 999);
     m_smoothingSlider->setValue(600);
     m_smoothingSlider->setMinimumWidth(120);
+    m_smoothingSlider->setMaximumWidth(360);
     m_smoothingBox = new QDoubleSpinBox(this);
     m_smoothingBox->setRange(0, kMaxSmoothingWeight);
     m_smoothingBox->setDecimals(3);
     m_smoothingBox->setSingleStep(0.01);
     m_smoothingBox->setValue(0.6);
+    m_smoothingKindBox = new QComboBox(this);
+    m_smoothingKindBox->addItems({QString(), QString()});
+    m_windowBox = new QSpinBox(this);
+    m_windowBox->setRange(1, static_cast<int>(kMaxSmoothingWindow));
+    m_windowBox->setValue(m_window);
+    m_envelopeBox = new QCheckBox(this);
     m_xAxisLabel = new QLabel(this);
     m_xAxisBox = new QComboBox(this);
     m_xAxisBox->addItems({QString(), QString(), QString()});
@@ -57,18 +70,28 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent)
     m_outlierBox = new QCheckBox(this);
     m_outlierBox->setChecked(true);
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(m_filterEdit, 2);
-    controls->addSpacing(12);
-    controls->addWidget(m_smoothingLabel);
-    controls->addWidget(m_smoothingSlider, 1);
-    controls->addWidget(m_smoothingBox);
-    controls->addSpacing(12);
-    controls->addWidget(m_xAxisLabel);
-    controls->addWidget(m_xAxisBox);
-    controls->addSpacing(12);
-    controls->addWidget(m_logBox);
-    controls->addWidget(m_outlierBox);
+    // Two rows: the filter and the axes, then the smoothing (its kind, weight or window, envelope).
+    auto* axes = new QHBoxLayout;
+    axes->addWidget(m_filterEdit, 1);
+    axes->addSpacing(12);
+    axes->addWidget(m_xAxisLabel);
+    axes->addWidget(m_xAxisBox);
+    axes->addSpacing(12);
+    axes->addWidget(m_logBox);
+    axes->addWidget(m_outlierBox);
+    auto* smoothing = new QHBoxLayout;
+    smoothing->addWidget(m_smoothingLabel);
+    smoothing->addWidget(m_smoothingKindBox);
+    smoothing->addWidget(m_smoothingSlider, 1);
+    smoothing->addWidget(m_smoothingBox);
+    smoothing->addWidget(m_windowBox);
+    smoothing->addSpacing(12);
+    smoothing->addWidget(m_envelopeBox);
+    smoothing->addStretch(1);
+    auto* controls = new QVBoxLayout;
+    controls->setSpacing(2);
+    controls->addLayout(axes);
+    controls->addLayout(smoothing);
 
     m_content = new QWidget;
     m_sectionsLayout = new QVBoxLayout(m_content);
@@ -102,10 +125,16 @@ ScalarsView::ScalarsView(QWidget* parent) : QWidget(parent)
     connect(m_filterEdit, &QLineEdit::textChanged, this, &ScalarsView::setTagFilter);
     connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
     connect(m_smoothingBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { setSmoothing(v); });
+    connect(m_smoothingKindBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        setSmoothingKind(i == 1 ? SmoothingKind::MovingAverage : SmoothingKind::Exponential);
+    });
+    connect(m_windowBox, &QSpinBox::valueChanged, this, &ScalarsView::setSmoothingWindow);
+    connect(m_envelopeBox, &QCheckBox::toggled, this, &ScalarsView::setEnvelope);
     connect(m_xAxisBox, &QComboBox::currentIndexChanged, this, [this](int i) { setXAxis(static_cast<XAxis>(std::clamp(i, 0, 2))); });
     connect(m_logBox, &QCheckBox::toggled, this, &ScalarsView::setLogY);
     connect(m_outlierBox, &QCheckBox::toggled, this, &ScalarsView::setIgnoreOutliers);
     retranslateUi();
+    updateSmoothingControls();
     updateEmptyState();
 }
 
@@ -117,6 +146,14 @@ void ScalarsView::retranslateUi()
     if (m_filterValid)
         m_filterEdit->setToolTip(m_filterEdit->placeholderText());
     m_smoothingLabel->setText(tr("Smoothing"));
+    m_smoothingKindBox->setItemText(0, tr("Exponential"));
+    m_smoothingKindBox->setItemText(1, tr("Moving average"));
+    m_smoothingKindBox->setToolTip(tr("Exponential: TensorBoard's debiased exponential moving average, by its weight. "
+                                      "Moving average: the mean of the last N samples."));
+    m_windowBox->setSuffix(tr(" samples"));
+    m_windowBox->setToolTip(tr("Samples in the moving average's window and the envelope's"));
+    m_envelopeBox->setText(tr("Min/max envelope"));
+    m_envelopeBox->setToolTip(tr("Shade the range between the least and the greatest value of each window"));
     m_xAxisLabel->setText(tr("Horizontal axis"));
     m_xAxisBox->setItemText(0, tr("Step"));
     m_xAxisBox->setItemText(1, tr("Relative"));
@@ -145,6 +182,9 @@ void ScalarsView::configure(ScalarChart* chart) const
 {
     chart->setRuns(m_runs);
     chart->setSmoothing(m_smoothing);
+    chart->setSmoothingKind(m_smoothingKind);
+    chart->setSmoothingWindow(m_window);
+    chart->setEnvelope(m_envelope);
     chart->setXAxis(m_xAxis);
     chart->setLogY(m_logY);
     chart->setIgnoreOutliers(m_ignoreOutliers);
@@ -152,7 +192,16 @@ void ScalarsView::configure(ScalarChart* chart) const
 
 ScalarsView::Section& ScalarsView::sectionFor(const QString& tag)
 {
-    const QString name = sectionOf(tag);
+    return section(sectionOf(tag), tag);
+}
+
+ScalarsView::Section& ScalarsView::pinnedSection()
+{
+    return section(kPinnedKey, QString());
+}
+
+ScalarsView::Section& ScalarsView::section(const QString& name, const QString& firstTag)
+{
     auto [it, added] = m_sections.try_emplace(name);
     Section& s = it->second;
     if (added) {
@@ -179,11 +228,16 @@ ScalarsView::Section& ScalarsView::sectionFor(const QString& tag)
         frameLayout->addWidget(s.header);
         frameLayout->addWidget(s.body);
         // Sections are shown losses first, rates last, else by name (scalarTagLess); the first few start
-        // expanded. The new section's tag is not in it yet: its rank is the tag's.
-        s.tags.append(tag);
-        const QStringList order = sections();
-        s.tags.clear();
-        s.expanded = order.indexOf(name) < kExpandedSections;
+        // expanded, and the Pinned section always. The new section's tag is not in it yet: its rank
+        // is the tag's.
+        if (name == kPinnedKey) {
+            s.expanded = true;
+        } else {
+            s.tags.append(firstTag);
+            const QStringList order = sections();
+            s.tags.clear();
+            s.expanded = order.indexOf(name) < kExpandedSections;
+        }
         connect(s.header, &QToolButton::toggled, this, [this, name](bool on) { setSectionExpanded(name, on); });
     }
     return s;
@@ -196,7 +250,8 @@ void ScalarsView::updateHeader(Section& section)
         shown += passes(t) ? 1 : 0;
     const QString count = shown == section.tags.size() ? QString::number(section.tags.size())
                                                        : tr("%1 of %2").arg(shown).arg(section.tags.size());
-    section.header->setText(QStringLiteral("%1  (%2)").arg(section.name, count));
+    section.header->setText(
+        QStringLiteral("%1  (%2)").arg(section.name == kPinnedKey ? tr("Pinned") : section.name, count));
     section.header->setArrowType(section.expanded ? Qt::DownArrow : Qt::RightArrow);
     const QSignalBlocker block(section.header);
     section.header->setChecked(section.expanded);
@@ -215,6 +270,16 @@ int ScalarsView::chartHeight() const
     return std::clamp(width * 5 / 8, kMinChartHeight, kMaxChartHeight);
 }
 
+int ScalarsView::heightOf(const QString& tag) const
+{
+    const int height = chartHeight();
+    if (!m_enlarged.contains(tag))
+        return height;
+    // As wide as the row and 3:8 as tall, at least the usual cards' height.
+    const int width = m_scroll->viewport()->width() - 16;
+    return std::clamp(width * 3 / 8, height, std::max(height, kMaxEnlargedHeight));
+}
+
 void ScalarsView::packSections()
 {
     while (QLayoutItem* item = m_sectionsGrid->takeAt(0))
@@ -225,8 +290,9 @@ void ScalarsView::packSections()
         const Section& section = m_sections.at(name);
         if (section.frame->isHidden())
             continue;
-        // An expanded section takes as many columns as it shows charts; a collapsed one, a whole row.
-        const int span = section.expanded ? std::clamp(section.shownCharts, 1, cols) : cols;
+        // An expanded section takes as many columns as it shows charts; a collapsed one, or one with
+        // an enlarged chart, a whole row.
+        const int span = section.expanded && !section.hasEnlarged ? std::clamp(section.shownCharts, 1, cols) : cols;
         if (column + span > cols) {
             ++row;
             column = 0;
@@ -246,8 +312,14 @@ ScalarChart* ScalarsView::createChart(Section& section, const QString& tag)
 {
     auto* chart = new ScalarChart(section.body);
     chart->setTag(tag);
-    chart->setFixedHeight(chartHeight());
+    chart->setFixedHeight(heightOf(tag));
     configure(chart);
+    chart->setPinned(m_pinned.contains(tag));
+    chart->setEnlarged(m_enlarged.contains(tag));
+    // Queued: unpinning from the pinned copy deletes the chart that sent the signal.
+    connect(chart, &ScalarChart::pinToggled, this, [this, tag](bool on) { setPinned(tag, on); }, Qt::QueuedConnection);
+    connect(chart, &ScalarChart::enlargeToggled, this, [this, tag](bool on) { setEnlarged(tag, on); },
+            Qt::QueuedConnection);
     auto it = m_data.find(tag);
     if (it != m_data.end())
         for (const auto& [run, samples] : it->second)
@@ -263,10 +335,14 @@ void ScalarsView::layoutSection(Section& section, bool pack)
     while (QLayoutItem* item = section.grid->takeAt(0))
         delete item;
     int shownCount = 0;
+    section.hasEnlarged = false;
     for (const QString& tag : section.tags)
-        shownCount += section.expanded && passes(tag) ? 1 : 0;
-    const int cols = std::clamp(shownCount, 1, std::max(1, m_columns));
-    int i = 0;
+        if (section.expanded && passes(tag)) {
+            ++shownCount;
+            section.hasEnlarged = section.hasEnlarged || m_enlarged.contains(tag);
+        }
+    const int cols = section.hasEnlarged ? std::max(1, m_columns) : std::clamp(shownCount, 1, std::max(1, m_columns));
+    int i = 0, row = 0, column = 0;
     for (const QString& tag : section.tags) {
         const bool show = section.expanded && passes(tag);
         auto it = section.charts.find(tag);
@@ -276,10 +352,18 @@ void ScalarsView::layoutSection(Section& section, bool pack)
         if (!chart)
             continue;
         chart->setVisible(show);
-        if (show) {
-            section.grid->addWidget(chart, i / cols, i % cols, Qt::AlignTop);
-            ++i;
+        if (!show)
+            continue;
+        if (m_enlarged.contains(tag)) { // a row of its own
+            if (column > 0)
+                ++row, column = 0;
+            section.grid->addWidget(chart, row++, 0, 1, cols, Qt::AlignTop);
+        } else {
+            section.grid->addWidget(chart, row, column, Qt::AlignTop);
+            if (++column >= cols)
+                ++row, column = 0;
         }
+        ++i;
     }
     for (int c = 0; c < section.grid->columnCount(); ++c)
         section.grid->setColumnStretch(c, c < cols ? 1 : 0);
@@ -300,7 +384,7 @@ void ScalarsView::relayoutAll()
     const int height = chartHeight();
     for (auto& [name, section] : m_sections) {
         for (auto& [tag, chart] : section.charts)
-            chart->setFixedHeight(height);
+            chart->setFixedHeight(m_enlarged.contains(tag) ? heightOf(tag) : height);
         layoutSection(section, false);
     }
     packSections();
@@ -315,10 +399,9 @@ bool ScalarsView::eventFilter(QObject* watched, QEvent* event)
         if (columns() != m_columns) {
             relayoutAll();
         } else {
-            const int height = chartHeight();
             for (auto& [name, section] : m_sections)
                 for (auto& [tag, chart] : section.charts)
-                    if (chart->height() != height)
+                    if (const int height = heightOf(tag); chart->height() != height)
                         chart->setFixedHeight(height);
         }
     }
@@ -354,7 +437,11 @@ void ScalarsView::setScalars(const QString& run, const QString& tag, ScalarChart
         Section& section = sectionFor(tag);
         if (auto c = section.charts.find(tag); c != section.charts.end())
             c->second->removeSeries(run);
+        if (ScalarChart* pinned = pinnedChart(tag))
+            pinned->removeSeries(run);
         if (it->second.empty()) {
+            setPinned(tag, false);
+            m_enlarged.remove(tag);
             m_data.erase(it);
             section.tags.removeAll(tag);
             if (auto c = section.charts.find(tag); c != section.charts.end()) {
@@ -387,6 +474,8 @@ void ScalarsView::setScalars(const QString& run, const QString& tag, ScalarChart
         updateEmptyState();
         return;
     }
+    if (ScalarChart* pinned = pinnedChart(tag))
+        pinned->setSeries(run, samples);
     if (auto c = section.charts.find(tag); c != section.charts.end())
         c->second->setSeries(run, std::move(samples));
 }
@@ -418,6 +507,54 @@ ScalarChart* ScalarsView::chart(const QString& tag) const
     return c == s->second.charts.end() ? nullptr : c->second;
 }
 
+ScalarChart* ScalarsView::pinnedChart(const QString& tag) const
+{
+    auto s = m_sections.find(kPinnedKey);
+    if (s == m_sections.end())
+        return nullptr;
+    auto c = s->second.charts.find(tag);
+    return c == s->second.charts.end() ? nullptr : c->second;
+}
+
+void ScalarsView::setPinned(const QString& tag, bool pinned)
+{
+    if (pinned == m_pinned.contains(tag) || (pinned && !m_data.count(tag)))
+        return;
+    Section& pins = pinnedSection();
+    if (pinned) {
+        m_pinned.append(tag);
+    } else {
+        m_pinned.removeAll(tag);
+        if (auto c = pins.charts.find(tag); c != pins.charts.end()) {
+            delete c->second;
+            pins.charts.erase(c);
+        }
+    }
+    pins.tags = m_pinned;
+    if (ScalarChart* c = chart(tag))
+        c->setPinned(pinned);
+    layoutSection(pins); // creates the pinned copy (its button checked)
+}
+
+void ScalarsView::setEnlarged(const QString& tag, bool enlarged)
+{
+    if (enlarged == m_enlarged.contains(tag) || (enlarged && !m_data.count(tag)))
+        return;
+    if (enlarged)
+        m_enlarged.insert(tag);
+    else
+        m_enlarged.remove(tag);
+    for (ScalarChart* c : {chart(tag), pinnedChart(tag)})
+        if (c) {
+            c->setEnlarged(enlarged);
+            c->setFixedHeight(heightOf(tag));
+        }
+    layoutSection(sectionFor(tag), false);
+    if (m_pinned.contains(tag))
+        layoutSection(pinnedSection(), false);
+    packSections();
+}
+
 QStringList ScalarsView::sections() const
 {
     // Each section by its first tag in dashboard order (losses first, rates last), then by name.
@@ -426,6 +563,8 @@ QStringList ScalarsView::sections() const
         int rank = s.tags.isEmpty() ? 1 : 2;
         for (const QString& tag : s.tags)
             rank = std::min(rank, scalarTagRank(tag.toStdString()));
+        if (name == kPinnedKey)
+            rank = -1;
         ranked.emplace_back(rank, name);
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -486,6 +625,54 @@ void ScalarsView::setSmoothing(double weight)
     for (auto& [name, section] : m_sections)
         for (auto& [tag, chart] : section.charts)
             chart->setSmoothing(weight);
+}
+
+void ScalarsView::setSmoothingKind(SmoothingKind kind)
+{
+    {
+        const QSignalBlocker block(m_smoothingKindBox);
+        m_smoothingKindBox->setCurrentIndex(kind == SmoothingKind::MovingAverage ? 1 : 0);
+    }
+    m_smoothingKind = kind;
+    updateSmoothingControls();
+    for (auto& [name, section] : m_sections)
+        for (auto& [tag, chart] : section.charts)
+            chart->setSmoothingKind(kind);
+}
+
+void ScalarsView::setSmoothingWindow(int samples)
+{
+    samples = std::clamp(samples, 1, static_cast<int>(kMaxSmoothingWindow));
+    {
+        const QSignalBlocker block(m_windowBox);
+        m_windowBox->setValue(samples);
+    }
+    m_window = samples;
+    for (auto& [name, section] : m_sections)
+        for (auto& [tag, chart] : section.charts)
+            chart->setSmoothingWindow(samples);
+}
+
+void ScalarsView::setEnvelope(bool shown)
+{
+    {
+        const QSignalBlocker block(m_envelopeBox);
+        m_envelopeBox->setChecked(shown);
+    }
+    m_envelope = shown;
+    updateSmoothingControls();
+    for (auto& [name, section] : m_sections)
+        for (auto& [tag, chart] : section.charts)
+            chart->setEnvelope(shown);
+}
+
+void ScalarsView::updateSmoothingControls()
+{
+    // The weight belongs to the exponential average; the window to the moving one and the envelope.
+    const bool exponential = m_smoothingKind == SmoothingKind::Exponential;
+    m_smoothingSlider->setVisible(exponential);
+    m_smoothingBox->setVisible(exponential);
+    m_windowBox->setVisible(!exponential || m_envelope);
 }
 
 void ScalarsView::setXAxis(XAxis axis)

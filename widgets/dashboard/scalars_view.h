@@ -3,6 +3,8 @@
 
 #include "dashboard/scalar_chart.h"
 
+#include <QSet>
+#include <QStringList>
 #include <QWidget>
 
 #include <map>
@@ -15,13 +17,16 @@ class QLabel;
 class QLineEdit;
 class QScrollArea;
 class QSlider;
+class QSpinBox;
 class QToolButton;
 class QVBoxLayout;
 
 namespace tstudio::dashboard {
 
 /// The Scalars tab. A control row (tag filter as a case-insensitive regular expression, shown in red
-/// when invalid; smoothing slider and number box, 0..0.999, default 0.6; x axis Step / Relative /
+/// when invalid; smoothing: Exponential (TensorBoard's, a slider and number box, 0..0.999, default
+/// 0.6) or Moving average (a window of samples, default 10), and a min/max envelope over the same
+/// window; x axis Step / Relative /
 /// Wall; log-scale y; ignore outliers, on by default) above the tags grouped into collapsible
 /// sections by the text before their first '/' (a tag without '/' is its own section), each a grid
 /// of ScalarCharts in a scroll area. The cards use the width: as many columns as fit cards of at
@@ -47,8 +52,21 @@ public:
     QStringList tags() const;
     /// The chart of `tag`, or nullptr when it has not been created (collapsed section, filtered out).
     ScalarChart* chart(const QString& tag) const;
-    /// Section names in display order (losses first, rates last, else by name), and whether a section is shown (some tag passes the filter)
-    /// and expanded.
+    /// The copy of a pinned tag's chart in the Pinned section, or nullptr.
+    ScalarChart* pinnedChart(const QString& tag) const;
+
+    /// Pins a tag's chart: a copy of it in the Pinned section at the top (the first section),
+    /// in the order pinned; a chart's Pin / Unpin button does the same. Tags without data are not
+    /// pinned; a tag whose data goes is unpinned.
+    void setPinned(const QString& tag, bool pinned);
+    QStringList pinnedTags() const { return m_pinned; }
+    /// An enlarged chart takes a row of its own, the whole width, and is taller (its section then
+    /// spans the width too); its Enlarge / Shrink button does the same.
+    void setEnlarged(const QString& tag, bool enlarged);
+    bool isEnlarged(const QString& tag) const { return m_enlarged.contains(tag); }
+    /// Section names in display order (the Pinned section, where anything was pinned, under a key
+    /// no tag can have; then losses first, rates last, else by name), and whether a section is
+    /// shown (some tag passes the filter) and expanded.
     QStringList sections() const;
     bool isSectionShown(const QString& section) const;
     bool isSectionExpanded(const QString& section) const;
@@ -58,6 +76,12 @@ public:
     bool tagFilterValid() const { return m_filterValid; }
     void setSmoothing(double weight);
     double smoothing() const { return m_smoothing; }
+    void setSmoothingKind(SmoothingKind kind);
+    SmoothingKind smoothingKind() const { return m_smoothingKind; }
+    void setSmoothingWindow(int samples);
+    int smoothingWindow() const { return m_window; }
+    void setEnvelope(bool shown);
+    bool envelopeShown() const { return m_envelope; }
     void setXAxis(XAxis axis);
     void setLogY(bool logY);
     void setIgnoreOutliers(bool ignore);
@@ -74,6 +98,7 @@ private:
         QString name;
         QStringList tags; ///< in display order (scalarTagLess)
         int shownCharts = 0; ///< charts laid out the last time
+        bool hasEnlarged = false; ///< one of them is enlarged: the section takes the whole width
         QWidget* frame = nullptr;
         QToolButton* header = nullptr;
         QWidget* body = nullptr;
@@ -83,6 +108,11 @@ private:
     };
 
     Section& sectionFor(const QString& tag);
+    Section& pinnedSection();
+    /// The section `name`, made (empty) the first time; `firstTag` ranks a new tag section.
+    Section& section(const QString& name, const QString& firstTag);
+    /// A chart's height: the cards' usual one, more when enlarged.
+    int heightOf(const QString& tag) const;
     /// Lays out the charts of one section; `pack`: then the sections' grid too.
     void layoutSection(Section& section, bool pack = true);
     void packSections();
@@ -96,15 +126,21 @@ private:
     void updateEmptyState();
     int columns() const;
     void retranslateUi();
+    void updateSmoothingControls();
 
     std::map<QString, std::map<QString, ScalarChart::Samples>> m_data; ///< tag -> run -> samples
     std::map<QString, Section> m_sections;
     QVector<RunStyle> m_runs;
     double m_smoothing = 0.6;
+    SmoothingKind m_smoothingKind = SmoothingKind::Exponential;
+    int m_window = 10;
+    bool m_envelope = false;
     XAxis m_xAxis = XAxis::Step;
     bool m_logY = false;
     bool m_ignoreOutliers = true;
     QString m_filter;
+    QStringList m_pinned;      ///< tags pinned, in the order pinned
+    QSet<QString> m_enlarged;  ///< tags whose charts are enlarged
     bool m_filterValid = true;
     int m_columns = 0;
 
@@ -112,6 +148,9 @@ private:
     QLabel* m_smoothingLabel = nullptr;
     QSlider* m_smoothingSlider = nullptr;
     QDoubleSpinBox* m_smoothingBox = nullptr;
+    QComboBox* m_smoothingKindBox = nullptr;
+    QSpinBox* m_windowBox = nullptr;
+    QCheckBox* m_envelopeBox = nullptr;
     QLabel* m_xAxisLabel = nullptr;
     QComboBox* m_xAxisBox = nullptr;
     QCheckBox* m_logBox = nullptr;

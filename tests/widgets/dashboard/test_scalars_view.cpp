@@ -3,6 +3,7 @@
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalar_export.h"
 #include "dashboard/scalar_math.h"
+#include "dashboard/scalar_window.h"
 #include "dashboard/scalars_view.h"
 
 #include <QApplication>
@@ -17,6 +18,9 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QPointer>
+#include <QToolButton>
+#include <QSignalSpy>
 
 #include <cmath>
 
@@ -117,6 +121,189 @@ private slots:
         const QList<QPointF> plain = chart->smoothedPoints(QStringLiteral("train"));
         QCOMPARE(plain.first().y(), m_train->front().value);
         QCOMPARE(plain.last().y(), m_train->back().value);
+    }
+
+    void movingAverageAndEnvelope()
+    {
+        ScalarsView view;
+        view.resize(1400, 900);
+        view.show();
+        fill(view);
+        ScalarChart* chart = view.chart(QStringLiteral("loss"));
+        QVERIFY(chart);
+        const QString train = QStringLiteral("train");
+        const std::vector<double> values = valuesOf(m_train);
+
+        view.setSmoothingKind(SmoothingKind::MovingAverage);
+        view.setSmoothingWindow(25);
+        QCOMPARE(chart->smoothingKind(), SmoothingKind::MovingAverage);
+        QCOMPARE(chart->smoothingWindow(), 25);
+        chart->refresh();
+        std::vector<double> average;
+        smoothMovingAverage(values, 25, average);
+        QList<QPointF> pts = chart->smoothedPoints(train);
+        QCOMPARE(pts.size(), m_train->size()); // 200 points: fewer than the pixel columns, none dropped
+        for (const QPointF& p : pts)
+            QCOMPARE(p.y(), average[static_cast<std::size_t>(p.x() / 10)]);
+        // By hand at step 240 (sample 24): the mean of the first 25 values.
+        double sum = 0;
+        for (int i = 0; i < 25; ++i)
+            sum += values[static_cast<std::size_t>(i)];
+        QVERIFY(std::abs(pts[24].y() - sum / 25) < 1e-12);
+        QVERIFY(chart->smoothingOn());
+        QVERIFY(!chart->rawPoints(train).isEmpty()); // the faded raw curve under it
+
+        // A window of one sample smooths nothing: the raw values in full colour.
+        view.setSmoothingWindow(1);
+        QVERIFY(!chart->smoothingOn());
+        chart->refresh();
+        pts = chart->smoothedPoints(train);
+        QCOMPARE(pts.first().y(), values.front());
+        QCOMPARE(pts.last().y(), values.back());
+
+        // The envelope: each window's least and greatest raw value, drawn under the curves.
+        QVERIFY(chart->envelopeUpper(train).isEmpty());
+        view.setSmoothingWindow(8);
+        view.setEnvelope(true);
+        QVERIFY(chart->envelopeShown());
+        chart->refresh();
+        std::vector<double> lo, hi;
+        rollingMinMax(values, 8, lo, hi);
+        const QList<QPointF> upper = chart->envelopeUpper(train), lower = chart->envelopeLower(train);
+        QCOMPARE(upper.size(), m_train->size());
+        QCOMPARE(lower.size(), m_train->size());
+        for (int i = 0; i < upper.size(); ++i) {
+            QCOMPARE(upper[i].y(), hi[static_cast<std::size_t>(i)]);
+            QCOMPARE(lower[i].y(), lo[static_cast<std::size_t>(i)]);
+            QVERIFY(lower[i].y() <= values[static_cast<std::size_t>(i)]);
+            QVERIFY(upper[i].y() >= values[static_cast<std::size_t>(i)]);
+        }
+        // The y axis takes the band in: its range holds the greatest upper bound.
+        QVERIFY(chart->yRange().second >= *std::max_element(hi.begin(), hi.end()));
+        // Back to TensorBoard's smoothing: the envelope stays (its window too), the curve is the EMA.
+        view.setSmoothingKind(SmoothingKind::Exponential);
+        chart->refresh();
+        const std::vector<double> ema = smoothTensorBoard(values, 0.6);
+        for (const QPointF& p : chart->smoothedPoints(train))
+            QCOMPARE(p.y(), ema[static_cast<std::size_t>(p.x() / 10)]);
+        QCOMPARE(chart->envelopeUpper(train).size(), m_train->size());
+        view.setEnvelope(false);
+        chart->refresh();
+        QVERIFY(chart->envelopeUpper(train).isEmpty());
+
+        // A chart created later (a section expanded afterwards) takes the view's settings.
+        view.setSmoothingKind(SmoothingKind::MovingAverage);
+        view.setSmoothingWindow(5);
+        view.setEnvelope(true);
+        view.setScalars(train, QStringLiteral("zeta/late"), m_train);
+        view.setSectionExpanded(QStringLiteral("zeta"), true);
+        ScalarChart* late = view.chart(QStringLiteral("zeta/late"));
+        QVERIFY(late);
+        QCOMPARE(late->smoothingKind(), SmoothingKind::MovingAverage);
+        QCOMPARE(late->smoothingWindow(), 5);
+        QVERIFY(late->envelopeShown());
+    }
+
+    void pinnedAndEnlargedCharts()
+    {
+        ScalarsView view;
+        view.resize(1400, 900);
+        view.show();
+        fill(view);
+        ScalarChart* auc = view.chart(QStringLiteral("metrics/auc"));
+        QVERIFY(auc);
+        QVERIFY(!auc->isPinned());
+        // The chart's Pin button: a copy in the Pinned section, which comes first.
+        QSignalSpy pinned(auc, &ScalarChart::pinToggled);
+        const auto buttons = auc->findChildren<QToolButton*>();
+        QToolButton* pin = nullptr;
+        for (QToolButton* b : buttons)
+            if (b->text() == QStringLiteral("Pin"))
+                pin = b;
+        QVERIFY(pin);
+        pin->click();
+        QCOMPARE(pinned.count(), 1);
+        QTRY_COMPARE(view.pinnedTags(), QStringList{"metrics/auc"});
+        QCOMPARE(view.sections().first().at(0), QChar(1)); // the Pinned section's key
+        QVERIFY(view.isSectionShown(view.sections().first()));
+        ScalarChart* copy = view.pinnedChart(QStringLiteral("metrics/auc"));
+        QVERIFY(copy);
+        QVERIFY(copy != auc);
+        QVERIFY(copy->isPinned() && auc->isPinned());
+        QCOMPARE(copy->seriesRuns(), auc->seriesRuns());
+        // Live data reaches the copy too.
+        view.setScalars(QStringLiteral("train"), QStringLiteral("metrics/auc"), makeSamples(20, 1.0, 0.0));
+        QCOMPARE(copy->samples(QStringLiteral("train"))->size(), std::size_t(20));
+        // Settings reach it: it is a chart of the view.
+        view.setSmoothingKind(SmoothingKind::MovingAverage);
+        QCOMPARE(copy->smoothingKind(), SmoothingKind::MovingAverage);
+        view.setPinned(QStringLiteral("loss"), true);
+        QCOMPARE(view.pinnedTags(), (QStringList{"metrics/auc", "loss"}));
+        view.setPinned(QStringLiteral("no/such/tag"), true); // no data: not pinned
+        QCOMPARE(view.pinnedTags().size(), 2);
+
+        // Enlarged: a row of its own across the section, taller than the others.
+        ScalarChart* accuracy = view.chart(QStringLiteral("metrics/accuracy"));
+        QVERIFY(accuracy);
+        const int usual = accuracy->height();
+        view.setEnlarged(QStringLiteral("metrics/auc"), true);
+        QVERIFY(auc->isEnlarged() && copy->isEnlarged());
+        QVERIFY2(auc->height() > usual, qPrintable(QStringLiteral("%1 vs %2").arg(auc->height()).arg(usual)));
+        QTRY_VERIFY(auc->width() > 2 * accuracy->width());
+        view.setEnlarged(QStringLiteral("metrics/auc"), false);
+        QCOMPARE(auc->height(), accuracy->height()); // the cards' height (a scroll bar may have changed it)
+
+        // Unpinned from the copy's own button: the copy goes (deleted after its signal).
+        QToolButton* unpin = nullptr;
+        for (QToolButton* b : copy->findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("Unpin"))
+                unpin = b;
+        QVERIFY(unpin);
+        QPointer<ScalarChart> gone(copy);
+        unpin->click();
+        QTRY_VERIFY(gone.isNull());
+        QCOMPARE(view.pinnedTags(), QStringList{"loss"});
+        QVERIFY(!auc->isPinned());
+        // A pinned tag whose data goes is unpinned.
+        view.removeRun(QStringLiteral("train"));
+        view.removeRun(QStringLiteral("eval"));
+        QVERIFY(view.pinnedTags().isEmpty());
+        QVERIFY(view.tags().isEmpty());
+    }
+
+    void envelopeIsDecimatedAndSkipsGaps()
+    {
+        ScalarChart chart;
+        chart.resize(600, 400);
+        chart.show();
+        chart.setRuns({RunStyle{QStringLiteral("train"), QColor(0xff7043), true}});
+        // 50,000 samples with a stretch of NaN in the middle: two stretches, each decimated.
+        auto v = std::make_shared<std::vector<events::ScalarSample>>();
+        for (int i = 0; i < 50000; ++i) {
+            events::ScalarSample s;
+            s.step = i;
+            s.wallTime = 1.7e9 + i;
+            s.value = i >= 20000 && i < 20100 ? std::nan("") : std::sin(i * 0.01) + 0.1 * std::sin(i * 1.3);
+            v->push_back(s);
+        }
+        chart.setSmoothingKind(SmoothingKind::MovingAverage);
+        chart.setSmoothingWindow(50);
+        chart.setEnvelope(true);
+        chart.setSeries(QStringLiteral("train"), v);
+        chart.refresh();
+        const QList<QPointF> upper = chart.envelopeUpper(QStringLiteral("train"));
+        QVERIFY2(upper.size() < 5000, qPrintable(QString::number(upper.size())));
+        QVERIFY(upper.size() > 100);
+        // No point of the band lies in the gap: windows wholly inside it have no finite value.
+        for (const QPointF& p : upper)
+            QVERIFY2(!(p.x() >= 20049 && p.x() < 20100), qPrintable(QString::number(p.x())));
+        // Each drawn upper point is the window's maximum there.
+        std::vector<double> raw, lo, hi;
+        for (const auto& s : *v)
+            raw.push_back(s.value);
+        rollingMinMax(raw, 50, lo, hi);
+        for (const QPointF& p : upper)
+            QCOMPARE(p.y(), hi[static_cast<std::size_t>(p.x())]);
     }
 
     void manyPointsAreDecimated()
