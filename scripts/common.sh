@@ -11,7 +11,7 @@ TSTUDIO_BUILD_TYPE="${TSTUDIO_BUILD_TYPE:-RelWithDebInfo}"
 # NVIDIA toolkit with cuDNN is in /usr/local/cuda, the build finds and uses it.
 TSTUDIO_PACKAGES=(
     build-essential cmake ninja-build ccache pkg-config lld
-    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-multimedia-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libqt6opengl6-dev libgl-dev libxkbcommon-dev libvulkan-dev
     libeigen3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libpng-dev libdnnl-dev
     libcli11-dev nlohmann-json3-dev libsimdjson-dev libreadline-dev libexpected-dev

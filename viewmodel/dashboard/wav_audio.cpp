@@ -1,6 +1,7 @@
 #include "dashboard/wav_audio.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace tstudio::dashboard {
@@ -15,7 +16,7 @@ std::uint32_t readLe(const std::string& b, std::size_t at, int bytes)
     return v;
 }
 
-/// One sample of the first channel as a value in [-1, 1].
+/// The sample at byte `at` as a value in [-1, 1] (float files: as stored).
 float sampleAt(const std::string& b, std::size_t at, int format, int bits)
 {
     if (format == 3) {
@@ -40,14 +41,25 @@ float sampleAt(const std::string& b, std::size_t at, int format, int bits)
 
 } // namespace
 
-Expected<WavInfo> parseWav(const std::string& b, const std::string& what, int peakCount)
+namespace {
+
+/// Where a WAV file's samples are, after its format was checked.
+struct WavLayout {
+    WavInfo info;                ///< without peaks
+    std::size_t dataAt = 0;      ///< first byte of the first frame
+    std::size_t frameBytes = 0;  ///< bytes of one frame (every channel)
+};
+
+Expected<WavLayout> locateWav(const std::string& b, const std::string& what)
 {
     const auto bad = [&](const std::string& why) {
-        return unexpected(invalidArgumentError("audio clip " + what + " is not a WAV file the dashboard can read: " + why));
+        return unexpected(
+            invalidArgumentError("audio clip " + what + " is not a WAV file the dashboard can read: " + why));
     };
     if (b.size() < 12 || b.compare(0, 4, "RIFF") != 0 || b.compare(8, 4, "WAVE") != 0)
         return bad("expected a RIFF/WAVE header");
-    WavInfo info;
+    WavLayout layout;
+    WavInfo& info = layout.info;
     std::size_t dataAt = 0, dataSize = 0;
     bool haveFormat = false;
     for (std::size_t at = 12; at + 8 <= b.size();) {
@@ -86,9 +98,21 @@ Expected<WavInfo> parseWav(const std::string& b, const std::string& what, int pe
                    " bits per sample (expected PCM 8/16/24/32 or float 32/64)");
     if (info.channels < 1 || info.sampleRate < 1)
         return bad(std::to_string(info.channels) + " channels at " + std::to_string(info.sampleRate) + " Hz");
-    const std::size_t frameBytes = std::size_t(info.channels) * std::size_t(info.bitsPerSample / 8);
-    info.frames = static_cast<std::int64_t>(dataSize / frameBytes);
+    layout.dataAt = dataAt;
+    layout.frameBytes = std::size_t(info.channels) * std::size_t(info.bitsPerSample / 8);
+    info.frames = static_cast<std::int64_t>(dataSize / layout.frameBytes);
     info.durationSeconds = double(info.frames) / info.sampleRate;
+    return layout;
+}
+
+} // namespace
+
+Expected<WavInfo> parseWav(const std::string& b, const std::string& what, int peakCount)
+{
+    auto layout = locateWav(b, what);
+    if (!layout)
+        return unexpected(layout.error());
+    WavInfo info = std::move(layout->info);
     if (info.frames > 0 && peakCount > 0) {
         info.peaks.assign(std::size_t(peakCount), {0.f, 0.f});
         for (std::size_t k = 0; k < info.peaks.size(); ++k) {
@@ -98,7 +122,8 @@ Expected<WavInfo> parseWav(const std::string& b, const std::string& what, int pe
             const std::int64_t stride = std::max<std::int64_t>(1, (to - from) / 64);
             float lo = 1, hi = -1;
             for (std::int64_t f = from; f < to && f < info.frames; f += stride) {
-                const float v = sampleAt(b, dataAt + std::size_t(f) * frameBytes, info.format, info.bitsPerSample);
+                const float v = sampleAt(b, layout->dataAt + std::size_t(f) * layout->frameBytes, info.format,
+                                         info.bitsPerSample);
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
             }
@@ -106,6 +131,26 @@ Expected<WavInfo> parseWav(const std::string& b, const std::string& what, int pe
         }
     }
     return info;
+}
+
+Expected<WavSamples> decodeWavSamples(const std::string& b, const std::string& what)
+{
+    auto layout = locateWav(b, what);
+    if (!layout)
+        return unexpected(layout.error());
+    const WavInfo& info = layout->info;
+    WavSamples out;
+    out.channels = info.channels;
+    out.sampleRate = info.sampleRate;
+    const std::size_t sampleBytes = std::size_t(info.bitsPerSample / 8);
+    const std::size_t count = std::size_t(info.frames) * std::size_t(info.channels);
+    out.interleaved.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const float v = sampleAt(b, layout->dataAt + i * sampleBytes, info.format, info.bitsPerSample);
+        // A float file may hold values past full scale, or NaN: clipped, NaN as silence.
+        out.interleaved[i] = std::isnan(v) ? 0.f : std::clamp(v, -1.f, 1.f);
+    }
+    return out;
 }
 
 } // namespace tstudio::dashboard

@@ -6,7 +6,13 @@
 #include "io/events/summary_values.h"
 #include "proto/summary.pb.h"
 
+#include <QAudioDevice>
+#include <QAudioFormat>
+#include <QAudioSink>
+#include <QBuffer>
 #include <QEvent>
+#include <QMediaDevices>
+#include <QPointer>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -20,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace tstudio::dashboard {
 
@@ -93,16 +100,25 @@ AudioClipWidget::AudioClipWidget(std::string encoded, const QString& label, doub
     layout->addWidget(m_info);
     layout->addWidget(new WaveformWidget(wav ? wav->peaks : std::vector<std::pair<float, float>>{}, colour, this));
     auto* buttons = new QHBoxLayout;
-    auto* play = new QPushButton(tr("Play"), this);
-    play->setEnabled(false);
-    // A disabled button shows no tooltip on some styles; the label next to it says the same.
-    play->setToolTip(tr("Playback needs Qt Multimedia; save the clip and play it in another program."));
+    m_play = new QPushButton(tr("Play"), this);
+    m_play->setEnabled(wav.has_value() && wav->frames > 0);
+    m_play->setToolTip(tr("Play the clip on the default audio output"));
     auto* save = new QPushButton(tr("Save as WAV…"), this);
-    buttons->addWidget(play);
+    buttons->addWidget(m_play);
     buttons->addStretch(1);
     buttons->addWidget(save);
     layout->addLayout(buttons);
-    setToolTip(play->toolTip());
+    m_playError = new QLabel(this);
+    m_playError->setWordWrap(true);
+    m_playError->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_playError->hide();
+    layout->addWidget(m_playError);
+    connect(m_play, &QPushButton::clicked, this, [this] {
+        if (isPlaying())
+            stop();
+        else
+            play();
+    });
     connect(save, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save audio clip as WAV"), m_name + ".wav",
                                                           tr("WAV audio (*.wav)"));
@@ -112,6 +128,116 @@ AudioClipWidget::AudioClipWidget(std::string encoded, const QString& label, doub
         if (!saveWav(path, &error))
             QMessageBox::warning(this, tr("Save as WAV"), error);
     });
+}
+
+namespace {
+
+/// The clip playing now, if any: starting another stops it.
+QPointer<AudioClipWidget>& playingClip()
+{
+    static QPointer<AudioClipWidget> clip;
+    return clip;
+}
+
+} // namespace
+
+QAudioFormat playbackFormat(const WavSamples& samples)
+{
+    QAudioFormat format;
+    format.setSampleRate(samples.sampleRate);
+    format.setChannelCount(samples.channels);
+    format.setSampleFormat(QAudioFormat::Float);
+    return format;
+}
+
+AudioClipWidget::~AudioClipWidget()
+{
+    stop();
+}
+
+bool AudioClipWidget::play(QString* error)
+{
+    auto fail = [&](const QString& why) {
+        m_playError->setText(why);
+        m_playError->show();
+        if (error)
+            *error = why;
+        return false;
+    };
+    stop();
+    const auto samples = decodeWavSamples(m_encoded, m_name.toStdString());
+    if (!samples)
+        return fail(QString::fromStdString(samples.error().message()));
+    const QAudioDevice device = QMediaDevices::defaultAudioOutput();
+    if (device.isNull())
+        return fail(tr("No audio output on this machine: save the clip and play it elsewhere."));
+    const QAudioFormat format = playbackFormat(*samples);
+    if (!device.isFormatSupported(format))
+        return fail(tr("The audio output %1 cannot play %2 Hz with %n channel(s).", nullptr, samples->channels)
+                        .arg(device.description())
+                        .arg(samples->sampleRate));
+    if (playingClip() && playingClip() != this)
+        playingClip()->stop();
+    m_playError->hide();
+    m_buffer = new QBuffer(this);
+    m_buffer->setData(reinterpret_cast<const char*>(samples->interleaved.data()),
+                      static_cast<qsizetype>(samples->interleaved.size() * sizeof(float)));
+    m_buffer->open(QIODevice::ReadOnly);
+    m_sink = new QAudioSink(device, format, this);
+    connect(m_sink, &QAudioSink::stateChanged, this, [this](QAudio::State state) {
+        if (!m_sink)
+            return;
+        if (state == QAudio::IdleState) { // played to the end
+            stop();
+        } else if (state == QAudio::StoppedState && m_sink->error() != QAudio::NoError) {
+            const QString why = tr("Playback stopped: the audio output reported an error.");
+            stop();
+            m_playError->setText(why);
+            m_playError->show();
+        }
+    });
+    m_sink->start(m_buffer);
+    if (m_sink->error() != QAudio::NoError) {
+        stop();
+        return fail(tr("The audio output %1 could not start.").arg(device.description()));
+    }
+    playingClip() = this;
+    m_play->setText(tr("Stop"));
+    m_play->setToolTip(tr("Stop playing"));
+    return true;
+}
+
+void AudioClipWidget::stop()
+{
+    if (m_sink) {
+        QAudioSink* sink = std::exchange(m_sink, nullptr);
+        sink->disconnect(this);
+        sink->stop();
+        sink->deleteLater();
+    }
+    if (m_buffer)
+        std::exchange(m_buffer, nullptr)->deleteLater();
+    if (playingClip() == this)
+        playingClip() = nullptr;
+    showStopped();
+}
+
+void AudioClipWidget::showStopped()
+{
+    if (!m_play)
+        return;
+    m_play->setText(tr("Play"));
+    m_play->setToolTip(tr("Play the clip on the default audio output"));
+}
+
+bool AudioClipWidget::isPlaying() const
+{
+    return m_sink != nullptr;
+}
+
+QString AudioClipWidget::playbackError() const
+{
+    return m_playError->isHidden() ? QString() : m_playError->text();
 }
 
 QString AudioClipWidget::infoText() const

@@ -15,7 +15,11 @@
 #include <utility>
 #include <vector>
 
+class QAudioFormat;
+class QAudioSink;
+class QBuffer;
 class QLabel;
+class QPushButton;
 class QSlider;
 class QVBoxLayout;
 
@@ -23,23 +27,44 @@ namespace tstudio::dashboard {
 
 class TagCardGrid;
 
-/// One audio clip of a sample: label, facts, waveform thumbnail, a disabled play button (no Qt
-/// Multimedia) and "Save as WAV…".
+/// The format a clip plays in (Qt Multimedia): its rate and channels, 32-bit float samples.
+QAudioFormat playbackFormat(const WavSamples& samples);
+
+/// One audio clip of a sample: label, facts, waveform thumbnail, Play / Stop (Qt Multimedia, on
+/// the default audio output) and "Save as WAV…". One clip plays at a time in the whole program:
+/// starting one stops any other.
 class AudioClipWidget : public QWidget {
     Q_OBJECT
 public:
     AudioClipWidget(std::string encoded, const QString& label, double summarySampleRate, const QString& name,
                     const QColor& colour, QWidget* parent = nullptr);
+    ~AudioClipWidget() override;
     /// Writes the clip's bytes unchanged (atomically); false with `error` set on failure.
     bool saveWav(const QString& path, QString* error = nullptr) const;
     QString infoText() const;
     QString labelText() const;
 
+    /// Starts playing the clip on the default audio output; false with the reason shown under the
+    /// clip (and in `error`) when the clip cannot be decoded, there is no audio output, or the
+    /// output cannot take the clip's format.
+    bool play(QString* error = nullptr);
+    void stop();
+    bool isPlaying() const;
+    QPushButton* playButton() const { return m_play; }
+    /// Why the last play() failed ("" after a start).
+    QString playbackError() const;
+
 private:
+    void showStopped();
+
     std::string m_encoded;
     QString m_name;
     QLabel* m_info = nullptr;
     QLabel* m_label = nullptr;
+    QPushButton* m_play = nullptr;
+    QLabel* m_playError = nullptr;
+    QAudioSink* m_sink = nullptr;
+    QBuffer* m_buffer = nullptr;
 };
 
 /// One (tag, run): a step slider (live data moves it only from the newest step) and the clips of

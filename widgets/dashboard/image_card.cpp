@@ -224,6 +224,26 @@ std::int64_t ImageCard::currentStep() const
     return m_samples[static_cast<std::size_t>(i)].step;
 }
 
+std::vector<std::int64_t> ImageCard::steps() const
+{
+    std::vector<std::int64_t> out;
+    out.reserve(m_samples.size());
+    for (const auto& sample : m_samples)
+        out.push_back(sample.step);
+    return out;
+}
+
+void ImageCard::showStepAtOrBefore(std::int64_t step)
+{
+    if (m_samples.empty())
+        return;
+    // m_samples is sorted by step (setSamples).
+    const auto after = std::upper_bound(m_samples.begin(), m_samples.end(), step,
+                                        [](std::int64_t s, const events::ValueSample& v) { return s < v.step; });
+    const int index = after == m_samples.begin() ? 0 : static_cast<int>(after - m_samples.begin()) - 1;
+    m_stepSlider->setValue(index); // shows it (valueChanged)
+}
+
 void ImageCard::setSamples(std::vector<events::ValueSample> samples)
 {
     const bool atNewest = m_samples.empty() || m_stepSlider->value() == m_stepSlider->maximum();

@@ -57,6 +57,11 @@ public:
 
     /// The step shown, or -1 without samples.
     std::int64_t currentStep() const;
+    /// The steps of the samples, ascending.
+    std::vector<std::int64_t> steps() const;
+    /// Shows the last sample at or before `step` (the first sample when every one is later), as
+    /// the Images tab's step for every card asks.
+    void showStepAtOrBefore(std::int64_t step);
     QSlider* stepSlider() const { return m_stepSlider; }
     QLabel* stepLabel() const { return m_stepLabel; }
     QSpinBox* indexSpin() const { return m_indexSpin; }

@@ -17,10 +17,23 @@ RunCardsView::RunCardsView(int cardWidth, QWidget* parent) : QWidget(parent)
     layout->addWidget(m_grid);
 }
 
+void RunCardsView::addBar(QWidget* bar)
+{
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, bar);
+}
+
 void RunCardsView::setRuns(const QVector<RunStyle>& runs)
 {
     m_runs = runs;
     styleCards();
+}
+
+void RunCardsView::removeRun(const QString& run)
+{
+    const QString suffix = QLatin1Char('\n') + run;
+    for (const QString& key : m_grid->keys())
+        if (key.endsWith(suffix) && key.indexOf(QLatin1Char('\n')) == key.size() - suffix.size())
+            m_grid->removeCard(key);
 }
 
 void RunCardsView::retranslateUi()

@@ -20,10 +20,14 @@ public:
     /// left out but keep their state.
     void setRuns(const QVector<RunStyle>& runs);
     TagCardGrid* grid() const { return m_grid; }
+    /// Removes every card of `run` (its files are gone).
+    virtual void removeRun(const QString& run);
 
 protected:
     RunCardsView(int cardWidth, QWidget* parent);
     void changeEvent(QEvent* event) override;
+    /// Puts `bar` above the grid (a subclass's controls).
+    void addBar(QWidget* bar);
     /// Sets the grid's empty text; subclasses call it at the end of their constructor.
     void retranslateUi();
     /// The text shown when there is no card (translated).

@@ -19,11 +19,16 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QPushButton>
+#include <QAudioFormat>
+#include <QAudioDevice>
+#include <QMediaDevices>
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QTextTable>
 
 #include <cmath>
+#include <cstring>
 
 using namespace tstudio;
 using namespace tstudio::dashboard;
@@ -156,6 +161,52 @@ private slots:
         // Hidden runs' cards are left out.
         view.setRuns({kRuns[0], RunStyle{"eval", kRuns[1].colour, false}});
         QCOMPARE(view.grid()->shownCardCount(), 1);
+    }
+
+    /// "One step for all cards": runs logged at different steps line up at the last sample at or
+    /// before the chosen step; a removed run's steps leave the slider.
+    void oneStepForAllCards()
+    {
+        ImagesView view;
+        view.resize(900, 700);
+        view.setRuns(kRuns);
+        view.setImages("train", "mnist/image", images(5)); // steps 0, 5, 10, 15, 20
+        std::vector<events::ValueSample> evalSamples;
+        for (int step : {3, 12})
+            evalSamples.push_back(tf1Image(step, pngBytes(28, 28, step)));
+        view.setImages("eval", "mnist/image", evalSamples);
+        QCOMPARE(view.linkedSteps(), (std::vector<std::int64_t>{0, 3, 5, 10, 12, 15, 20}));
+        ImageCard* train = view.card("mnist/image", "train");
+        ImageCard* eval = view.card("mnist/image", "eval");
+        QVERIFY(!view.linkedStepSlider()->isEnabled()); // off until linked
+        train->stepSlider()->setValue(1);              // each card its own step
+        view.setStepsLinked(true);
+        QVERIFY(view.linkedStepSlider()->isEnabled());
+        // Linked at the newest step: every card at its newest.
+        QCOMPARE(train->currentStep(), std::int64_t(20));
+        QCOMPARE(eval->currentStep(), std::int64_t(12));
+        view.showLinkedStep(11); // the slider's last position at or before 11 is step 10
+        QCOMPARE(view.linkedStepSlider()->value(), 3);
+        QCOMPARE(train->currentStep(), std::int64_t(10));
+        QCOMPARE(eval->currentStep(), std::int64_t(3));
+        view.linkedStepSlider()->setValue(0); // step 0: eval has nothing that early, shows its first
+        QCOMPARE(train->currentStep(), std::int64_t(0));
+        QCOMPARE(eval->currentStep(), std::int64_t(3));
+        // New data leaves a slider the user placed where it is.
+        view.linkedStepSlider()->setValue(4); // step 12
+        view.setImages("train", "mnist/image", images(6)); // adds step 25
+        QCOMPARE(view.linkedSteps().back(), std::int64_t(25));
+        QCOMPARE(view.linkedSteps()[static_cast<std::size_t>(view.linkedStepSlider()->value())], std::int64_t(12));
+        QCOMPARE(train->currentStep(), std::int64_t(10));
+        QCOMPARE(eval->currentStep(), std::int64_t(12));
+        view.removeRun("eval");
+        QCOMPARE(view.linkedSteps(), (std::vector<std::int64_t>{0, 5, 10, 15, 20, 25}));
+        QVERIFY(!view.card("mnist/image", "eval"));
+        // Unlinked again, each card keeps its own slider.
+        view.setStepsLinked(false);
+        train->stepSlider()->setValue(2);
+        QCOMPARE(train->currentStep(), std::int64_t(10));
+        QVERIFY(!view.linkedStepSlider()->isEnabled());
     }
 
     void brightnessContrastScalingAndSaving()
@@ -326,6 +377,102 @@ private slots:
         const auto t = parseWav(truncated, "t");
         QVERIFY(t.has_value());
         QCOMPARE(t->frames, std::int64_t(50));
+    }
+
+    /// Every sample of a clip for playback, against the values the test wrote: 16-bit mono, 8-bit and
+    /// 24-bit stereo, float past full scale and NaN.
+    void wavSamplesForPlayback()
+    {
+        const std::string mono = wavBytes(16000, 100);
+        auto samples = decodeWavSamples(mono, "mono");
+        QVERIFY(samples.has_value());
+        QCOMPARE(samples->channels, 1);
+        QCOMPARE(samples->sampleRate, 16000);
+        QCOMPARE(samples->interleaved.size(), std::size_t(100));
+        for (int i = 0; i < 100; ++i) {
+            const float expected = float(std::int16_t(std::lround(20000 * std::sin(i * 0.05)))) / 32768.0f;
+            QCOMPARE(samples->interleaved[std::size_t(i)], expected);
+        }
+        const QAudioFormat format = playbackFormat(*samples);
+        QCOMPARE(format.sampleRate(), 16000);
+        QCOMPARE(format.channelCount(), 1);
+        QCOMPARE(format.sampleFormat(), QAudioFormat::Float);
+
+        // A WAV of `bits`-bit frames given as bytes, `channels` per frame.
+        auto wav = [](int format, int channels, int bits, const std::string& data) {
+            std::string b;
+            const auto put = [&b](std::uint32_t v, int n) {
+                for (int i = 0; i < n; ++i)
+                    b.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+            };
+            b += "RIFF";
+            put(std::uint32_t(36 + data.size()), 4);
+            b += "WAVEfmt ";
+            put(16, 4);
+            put(std::uint32_t(format), 2);
+            put(std::uint32_t(channels), 2);
+            put(8000, 4);
+            put(std::uint32_t(8000 * channels * bits / 8), 4);
+            put(std::uint32_t(channels * bits / 8), 2);
+            put(std::uint32_t(bits), 2);
+            b += "data";
+            put(std::uint32_t(data.size()), 4);
+            return b + data;
+        };
+        // 8-bit stereo: 0 is -1, 128 is 0, 192 is 0.5.
+        auto eight = decodeWavSamples(wav(1, 2, 8, std::string("\x00\x80\xc0\x80", 4)), "eight");
+        QVERIFY(eight.has_value());
+        QCOMPARE(eight->interleaved, (std::vector<float>{-1.0f, 0.0f, 0.5f, 0.0f}));
+        // 24-bit: 0x400000 is 0.5, 0xC00000 is -0.5.
+        auto wide = decodeWavSamples(wav(1, 2, 24, std::string("\x00\x00\x40\x00\x00\xc0", 6)), "wide");
+        QVERIFY(wide.has_value());
+        QCOMPARE(wide->interleaved, (std::vector<float>{0.5f, -0.5f}));
+        // Float: past full scale clipped, NaN silent; a half frame at the end left out.
+        std::string floats;
+        for (float f : {2.0f, std::nanf(""), -0.25f}) {
+            char bytes[4];
+            std::memcpy(bytes, &f, 4);
+            floats.append(bytes, 4);
+        }
+        auto fl = decodeWavSamples(wav(3, 2, 32, floats), "float");
+        QVERIFY(fl.has_value());
+        QCOMPARE(fl->interleaved, (std::vector<float>{1.0f, 0.0f}));
+        std::string adpcm = mono;
+        adpcm[20] = 2;
+        QVERIFY(!decodeWavSamples(adpcm, "adpcm.wav").has_value());
+    }
+
+    /// Play on the default audio output, or, where this machine has none (as CI), say so under the clip.
+    void audioClipPlays()
+    {
+        AudioClipWidget clip(wavBytes(8000, 4000), QString(), 8000, "clip", QColor(Qt::red));
+        QVERIFY(clip.playButton()->isEnabled());
+        QCOMPARE(clip.playButton()->text(), QString("Play"));
+        QString error;
+        const bool started = clip.play(&error);
+        if (QMediaDevices::defaultAudioOutput().isNull()) {
+            QVERIFY(!started);
+            QVERIFY2(error.contains("No audio output"), qPrintable(error));
+            QCOMPARE(clip.playbackError(), error);
+            QVERIFY(!clip.isPlaying());
+            QCOMPARE(clip.playButton()->text(), QString("Play"));
+            return;
+        }
+        QVERIFY2(started, qPrintable(error));
+        QVERIFY(clip.isPlaying());
+        QCOMPARE(clip.playButton()->text(), QString("Stop"));
+        // Another clip starting stops this one.
+        AudioClipWidget other(wavBytes(8000, 800), QString(), 8000, "other", QColor(Qt::blue));
+        QVERIFY(other.play());
+        QVERIFY(!clip.isPlaying());
+        other.stop();
+        QVERIFY(!other.isPlaying());
+        QCOMPARE(other.playButton()->text(), QString("Play"));
+        // A damaged clip cannot play and says why.
+        AudioClipWidget broken(std::string("RIFFxxxxWAVE"), QString(), 8000, "broken", QColor(Qt::red));
+        QVERIFY(!broken.playButton()->isEnabled());
+        QVERIFY(!broken.play(&error));
+        QVERIFY(error.contains("broken"));
     }
 
     void kerasFixtureImages()
