@@ -132,8 +132,12 @@
         <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams, custom_scalars); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images.</source>
+        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images。</translation>
     </message>
 </context>
 <context>
@@ -2089,10 +2093,6 @@ Check that the file is complete (a download or copy may have been cut short) and
         <translation>播放</translation>
     </message>
     <message>
-        <source>Playback needs Qt Multimedia; save the clip and play it in another program.</source>
-        <translation>播放需要 Qt Multimedia；请保存音频片段并用其他程序播放。</translation>
-    </message>
-    <message>
         <source>Save as WAV…</source>
         <translation>另存为 WAV…</translation>
     </message>
@@ -2112,12 +2112,115 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
+    <message>
+        <source>Play the clip on the default audio output</source>
+        <translation>在默认音频输出上播放此片段</translation>
+    </message>
+    <message>
+        <source>No audio output on this machine: save the clip and play it elsewhere.</source>
+        <translation>本机没有音频输出：请保存片段并在其他地方播放。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The audio output %1 cannot play %2 Hz with %n channel(s).</source>
+        <translation><numerusform>音频输出 %1 无法播放 %2 Hz、%n 个声道的音频。</numerusform></translation>
+    </message>
+    <message>
+        <source>Playback stopped: the audio output reported an error.</source>
+        <translation>播放已停止：音频输出报告了错误。</translation>
+    </message>
+    <message>
+        <source>The audio output %1 could not start.</source>
+        <translation>音频输出 %1 无法启动。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop playing</source>
+        <translation>停止播放</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::AudioView</name>
     <message>
         <source>No audio data. Write audio summaries (tf.summary.audio) to the log directory.</source>
         <translation>没有音频数据。请向日志目录写入音频摘要（tf.summary.audio）。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::dashboard::CustomScalarsView</name>
+    <message>
+        <source>Save Layout</source>
+        <translation>保存布局</translation>
+    </message>
+    <message>
+        <source>No custom scalars layout. A run writes one with TensorBoard&apos;s summary_lib.custom_scalar_pb or PyTorch&apos;s SummaryWriter.add_custom_scalars: charts of several tags chosen by regular expressions, and margin charts.</source>
+        <translation>没有自定义标量布局。运行可以用 TensorBoard 的 summary_lib.custom_scalar_pb 或 PyTorch 的 SummaryWriter.add_custom_scalars 写入布局：由正则表达式选择多个标签的图表，以及边距图表。</translation>
+    </message>
+    <message>
+        <source>New Chart…</source>
+        <translation>新建图表…</translation>
+    </message>
+    <message>
+        <source>Add a chart of several tags, or a margin chart, to this layout</source>
+        <translation>向此布局添加一个多标签图表或边距图表</translation>
+    </message>
+    <message>
+        <source>No log directory to save in</source>
+        <translation>没有可保存到的日志目录</translation>
+    </message>
+    <message>
+        <source>Write the layout into %1 as TensorBoard&apos;s custom scalars summary</source>
+        <translation>将布局作为 TensorBoard 的自定义标量摘要写入 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chart(s) not saved</source>
+        <translation><numerusform>%n 个图表未保存</numerusform></translation>
+    </message>
+    <message>
+        <source>New Custom Scalars Chart</source>
+        <translation>新建自定义标量图表</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Lines of several tags</source>
+        <translation>多个标签的曲线</translation>
+    </message>
+    <message>
+        <source>Margin: a value between two bounds</source>
+        <translation>边距：介于两个界限之间的值</translation>
+    </message>
+    <message>
+        <source>One regular expression per line, matched from the start of each tag, e.g. loss.*</source>
+        <translation>每行一个正则表达式，从每个标签的开头匹配，例如 loss.*</translation>
+    </message>
+    <message>
+        <source>Value tag</source>
+        <translation>值标签</translation>
+    </message>
+    <message>
+        <source>Lower bound tag</source>
+        <translation>下界标签</translation>
+    </message>
+    <message>
+        <source>Upper bound tag</source>
+        <translation>上界标签</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
     </message>
 </context>
 <context>
@@ -2269,6 +2372,54 @@ Check that the file is complete (a download or copy may have been cut short) and
     <message>
         <source>No visible run has scalars.</source>
         <translation>没有可见的运行含有标量。</translation>
+    </message>
+    <message>
+        <source>Custom Scalars</source>
+        <translation>自定义标量</translation>
+    </message>
+    <message>
+        <source>Run %1: its event files are gone; it left the dashboard</source>
+        <translation>运行 %1：其事件文件已不存在，已从仪表板移除</translation>
+    </message>
+    <message>
+        <source>There is no run %1</source>
+        <translation>没有运行 %1</translation>
+    </message>
+    <message>
+        <source>Delete Run Folder</source>
+        <translation>删除运行文件夹</translation>
+    </message>
+    <message>
+        <source>The folder %1 and everything in it (event files, checkpoints, exports) will be moved to the trash.</source>
+        <translation>文件夹 %1 及其中的所有内容（事件文件、检查点、导出）将被移到回收站。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Other runs lie in folders below %1: only the %n file(s) directly in it will be moved to the trash; those runs stay.</source>
+        <translation><numerusform>%1 下方的文件夹中还有其他运行：只有直接位于其中的 %n 个文件会被移到回收站；那些运行保留。</numerusform></translation>
+    </message>
+    <message>
+        <source>Delete the folder of run %1?</source>
+        <translation>删除运行 %1 的文件夹？</translation>
+    </message>
+    <message>
+        <source>Move to Trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>Moved the folder of run %1 to the trash: %2</source>
+        <translation>已将运行 %1 的文件夹移到回收站：%2</translation>
+    </message>
+    <message>
+        <source>%1
+
+Delete what is left of run %2 permanently? This cannot be undone.</source>
+        <translation>%1
+
+永久删除运行 %2 剩余的内容？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Deleted the folder of run %1 permanently: %2</source>
+        <translation>已永久删除运行 %1 的文件夹：%2</translation>
     </message>
 </context>
 <context>
@@ -2461,6 +2612,18 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>No image data. Write image summaries (tf.summary.image) to the log directory.</source>
         <translation>没有图像数据。请向日志目录写入图像摘要（tf.summary.image）。</translation>
     </message>
+    <message>
+        <source>One step for all cards</source>
+        <translation>所有卡片使用同一步</translation>
+    </message>
+    <message>
+        <source>Show every run&apos;s images at the same step (each card&apos;s last sample at or before it)</source>
+        <translation>在同一步显示所有运行的图像（每张卡片取该步或之前的最后一个样本）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::PrCurveCard</name>
@@ -2531,6 +2694,10 @@ TP %4，FP %5，TN %6，FN %7</translation>
     <message>
         <source>Colour of %1</source>
         <translation>%1 的颜色</translation>
+    </message>
+    <message>
+        <source>Delete Run Folder…</source>
+        <translation>删除运行文件夹…</translation>
     </message>
 </context>
 <context>
@@ -2651,6 +2818,38 @@ TP %4，FP %5，TN %6，FN %7</translation>
         <source>Reset Zoom</source>
         <translation>重置缩放</translation>
     </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Take this chart out of the Pinned section</source>
+        <translation>将此图表移出“已固定”部分</translation>
+    </message>
+    <message>
+        <source>Show this chart again in the Pinned section at the top</source>
+        <translation>在顶部的“已固定”部分再显示一次此图表</translation>
+    </message>
+    <message>
+        <source>Shrink</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Enlarge</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Back to the card&apos;s usual size</source>
+        <translation>恢复卡片的常规大小</translation>
+    </message>
+    <message>
+        <source>Show this chart across the whole width</source>
+        <translation>以整个宽度显示此图表</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::ScalarsView</name>
@@ -2697,6 +2896,38 @@ TP %4，FP %5，TN %6，FN %7</translation>
     <message>
         <source>Invalid regular expression: %1</source>
         <translation>无效的正则表达式：%1</translation>
+    </message>
+    <message>
+        <source>Exponential</source>
+        <translation>指数</translation>
+    </message>
+    <message>
+        <source>Moving average</source>
+        <translation>移动平均</translation>
+    </message>
+    <message>
+        <source>Exponential: TensorBoard&apos;s debiased exponential moving average, by its weight. Moving average: the mean of the last N samples.</source>
+        <translation>指数：TensorBoard 的去偏指数移动平均，按其权重。移动平均：最近 N 个样本的均值。</translation>
+    </message>
+    <message>
+        <source> samples</source>
+        <translation> 个样本</translation>
+    </message>
+    <message>
+        <source>Samples in the moving average&apos;s window and the envelope&apos;s</source>
+        <translation>移动平均窗口与包络窗口中的样本数</translation>
+    </message>
+    <message>
+        <source>Min/max envelope</source>
+        <translation>最小/最大包络</translation>
+    </message>
+    <message>
+        <source>Shade the range between the least and the greatest value of each window</source>
+        <translation>为每个窗口的最小值与最大值之间的范围着色</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>已固定</translation>
     </message>
 </context>
 <context>

@@ -133,6 +133,7 @@ struct GuiOptions {
     QCommandLineOption distributedDialogOption;
     QCommandLineOption dataOption;
     QCommandLineOption tabOption;
+    QCommandLineOption dashboardViewOption;
     QCommandLineOption graphImageOption;
     QCommandLineOption benchLayoutOption;
     QCommandLineOption benchEditorOption;
@@ -227,11 +228,19 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
         QStringLiteral("tab"),
         QCoreApplication::translate("CommandLine",
                                     "With --panel dashboard: show this tab (scalars, images, graphs, distributions, "
-                                    "histograms, text, audio, pr_curves, hparams); with --panel profiler: timeline, ops, scopes, nodes, "
+                                    "histograms, text, audio, pr_curves, hparams, custom_scalars); "
+                                    "with --panel profiler: timeline, ops, scopes, nodes, "
                                     "advice or tfprof; with --panel debugger: the inspector's table, histogram, "
                                     "heatmap or images; with --panel graph: metagraph (the MetaGraph tab)."),
         QStringLiteral("TAB"));
     parser.addOption(tabOption);
+    QCommandLineOption dashboardViewOption(
+        QStringLiteral("dashboard-view"),
+        QCoreApplication::translate("CommandLine",
+                                    "With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N "
+                                    "(smoothing), envelope, pin:TAG, enlarge:TAG, link-images."),
+        QStringLiteral("SPEC"));
+    parser.addOption(dashboardViewOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),
                                         QCoreApplication::translate("CommandLine", "Draw the graph file given (with --left-to-right: "
                                                                                    "laid out left to right) to FILE (.png or .svg) as the "
@@ -286,7 +295,8 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                       expandOption, colourOption, selectOption, findOption, leftToRightOption, evaluateOption,
                       importGraphOption,
                       trainStepsOption, captureStepOption, processesOption, distributedDialogOption, dataOption,
-                      tabOption, graphImageOption, benchLayoutOption, benchEditorOption, benchChartOption,
+                      tabOption, dashboardViewOption, graphImageOption, benchLayoutOption, benchEditorOption,
+                      benchChartOption,
                       benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption, benchDataOption,
                       benchProfilerOption, manOption, newInstanceOption};
 }
@@ -364,6 +374,7 @@ int screenshotFromOptions(MainWindow& window, const QCommandLineParser& parser, 
     request.evaluate = parser.isSet(o.evaluateOption);
     request.importGraph = parser.value(o.importGraphOption);
     request.dashboardTab = parser.value(o.tabOption);
+    request.dashboardView = parser.value(o.dashboardViewOption);
     request.dataDir = parser.value(o.dataOption);
     if (parser.isSet(o.trainStepsOption)) {
         bool ok = false;

@@ -12,6 +12,7 @@
 #include "shortcuts_dialog.h"
 
 #include "dashboard/dashboard_view.h"
+#include "dashboard/images_view.h"
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalars_view.h"
 #include "debugger/debugger_view.h"
@@ -438,6 +439,41 @@ std::optional<int> captureEmptyPanel(MainWindow& window, const ScreenshotRequest
     return std::nullopt;
 }
 
+/// --dashboard-view SPEC on a dashboard: each comma-separated setting applied. An error, or empty.
+QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
+{
+    dashboard::ScalarsView* scalars = view.scalars();
+    for (const QString& raw : spec.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString item = raw.trimmed();
+        const QString value = item.section(QLatin1Char(':'), 1);
+        bool ok = true;
+        if (item.startsWith(QLatin1String("ema:"))) {
+            scalars->setSmoothingKind(dashboard::SmoothingKind::Exponential);
+            scalars->setSmoothing(value.toDouble(&ok));
+        } else if (item.startsWith(QLatin1String("mean:"))) {
+            scalars->setSmoothingKind(dashboard::SmoothingKind::MovingAverage);
+            scalars->setSmoothingWindow(value.toInt(&ok));
+        } else if (item == QLatin1String("envelope")) {
+            scalars->setEnvelope(true);
+        } else if (item.startsWith(QLatin1String("pin:"))) {
+            scalars->setPinned(value, true);
+            ok = scalars->pinnedTags().contains(value);
+        } else if (item.startsWith(QLatin1String("enlarge:"))) {
+            scalars->setEnlarged(value, true);
+            ok = scalars->isEnlarged(value);
+        } else if (item == QLatin1String("link-images")) {
+            view.images()->setStepsLinked(true);
+        } else {
+            ok = false;
+        }
+        if (!ok)
+            return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
+                                  "enlarge:TAG or link-images; a pinned or enlarged tag must have data)")
+                .arg(item);
+    }
+    return {};
+}
+
 /// --panel dashboard: the log directory read, the tab shown, the charts given the window's height.
 /// An error, or empty.
 QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
@@ -457,10 +493,10 @@ QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
         view->showTab(request.dashboardTab);
         if (view->currentTab() != request.dashboardTab)
             return QStringLiteral("unknown --tab '%1'; expected scalars, images, graphs, distributions, "
-                                  "histograms, text, audio, pr_curves or hparams")
+                                  "histograms, text, audio, pr_curves, hparams or custom_scalars")
                 .arg(request.dashboardTab);
     }
-    return {};
+    return applyDashboardView(*view, request.dashboardView);
 }
 
 /// --panel session: the Session dock over the editor's graph (a new one when none is open), each

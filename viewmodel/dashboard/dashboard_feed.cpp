@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <iterator>
 
 namespace tstudio::dashboard {
 namespace {
@@ -121,6 +122,19 @@ Expected<FeedUpdate> DashboardFeed::poll()
         }
     }
     std::sort(update.runs.begin(), update.runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.run < b.run; });
+    // Runs gone from disk (LogDirectory forgets them): reported once, and their tags forgotten so
+    // that a new run of the same name is reported in full. A root that could not be read keeps its
+    // runs until it reads again.
+    if (failure.isOk()) {
+        std::vector<std::string> now;
+        for (const RunInfo& r : update.runs)
+            now.push_back(r.run);
+        std::set_difference(m_runsSeen.begin(), m_runsSeen.end(), now.begin(), now.end(),
+                            std::back_inserter(update.removed));
+        for (const std::string& run : update.removed)
+            std::erase_if(m_seen, [&](const auto& entry) { return entry.first.first == run; });
+        m_runsSeen = std::move(now);
+    }
     update.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (!failure.isOk())
         return unexpected(failure);

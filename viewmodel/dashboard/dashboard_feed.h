@@ -48,6 +48,7 @@ struct RunInfo {
 
 struct FeedUpdate {
     std::vector<RunInfo> runs;      ///< every run now, sorted by name
+    std::vector<std::string> removed; ///< runs an earlier poll reported whose event files are gone
     std::vector<TagData> changed;   ///< (run, tag)s whose kept samples changed since the last poll
     std::vector<std::string> warnings; ///< new since the last poll ("file: offset N: ...")
     std::uint64_t bytesRead = 0;    ///< by all polls so far
@@ -91,6 +92,7 @@ private:
     /// Per (run, tag): the state last reported, to find changes.
     std::map<std::pair<std::string, std::string>, std::tuple<std::uint64_t, std::size_t, std::int64_t, std::uint64_t>> m_seen;
     std::vector<std::size_t> m_warningsSeen; ///< per root: warnings already reported
+    std::vector<std::string> m_runsSeen;     ///< the runs of the last poll, sorted
 };
 
 } // namespace tstudio::dashboard

@@ -1,6 +1,7 @@
 // DashboardView: the dashboard tab's polling, runs and views.
 #include "dashboard/dashboard_view.h"
 
+#include "dashboard/custom_scalars_view.h"
 #include "dashboard/hparams_view.h"
 #include "dashboard/pr_curves_view.h"
 
@@ -9,6 +10,7 @@
 #include "dashboard/distribution_view.h"
 #include "dashboard/histogram_view.h"
 #include "dashboard/images_view.h"
+#include "dashboard/run_removal.h"
 #include "dashboard/runs_panel.h"
 #include "dashboard/scalars_view.h"
 #include "dashboard/text_view.h"
@@ -23,6 +25,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
@@ -43,7 +46,7 @@ const QStringList& tabIds()
                                     QStringLiteral("graphs"),        QStringLiteral("distributions"),
                                     QStringLiteral("histograms"),    QStringLiteral("text"),
                                     QStringLiteral("audio"),         QStringLiteral("pr_curves"),
-                                    QStringLiteral("hparams")};
+                                    QStringLiteral("hparams"),       QStringLiteral("custom_scalars")};
     return ids;
 }
 
@@ -125,6 +128,7 @@ void DashboardView::buildUi()
 
     m_runs = new RunsPanel(this);
     connect(m_runs, &RunsPanel::stylesChanged, this, &DashboardView::applyStyles);
+    connect(m_runs, &RunsPanel::deleteRunRequested, this, &DashboardView::confirmDeleteRun);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("dashboardTabs"));
@@ -157,8 +161,10 @@ void DashboardView::buildUi()
     m_audio = new AudioView(m_tabs);
     m_prCurves = new PrCurvesView(m_tabs);
     m_hparams = new HParamsView(m_tabs);
+    m_customScalars = new CustomScalarsView(m_tabs);
     for (QWidget* page : std::initializer_list<QWidget*>{m_scalars, m_images, m_graphsPage, m_distributions,
-                                                          m_histograms, m_text, m_audio, m_prCurves, m_hparams})
+                                                          m_histograms, m_text, m_audio, m_prCurves, m_hparams,
+                                                          m_customScalars})
         m_tabs->addTab(page, QString());
     // The hparams are read when the tab is shown (and on Reload), not at every poll.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -207,7 +213,8 @@ void DashboardView::retranslateUi()
     m_exportAction->setText(tr("Export Scalars…"));
     m_exportAction->setToolTip(tr("Save every scalar tag of every visible run in one CSV or JSON file"));
     const QStringList names = {tr("Scalars"), tr("Images"),    tr("Graphs"),    tr("Distributions"),
-                               tr("Histograms"), tr("Text"), tr("Audio"), tr("PR Curves"), tr("HParams")};
+                               tr("Histograms"), tr("Text"), tr("Audio"), tr("PR Curves"), tr("HParams"),
+                               tr("Custom Scalars")};
     for (int i = 0; i < names.size(); ++i) {
         const int count = tabCount(tabIds()[i]);
         m_tabs->setTabText(i, count > 0 ? QStringLiteral("%1 (%2)").arg(names[i]).arg(count) : names[i]);
@@ -236,6 +243,7 @@ void DashboardView::setLogDirectories(const QStringList& roots)
         paths.push_back(r.toStdString());
     m_feed = std::make_shared<DashboardFeed>(std::move(paths));
     m_hparams->setLogDirectories(roots);
+    m_customScalars->setSaveDirectory(roots.isEmpty() ? QString() : roots.front());
     QStringList absolute;
     for (const QString& r : roots)
         absolute << QDir::cleanPath(QDir(r).absolutePath());
@@ -312,8 +320,12 @@ void DashboardView::applyUpdate(const Expected<FeedUpdate>& result)
                         static_cast<int>(update.warnings.size() - kWarningsShown)));
 
     QStringList runs;
-    for (const RunInfo& r : update.runs)
+    m_runFolders.clear();
+    for (const RunInfo& r : update.runs) {
         runs << q(r.run);
+        m_runFolders[q(r.run)] = q(r.directory);
+    }
+    removeRuns(update.removed);
     m_runs->addRuns(runs);
     applyStyles();
     m_pending = update;
@@ -372,6 +384,7 @@ void DashboardView::applyPendingTags()
         switch (d.kind) {
         case events::TagKind::kScalar:
             m_scalars->setScalars(run, tag, d.scalars);
+            m_customScalars->setScalars(run, tag, d.scalars);
             tab = QStringLiteral("scalars");
             break;
         case events::TagKind::kHistogram:
@@ -395,6 +408,9 @@ void DashboardView::applyPendingTags()
             if (d.plugin == "pr_curves") {
                 m_prCurves->setCurves(run, tag, d.values);
                 tab = QStringLiteral("pr_curves");
+            } else if (d.plugin == events::kCustomScalarsPlugin && d.tag == events::kCustomScalarsTag) {
+                m_customScalars->setLayoutSamples(run, d.values);
+                m_customScalars->refresh(); // the tab's count is the layout's charts
             }
             break; // other plugins' tensors: not a view of this dashboard
         }
@@ -447,6 +463,98 @@ bool DashboardView::exportVisibleScalars(const QString& file, QString* error) co
     return true;
 }
 
+void DashboardView::removeRuns(const std::vector<std::string>& runs)
+{
+    for (const std::string& name : runs) {
+        const QString run = q(name);
+        m_runs->removeRun(run);
+        m_scalars->removeRun(run);
+        m_customScalars->removeRun(run);
+        for (RunCardsView* view : {static_cast<RunCardsView*>(m_images), static_cast<RunCardsView*>(m_text),
+                                   static_cast<RunCardsView*>(m_audio), static_cast<RunCardsView*>(m_prCurves)})
+            view->removeRun(run);
+        for (const auto& [tab, tag] : m_tagsSeen)
+            if (tab == QLatin1String("histograms")) {
+                m_histograms->setHistograms(run, tag, {});
+                m_distributions->setHistograms(run, tag, {});
+            }
+        for (QTreeWidgetItem* item : m_graphs->findItems(run, Qt::MatchExactly, 0))
+            delete item;
+        emit message(tr("Run %1: its event files are gone; it left the dashboard").arg(run));
+    }
+}
+
+bool DashboardView::deleteRunFolder(const QString& run, bool toTrash, QString* error)
+{
+    auto fail = [&](const QString& text) {
+        if (error)
+            *error = text;
+        return false;
+    };
+    const auto it = m_runFolders.find(run);
+    if (it == m_runFolders.end())
+        return fail(tr("There is no run %1").arg(run));
+    std::vector<std::filesystem::path> folders;
+    for (const auto& [name, folder] : m_runFolders)
+        folders.emplace_back(folder.toStdString());
+    Expected<RunRemoval> plan = planRunRemoval(it->second.toStdString(), folders);
+    if (!plan)
+        return fail(q(plan.error().message()));
+    const Status status = toTrash ? moveRunToTrash(*plan) : deleteRunPermanently(*plan);
+    reloadNow(); // whatever went, the poll sees it
+    if (!status.isOk())
+        return fail(q(status.message()));
+    return true;
+}
+
+void DashboardView::confirmDeleteRun(const QString& run)
+{
+    const auto it = m_runFolders.find(run);
+    if (it == m_runFolders.end())
+        return;
+    std::vector<std::filesystem::path> folders;
+    for (const auto& [name, folder] : m_runFolders)
+        folders.emplace_back(folder.toStdString());
+    Expected<RunRemoval> plan = planRunRemoval(it->second.toStdString(), folders);
+    const QString title = tr("Delete Run Folder");
+    if (!plan) {
+        QMessageBox::warning(this, title, q(plan.error().message()));
+        return;
+    }
+    const QString folder = q(plan->folder.string());
+    const QString what =
+        plan->wholeFolder
+            ? tr("The folder %1 and everything in it (event files, checkpoints, exports) will be moved to the trash.")
+                  .arg(folder)
+            : tr("Other runs lie in folders below %1: only the %n file(s) directly in it will be moved to the "
+                 "trash; those runs stay.",
+                 nullptr, static_cast<int>(plan->paths.size()))
+                  .arg(folder);
+    QMessageBox ask(QMessageBox::Warning, title, tr("Delete the folder of run %1?").arg(run),
+                    QMessageBox::Cancel, this);
+    ask.setInformativeText(what);
+    QPushButton* trash = ask.addButton(tr("Move to Trash"), QMessageBox::DestructiveRole);
+    ask.setDefaultButton(QMessageBox::Cancel);
+    ask.exec();
+    if (ask.clickedButton() != trash)
+        return;
+    QString error;
+    if (deleteRunFolder(run, true, &error)) {
+        emit message(tr("Moved the folder of run %1 to the trash: %2").arg(run, folder));
+        return;
+    }
+    // No trash here (or not for that file system): deleting for good is a second, explicit choice.
+    const auto answer = QMessageBox::question(
+        this, title, tr("%1\n\nDelete what is left of run %2 permanently? This cannot be undone.").arg(error, run),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes)
+        return;
+    if (deleteRunFolder(run, false, &error))
+        emit message(tr("Deleted the folder of run %1 permanently: %2").arg(run, folder));
+    else
+        QMessageBox::warning(this, title, error);
+}
+
 void DashboardView::applyStyles()
 {
     const QVector<RunStyle> styles = m_runs->styles();
@@ -456,6 +564,7 @@ void DashboardView::applyStyles()
     m_images->setRuns(styles);
     m_text->setRuns(styles);
     m_prCurves->setRuns(styles);
+    m_customScalars->setRuns(styles);
     m_audio->setRuns(styles);
 }
 
@@ -492,6 +601,12 @@ int DashboardView::tabCount(const QString& id) const
         return m_graphs->topLevelItemCount();
     if (id == QLatin1String("hparams"))
         return m_hparams->sessionCount();
+    if (id == QLatin1String("custom_scalars")) {
+        int charts = 0;
+        for (const events::CustomCategory& c : m_customScalars->layout().categories)
+            charts += static_cast<int>(c.charts.size());
+        return charts;
+    }
     // Distributions show the histogram tags.
     const QString tab = id == QLatin1String("distributions") ? QStringLiteral("histograms") : id;
     return static_cast<int>(std::count_if(m_tagsSeen.begin(), m_tagsSeen.end(),

@@ -29,6 +29,7 @@ namespace tstudio::dashboard {
 
 class AudioView;
 class HParamsView;
+class CustomScalarsView;
 class PrCurvesView;
 class DistributionView;
 class HistogramView;
@@ -67,7 +68,8 @@ public:
     /// The last poll's error ("" when it read every root).
     QString lastError() const { return m_lastError; }
 
-    /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams.
+    /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams,
+    /// custom_scalars.
     void showTab(const QString& id);
     QString currentTab() const;
 
@@ -80,6 +82,7 @@ public:
     AudioView* audio() const { return m_audio; }
     HParamsView* hparams() const { return m_hparams; }
     PrCurvesView* prCurves() const { return m_prCurves; }
+    CustomScalarsView* customScalars() const { return m_customScalars; }
     QTreeWidget* graphsList() const { return m_graphs; }
     /// The graph of `run` as the feed holds it (see DashboardFeed::runGraph); nullopt before the
     /// first poll or when the run has no graph.
@@ -89,6 +92,11 @@ public:
     /// .json, else CSV "run,tag,wall_time,step,value" (scalar_export.h). Through a temporary file then
     /// a rename. False with `error` set when nothing is shown or the file cannot be written.
     bool exportVisibleScalars(const QString& file, QString* error = nullptr) const;
+    /// Deletes the folder of `run` as the Runs panel's "Delete Run Folder…" does once confirmed
+    /// (run_removal.h: the folder, or only its own files where other runs lie below it), to the
+    /// trash (`toTrash`) or for good, then polls: the run leaves every view when the poll finds its
+    /// files gone. False with `error` set when the run is unknown or nothing could be deleted.
+    bool deleteRunFolder(const QString& run, bool toTrash, QString* error = nullptr);
 
 signals:
     /// A poll was applied (the views hold its data).
@@ -115,6 +123,11 @@ private:
     /// Shows the first tab that has data, once, unless the current one has some (TensorBoard's rule).
     void openFirstTabWithData();
     void applyStyles();
+    /// The runs' folders gone: out of the Runs panel and every view.
+    void removeRuns(const std::vector<std::string>& runs);
+    /// "Delete Run Folder…": says what goes, asks, moves it to the trash (or, where there is no
+    /// trash, asks again and deletes it for good).
+    void confirmDeleteRun(const QString& run);
     void updateGraphs(const std::vector<RunInfo>& runs);
     void updateStatus();
     /// Tags with data in a tab (its title's count; graphs: runs listed).
@@ -137,6 +150,7 @@ private:
     QElapsedTimer m_sinceOpen;
     QElapsedTimer m_sincePoll;
     QString m_lastError;
+    std::map<QString, QString> m_runFolders; ///< run -> its folder, from the last poll
     double m_lastPollSeconds = 0;
     std::set<std::pair<QString, QString>> m_tagsSeen; // (tab id, tag) with data; histograms also feed distributions
 
@@ -160,6 +174,7 @@ private:
     AudioView* m_audio = nullptr;
     HParamsView* m_hparams = nullptr;
     PrCurvesView* m_prCurves = nullptr;
+    CustomScalarsView* m_customScalars = nullptr;
 };
 
 } // namespace tstudio::dashboard

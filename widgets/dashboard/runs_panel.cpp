@@ -5,6 +5,7 @@
 #include <QCryptographicHash>
 #include <QEvent>
 #include <QHeaderView>
+#include <QIcon>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -86,6 +87,9 @@ RunsPanel::RunsPanel(QWidget* parent)
         if (!run.isEmpty()) {
             menu.addAction(tr("Change Colour…"), this, [this, run] { chooseColour(run); });
             menu.addAction(tr("Show Only This Run"), this, [this, run] { showOnly(run); });
+            menu.addSeparator();
+            menu.addAction(tr("Delete Run Folder…"), this, [this, run] { emit deleteRunRequested(run); });
+            menu.addSeparator();
         }
         menu.addAction(tr("Show All Runs"), this, &RunsPanel::showAll);
         menu.exec(m_tree->viewport()->mapToGlobal(pos));
@@ -136,10 +140,12 @@ void RunsPanel::addRuns(const QStringList& runs)
     bool added = false;
     m_updating = true;
     for (const QString& run : runs) {
-        if (m_colours.contains(run))
+        if (m_checked.contains(run)) // known and not removed
             continue;
-        const QColor saved(m_savedColours.value(run).toString());
-        m_colours.insert(run, saved.isValid() ? saved : defaultRunColour(static_cast<int>(m_order.size())));
+        if (!m_colours.contains(run)) { // a run removed earlier comes back in its colour
+            const QColor saved(m_savedColours.value(run).toString());
+            m_colours.insert(run, saved.isValid() ? saved : defaultRunColour(static_cast<int>(m_order.size())));
+        }
         m_checked.insert(run, true);
         m_order << run;
         QTreeWidgetItem* item = itemFor(run);
@@ -153,6 +159,34 @@ void RunsPanel::addRuns(const QStringList& runs)
         m_tree->sortItems(0, Qt::AscendingOrder);
         applyFilter();
     }
+}
+
+void RunsPanel::removeRun(const QString& run)
+{
+    if (!m_order.contains(run))
+        return;
+    m_order.removeAll(run);
+    m_checked.remove(run);
+    m_updating = true;
+    // The item goes unless runs lie below it (then it stays as their folder, without a tick box);
+    // folders left with nothing in them go too.
+    for (QTreeWidgetItem* item = m_items.value(run); item;) {
+        const QString path = m_items.key(item);
+        if (item->childCount() > 0 || m_order.contains(path)) {
+            if (path == run) {
+                item->setData(0, kRunRole, QVariant());
+                item->setData(0, Qt::CheckStateRole, QVariant());
+                item->setIcon(0, QIcon());
+            }
+            break;
+        }
+        QTreeWidgetItem* parent = item->parent();
+        m_items.remove(path);
+        delete item;
+        item = parent;
+    }
+    m_updating = false;
+    retranslateUi();
 }
 
 void RunsPanel::refreshItem(const QString& run)

@@ -26,9 +26,11 @@ class RunsPanel : public QWidget {
 public:
     explicit RunsPanel(QWidget* parent = nullptr);
 
-    /// Adds the runs not known yet (runs are never removed while their tab is open: a run whose
-    /// files disappear keeps its data).
+    /// Adds the runs not known yet.
     void addRuns(const QStringList& runs);
+    /// Forgets a run (its files are gone): its item goes, or, where other runs lie below it, only
+    /// its tick box. Its colour stays for a run of that name later. Emits nothing.
+    void removeRun(const QString& run);
     QStringList runs() const { return m_order; }
     /// Every run in order with its colour and whether it is shown.
     QVector<RunStyle> styles() const;
@@ -49,6 +51,8 @@ public:
 signals:
     /// Visibility or a colour changed (not emitted for addRuns: the caller asks for styles()).
     void stylesChanged();
+    /// The user asked to delete the run's folder (context menu): the owner confirms and deletes.
+    void deleteRunRequested(const QString& run);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -33,6 +33,10 @@ Status LogDirectory::reload()
         std::lock_guard lock(m_mutex);
         for (LoadWarning& w : scanWarnings)
             m_warnings.push_back(std::move(w));
+        // A run with no event file left on disk (its folder deleted, or its files) is gone, as
+        // TensorBoard's multiplexer drops a run whose directory was deleted; a new run of that name
+        // later starts afresh.
+        std::erase_if(m_runs, [&](const auto& run) { return !found.count(run.first); });
         for (const auto& [runName, names] : found) {
             auto [runIt, inserted] = m_runs.try_emplace(runName);
             if (inserted)
@@ -57,8 +61,8 @@ Status LogDirectory::reload()
     }
     for (const auto& [runName, name] : order) {
         std::lock_guard lock(m_mutex);
-        Run& run = m_runs[runName];
-        EventFileLoader& loader = *run.files[name];
+        Run& run = m_runs.at(runName); // runs only go in the scan above, which this reload holds
+        EventFileLoader& loader = *run.files.at(name);
         const Status status = loader.readNew(
             [&run](std::string_view payload, std::uint64_t) { run.accumulator.addRecord(payload); }, m_warnings);
         if (!status.isOk())

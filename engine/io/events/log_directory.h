@@ -18,7 +18,8 @@ namespace tstudio::events {
 /// as TensorBoard names it). A run's files are read in name order into one EventAccumulator.
 ///
 /// reload() picks up new runs, new files and bytes appended to files already read (a record still
-/// being written is read on a later reload). Threads: reload() may run on a worker thread while
+/// being written is read on a later reload), and forgets a run none of whose event files is left
+/// (its folder deleted, as TensorBoard drops such a run). Threads: reload() may run on a worker thread while
 /// other threads read through runs() / withRun() / warnings(); a mutex serialises them, held by
 /// reload() one file at a time. Two reloads at once are serialised as well.
 class LogDirectory {

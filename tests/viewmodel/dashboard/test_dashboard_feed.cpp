@@ -71,6 +71,35 @@ private slots:
         QVERIFY(!graph->has_value()); // the run exists but wrote no graph
     }
 
+    void aRunWhoseFilesAreGoneIsReportedRemovedOnce()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + "/logs";
+        QVERIFY(writeRun(root + "/train"));
+        QVERIFY(writeRun(root + "/eval"));
+        DashboardFeed feed({root.toStdString()});
+        auto first = feed.poll();
+        QVERIFY(first.has_value());
+        QCOMPARE(runNames(*first), (std::vector<std::string>{"eval", "train"}));
+        QVERIFY(first->removed.empty());
+
+        QVERIFY(QDir(root + "/train").removeRecursively());
+        auto second = feed.poll();
+        QVERIFY(second.has_value());
+        QCOMPARE(runNames(*second), (std::vector<std::string>{"eval"}));
+        QCOMPARE(second->removed, (std::vector<std::string>{"train"}));
+        auto third = feed.poll();
+        QVERIFY(third.has_value());
+        QVERIFY(third->removed.empty()); // said once
+
+        // A new run of that name is a new run: all its tags are reported again.
+        QVERIFY(writeRun(root + "/train"));
+        auto fourth = feed.poll();
+        QVERIFY(fourth.has_value());
+        QCOMPARE(changedRuns(*fourth), (std::vector<std::string>{"train"}));
+        QCOMPARE(runNames(*fourth), (std::vector<std::string>{"eval", "train"}));
+    }
+
     void severalRootsArePrefixedWithTheirFolders()
     {
         QTemporaryDir tmp;

@@ -3,6 +3,7 @@
 // Keras fixture's curves, histograms and images, and its graph listed for the graph viewer.
 #include "../../support/test_files.h"
 #include "dashboard/dashboard_feed.h"
+#include "dashboard/custom_scalars_view.h"
 #include "dashboard/dashboard_view.h"
 #include "dashboard/histogram_view.h"
 #include "dashboard/hparams_view.h"
@@ -11,6 +12,7 @@
 #include "dashboard/scalars_view.h"
 #include "io/events/event_file_writer.h"
 #include "proto/config.pb.h"
+#include "proto/custom_scalar_layout.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/hparams_plugin.pb.h"
 #include "proto/summary.pb.h"
@@ -22,6 +24,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
 #include <QTableWidget>
 #include <QTreeWidget>
@@ -530,6 +533,160 @@ private slots:
         view.runsPanel()->setRunChecked(QStringLiteral("a"), true);
         QVERIFY(!view.exportVisibleScalars(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    /// The Custom Scalars tab: a layout written (from the plugin's proto, as summary_lib does) into one
+    /// run draws a multi-line chart of every run's tags that its patterns match and a margin chart of
+    /// each run's value with its bounds (paired by step); the tab counts the layout's charts.
+    void customScalarsTab()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        tensorboard::Layout layout;
+        tensorboard::Category* category = layout.add_category();
+        category->set_title("compare");
+        tensorboard::Chart* lines = category->add_chart();
+        lines->set_title("all losses");
+        lines->mutable_multiline()->add_tag("loss.*");
+        tensorboard::Chart* margin = category->add_chart();
+        auto* series = margin->mutable_margin()->add_series();
+        series->set_value("acc");
+        series->set_lower("acc/lower");
+        series->set_upper("acc/upper");
+        layout.add_category()->set_title("folded away");
+        layout.mutable_category(1)->set_closed(true);
+        for (const std::string run : {"a", "b"}) {
+            auto writer = events::EventFileWriter::open(root + "/" + run);
+            QVERIFY(writer);
+            if (run == "a") {
+                tensorflow::Summary summary;
+                auto* v = summary.add_value();
+                v->set_tag("custom_scalars__config__");
+                v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("custom_scalars");
+                v->mutable_tensor()->set_dtype(tensorflow::DT_STRING);
+                v->mutable_tensor()->add_string_val(layout.SerializeAsString());
+                QVERIFY((*writer)->addSummary(summary, 0).isOk());
+            }
+            for (int step = 0; step < 4; ++step) {
+                QVERIFY((*writer)->addSummary(scalarSummary("loss", 1.0f / float(step + 1)), step).isOk());
+                QVERIFY((*writer)->addSummary(scalarSummary("loss_aux", 2.0f), step).isOk());
+                QVERIFY((*writer)->addSummary(scalarSummary("acc", 0.5f + 0.1f * float(step)), step).isOk());
+                QVERIFY((*writer)->addSummary(scalarSummary("acc/lower", 0.4f), step).isOk());
+                if (step != 2) // a step without an upper bound: none drawn there
+                    QVERIFY((*writer)->addSummary(scalarSummary("acc/upper", 0.9f), step).isOk());
+            }
+            QVERIFY((*writer)->close().isOk());
+        }
+        DashboardView view;
+        view.resize(1200, 800);
+        view.show();
+        view.setLogDirectories({dir.path()});
+        CustomScalarsView* custom = view.customScalars();
+        QTRY_COMPARE_WITH_TIMEOUT(custom->categories(), (QStringList{"compare", "folded away"}), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.runsPanel()->runs().size() == 2 && !view.isPolling(), 10000);
+        view.showTab(QStringLiteral("custom_scalars"));
+        QCOMPARE(view.currentTab(), QStringLiteral("custom_scalars"));
+        QVERIFY(custom->isCategoryExpanded(0));
+        QVERIFY(!custom->isCategoryExpanded(1));
+        custom->refresh();
+        ScalarChart* all = custom->chart(0, 0);
+        QVERIFY(all);
+        QCOMPARE(all->tag(), QStringLiteral("all losses"));
+        QStringList keys = all->seriesRuns();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{"loss (a)", "loss (b)", "loss_aux (a)", "loss_aux (b)"}));
+        QCOMPARE(all->samples(QStringLiteral("loss (b)"))->size(), std::size_t(4));
+
+        ScalarChart* bounds = custom->chart(0, 1);
+        QVERIFY(bounds);
+        QCOMPARE(bounds->tag(), QStringLiteral("acc"));
+        keys = bounds->seriesRuns();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{"acc (a)", "acc (b)"}));
+        bounds->refresh();
+        const QList<QPointF> upper = bounds->envelopeUpper(QStringLiteral("acc (a)"));
+        const QList<QPointF> lower = bounds->envelopeLower(QStringLiteral("acc (a)"));
+        // Steps 0, 1 and 3 have both bounds: two stretches (0-1, 3), the gap at step 2.
+        QCOMPARE(upper.size(), 3);
+        QCOMPARE(upper[0], QPointF(0, double(0.9f)));
+        QCOMPARE(upper[2], QPointF(3, double(0.9f)));
+        QCOMPARE(lower[1], QPointF(1, double(0.4f)));
+        QVERIFY(custom->problems().isEmpty());
+
+        // A hidden run leaves the charts.
+        view.runsPanel()->setRunChecked(QStringLiteral("b"), false);
+        custom->refresh();
+        keys = all->seriesRuns();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{"loss (a)", "loss_aux (a)"}));
+        view.runsPanel()->setRunChecked(QStringLiteral("b"), true);
+
+        // A chart made here: shown at once, unsaved; saved into the log directory, it comes back as
+        // a run's layout (merged: the charts already there are not doubled).
+        events::CustomChart made;
+        made.title = "accuracy bounds";
+        made.tagPatterns = {"acc/"};
+        QVERIFY(!custom->addChart(QStringLiteral("compare"), events::CustomChart{}).isOk()); // no pattern
+        events::CustomChart badPattern;
+        badPattern.tagPatterns = {"acc("};
+        QVERIFY(!custom->addChart(QStringLiteral("compare"), badPattern).isOk());
+        QVERIFY(custom->addChart(QStringLiteral("compare"), made).isOk());
+        QCOMPARE(custom->unsavedCharts(), 1);
+        QCOMPARE(custom->layout().categories[0].charts.size(), std::size_t(3));
+        ScalarChart* mine = custom->chart(0, 2);
+        QVERIFY(mine);
+        keys = mine->seriesRuns();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{"acc/lower (a)", "acc/lower (b)", "acc/upper (a)", "acc/upper (b)"}));
+        QVERIFY2(custom->saveLayout().isOk(), "saving the layout");
+        QCOMPARE(custom->unsavedCharts(), 0);
+        view.reloadNow();
+        const QString rootRun = QDir(dir.path()).dirName();
+        QTRY_VERIFY_WITH_TIMEOUT(view.runsPanel()->runs().contains(rootRun), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(custom->layout().categories.size(), std::size_t(2), 10000);
+        QCOMPARE(custom->layout().categories[0].charts.size(), std::size_t(3));
+        QCOMPARE(custom->layout().categories[0].charts[2].title, std::string("accuracy bounds"));
+    }
+
+    /// "Delete Run Folder…" without its dialogs: the folder goes, the poll finds its files gone and
+    /// the run leaves the Runs panel, the charts and the histograms; the other run stays. A run whose
+    /// folder someone else deletes leaves the same way.
+    void deletedRunLeavesTheDashboard()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        writeRun(root + "/keep", 0, 3);
+        writeRun(root + "/drop", 0, 4);
+        writeRun(root + "/gone", 0, 2);
+        DashboardView view;
+        view.resize(1200, 800);
+        view.show();
+        view.setLogDirectories({dir.path()});
+        QTRY_VERIFY_WITH_TIMEOUT(view.runsPanel()->runs().size() == 3 && !view.isPolling(), 10000);
+        ScalarChart* chart = view.scalars()->chart(QStringLiteral("loss"));
+        QVERIFY(chart);
+        QTRY_COMPARE_WITH_TIMEOUT(sampleCount(chart, QStringLiteral("drop")), std::size_t(4), 10000);
+
+        QString error;
+        QVERIFY(!view.deleteRunFolder(QStringLiteral("no-such-run"), false, &error));
+        QVERIFY(error.contains(QStringLiteral("no-such-run")));
+        QVERIFY2(view.deleteRunFolder(QStringLiteral("drop"), false, &error), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("drop"))));
+        QTRY_COMPARE_WITH_TIMEOUT(view.runsPanel()->runs(), (QStringList{"gone", "keep"}), 10000);
+        QCOMPARE(sampleCount(chart, QStringLiteral("drop")), std::size_t(0));
+        QCOMPARE(sampleCount(chart, QStringLiteral("keep")), std::size_t(3));
+        QVERIFY(!chart->seriesRuns().contains(QStringLiteral("drop")));
+
+        // Deleted behind the dashboard's back: the next poll drops it too.
+        QVERIFY(QDir(dir.filePath(QStringLiteral("gone"))).removeRecursively());
+        view.reloadNow();
+        QTRY_COMPARE_WITH_TIMEOUT(view.runsPanel()->runs(), (QStringList{"keep"}), 10000);
+        QVERIFY(!chart->seriesRuns().contains(QStringLiteral("gone")));
+
+        // Written again under the same name: a new run, shown from its first sample.
+        writeRun(root + "/drop", 10, 2);
+        view.reloadNow();
+        QTRY_COMPARE_WITH_TIMEOUT(sampleCount(chart, QStringLiteral("drop")), std::size_t(2), 10000);
     }
 
     /// The Keras fixture: loss and accuracy of train and validation overlaid, weight histograms,
