@@ -3,14 +3,16 @@
 # .devlib, then .device: see there): the GPU probe and self-test, every GPU test program, LeNet on MNIST on CPU and GPU, the
 # CLI's GPU training test, compute-sanitizer over the GPU tests, and the GPU benches beside PyTorch's.
 #   scripts/device_check.sh [WHAT] [TEST_NAME_REGEX] [SANITIZE_NAME_REGEX]
-# WHAT: tests, bench, sanitize, or several joined by commas, in that order; all (the default) is
-# tests,bench. The first regex picks the test programs (default: every one), the second those that
+# WHAT: tests, bench, tensorboard, sanitize, or several joined by commas, in that order; all (the
+# default) is tests,bench,tensorboard. tensorboard: mnist-notes trained 300 steps on the GPU, its log
+# directory read by the machine's TensorBoard and compared with `tstudio events --json`
+# (tools/events/tensorboard_compare.py). The first regex picks the test programs (default: every one), the second those that
 # compute-sanitizer runs with memcheck, racecheck, initcheck and synccheck (slow; default: the first). The device tool brings back at most 8 files,
 # so $OUT receives summary.txt (what each program did, the failures' first lines, the benches) and
 # logs.tar.gz (every program's whole log).
 set -uo pipefail
 what=${1:-all}
-[[ "$what" == all ]] && what=tests,bench
+[[ "$what" == all ]] && what=tests,bench,tensorboard
 only=${2:-.}
 sanitize_only=${3:-$only}
 wants() { [[ ",$what," == *",$1,"* ]]; }
@@ -48,6 +50,8 @@ cuda_libs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib
 wheel_libs=$(python3 -c 'import glob, os, nvidia; print(":".join(sorted(glob.glob(os.path.join(list(nvidia.__path__)[0], "*", "lib")))))' 2>/dev/null)
 export LD_LIBRARY_PATH="$work/lib:${cuda_libs}${wheel_libs}:${LD_LIBRARY_PATH:-}"
 export QT_QPA_PLATFORM=offscreen
+# The shipped example projects, from this copy of the tree (the programs look in the build machine's).
+export TSTUDIO_EXAMPLES_DIR="$root/examples/projects"
 [[ -d "$root/.device/fixtures" ]] && export TSTUDIO_FIXTURES="$root/.device/fixtures"
 # test_tstudio_train runs tstudio by the path the build machine gave it.
 # (Where that path exists already, as on the build machine itself, it is left alone.)
@@ -94,6 +98,20 @@ if wants bench; then
         python3 "$root/tools/bench/pytorch_bench.py" "$model" --device cuda >"$logs/bench-$model-torch.log" 2>&1
         grep -v -i warn "$logs/bench-$model-torch.log" | tail -3 | tee -a "$summary"
     done
+fi
+
+if wants tensorboard && in_time "tensorboard"; then
+    say "== TensorBoard reads a log directory tstudio train wrote on the GPU"
+    tb_logdir=$work/tensorboard-logdir
+    timeout "$(budget 120)" "$work/bin/tstudio" train mnist-notes --device gpu --steps 300 --logdir "$tb_logdir" \
+        --mnist "${TSTUDIO_FIXTURES:-/nonexistent}/mnist" >"$logs/tensorboard-train.log" 2>&1
+    say "tstudio train mnist-notes --device gpu: exit $? ($(tail -1 "$logs/tensorboard-train.log"))"
+    "$work/bin/tstudio" events "$tb_logdir" --json >"$work/tensorboard-ours.json" 2>>"$logs/tensorboard.log"
+    python3 "$root/tools/events/tensorboard_compare.py" "$tb_logdir" "$work/tensorboard-ours.json" \
+        >>"$logs/tensorboard.log" 2>&1
+    rc=$?
+    say "tensorboard_compare: exit $rc"
+    tail -25 "$logs/tensorboard.log" >>"$summary"
 fi
 
 if wants sanitize; then
