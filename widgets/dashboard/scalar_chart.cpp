@@ -5,7 +5,6 @@
 #include "dashboard/raw_curve_item.h"
 #include "dashboard/scalar_export.h"
 #include "dashboard/scalar_math.h"
-#include "dashboard/scalar_window.h"
 #include "io/atomic_file.h"
 
 #include <QBuffer>
@@ -192,45 +191,7 @@ private:
 constexpr int kRawAlpha = 64; // 25% opacity
 constexpr int kEnvelopeAlpha = 38; // 15% opacity
 
-/// The envelope's gap-free stretches (both bounds finite) in drawing order, each boundary decimated
-/// to the plot's pixel columns as the curves are; stretches wholly outside [x0, x1] are left out.
-std::vector<EnvelopeItem::Stretch> envelopeStretches(std::span<const double> xs, std::span<const double> hi,
-                                                     std::span<const double> lo, std::pair<double, double> xRange,
-                                                     int columns)
-{
-    std::vector<EnvelopeItem::Stretch> out;
-    std::vector<std::uint32_t> idx;
-    const std::size_t n = std::min({xs.size(), hi.size(), lo.size()});
-    auto inside = [&](std::size_t k) { return std::isfinite(hi[k]) && std::isfinite(lo[k]); };
-    std::size_t i = 0;
-    while (i < n) {
-        while (i < n && !inside(i))
-            ++i;
-        std::size_t j = i;
-        while (j < n && inside(j))
-            ++j;
-        if (j > i && xs[j - 1] >= xRange.first && xs[i] <= xRange.second) {
-            EnvelopeItem::Stretch stretch;
-            auto boundary = [&](std::span<const double> y, std::vector<QPointF>& to) {
-                if (j - i <= static_cast<std::size_t>(columns)) { // no denser than the pixels: every point
-                    for (std::size_t k = i; k < j; ++k)
-                        to.emplace_back(xs[k], y[k]);
-                    return;
-                }
-                decimateForDrawing(xs.subspan(i, j - i), y.subspan(i, j - i), xRange.first, xRange.second, columns,
-                                   idx);
-                to.reserve(idx.size());
-                for (std::uint32_t k : idx)
-                    to.emplace_back(xs[i + k], y[i + k]);
-            };
-            boundary(hi, stretch.upper);
-            boundary(lo, stretch.lower);
-            out.push_back(std::move(stretch));
-        }
-        i = j;
-    }
-    return out;
-}
+
 // A series with this few points drawn gets a marker on each: one point draws no line at all, and a
 // handful of points joined by lines hide where the samples are.
 constexpr qsizetype kMarkerMaxPoints = 30;
@@ -479,62 +440,6 @@ void ScalarChart::prepareX(RunData& d) const
     d.xMax = d.drawX().empty() ? 0 : d.drawX().back();
 }
 
-void ScalarChart::resmooth(RunData& d)
-{
-    QElapsedTimer timer;
-    timer.start();
-    ++d.smoothedVersion;
-    if (m_smoothingKind == SmoothingKind::MovingAverage)
-        smoothMovingAverage(d.raw, static_cast<std::size_t>(m_window), d.smoothed, &d.smoothedStats);
-    else
-        smoothTensorBoard(d.raw, m_smoothing, d.smoothed, &d.smoothedStats);
-    if (d.hasBand) {
-        d.envLo = d.bandLo;
-        d.envHi = d.bandHi;
-    } else if (m_envelope) {
-        rollingMinMax(d.raw, static_cast<std::size_t>(m_window), d.envLo, d.envHi);
-    } else {
-        for (std::vector<double>* v : {&d.envLo, &d.envHi, &d.sortedEnvLo, &d.sortedEnvHi, &d.logEnvLo, &d.logEnvHi})
-            v->clear();
-    }
-    // The y domain's statistics of the two bounds, each as the part it is.
-    d.envStats = valueStats(d.envLo);
-    d.envStats.merge(valueStats(d.envHi));
-    // Values in drawing order: x-sorted copies where the samples are not, log10 on a log axis.
-    auto reorder = [&](const std::vector<double>& from, std::vector<double>& to) {
-        to.resize(d.order.size());
-        for (std::size_t i = 0; i < d.order.size(); ++i)
-            to[i] = from[d.order[i]];
-    };
-    const bool band = d.showsBand(m_envelope);
-    if (d.sorted) {
-        reorder(d.raw, d.sortedRaw);
-        reorder(d.smoothed, d.sortedSmoothed);
-        if (band) {
-            reorder(d.envLo, d.sortedEnvLo);
-            reorder(d.envHi, d.sortedEnvHi);
-        }
-    }
-    // Non-positive values cannot be drawn on a log axis: NaN drops them from the decimation.
-    auto logOf = [](std::span<const double> from, std::vector<double>& to) {
-        to.resize(from.size());
-        for (std::size_t i = 0; i < from.size(); ++i)
-            to[i] = from[i] > 0 ? std::log10(from[i]) : NAN;
-    };
-    if (m_logY) {
-        logOf(d.drawY(false, false), d.logRaw);
-        logOf(d.drawY(true, false), d.logSmoothed);
-        if (band) {
-            logOf(d.drawEnvelope(false, false), d.logEnvLo);
-            logOf(d.drawEnvelope(true, false), d.logEnvHi);
-        }
-    } else {
-        d.logRaw.clear();
-        d.logSmoothed.clear();
-    }
-    m_pendingTimes.smooth += static_cast<double>(timer.nsecsElapsed()) / 1e6;
-}
-
 void ScalarChart::setSeries(const QString& run, Samples samples)
 {
     if (!samples || samples->empty()) {
@@ -563,28 +468,6 @@ void ScalarChart::setSeries(const QString& run, Samples samples)
     scheduleRedraw();
 }
 
-void ScalarChart::setSeriesBand(const QString& run, std::vector<double> lower, std::vector<double> upper)
-{
-    auto it = m_data.find(run);
-    if (it == m_data.end())
-        return;
-    RunData& d = *it->second;
-    const bool had = d.hasBand;
-    d.hasBand = !lower.empty() || !upper.empty();
-    lower.resize(d.raw.size(), NAN);
-    upper.resize(d.raw.size(), NAN);
-    d.bandLo = std::move(lower);
-    d.bandHi = std::move(upper);
-    if (!d.hasBand) {
-        d.bandLo.clear();
-        d.bandHi.clear();
-    }
-    resmooth(d);
-    m_seriesDirty = m_seriesDirty || had != d.hasBand;
-    m_domainDirty = true;
-    scheduleRedraw();
-}
-
 void ScalarChart::removeSeries(const QString& run)
 {
     auto it = m_data.find(run);
@@ -609,59 +492,6 @@ QStringList ScalarChart::seriesRuns() const
     for (const auto& [run, d] : m_data)
         out << run;
     return out;
-}
-
-bool ScalarChart::smoothingOn() const
-{
-    return m_smoothingKind == SmoothingKind::MovingAverage ? m_window > 1 : m_smoothing > 0;
-}
-
-void ScalarChart::smoothingChanged(bool wasOn, bool envelopeWas)
-{
-    for (auto& [run, d] : m_data)
-        resmooth(*d);
-    m_seriesDirty = m_seriesDirty || wasOn != smoothingOn() || envelopeWas != m_envelope;
-    m_domainDirty = true;
-    scheduleRedraw();
-}
-
-void ScalarChart::setSmoothing(double weight)
-{
-    weight = std::isfinite(weight) ? std::clamp(weight, 0.0, kMaxSmoothingWeight) : 0.0;
-    if (weight == m_smoothing)
-        return;
-    const bool wasOn = smoothingOn();
-    m_smoothing = weight;
-    if (m_smoothingKind == SmoothingKind::Exponential)
-        smoothingChanged(wasOn, m_envelope);
-}
-
-void ScalarChart::setSmoothingKind(SmoothingKind kind)
-{
-    if (kind == m_smoothingKind)
-        return;
-    const bool wasOn = smoothingOn();
-    m_smoothingKind = kind;
-    smoothingChanged(wasOn, m_envelope);
-}
-
-void ScalarChart::setSmoothingWindow(int samples)
-{
-    samples = std::clamp(samples, 1, static_cast<int>(kMaxSmoothingWindow));
-    if (samples == m_window)
-        return;
-    const bool wasOn = smoothingOn();
-    m_window = samples;
-    if (m_smoothingKind == SmoothingKind::MovingAverage || m_envelope)
-        smoothingChanged(wasOn, m_envelope);
-}
-
-void ScalarChart::setEnvelope(bool shown)
-{
-    if (shown == m_envelope)
-        return;
-    m_envelope = shown;
-    smoothingChanged(smoothingOn(), !shown);
 }
 
 void ScalarChart::setXAxis(XAxis axis)
@@ -1019,7 +849,7 @@ void ScalarChart::redraw()
             if (!(d.envDrawn == now)) {
                 d.envDrawn = now;
                 timer.start();
-                d.envelope->setStretches(envelopeStretches(xs, d.drawEnvelope(true, m_logY),
+                d.envelope->setStretches(detail::envelopeStretches(xs, d.drawEnvelope(true, m_logY),
                                                            d.drawEnvelope(false, m_logY), m_xRange, columns));
                 times.decimate += lap();
             }
@@ -1043,36 +873,6 @@ QList<QPointF> ScalarChart::rawPoints(const QString& run) const
     return s ? s->points() : QList<QPointF>();
 }
 
-void ScalarChart::setPinned(bool pinned)
-{
-    const QSignalBlocker block(m_pinButton);
-    m_pinButton->setChecked(pinned);
-    retranslateUi();
-}
-
-bool ScalarChart::isPinned() const
-{
-    return m_pinButton->isChecked();
-}
-
-void ScalarChart::setEnlarged(bool enlarged)
-{
-    const QSignalBlocker block(m_enlargeButton);
-    m_enlargeButton->setChecked(enlarged);
-    retranslateUi();
-}
-
-bool ScalarChart::isEnlarged() const
-{
-    return m_enlargeButton->isChecked();
-}
-
-void ScalarChart::setPinAndEnlargeShown(bool shown)
-{
-    m_pinButton->setVisible(shown);
-    m_enlargeButton->setVisible(shown);
-}
-
 QStringList ScalarChart::yAxisLabels() const
 {
     return m_axisY->categoriesLabels();
@@ -1090,26 +890,6 @@ QList<QPointF> ScalarChart::smoothedPoints(const QString& run) const
     if (it == m_data.end() || !it->second->smoothSeries)
         return {};
     return it->second->smoothSeries->points();
-}
-
-QList<QPointF> ScalarChart::envelopeUpper(const QString& run) const
-{
-    QList<QPointF> out;
-    auto it = m_data.find(run);
-    if (it != m_data.end() && it->second->envelope)
-        for (const EnvelopeItem::Stretch& s : it->second->envelope->stretches())
-            out.append(QList<QPointF>(s.upper.begin(), s.upper.end()));
-    return out;
-}
-
-QList<QPointF> ScalarChart::envelopeLower(const QString& run) const
-{
-    QList<QPointF> out;
-    auto it = m_data.find(run);
-    if (it != m_data.end() && it->second->envelope)
-        for (const EnvelopeItem::Stretch& s : it->second->envelope->stretches())
-            out.append(QList<QPointF>(s.lower.begin(), s.lower.end()));
-    return out;
 }
 
 void ScalarChart::showTooltip(const QPoint& pos)

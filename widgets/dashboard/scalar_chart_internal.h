@@ -83,6 +83,12 @@ struct ScalarChart::RunData {
 
 namespace detail {
 
+/// The envelope's gap-free stretches (both bounds finite) in drawing order, each boundary decimated
+/// to the plot's pixel columns as the curves are; stretches wholly outside the x range are left out.
+std::vector<EnvelopeItem::Stretch> envelopeStretches(std::span<const double> xs, std::span<const double> hi,
+                                                     std::span<const double> lo, std::pair<double, double> xRange,
+                                                     int columns);
+
 /// Text made safe for the rich text of titles and tooltips.
 inline QString htmlEscape(const QString& s) { return s.toHtmlEscaped(); }
 
