@@ -132,12 +132,12 @@
         <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams, custom_scalars); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams, custom_scalars, projector); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars、projector）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images.</source>
-        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images。</translation>
+        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector search:PATTERN, point:N.</source>
+        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 search:模式、point:N。</translation>
     </message>
 </context>
 <context>
@@ -2122,7 +2122,9 @@ Check that the file is complete (a download or copy may have been cut short) and
     </message>
     <message numerus="yes">
         <source>The audio output %1 cannot play %2 Hz with %n channel(s).</source>
-        <translation><numerusform>音频输出 %1 无法播放 %2 Hz、%n 个声道的音频。</numerusform></translation>
+        <translation>
+            <numerusform>音频输出 %1 无法播放 %2 Hz、%n 个声道的音频。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Playback stopped: the audio output reported an error.</source>
@@ -2176,7 +2178,9 @@ Check that the file is complete (a download or copy may have been cut short) and
     </message>
     <message numerus="yes">
         <source>%n chart(s) not saved</source>
-        <translation><numerusform>%n 个图表未保存</numerusform></translation>
+        <translation>
+            <numerusform>%n 个图表未保存</numerusform>
+        </translation>
     </message>
     <message>
         <source>New Custom Scalars Chart</source>
@@ -2395,7 +2399,9 @@ Check that the file is complete (a download or copy may have been cut short) and
     </message>
     <message numerus="yes">
         <source>Other runs lie in folders below %1: only the %n file(s) directly in it will be moved to the trash; those runs stay.</source>
-        <translation><numerusform>%1 下方的文件夹中还有其他运行：只有直接位于其中的 %n 个文件会被移到回收站；那些运行保留。</numerusform></translation>
+        <translation>
+            <numerusform>%1 下方的文件夹中还有其他运行：只有直接位于其中的 %n 个文件会被移到回收站；那些运行保留。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Delete the folder of run %1?</source>
@@ -2420,6 +2426,10 @@ Delete what is left of run %2 permanently? This cannot be undone.</source>
     <message>
         <source>Deleted the folder of run %1 permanently: %2</source>
         <translation>已永久删除运行 %1 的文件夹：%2</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影器</translation>
     </message>
 </context>
 <context>
@@ -2657,6 +2667,61 @@ TP %4，FP %5，TN %6，FN %7</translation>
     <message>
         <source>No PR curves. Write pr_curves summaries (tensorboard.summary.pr_curve, or PyTorch&apos;s SummaryWriter.add_pr_curve) to the log directory.</source>
         <translation>没有 PR 曲线。请将 pr_curves 摘要（tensorboard.summary.pr_curve，或 PyTorch 的 SummaryWriter.add_pr_curve）写入日志目录。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::dashboard::ProjectorView</name>
+    <message>
+        <source>The embeddings that the runs&apos; projector_config.pbtxt files name</source>
+        <translation>各运行的 projector_config.pbtxt 文件所列出的嵌入</translation>
+    </message>
+    <message>
+        <source>Sphereize data</source>
+        <translation>球面化数据</translation>
+    </message>
+    <message>
+        <source>Centre the points and scale each to unit length before PCA, as TensorBoard does</source>
+        <translation>在 PCA 之前将点中心化并把每个点缩放为单位长度，与 TensorBoard 相同</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Label by</source>
+        <translation>标签依据</translation>
+    </message>
+    <message>
+        <source>Search the labels (regular expression)</source>
+        <translation>搜索标签（正则表达式）</translation>
+    </message>
+    <message>
+        <source>No embeddings. A run writes them with TensorBoard&apos;s projector (projector_config.pbtxt beside a checkpoint or TSV files) or PyTorch&apos;s SummaryWriter.add_embedding.</source>
+        <translation>没有嵌入。运行可以用 TensorBoard 的投影器（与检查点或 TSV 文件放在一起的 projector_config.pbtxt）或 PyTorch 的 SummaryWriter.add_embedding 写入嵌入。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Click a point for its metadata and its nearest neighbours.</source>
+        <translation>点击一个点以查看其元数据和最近邻。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation><numerusform>%n 个匹配</numerusform></translation>
+    </message>
+    <message>
+        <source>Nearest points (cosine distance):</source>
+        <translation>最近的点（余弦距离）：</translation>
+    </message>
+    <message>
+        <source>Reading and projecting the embedding…</source>
+        <translation>正在读取并投影嵌入…</translation>
+    </message>
+    <message>
+        <source>%1 points × %2 dimensions · PCA: the %3 components shown hold %4% of the variance</source>
+        <translation>%1 个点 × %2 维 · PCA：显示的 %3 个主成分占方差的 %4%</translation>
     </message>
 </context>
 <context>

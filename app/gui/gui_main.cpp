@@ -228,7 +228,7 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
         QStringLiteral("tab"),
         QCoreApplication::translate("CommandLine",
                                     "With --panel dashboard: show this tab (scalars, images, graphs, distributions, "
-                                    "histograms, text, audio, pr_curves, hparams, custom_scalars); "
+                                    "histograms, text, audio, pr_curves, hparams, custom_scalars, projector); "
                                     "with --panel profiler: timeline, ops, scopes, nodes, "
                                     "advice or tfprof; with --panel debugger: the inspector's table, histogram, "
                                     "heatmap or images; with --panel graph: metagraph (the MetaGraph tab)."),
@@ -238,7 +238,8 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
         QStringLiteral("dashboard-view"),
         QCoreApplication::translate("CommandLine",
                                     "With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N "
-                                    "(smoothing), envelope, pin:TAG, enlarge:TAG, link-images."),
+                                    "(smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector "
+                                    "search:PATTERN, point:N."),
         QStringLiteral("SPEC"));
     parser.addOption(dashboardViewOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),

@@ -13,6 +13,7 @@
 
 #include "dashboard/dashboard_view.h"
 #include "dashboard/images_view.h"
+#include "dashboard/projector_view.h"
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalars_view.h"
 #include "debugger/debugger_view.h"
@@ -463,12 +464,20 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
             ok = scalars->isEnlarged(value);
         } else if (item == QLatin1String("link-images")) {
             view.images()->setStepsLinked(true);
+        } else if (item.startsWith(QLatin1String("search:"))) {
+            view.projector()->setSearch(value);
+        } else if (item.startsWith(QLatin1String("point:"))) {
+            const qulonglong point = value.toULongLong(&ok);
+            ok = ok && view.projector()->values() && point < view.projector()->values()->rows;
+            if (ok)
+                view.projector()->selectPoint(point);
         } else {
             ok = false;
         }
         if (!ok)
             return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
-                                  "enlarge:TAG or link-images; a pinned or enlarged tag must have data)")
+                                  "enlarge:TAG, link-images, search:PATTERN or point:N; a pinned or enlarged tag "
+                                  "must have data, a point must exist)")
                 .arg(item);
     }
     return {};
@@ -493,8 +502,13 @@ QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
         view->showTab(request.dashboardTab);
         if (view->currentTab() != request.dashboardTab)
             return QStringLiteral("unknown --tab '%1'; expected scalars, images, graphs, distributions, "
-                                  "histograms, text, audio, pr_curves, hparams or custom_scalars")
+                                  "histograms, text, audio, pr_curves, hparams, custom_scalars or projector")
                 .arg(request.dashboardTab);
+    }
+    if (request.dashboardTab == QLatin1String("projector")) {
+        dashboard::ProjectorView* projector = view->projector();
+        if (!processEventsUntil([projector] { return !projector->isLoading(); }, 120000))
+            return QStringLiteral("timed out reading the embedding");
     }
     return applyDashboardView(*view, request.dashboardView);
 }

@@ -41,7 +41,8 @@ struct ScreenshotRequest {
     /// Dashboard panel: the tab to show (scalars, images, graphs, distributions, histograms, text, audio);
     /// records panel: features or statistics (and `select` the record number to show).
     QString dashboardTab;
-    /// Dashboard panel: view settings (ema:W, mean:N, envelope, pin:TAG, enlarge:TAG, link-images).
+    /// Dashboard panel: view settings (ema:W, mean:N, envelope, pin:TAG, enlarge:TAG, link-images,
+    /// search:PATTERN, point:N).
     QString dashboardView;
 };
 

@@ -4,6 +4,7 @@
 #include "dashboard/custom_scalars_view.h"
 #include "dashboard/hparams_view.h"
 #include "dashboard/pr_curves_view.h"
+#include "dashboard/projector_view.h"
 
 #include "common/background_run.h"
 #include "dashboard/audio_view.h"
@@ -46,7 +47,8 @@ const QStringList& tabIds()
                                     QStringLiteral("graphs"),        QStringLiteral("distributions"),
                                     QStringLiteral("histograms"),    QStringLiteral("text"),
                                     QStringLiteral("audio"),         QStringLiteral("pr_curves"),
-                                    QStringLiteral("hparams"),       QStringLiteral("custom_scalars")};
+                                    QStringLiteral("hparams"),       QStringLiteral("custom_scalars"),
+                                    QStringLiteral("projector")};
     return ids;
 }
 
@@ -162,9 +164,10 @@ void DashboardView::buildUi()
     m_prCurves = new PrCurvesView(m_tabs);
     m_hparams = new HParamsView(m_tabs);
     m_customScalars = new CustomScalarsView(m_tabs);
+    m_projector = new ProjectorView(m_tabs);
     for (QWidget* page : std::initializer_list<QWidget*>{m_scalars, m_images, m_graphsPage, m_distributions,
                                                           m_histograms, m_text, m_audio, m_prCurves, m_hparams,
-                                                          m_customScalars})
+                                                          m_customScalars, m_projector})
         m_tabs->addTab(page, QString());
     // The hparams are read when the tab is shown (and on Reload), not at every poll.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -214,7 +217,7 @@ void DashboardView::retranslateUi()
     m_exportAction->setToolTip(tr("Save every scalar tag of every visible run in one CSV or JSON file"));
     const QStringList names = {tr("Scalars"), tr("Images"),    tr("Graphs"),    tr("Distributions"),
                                tr("Histograms"), tr("Text"), tr("Audio"), tr("PR Curves"), tr("HParams"),
-                               tr("Custom Scalars")};
+                               tr("Custom Scalars"), tr("Projector")};
     for (int i = 0; i < names.size(); ++i) {
         const int count = tabCount(tabIds()[i]);
         m_tabs->setTabText(i, count > 0 ? QStringLiteral("%1 (%2)").arg(names[i]).arg(count) : names[i]);
@@ -244,6 +247,7 @@ void DashboardView::setLogDirectories(const QStringList& roots)
     m_feed = std::make_shared<DashboardFeed>(std::move(paths));
     m_hparams->setLogDirectories(roots);
     m_customScalars->setSaveDirectory(roots.isEmpty() ? QString() : roots.front());
+    m_projector->setLogDirectories(roots);
     QStringList absolute;
     for (const QString& r : roots)
         absolute << QDir::cleanPath(QDir(r).absolutePath());
@@ -601,6 +605,8 @@ int DashboardView::tabCount(const QString& id) const
         return m_graphs->topLevelItemCount();
     if (id == QLatin1String("hparams"))
         return m_hparams->sessionCount();
+    if (id == QLatin1String("projector"))
+        return static_cast<int>(m_projector->embeddings().size());
     if (id == QLatin1String("custom_scalars")) {
         int charts = 0;
         for (const events::CustomCategory& c : m_customScalars->layout().categories)

@@ -31,6 +31,7 @@ class AudioView;
 class HParamsView;
 class CustomScalarsView;
 class PrCurvesView;
+class ProjectorView;
 class DistributionView;
 class HistogramView;
 class ImagesView;
@@ -69,7 +70,7 @@ public:
     QString lastError() const { return m_lastError; }
 
     /// Tab ids: scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams,
-    /// custom_scalars.
+    /// custom_scalars, projector.
     void showTab(const QString& id);
     QString currentTab() const;
 
@@ -83,6 +84,7 @@ public:
     HParamsView* hparams() const { return m_hparams; }
     PrCurvesView* prCurves() const { return m_prCurves; }
     CustomScalarsView* customScalars() const { return m_customScalars; }
+    ProjectorView* projector() const { return m_projector; }
     QTreeWidget* graphsList() const { return m_graphs; }
     /// The graph of `run` as the feed holds it (see DashboardFeed::runGraph); nullopt before the
     /// first poll or when the run has no graph.
@@ -175,6 +177,7 @@ private:
     HParamsView* m_hparams = nullptr;
     PrCurvesView* m_prCurves = nullptr;
     CustomScalarsView* m_customScalars = nullptr;
+    ProjectorView* m_projector = nullptr;
 };
 
 } // namespace tstudio::dashboard

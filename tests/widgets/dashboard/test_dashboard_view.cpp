@@ -8,6 +8,7 @@
 #include "dashboard/histogram_view.h"
 #include "dashboard/hparams_view.h"
 #include "dashboard/pr_curves_view.h"
+#include "dashboard/projector_view.h"
 #include "dashboard/runs_panel.h"
 #include "dashboard/scalars_view.h"
 #include "io/events/event_file_writer.h"
@@ -646,6 +647,60 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(custom->layout().categories.size(), std::size_t(2), 10000);
         QCOMPARE(custom->layout().categories[0].charts.size(), std::size_t(3));
         QCOMPARE(custom->layout().categories[0].charts[2].title, std::string("accuracy bounds"));
+    }
+
+    /// The Projector tab on an embedding the test writes (a run's projector_config.pbtxt, a TSV of
+    /// two clusters along x, metadata with a header): listed, read on a worker, projected (the first
+    /// component is the clusters' axis), coloured by a column, searched, a point's neighbours.
+    void projectorTab()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        writeRun(root + "/train", 0, 2);
+        auto writeText = [](const std::string& path, const std::string& text) {
+            std::ofstream(path, std::ios::binary) << text;
+        };
+        std::string tsv, meta = "word\tgroup\n";
+        for (int i = 0; i < 6; ++i) {
+            const double x = i < 3 ? -10.0 - i : 10.0 + i;
+            tsv += std::to_string(x) + "\t" + std::to_string(0.1 * i) + "\t0\n";
+            meta += std::string(i < 3 ? "left" : "right") + std::to_string(i) + "\t" + (i < 3 ? "L" : "R") + "\n";
+        }
+        writeText(root + "/train/points.tsv", tsv);
+        writeText(root + "/train/meta.tsv", meta);
+        writeText(root + "/train/projector_config.pbtxt",
+                  "embeddings { tensor_name: \"points\" tensor_path: \"points.tsv\" metadata_path: \"meta.tsv\" }\n");
+        DashboardView view;
+        view.resize(1200, 800);
+        view.show();
+        view.setLogDirectories({dir.path()});
+        ProjectorView* projector = view.projector();
+        QCOMPARE(projector->embeddings(), QStringList{"train: points"});
+        view.showTab(QStringLiteral("projector"));
+        QTRY_VERIFY_WITH_TIMEOUT(projector->projection() != nullptr && !projector->isLoading(), 10000);
+        QVERIFY2(projector->error().isEmpty(), qPrintable(projector->error()));
+        QCOMPARE(projector->values()->rows, std::size_t(6));
+        QCOMPARE(projector->metadata()->columns, (std::vector<std::string>{"word", "group"}));
+        const auto* p = projector->projection();
+        QVERIFY(p->varianceExplained[0] > 0.99);
+        // The clusters fall on either side of zero along the first component.
+        for (std::size_t i = 1; i < 3; ++i)
+            QVERIFY((p->coordinates[i * 2] > 0) == (p->coordinates[0] > 0));
+        for (std::size_t i = 3; i < 6; ++i)
+            QVERIFY((p->coordinates[i * 2] > 0) != (p->coordinates[0] > 0));
+        projector->setLabelBy(QStringLiteral("word"));
+        projector->setSearch(QStringLiteral("^right"));
+        QCOMPARE(projector->matchCount(), 3);
+        projector->setSearch(QStringLiteral("left[01]"));
+        QCOMPARE(projector->matchCount(), 2);
+        projector->selectPoint(4);
+        const auto neighbours = projector->neighbours();
+        QCOMPARE(neighbours.size(), std::size_t(5)); // every other point, nearest first
+        QVERIFY(neighbours[0].index == 3 || neighbours[0].index == 5);
+        QVERIFY(neighbours.back().index < 3); // the other cluster points the other way
+        // A click on a drawn point selects it.
+        const QPoint at = projector->canvas()->toPixel(1).toPoint();
+        QCOMPARE(projector->canvas()->pointAt(at), std::optional<std::size_t>(1));
     }
 
     /// "Delete Run Folder…" without its dialogs: the folder goes, the poll finds its files gone and

@@ -1,0 +1,626 @@
+#include "dashboard/projector_view.h"
+
+#include "common/background_run.h"
+#include "dashboard/run_style.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace tstudio::dashboard {
+namespace {
+
+constexpr std::size_t kNeighbours = 20;
+constexpr int kMaxCategories = 20;
+constexpr double kPickPixels = 8;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+ProjectorCanvas::ProjectorCanvas(QWidget* parent) : QWidget(parent)
+{
+    setMinimumSize(300, 240);
+    setMouseTracking(false);
+    setAutoFillBackground(false);
+}
+
+void ProjectorCanvas::setPoints(std::vector<QPointF> points, std::vector<QColor> colours)
+{
+    m_points = std::move(points);
+    m_colours = std::move(colours);
+    m_highlighted.assign(m_points.size(), false);
+    m_selected.reset();
+    m_neighbours.clear();
+    fitAll();
+}
+
+void ProjectorCanvas::setColours(std::vector<QColor> colours)
+{
+    m_colours = std::move(colours);
+    update();
+}
+
+void ProjectorCanvas::setHighlighted(std::vector<bool> highlighted)
+{
+    m_highlighted = std::move(highlighted);
+    update();
+}
+
+void ProjectorCanvas::setSelection(std::optional<std::size_t> selected, std::vector<std::size_t> neighbours)
+{
+    m_selected = selected;
+    m_neighbours = std::move(neighbours);
+    update();
+}
+
+void ProjectorCanvas::fitAll()
+{
+    if (m_points.empty()) {
+        update();
+        return;
+    }
+    double x0 = m_points[0].x(), x1 = x0, y0 = m_points[0].y(), y1 = y0;
+    for (const QPointF& p : m_points) {
+        x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
+        y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
+    }
+    m_centre = QPointF((x0 + x1) / 2, (y0 + y1) / 2);
+    const double span = std::max({x1 - x0, y1 - y0, 1e-12});
+    m_scale = 0.9 * std::min(std::max(width(), 1), std::max(height(), 1)) / span;
+    update();
+}
+
+QPointF ProjectorCanvas::toPixel(std::size_t index) const
+{
+    const QPointF p = m_points[index];
+    return QPointF(width() / 2.0 + (p.x() - m_centre.x()) * m_scale, height() / 2.0 - (p.y() - m_centre.y()) * m_scale);
+}
+
+std::optional<std::size_t> ProjectorCanvas::pointAt(const QPoint& pos) const
+{
+    std::optional<std::size_t> best;
+    double bestDistance = kPickPixels * kPickPixels;
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const QPointF d = toPixel(i) - QPointF(pos);
+        const double squared = d.x() * d.x() + d.y() * d.y();
+        if (squared <= bestDistance) {
+            bestDistance = squared;
+            best = i;
+        }
+    }
+    return best;
+}
+
+void ProjectorCanvas::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), Qt::white);
+    p.setPen(QColor(0xe0, 0xe0, 0xe0));
+    p.drawRect(rect().adjusted(0, 0, -1, -1));
+    const bool searching = std::find(m_highlighted.begin(), m_highlighted.end(), true) != m_highlighted.end();
+    // Points as small squares (thousands of antialiased circles would cost tens of milliseconds);
+    // highlighted, neighbouring and selected points drawn last, larger and outlined.
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        QColor c = m_colours.size() == m_points.size() ? m_colours[i] : QColor(0x1f, 0x77, 0xb4);
+        if (searching && !(i < m_highlighted.size() && m_highlighted[i]))
+            c.setAlpha(50);
+        const QPointF at = toPixel(i);
+        p.fillRect(QRectF(at.x() - 3, at.y() - 3, 6, 6), c);
+    }
+    p.setRenderHint(QPainter::Antialiasing);
+    auto ring = [&](std::size_t i, double radius, const QColor& colour, qreal width) {
+        p.setPen(QPen(colour, width));
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(toPixel(i), radius, radius);
+    };
+    for (std::size_t i = 0; i < m_highlighted.size() && i < m_points.size(); ++i)
+        if (m_highlighted[i])
+            ring(i, 4, QColor(0xd3, 0x2f, 0x2f), 1.2);
+    if (m_selected && *m_selected < m_points.size()) {
+        p.setPen(QPen(QColor(0x42, 0x42, 0x42, 120), 1));
+        for (std::size_t n : m_neighbours)
+            if (n < m_points.size())
+                p.drawLine(toPixel(*m_selected), toPixel(n));
+        for (std::size_t n : m_neighbours)
+            if (n < m_points.size())
+                ring(n, 4, QColor(0xff, 0x8f, 0x00), 1.5);
+        ring(*m_selected, 6, Qt::black, 2);
+    }
+}
+
+void ProjectorCanvas::wheelEvent(QWheelEvent* event)
+{
+    const double factor = std::pow(1.0015, event->angleDelta().y());
+    const QPointF at = event->position();
+    // Keep the data point under the cursor where it is.
+    const QPointF data(m_centre.x() + (at.x() - width() / 2.0) / m_scale,
+                       m_centre.y() - (at.y() - height() / 2.0) / m_scale);
+    m_scale = std::clamp(m_scale * factor, 1e-9, 1e12);
+    m_centre = QPointF(data.x() - (at.x() - width() / 2.0) / m_scale, data.y() + (at.y() - height() / 2.0) / m_scale);
+    update();
+    event->accept();
+}
+
+void ProjectorCanvas::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    m_pressAt = m_lastDrag = event->position().toPoint();
+    m_dragging = true;
+}
+
+void ProjectorCanvas::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!m_dragging)
+        return;
+    const QPoint now = event->position().toPoint();
+    const QPoint delta = now - m_lastDrag;
+    m_lastDrag = now;
+    m_centre -= QPointF(delta.x() / m_scale, -delta.y() / m_scale);
+    update();
+}
+
+void ProjectorCanvas::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (!m_dragging || event->button() != Qt::LeftButton)
+        return;
+    m_dragging = false;
+    if ((event->position().toPoint() - m_pressAt).manhattanLength() <= 3)
+        if (const auto hit = pointAt(event->position().toPoint()))
+            emit pointClicked(*hit);
+}
+
+void ProjectorCanvas::mouseDoubleClickEvent(QMouseEvent*)
+{
+    fitAll();
+}
+
+ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
+{
+    m_embeddingBox = new QComboBox(this);
+    m_embeddingBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_sphereizeBox = new QCheckBox(this);
+    m_colourLabel = new QLabel(this);
+    m_colourBox = new QComboBox(this);
+    m_labelLabel = new QLabel(this);
+    m_labelBox = new QComboBox(this);
+    m_searchEdit = new QLineEdit(this);
+    m_searchEdit->setClearButtonEnabled(true);
+    m_matchLabel = new QLabel(this);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_embeddingBox);
+    bar->addWidget(m_sphereizeBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_colourLabel);
+    bar->addWidget(m_colourBox);
+    bar->addWidget(m_labelLabel);
+    bar->addWidget(m_labelBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_searchEdit, 1);
+    bar->addWidget(m_matchLabel);
+
+    m_canvas = new ProjectorCanvas(this);
+    m_status = new QLabel(this);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_canvas, 1);
+    leftLayout->addWidget(m_status);
+    m_pointInfo = new QLabel(this);
+    m_pointInfo->setWordWrap(true);
+    m_pointInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pointInfo->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_neighbourList = new QListWidget(this);
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_pointInfo);
+    rightLayout->addWidget(m_neighbourList, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 1);
+    splitter->setSizes({800, 280});
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setStyleSheet(QStringLiteral("color: #757575; padding: 40px;"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_empty);
+    layout->addWidget(splitter, 1);
+
+    connect(m_embeddingBox, &QComboBox::currentIndexChanged, this, [this] { load(); });
+    connect(m_sphereizeBox, &QCheckBox::toggled, this, [this] { load(); });
+    connect(m_colourBox, &QComboBox::currentIndexChanged, this, [this] { applyColours(); });
+    connect(m_labelBox, &QComboBox::currentIndexChanged, this, [this] { applySearch(); });
+    connect(m_searchEdit, &QLineEdit::textChanged, this, [this] { applySearch(); });
+    connect(m_canvas, &ProjectorCanvas::pointClicked, this, &ProjectorView::selectPoint);
+    connect(m_neighbourList, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        selectPoint(item->data(Qt::UserRole).toULongLong());
+    });
+    retranslateUi();
+}
+
+void ProjectorView::retranslateUi()
+{
+    m_embeddingBox->setToolTip(tr("The embeddings that the runs' projector_config.pbtxt files name"));
+    m_sphereizeBox->setText(tr("Sphereize data"));
+    m_sphereizeBox->setToolTip(tr("Centre the points and scale each to unit length before PCA, as TensorBoard does"));
+    m_colourLabel->setText(tr("Colour by"));
+    m_labelLabel->setText(tr("Label by"));
+    m_searchEdit->setPlaceholderText(tr("Search the labels (regular expression)"));
+    m_empty->setText(tr("No embeddings. A run writes them with TensorBoard's projector "
+                        "(projector_config.pbtxt beside a checkpoint or TSV files) or PyTorch's "
+                        "SummaryWriter.add_embedding."));
+    if (m_colourBox->count() > 0)
+        m_colourBox->setItemText(0, tr("(none)"));
+    updateStatus();
+}
+
+void ProjectorView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ProjectorView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!m_scanned)
+        reload();
+    else if (!m_data && !m_watcher && !m_entries.empty())
+        load(); // read when first looked at
+}
+
+void ProjectorView::setLogDirectories(const QStringList& roots)
+{
+    m_roots = roots;
+    m_data.reset();
+    reload();
+}
+
+void ProjectorView::reload()
+{
+    m_scanned = true;
+    m_configs.clear();
+    m_entries.clear();
+    QStringList names;
+    // Each followed folder and every folder below it (a run's folder holds its config).
+    for (const QString& root : m_roots) {
+        QStringList folders{root};
+        QDirIterator it(root, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            folders << it.next();
+        for (const QString& folder : folders) {
+            if (!QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(events::kProjectorConfigFile))))
+                continue;
+            auto config = events::readProjectorConfig(folder.toStdString());
+            if (!config) {
+                m_error = q(config.error().message());
+                continue;
+            }
+            const QString where = QDir(root).relativeFilePath(folder);
+            m_configs.push_back(std::move(*config));
+            // A config may name one embedding several times (PyTorch appends an entry per call).
+            std::set<std::string> seen;
+            for (std::size_t e = 0; e < m_configs.back().embeddings.size(); ++e) {
+                const events::ProjectorEmbedding& embedding = m_configs.back().embeddings[e];
+                if (!seen.insert(embedding.tensorName + '\n' + embedding.tensorPath.string()).second)
+                    continue;
+                m_entries.emplace_back(m_configs.size() - 1, e);
+                names << QStringLiteral("%1: %2").arg(where == QLatin1String(".") ? QDir(root).dirName() : where,
+                                                      q(embedding.tensorName));
+            }
+        }
+    }
+    {
+        const QSignalBlocker block(m_embeddingBox);
+        m_embeddingBox->clear();
+        m_embeddingBox->addItems(names);
+    }
+    m_empty->setVisible(m_entries.empty());
+    if (!m_entries.empty() && isVisible())
+        load();
+    updateStatus();
+}
+
+QStringList ProjectorView::embeddings() const
+{
+    QStringList out;
+    for (int i = 0; i < m_embeddingBox->count(); ++i)
+        out << m_embeddingBox->itemText(i);
+    return out;
+}
+
+void ProjectorView::selectEmbedding(int index)
+{
+    m_embeddingBox->setCurrentIndex(index);
+}
+
+const events::EmbeddingValues* ProjectorView::values() const
+{
+    return m_data ? &m_data->values : nullptr;
+}
+
+const events::EmbeddingMetadata* ProjectorView::metadata() const
+{
+    return m_data && m_data->metadata ? &*m_data->metadata : nullptr;
+}
+
+const projector::Projection* ProjectorView::projection() const
+{
+    return m_data && m_data->projection.rows > 0 ? &m_data->projection : nullptr;
+}
+
+void ProjectorView::setSphereize(bool sphereize)
+{
+    m_sphereizeBox->setChecked(sphereize);
+}
+
+void ProjectorView::load()
+{
+    const int index = m_embeddingBox->currentIndex();
+    if (index < 0 || index >= static_cast<int>(m_entries.size()))
+        return;
+    if (m_watcher) { // one read at a time: the newest choice is read after it
+        m_reloadPending = true;
+        return;
+    }
+    const auto [c, e] = m_entries[static_cast<std::size_t>(index)];
+    const events::ProjectorConfig config = m_configs[c];
+    const events::ProjectorEmbedding embedding = config.embeddings[e];
+    const bool sphereize = m_sphereizeBox->isChecked();
+    m_watcher = new QFutureWatcher<std::shared_ptr<const Loaded>>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        auto* watcher = std::exchange(m_watcher, nullptr);
+        watcher->deleteLater();
+        if (std::exchange(m_reloadPending, false)) {
+            load();
+            return;
+        }
+        m_data = watcher->result();
+        m_error = m_data->error;
+        m_selected.reset();
+        m_neighbours.clear();
+        // The metadata's columns offered for colouring and labels.
+        const QString colourWas = m_colourBox->currentText(), labelWas = m_labelBox->currentText();
+        {
+            const QSignalBlocker b1(m_colourBox), b2(m_labelBox);
+            m_colourBox->clear();
+            m_labelBox->clear();
+            m_colourBox->addItem(tr("(none)"));
+            if (m_data->metadata)
+                for (const std::string& column : m_data->metadata->columns) {
+                    m_colourBox->addItem(q(column));
+                    m_labelBox->addItem(q(column));
+                }
+            m_colourBox->setCurrentIndex(std::max(0, m_colourBox->findText(colourWas)));
+            if (m_colourBox->currentIndex() == 0 && m_colourBox->count() > 1)
+                m_colourBox->setCurrentIndex(1);
+            m_labelBox->setCurrentIndex(std::max(0, m_labelBox->findText(labelWas)));
+        }
+        std::vector<QPointF> points;
+        const projector::Projection& projection = m_data->projection;
+        for (std::size_t r = 0; r < projection.rows; ++r) {
+            const float* row = projection.coordinates.data() + r * static_cast<std::size_t>(projection.components);
+            points.emplace_back(row[0], projection.components > 1 ? row[1] : 0.0f);
+        }
+        m_canvas->setPoints(std::move(points), {});
+        applyColours();
+        applySearch();
+        m_neighbourList->clear();
+        showLegend();
+        updateStatus();
+        emit loaded();
+    });
+    m_watcher->setFuture(runInBackground([config, embedding, sphereize]() {
+        auto out = std::make_shared<Loaded>();
+        auto values = events::readEmbeddingValues(config, embedding);
+        if (!values) {
+            out->error = q(values.error().message());
+            return std::shared_ptr<const Loaded>(out);
+        }
+        out->values = std::move(*values);
+        if (!embedding.metadataPath.empty()) {
+            auto metadata = events::readEmbeddingMetadata(embedding.metadataPath, out->values.rows);
+            if (metadata)
+                out->metadata = std::move(*metadata);
+            else
+                out->error = q(metadata.error().message());
+        }
+        auto projection = projector::principalComponents(out->values, 2, sphereize);
+        if (projection)
+            out->projection = std::move(*projection);
+        else
+            out->error = q(projection.error().message());
+        return std::shared_ptr<const Loaded>(out);
+    }));
+    updateStatus();
+}
+
+int ProjectorView::columnIndex(const QString& column) const
+{
+    if (!m_data || !m_data->metadata)
+        return -1;
+    const auto& columns = m_data->metadata->columns;
+    const auto it = std::find(columns.begin(), columns.end(), column.toStdString());
+    return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
+}
+
+QString ProjectorView::labelOf(std::size_t index) const
+{
+    const int column = columnIndex(m_labelBox->currentText());
+    if (column < 0 || !m_data || index >= m_data->metadata->rows.size())
+        return QString::number(index);
+    return q(m_data->metadata->rows[index][static_cast<std::size_t>(column)]);
+}
+
+void ProjectorView::setColourBy(const QString& column)
+{
+    m_colourBox->setCurrentIndex(std::max(0, m_colourBox->findText(column)));
+}
+
+void ProjectorView::setLabelBy(const QString& column)
+{
+    m_labelBox->setCurrentIndex(std::max(0, m_labelBox->findText(column)));
+}
+
+void ProjectorView::setSearch(const QString& pattern)
+{
+    m_searchEdit->setText(pattern);
+    applySearch();
+}
+
+int ProjectorView::matchCount() const
+{
+    return static_cast<int>(std::count(m_matches.begin(), m_matches.end(), true));
+}
+
+void ProjectorView::applyColours()
+{
+    if (!m_data)
+        return;
+    const std::size_t n = m_data->projection.rows;
+    std::vector<QColor> colours;
+    const int column = columnIndex(m_colourBox->currentText());
+    m_legend.clear();
+    if (column >= 0 && m_data->metadata) {
+        std::map<std::string, int> categories;
+        for (const auto& row : m_data->metadata->rows)
+            categories.emplace(row[static_cast<std::size_t>(column)], 0);
+        if (static_cast<int>(categories.size()) <= kMaxCategories) {
+            int next = 0;
+            for (auto& [value, index] : categories)
+                index = next++;
+            for (const auto& row : m_data->metadata->rows)
+                colours.push_back(defaultRunColour(categories[row[static_cast<std::size_t>(column)]]));
+            for (const auto& [value, index] : categories)
+                m_legend.emplace_back(q(value), defaultRunColour(index));
+        } else {
+            // Many values: a gradient over the numbers among them (others grey).
+            std::vector<double> numbers(m_data->metadata->rows.size(), NAN);
+            double lo = INFINITY, hi = -INFINITY;
+            for (std::size_t i = 0; i < numbers.size(); ++i) {
+                bool ok = false;
+                const double v = q(m_data->metadata->rows[i][static_cast<std::size_t>(column)]).toDouble(&ok);
+                if (ok && std::isfinite(v)) {
+                    numbers[i] = v;
+                    lo = std::min(lo, v), hi = std::max(hi, v);
+                }
+            }
+            for (double v : numbers) {
+                if (std::isnan(v)) {
+                    colours.push_back(QColor(0xbd, 0xbd, 0xbd));
+                    continue;
+                }
+                const double t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+                colours.push_back(QColor::fromRgbF(float(0.13 + 0.8 * t), float(0.4 + 0.2 * (1 - t)),
+                                                   float(0.8 - 0.6 * t)));
+            }
+        }
+    }
+    if (colours.size() != n)
+        colours.clear();
+    m_canvas->setColours(std::move(colours)); // the view, highlights and selection stay
+    if (!m_selected)
+        showLegend();
+}
+
+void ProjectorView::showLegend()
+{
+    QString html = tr("Click a point for its metadata and its nearest neighbours.");
+    if (!m_legend.empty()) {
+        html += QStringLiteral("<br><br><b>%1</b>").arg(m_colourBox->currentText().toHtmlEscaped());
+        for (const auto& [value, colour] : m_legend)
+            html += QStringLiteral("<br><span style=\"color:%1\">&#9632;</span> %2")
+                        .arg(colour.name(), value.toHtmlEscaped());
+    }
+    m_pointInfo->setText(html);
+}
+
+void ProjectorView::applySearch()
+{
+    m_matches.assign(m_data ? m_data->projection.rows : 0, false);
+    const QString pattern = m_searchEdit->text();
+    const QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
+    if (!pattern.isEmpty() && re.isValid())
+        for (std::size_t i = 0; i < m_matches.size(); ++i)
+            m_matches[i] = re.match(labelOf(i)).hasMatch();
+    m_searchEdit->setStyleSheet(re.isValid() ? QString() : QStringLiteral("color: #c62828;"));
+    m_matchLabel->setText(pattern.isEmpty() ? QString() : tr("%n match(es)", nullptr, matchCount()));
+    m_canvas->setHighlighted(m_matches);
+}
+
+void ProjectorView::selectPoint(std::size_t index)
+{
+    if (!m_data || index >= m_data->values.rows)
+        return;
+    m_selected = index;
+    m_neighbours = projector::nearestNeighbours(m_data->values, index, kNeighbours, projector::DistanceMetric::Cosine);
+    std::vector<std::size_t> indices;
+    m_neighbourList->clear();
+    for (const projector::Neighbour& nb : m_neighbours) {
+        indices.push_back(nb.index);
+        auto* item = new QListWidgetItem(QStringLiteral("%1   %2").arg(nb.distance, 0, 'f', 3).arg(labelOf(nb.index)),
+                                         m_neighbourList);
+        item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(nb.index));
+    }
+    QString info = QStringLiteral("<b>%1</b> &nbsp;#%2").arg(labelOf(index).toHtmlEscaped()).arg(index);
+    if (m_data->metadata)
+        for (std::size_t c = 0; c < m_data->metadata->columns.size(); ++c)
+            info += QStringLiteral("<br>%1: %2")
+                        .arg(q(m_data->metadata->columns[c]).toHtmlEscaped(),
+                             q(m_data->metadata->rows[index][c]).toHtmlEscaped());
+    info += QStringLiteral("<br>") + tr("Nearest points (cosine distance):");
+    m_pointInfo->setText(info);
+    m_canvas->setSelection(index, indices);
+}
+
+void ProjectorView::updateStatus()
+{
+    if (m_watcher) {
+        m_status->setText(tr("Reading and projecting the embedding…"));
+        return;
+    }
+    if (!m_error.isEmpty()) {
+        m_status->setText(m_error);
+        return;
+    }
+    const projector::Projection* p = projection();
+    if (!p || !m_data) {
+        m_status->clear();
+        return;
+    }
+    double explained = 0;
+    for (double v : p->varianceExplained)
+        explained += v;
+    m_status->setText(tr("%1 points × %2 dimensions · PCA: the %3 components shown hold %4% of the variance")
+                          .arg(m_data->values.rows)
+                          .arg(m_data->values.dims)
+                          .arg(p->components)
+                          .arg(explained * 100, 0, 'f', 1));
+}
+
+} // namespace tstudio::dashboard

@@ -1,0 +1,158 @@
+// ProjectorView: the dashboard's Projector tab, TensorBoard's embedding projector: the embeddings
+// a run's projector_config.pbtxt names, projected on their principal components, coloured and
+// labelled by metadata, searched, with each point's nearest neighbours.
+#pragma once
+
+#include "io/events/projector_config.h"
+#include "projector/embedding_projection.h"
+
+#include <QColor>
+#include <QFutureWatcher>
+#include <QPointF>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+
+namespace tstudio::dashboard {
+
+/// The points of a projection as a scatter plot: wheel zooms at the cursor, dragging pans, a click
+/// picks the nearest point (within 8 pixels), a double-click fits every point again.
+class ProjectorCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProjectorCanvas(QWidget* parent = nullptr);
+    /// Positions (any units: the view fits them), one colour per point (or one for all).
+    void setPoints(std::vector<QPointF> points, std::vector<QColor> colours);
+    /// New colours for the same points (the view stays).
+    void setColours(std::vector<QColor> colours);
+    void setHighlighted(std::vector<bool> highlighted);
+    void setSelection(std::optional<std::size_t> selected, std::vector<std::size_t> neighbours);
+    void fitAll();
+    /// The point drawn nearest to `pos` within 8 pixels.
+    std::optional<std::size_t> pointAt(const QPoint& pos) const;
+    /// Where a point is drawn.
+    QPointF toPixel(std::size_t index) const;
+
+signals:
+    void pointClicked(std::size_t index);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    std::vector<QPointF> m_points;
+    std::vector<QColor> m_colours;
+    std::vector<bool> m_highlighted;
+    std::optional<std::size_t> m_selected;
+    std::vector<std::size_t> m_neighbours;
+    QPointF m_centre{0, 0};
+    double m_scale = 1; ///< pixels per unit
+    QPoint m_pressAt, m_lastDrag;
+    bool m_dragging = false;
+};
+
+/// Finds every projector_config.pbtxt in the followed log directories (the folders and the folders
+/// below them), lists their embeddings, and reads the chosen one on a worker thread: its values (a
+/// TSV, or the checkpoint's variable), metadata and PCA (2 components; "Sphereize data" as
+/// TensorBoard's). Colour by a metadata column (a palette colour per value where there are at most
+/// 20 distinct values, else a gradient over numbers), label by a column, search a column by a
+/// case-insensitive regular expression (matches highlighted and counted), click a point for its
+/// metadata and its 20 nearest neighbours (cosine distance, in the original space).
+class ProjectorView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProjectorView(QWidget* parent = nullptr);
+
+    void setLogDirectories(const QStringList& roots);
+    /// Looks for configs again (the tab calls it when shown).
+    void reload();
+    /// The embeddings found: "folder: tensor name".
+    QStringList embeddings() const;
+    void selectEmbedding(int index);
+    /// True while an embedding is being read.
+    bool isLoading() const { return m_watcher != nullptr; }
+    /// The loaded embedding's values, metadata and projection (nullptr before one has loaded).
+    const events::EmbeddingValues* values() const;
+    const events::EmbeddingMetadata* metadata() const;
+    const projector::Projection* projection() const;
+    /// What went wrong reading the chosen embedding ("" when it loaded).
+    QString error() const { return m_error; }
+
+    void setSphereize(bool sphereize);
+    void setColourBy(const QString& column);
+    void setLabelBy(const QString& column);
+    void setSearch(const QString& pattern);
+    /// Points the search matches.
+    int matchCount() const;
+    void selectPoint(std::size_t index);
+    /// The neighbours listed for the selected point.
+    std::vector<projector::Neighbour> neighbours() const { return m_neighbours; }
+    ProjectorCanvas* canvas() const { return m_canvas; }
+
+signals:
+    /// An embedding finished loading (or failed: error()).
+    void loaded();
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct Loaded {
+        events::EmbeddingValues values;
+        std::optional<events::EmbeddingMetadata> metadata;
+        projector::Projection projection;
+        QString error;
+    };
+
+    void load();
+    void applyColours();
+    void applySearch();
+    void updateStatus();
+    void showLegend();
+    void retranslateUi();
+    int columnIndex(const QString& column) const;
+    QString labelOf(std::size_t index) const;
+
+    QStringList m_roots;
+    std::vector<events::ProjectorConfig> m_configs;
+    std::vector<std::pair<std::size_t, std::size_t>> m_entries; ///< (config, embedding) per list entry
+    std::shared_ptr<const Loaded> m_data;
+    QFutureWatcher<std::shared_ptr<const Loaded>>* m_watcher = nullptr;
+    bool m_reloadPending = false;
+    bool m_scanned = false;
+    QString m_error;
+    std::vector<bool> m_matches;
+    std::vector<projector::Neighbour> m_neighbours;
+    std::optional<std::size_t> m_selected;
+    std::vector<std::pair<QString, QColor>> m_legend; ///< colour per metadata value (a few values)
+
+    QComboBox* m_embeddingBox = nullptr;
+    QCheckBox* m_sphereizeBox = nullptr;
+    QLabel* m_colourLabel = nullptr;
+    QComboBox* m_colourBox = nullptr;
+    QLabel* m_labelLabel = nullptr;
+    QComboBox* m_labelBox = nullptr;
+    QLineEdit* m_searchEdit = nullptr;
+    QLabel* m_matchLabel = nullptr;
+    ProjectorCanvas* m_canvas = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_pointInfo = nullptr;
+    QListWidget* m_neighbourList = nullptr;
+    QLabel* m_empty = nullptr;
+};
+
+} // namespace tstudio::dashboard
