@@ -139,6 +139,14 @@
         <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector search:PATTERN, point:N.</source>
         <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 search:模式、point:N。</translation>
     </message>
+    <message>
+        <source>Open N points of 200 dimensions in the Projector tab and print the load and frame times.</source>
+        <translation>在投影器标签页中打开 N 个 200 维的点，并打印加载时间和帧时间。</translation>
+    </message>
+    <message>
+        <source>Open N hyperparameter sessions in the HParams tab and print the load and frame times.</source>
+        <translation>在超参数标签页中打开 N 个超参数会话，并打印加载时间和帧时间。</translation>
+    </message>
 </context>
 <context>
     <name>ExampleGallery</name>
@@ -2709,7 +2717,9 @@ TP %4，FP %5，TN %6，FN %7</translation>
     </message>
     <message numerus="yes">
         <source>%n match(es)</source>
-        <translation><numerusform>%n 个匹配</numerusform></translation>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
     </message>
     <message>
         <source>Nearest points (cosine distance):</source>

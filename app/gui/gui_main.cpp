@@ -2,6 +2,8 @@
 #include "app_settings.h"
 #include "language_manager.h"
 #include "dashboard_bench.h"
+#include "hparams_bench.h"
+#include "projector_bench.h"
 #include "event_wait.h"
 #include "train_bench.h"
 #include "profiler_bench.h"
@@ -138,6 +140,8 @@ struct GuiOptions {
     QCommandLineOption benchLayoutOption;
     QCommandLineOption benchEditorOption;
     QCommandLineOption benchChartOption;
+    QCommandLineOption benchProjectorOption;
+    QCommandLineOption benchHParamsOption;
     QCommandLineOption benchDashboardOption;
     QCommandLineOption benchLiveOption;
     QCommandLineOption benchTrainOption;
@@ -258,6 +262,16 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
     QCommandLineOption benchChartOption(QStringLiteral("bench-chart"),
                                         QCoreApplication::translate("CommandLine", "Redraw an N-point scalar chart with smoothing and print timings."),
                                         QStringLiteral("N"));
+    QCommandLineOption benchProjectorOption(
+        QStringLiteral("bench-projector"),
+        QCoreApplication::translate("CommandLine",
+                                    "Open N points of 200 dimensions in the Projector tab and print the load and frame times."),
+        QStringLiteral("N"));
+    QCommandLineOption benchHParamsOption(
+        QStringLiteral("bench-hparams"),
+        QCoreApplication::translate("CommandLine",
+                                    "Open N hyperparameter sessions in the HParams tab and print the load and frame times."),
+        QStringLiteral("N"));
     QCommandLineOption benchDashboardOption(QStringLiteral("bench-dashboard"),
                                             QCoreApplication::translate("CommandLine", "Open LOGDIR in a dashboard and print the time to the first chart."),
                                             QStringLiteral("LOGDIR"));
@@ -279,7 +293,8 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                            QCoreApplication::translate("CommandLine", "Open TRACE in the profiler and print the time to the first "
                                                                                       "timeline and the frame times of pans and zooms."),
                                            QStringLiteral("TRACE"));
-    parser.addOptions({benchChartOption, benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption,
+    parser.addOptions({benchChartOption, benchProjectorOption, benchHParamsOption,
+                       benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption,
                        benchDataOption, benchProfilerOption});
     parser.addOptions({screenshotOption, panelOption, languageOption, themeOption, sizeOption, exampleOption, expandOption,
                        colourOption, selectOption, findOption, leftToRightOption, benchLayoutOption});
@@ -297,7 +312,7 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                       importGraphOption,
                       trainStepsOption, captureStepOption, processesOption, distributedDialogOption, dataOption,
                       tabOption, dashboardViewOption, graphImageOption, benchLayoutOption, benchEditorOption,
-                      benchChartOption,
+                      benchChartOption, benchProjectorOption, benchHParamsOption,
                       benchDashboardOption, benchLiveOption, benchTrainOption, benchStepsOption, benchDataOption,
                       benchProfilerOption, manOption, newInstanceOption};
 }
@@ -332,6 +347,22 @@ std::optional<int> runBenchmark(const QCommandLineParser& parser, const GuiOptio
             return 2;
         }
         return runChartBench(points);
+    }
+    if (parser.isSet(o.benchProjectorOption)) {
+        const int points = parser.value(o.benchProjectorOption).toInt();
+        if (points < 2 || points > 1000000) {
+            std::fprintf(stderr, "tensorstudio: --bench-projector needs N between 2 and 1000000\n");
+            return 2;
+        }
+        return runProjectorBench(points);
+    }
+    if (parser.isSet(o.benchHParamsOption)) {
+        const int sessions = parser.value(o.benchHParamsOption).toInt();
+        if (sessions < 1 || sessions > 100000) {
+            std::fprintf(stderr, "tensorstudio: --bench-hparams needs N between 1 and 100000\n");
+            return 2;
+        }
+        return runHParamsBench(sessions);
     }
     if (parser.isSet(o.benchDashboardOption))
         return runDashboardBench(parser.value(o.benchDashboardOption));

@@ -1,0 +1,108 @@
+#include "projector_bench.h"
+
+#include "event_wait.h"
+
+#include "dashboard/projector_view.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tstudio {
+namespace {
+
+constexpr int kDims = 200;
+constexpr int kClusters = 12;
+
+double milliseconds(const QElapsedTimer& t)
+{
+    return static_cast<double>(t.nsecsElapsed()) / 1e6;
+}
+
+std::pair<double, double> medianAndMax(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return {v[v.size() / 2], v.back()};
+}
+
+} // namespace
+
+int runProjectorBench(int points)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid()) {
+        std::fprintf(stderr, "tensorstudio: cannot make a temporary folder\n");
+        return 1;
+    }
+    {
+        std::mt19937 rng(7);
+        std::normal_distribution<float> noise(0.0f, 1.0f);
+        std::vector<std::vector<float>> centres(kClusters, std::vector<float>(kDims));
+        for (auto& c : centres)
+            for (float& v : c)
+                v = 4.0f * noise(rng);
+        std::ofstream tsv(dir.filePath(QStringLiteral("points.tsv")).toStdString());
+        std::ofstream meta(dir.filePath(QStringLiteral("meta.tsv")).toStdString());
+        meta << "label\tcluster\n";
+        for (int i = 0; i < points; ++i) {
+            const int cluster = i % kClusters;
+            const std::vector<float>& centre = centres[static_cast<std::size_t>(cluster)];
+            for (int d = 0; d < kDims; ++d)
+                tsv << (d ? "\t" : "") << centre[static_cast<std::size_t>(d)] + noise(rng);
+            tsv << '\n';
+            meta << "point" << i << '\t' << "c" << cluster << '\n';
+        }
+        std::ofstream(dir.filePath(QStringLiteral("projector_config.pbtxt")).toStdString())
+            << "embeddings { tensor_name: \"bench\" tensor_path: \"points.tsv\" metadata_path: \"meta.tsv\" }\n";
+    }
+    dashboard::ProjectorView view;
+    view.resize(1400, 900);
+    view.show();
+    QElapsedTimer clock;
+    clock.start();
+    view.setLogDirectories({dir.path()});
+    if (!processEventsUntil([&] { return view.projection() != nullptr && !view.isLoading(); }, 600000) ||
+        !view.error().isEmpty()) {
+        std::fprintf(stderr, "tensorstudio: the embedding did not load: %s\n", qPrintable(view.error()));
+        return 1;
+    }
+    const double load = milliseconds(clock);
+    dashboard::ProjectorCanvas* canvas = view.canvas();
+    canvas->repaint();
+    std::vector<double> frames;
+    for (int round = 0; round < 41; ++round) {
+        QElapsedTimer t;
+        t.start();
+        // Alternately zoom in and out at the centre and pan a little: what a user's wheel and drag do.
+        const QPointF at(canvas->width() / 2.0 + (round % 5) * 7, canvas->height() / 2.0);
+        QWheelEvent wheel(at, canvas->mapToGlobal(at), QPoint(), QPoint(0, round % 2 ? -120 : 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(canvas, &wheel);
+        canvas->repaint();
+        frames.push_back(milliseconds(t));
+    }
+    QElapsedTimer t;
+    t.start();
+    view.setSearch(QStringLiteral("^point1"));
+    canvas->repaint();
+    const double search = milliseconds(t);
+    t.start();
+    view.selectPoint(static_cast<std::size_t>(points / 2));
+    canvas->repaint();
+    const double neighbours = milliseconds(t);
+    const auto [median, worst] = medianAndMax(frames);
+    std::printf("projector: %d points x %d dimensions; read and PCA on the worker %.0f ms\n", points, kDims, load);
+    std::printf("projector frame (zoom/pan, 41 frames, 1400x900 view): median %.2f ms, worst %.2f ms\n", median, worst);
+    std::printf("projector search (%d matches) %.2f ms, point's 20 neighbours %.2f ms\n", view.matchCount(), search,
+                neighbours);
+    return 0;
+}
+
+} // namespace tstudio
