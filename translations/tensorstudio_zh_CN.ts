@@ -136,16 +136,16 @@
         <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars、projector）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector search:PATTERN, point:N.</source>
-        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 search:模式、point:N。</translation>
-    </message>
-    <message>
         <source>Open N points of 200 dimensions in the Projector tab and print the load and frame times.</source>
         <translation>在投影器标签页中打开 N 个 200 维的点，并打印加载时间和帧时间。</translation>
     </message>
     <message>
         <source>Open N hyperparameter sessions in the HParams tab and print the load and frame times.</source>
         <translation>在超参数标签页中打开 N 个超参数会话，并打印加载时间和帧时间。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), search:PATTERN, point:N.</source>
+        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、search:模式、point:N。</translation>
     </message>
 </context>
 <context>
@@ -2732,6 +2732,26 @@ TP %4，FP %5，TN %6，FN %7</translation>
     <message>
         <source>%1 points × %2 dimensions · PCA: the %3 components shown hold %4% of the variance</source>
         <translation>%1 个点 × %2 维 · PCA：显示的 %3 个主成分占方差的 %4%</translation>
+    </message>
+    <message>
+        <source>PCA: the first two principal components. t-SNE: Barnes-Hut t-SNE in 2-D, which keeps neighbours together.</source>
+        <translation>PCA：前两个主成分。t-SNE：二维 Barnes-Hut t-SNE，使近邻保持在一起。</translation>
+    </message>
+    <message>
+        <source>Perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <source>t-SNE: about how many neighbours each point keeps close</source>
+        <translation>t-SNE：每个点大约保持多少个近邻靠近</translation>
+    </message>
+    <message>
+        <source>t-SNE: iteration %1 of %2…</source>
+        <translation>t-SNE：第 %1 次迭代，共 %2 次…</translation>
+    </message>
+    <message>
+        <source>t-SNE: %1 iterations, perplexity %2</source>
+        <translation>t-SNE：%1 次迭代，困惑度 %2</translation>
     </message>
 </context>
 <context>

@@ -243,7 +243,7 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
         QCoreApplication::translate("CommandLine",
                                     "With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N "
                                     "(smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector "
-                                    "search:PATTERN, point:N."),
+                                    "perplexity:N, tsne (run to its end), search:PATTERN, point:N."),
         QStringLiteral("SPEC"));
     parser.addOption(dashboardViewOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),

@@ -3,6 +3,7 @@
 #include "event_wait.h"
 
 #include "dashboard/projector_view.h"
+#include "projector/tsne.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -97,11 +98,29 @@ int runProjectorBench(int points)
     view.selectPoint(static_cast<std::size_t>(points / 2));
     canvas->repaint();
     const double neighbours = milliseconds(t);
+    // t-SNE on the same points: the input similarities (PCA to 50 dimensions, exact neighbours),
+    // then the time of an iteration (Barnes-Hut) over 20 of them.
+    t.start();
+    auto tsne = projector::Tsne::create(*view.values(), {});
+    const double tsneSetup = milliseconds(t);
+    double tsneIteration = 0;
+    if (tsne) {
+        t.start();
+        for (int i = 0; i < 20; ++i)
+            tsne->step();
+        tsneIteration = milliseconds(t) / 20;
+    }
     const auto [median, worst] = medianAndMax(frames);
     std::printf("projector: %d points x %d dimensions; read and PCA on the worker %.0f ms\n", points, kDims, load);
     std::printf("projector frame (zoom/pan, 41 frames, 1400x900 view): median %.2f ms, worst %.2f ms\n", median, worst);
     std::printf("projector search (%d matches) %.2f ms, point's 20 neighbours %.2f ms\n", view.matchCount(), search,
                 neighbours);
+    if (tsne)
+        std::printf("t-SNE (perplexity 30): similarities %.0f ms, then %.1f ms an iteration (1,000 iterations: "
+                    "%.1f s)\n",
+                    tsneSetup, tsneIteration, tsneIteration);
+    else
+        std::printf("t-SNE: %s\n", tsne.error().message().c_str());
     return 0;
 }
 

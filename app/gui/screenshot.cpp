@@ -464,6 +464,13 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
             ok = scalars->isEnlarged(value);
         } else if (item == QLatin1String("link-images")) {
             view.images()->setStepsLinked(true);
+        } else if (item.startsWith(QLatin1String("perplexity:"))) {
+            view.projector()->setPerplexity(value.toInt(&ok));
+        } else if (item == QLatin1String("tsne")) {
+            dashboard::ProjectorView* projector = view.projector();
+            projector->setMethod(dashboard::ProjectorView::Method::Tsne);
+            ok = processEventsUntil([projector] { return !projector->isTsneRunning(); }, 600000) &&
+                 projector->tsneIterations() > 0;
         } else if (item.startsWith(QLatin1String("search:"))) {
             view.projector()->setSearch(value);
         } else if (item.startsWith(QLatin1String("point:"))) {
@@ -476,7 +483,8 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
         }
         if (!ok)
             return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
-                                  "enlarge:TAG, link-images, search:PATTERN or point:N; a pinned or enlarged tag "
+                                  "enlarge:TAG, link-images, perplexity:N, tsne, search:PATTERN or point:N; a pinned "
+                                  "or enlarged tag "
                                   "must have data, a point must exist)")
                 .arg(item);
     }

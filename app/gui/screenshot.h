@@ -42,7 +42,7 @@ struct ScreenshotRequest {
     /// records panel: features or statistics (and `select` the record number to show).
     QString dashboardTab;
     /// Dashboard panel: view settings (ema:W, mean:N, envelope, pin:TAG, enlarge:TAG, link-images,
-    /// search:PATTERN, point:N).
+    /// perplexity:N, tsne, search:PATTERN, point:N).
     QString dashboardView;
 };
 

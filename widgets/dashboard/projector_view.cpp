@@ -15,6 +15,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -30,6 +31,8 @@ namespace {
 constexpr std::size_t kNeighbours = 20;
 constexpr int kMaxCategories = 20;
 constexpr double kPickPixels = 8;
+constexpr int kTsneIterations = 1000;
+constexpr int kTsneEvery = 10; ///< iterations between the snapshots drawn
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -197,17 +200,29 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
 {
     m_embeddingBox = new QComboBox(this);
     m_embeddingBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_embeddingBox->setMaximumWidth(320);
     m_sphereizeBox = new QCheckBox(this);
     m_colourLabel = new QLabel(this);
     m_colourBox = new QComboBox(this);
     m_labelLabel = new QLabel(this);
     m_labelBox = new QComboBox(this);
+    m_methodBox = new QComboBox(this);
+    m_methodBox->addItems({QStringLiteral("PCA"), QStringLiteral("t-SNE")});
+    m_perplexityLabel = new QLabel(this);
+    m_perplexityBox = new QSpinBox(this);
+    m_perplexityBox->setRange(1, 100);
+    m_perplexityBox->setValue(30);
+    m_perplexityBox->setEnabled(false); // t-SNE's
     m_searchEdit = new QLineEdit(this);
     m_searchEdit->setClearButtonEnabled(true);
+    m_searchEdit->setMinimumWidth(180);
     m_matchLabel = new QLabel(this);
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_embeddingBox);
+    bar->addWidget(m_methodBox);
     bar->addWidget(m_sphereizeBox);
+    bar->addWidget(m_perplexityLabel);
+    bar->addWidget(m_perplexityBox);
     bar->addSpacing(12);
     bar->addWidget(m_colourLabel);
     bar->addWidget(m_colourBox);
@@ -252,6 +267,13 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
 
     connect(m_embeddingBox, &QComboBox::currentIndexChanged, this, [this] { load(); });
     connect(m_sphereizeBox, &QCheckBox::toggled, this, [this] { load(); });
+    connect(m_methodBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setMethod(index == 1 ? Method::Tsne : Method::Pca);
+    });
+    connect(m_perplexityBox, &QSpinBox::valueChanged, this, [this] {
+        if (m_methodBox->currentIndex() == 1)
+            startTsne();
+    });
     connect(m_colourBox, &QComboBox::currentIndexChanged, this, [this] { applyColours(); });
     connect(m_labelBox, &QComboBox::currentIndexChanged, this, [this] { applySearch(); });
     connect(m_searchEdit, &QLineEdit::textChanged, this, [this] { applySearch(); });
@@ -262,11 +284,21 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
     retranslateUi();
 }
 
+ProjectorView::~ProjectorView()
+{
+    if (m_tsneWatcher)
+        m_tsneWatcher->cancel();
+}
+
 void ProjectorView::retranslateUi()
 {
     m_embeddingBox->setToolTip(tr("The embeddings that the runs' projector_config.pbtxt files name"));
     m_sphereizeBox->setText(tr("Sphereize data"));
     m_sphereizeBox->setToolTip(tr("Centre the points and scale each to unit length before PCA, as TensorBoard does"));
+    m_methodBox->setToolTip(tr("PCA: the first two principal components. t-SNE: Barnes-Hut t-SNE in 2-D, "
+                               "which keeps neighbours together."));
+    m_perplexityLabel->setText(tr("Perplexity"));
+    m_perplexityBox->setToolTip(tr("t-SNE: about how many neighbours each point keeps close"));
     m_colourLabel->setText(tr("Colour by"));
     m_labelLabel->setText(tr("Label by"));
     m_searchEdit->setPlaceholderText(tr("Search the labels (regular expression)"));
@@ -379,6 +411,114 @@ void ProjectorView::setSphereize(bool sphereize)
     m_sphereizeBox->setChecked(sphereize);
 }
 
+void ProjectorView::setMethod(Method method)
+{
+    {
+        const QSignalBlocker block(m_methodBox);
+        m_methodBox->setCurrentIndex(method == Method::Tsne ? 1 : 0);
+    }
+    m_sphereizeBox->setEnabled(method == Method::Pca);
+    m_perplexityBox->setEnabled(method == Method::Tsne);
+    if (method == Method::Tsne) {
+        startTsne();
+        return;
+    }
+    stopTsne();
+    m_tsneIteration = 0;
+    if (const projector::Projection* p = projection()) {
+        std::vector<double> xy;
+        for (std::size_t r = 0; r < p->rows; ++r) {
+            const float* row = p->coordinates.data() + r * static_cast<std::size_t>(p->components);
+            xy.push_back(row[0]);
+            xy.push_back(p->components > 1 ? row[1] : 0.0f);
+        }
+        showPositions(xy);
+    }
+    updateStatus();
+}
+
+void ProjectorView::setPerplexity(int perplexity)
+{
+    m_perplexityBox->setValue(perplexity);
+}
+
+void ProjectorView::stopTsne()
+{
+    if (!m_tsneWatcher)
+        return;
+    auto* watcher = std::exchange(m_tsneWatcher, nullptr);
+    watcher->disconnect(this);
+    watcher->cancel();
+    // The worker notices at its next iteration; the watcher goes with it.
+    connect(watcher, &QFutureWatcherBase::finished, watcher, &QObject::deleteLater);
+    if (watcher->isFinished())
+        watcher->deleteLater();
+    updateStatus();
+}
+
+void ProjectorView::showPositions(const std::vector<double>& xy)
+{
+    std::vector<QPointF> points;
+    points.reserve(xy.size() / 2);
+    for (std::size_t i = 0; i + 1 < xy.size(); i += 2)
+        points.emplace_back(xy[i], xy[i + 1]);
+    const auto selected = m_selected;
+    std::vector<std::size_t> neighbourIndices;
+    for (const auto& nb : m_neighbours)
+        neighbourIndices.push_back(nb.index);
+    m_canvas->setPoints(std::move(points), {});
+    applyColours();
+    m_canvas->setHighlighted(m_matches);
+    m_canvas->setSelection(selected, neighbourIndices);
+}
+
+void ProjectorView::startTsne()
+{
+    stopTsne();
+    if (!m_data || m_data->values.rows == 0)
+        return;
+    m_tsneIteration = 0;
+    m_tsneError.clear();
+    const std::shared_ptr<const Loaded> data = m_data;
+    auto error = std::make_shared<QString>(); // written by the worker before it finishes
+    projector::TsneOptions options;
+    options.perplexity = m_perplexityBox->value();
+    m_tsneWatcher = new QFutureWatcher<std::vector<double>>(this);
+    connect(m_tsneWatcher, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
+        // Only the newest snapshot is drawn; older ones still queued are skipped.
+        const int newest = m_tsneWatcher->future().resultCount() - 1;
+        if (index < newest)
+            return;
+        m_tsneIteration = std::min(kTsneIterations, (newest + 1) * kTsneEvery); // a snapshot every kTsneEvery
+        showPositions(m_tsneWatcher->resultAt(newest));
+        updateStatus();
+    });
+    connect(m_tsneWatcher, &QFutureWatcherBase::finished, this, [this, error] {
+        auto* watcher = std::exchange(m_tsneWatcher, nullptr);
+        watcher->deleteLater();
+        m_tsneIteration = std::min(kTsneIterations, watcher->future().resultCount() * kTsneEvery);
+        m_tsneError = *error;
+        updateStatus();
+    });
+    m_tsneWatcher->setFuture(runInBackgroundWithPromise<std::vector<double>>(
+        [data, options, error](QPromise<std::vector<double>>& promise) {
+            promise.setProgressRange(0, kTsneIterations);
+            auto tsne = projector::Tsne::create(data->values, options);
+            if (!tsne) {
+                *error = q(tsne.error().message());
+                return;
+            }
+            for (int it = 1; it <= kTsneIterations && !promise.isCanceled(); ++it) {
+                tsne->step();
+                if (it % kTsneEvery == 0) {
+                    promise.setProgressValue(it);
+                    promise.addResult(tsne->positions());
+                }
+            }
+        }));
+    updateStatus();
+}
+
 void ProjectorView::load()
 {
     const int index = m_embeddingBox->currentIndex();
@@ -388,6 +528,7 @@ void ProjectorView::load()
         m_reloadPending = true;
         return;
     }
+    stopTsne();
     const auto [c, e] = m_entries[static_cast<std::size_t>(index)];
     const events::ProjectorConfig config = m_configs[c];
     const events::ProjectorEmbedding embedding = config.embeddings[e];
@@ -433,6 +574,8 @@ void ProjectorView::load()
         m_neighbourList->clear();
         showLegend();
         updateStatus();
+        if (m_methodBox->currentIndex() == 1)
+            startTsne();
         emit loaded();
     });
     m_watcher->setFuture(runInBackground([config, embedding, sphereize]() {
@@ -598,10 +741,26 @@ void ProjectorView::selectPoint(std::size_t index)
     m_canvas->setSelection(index, indices);
 }
 
+QString ProjectorView::statusText() const
+{
+    return m_status->text();
+}
+
 void ProjectorView::updateStatus()
 {
     if (m_watcher) {
         m_status->setText(tr("Reading and projecting the embedding…"));
+        return;
+    }
+    if (m_methodBox->currentIndex() == 1 && m_data && m_error.isEmpty()) {
+        if (!m_tsneError.isEmpty()) {
+            m_status->setText(m_tsneError);
+            return;
+        }
+        m_status->setText(m_tsneWatcher ? tr("t-SNE: iteration %1 of %2…").arg(m_tsneIteration).arg(kTsneIterations)
+                                        : tr("t-SNE: %1 iterations, perplexity %2")
+                                              .arg(m_tsneIteration)
+                                              .arg(m_perplexityBox->value()));
         return;
     }
     if (!m_error.isEmpty()) {

@@ -5,9 +5,11 @@
 
 #include "io/events/projector_config.h"
 #include "projector/embedding_projection.h"
+#include "projector/tsne.h"
 
 #include <QColor>
 #include <QFutureWatcher>
+#include <QString>
 #include <QPointF>
 #include <QWidget>
 
@@ -20,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QSpinBox;
 
 namespace tstudio::dashboard {
 
@@ -70,11 +73,14 @@ private:
 /// TensorBoard's). Colour by a metadata column (a palette colour per value where there are at most
 /// 20 distinct values, else a gradient over numbers), label by a column, search a column by a
 /// case-insensitive regular expression (matches highlighted and counted), click a point for its
-/// metadata and its 20 nearest neighbours (cosine distance, in the original space).
+/// metadata and its 20 nearest neighbours (cosine distance, in the original space). The method can
+/// be t-SNE instead (Barnes-Hut, 2-D, the perplexity chosen): it runs on a worker, 1,000 iterations,
+/// the points moving on screen every 10 of them, until it ends or is stopped.
 class ProjectorView : public QWidget {
     Q_OBJECT
 public:
     explicit ProjectorView(QWidget* parent = nullptr);
+    ~ProjectorView() override; ///< a t-SNE still running is cancelled
 
     void setLogDirectories(const QStringList& roots);
     /// Looks for configs again (the tab calls it when shown).
@@ -90,8 +96,18 @@ public:
     const projector::Projection* projection() const;
     /// What went wrong reading the chosen embedding ("" when it loaded).
     QString error() const { return m_error; }
+    /// The line under the canvas (what is shown, or why not).
+    QString statusText() const;
 
     void setSphereize(bool sphereize);
+    /// PCA (the default) or t-SNE; t-SNE starts at once on the loaded embedding.
+    enum class Method { Pca, Tsne };
+    void setMethod(Method method);
+    void setPerplexity(int perplexity);
+    /// t-SNE's iterations so far (0 before it runs), and whether it is still running.
+    int tsneIterations() const { return m_tsneIteration; }
+    bool isTsneRunning() const { return m_tsneWatcher != nullptr; }
+    void stopTsne();
     void setColourBy(const QString& column);
     void setLabelBy(const QString& column);
     void setSearch(const QString& pattern);
@@ -119,6 +135,8 @@ private:
     };
 
     void load();
+    void startTsne();
+    void showPositions(const std::vector<double>& xy);
     void applyColours();
     void applySearch();
     void updateStatus();
@@ -153,6 +171,12 @@ private:
     QLabel* m_pointInfo = nullptr;
     QListWidget* m_neighbourList = nullptr;
     QLabel* m_empty = nullptr;
+    QComboBox* m_methodBox = nullptr;
+    QLabel* m_perplexityLabel = nullptr;
+    QSpinBox* m_perplexityBox = nullptr;
+    QFutureWatcher<std::vector<double>>* m_tsneWatcher = nullptr;
+    int m_tsneIteration = 0;
+    QString m_tsneError; ///< why t-SNE could not start ("" otherwise)
 };
 
 } // namespace tstudio::dashboard

@@ -30,6 +30,7 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -701,6 +702,31 @@ private slots:
         // A click on a drawn point selects it.
         const QPoint at = projector->canvas()->toPixel(1).toPoint();
         QCOMPARE(projector->canvas()->pointAt(at), std::optional<std::size_t>(1));
+
+        // t-SNE on a worker: 1,000 iterations drawn as they go; the clusters stay apart.
+        projector->setPerplexity(1);
+        projector->setMethod(ProjectorView::Method::Tsne);
+        QVERIFY(projector->isTsneRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!projector->isTsneRunning(), 30000);
+        QVERIFY2(projector->tsneIterations() == 1000, qPrintable(projector->statusText()));
+        double inside = 0, between = INFINITY;
+        for (std::size_t i = 0; i < 6; ++i)
+            for (std::size_t j = i + 1; j < 6; ++j) {
+                const QPointF d = projector->canvas()->toPixel(i) - projector->canvas()->toPixel(j);
+                const double distance = std::hypot(d.x(), d.y());
+                if ((i < 3) == (j < 3))
+                    inside = std::max(inside, distance);
+                else
+                    between = std::min(between, distance);
+            }
+        QVERIFY2(inside < between, qPrintable(QStringLiteral("inside %1, between %2").arg(inside).arg(between)));
+        // Too high a perplexity for 6 points: said, nothing runs.
+        projector->setPerplexity(30);
+        QTRY_VERIFY_WITH_TIMEOUT(!projector->isTsneRunning(), 10000);
+        QCOMPARE(projector->statusText(),
+                 QStringLiteral("t-SNE perplexity 30 needs more than 90 points (there are 6)"));
+        projector->setMethod(ProjectorView::Method::Pca);
+        QCOMPARE(projector->tsneIterations(), 0);
     }
 
     /// "Delete Run Folder…" without its dialogs: the folder goes, the poll finds its files gone and
