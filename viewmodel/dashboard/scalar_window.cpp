@@ -25,28 +25,6 @@ struct CompensatedSum {
     double value() const { return sum + carry; }
 };
 
-struct Extremes {
-    std::size_t finite = 0;
-    double min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
-    void add(double lo, double hi)
-    {
-        if (!std::isfinite(lo) || !std::isfinite(hi))
-            return;
-        ++finite;
-        min = std::min(min, lo);
-        max = std::max(max, hi);
-    }
-    ValueStats result(std::size_t total) const
-    {
-        ValueStats s;
-        s.total = total;
-        s.finite = finite;
-        if (finite > 0)
-            s.min = min, s.max = max;
-        return s;
-    }
-};
-
 } // namespace
 
 void smoothMovingAverage(std::span<const double> values, std::size_t window, std::vector<double>& out,
@@ -57,7 +35,6 @@ void smoothMovingAverage(std::span<const double> values, std::size_t window, std
     out.resize(n);
     CompensatedSum sum;
     std::size_t count = 0; // finite values inside the window
-    Extremes extremes;
     for (std::size_t i = 0; i < n; ++i) {
         const double v = values[i];
         if (std::isfinite(v)) {
@@ -79,10 +56,9 @@ void smoothMovingAverage(std::span<const double> values, std::size_t window, std
                     sum.add(values[j]);
         }
         out[i] = !std::isfinite(v) ? v : sum.value() / static_cast<double>(count);
-        extremes.add(out[i], out[i]);
     }
     if (stats)
-        *stats = extremes.result(n);
+        *stats = valueStats(out);
 }
 
 void rollingMinMax(std::span<const double> values, std::size_t window, std::vector<double>& lo,
@@ -95,7 +71,6 @@ void rollingMinMax(std::span<const double> values, std::size_t window, std::vect
     // Indices of finite values whose value is a candidate: increasing values (minimum at the front)
     // and decreasing values (maximum at the front).
     std::deque<std::size_t> mins, maxs;
-    Extremes extremes;
     for (std::size_t i = 0; i < n; ++i) {
         const double v = values[i];
         if (std::isfinite(v)) {
@@ -112,10 +87,11 @@ void rollingMinMax(std::span<const double> values, std::size_t window, std::vect
             maxs.pop_front();
         lo[i] = mins.empty() ? std::numeric_limits<double>::quiet_NaN() : values[mins.front()];
         hi[i] = maxs.empty() ? std::numeric_limits<double>::quiet_NaN() : values[maxs.front()];
-        extremes.add(lo[i], hi[i]);
     }
-    if (stats)
-        *stats = extremes.result(n);
+    if (stats) {
+        *stats = valueStats(lo);
+        stats->merge(valueStats(hi));
+    }
 }
 
 } // namespace tstudio::dashboard

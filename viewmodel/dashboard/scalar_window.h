@@ -23,8 +23,8 @@ void smoothMovingAverage(std::span<const double> values, std::size_t window, std
 
 /// The least and greatest finite value among values[i - window + 1 .. i], for every i (monotonic
 /// queues: O(n) at any window). NaN in both where the window holds no finite value. `window` is
-/// clamped as above. `lo` and `hi` are resized and may be reused; `stats` receives the least of `lo`
-/// and the greatest of `hi` (for the y domain).
+/// clamped as above. `lo` and `hi` are resized and may be reused; `stats` receives valueStats(lo)
+/// merged with valueStats(hi) (for the y domain).
 void rollingMinMax(std::span<const double> values, std::size_t window, std::vector<double>& lo,
                    std::vector<double>& hi, ValueStats* stats = nullptr);
 

@@ -425,15 +425,8 @@ void ProjectorView::setMethod(Method method)
     }
     stopTsne();
     m_tsneIteration = 0;
-    if (const projector::Projection* p = projection()) {
-        std::vector<double> xy;
-        for (std::size_t r = 0; r < p->rows; ++r) {
-            const float* row = p->coordinates.data() + r * static_cast<std::size_t>(p->components);
-            xy.push_back(row[0]);
-            xy.push_back(p->components > 1 ? row[1] : 0.0f);
-        }
-        showPositions(xy);
-    }
+    if (projection())
+        showPositions(pcaPositions());
     updateStatus();
 }
 
@@ -454,6 +447,20 @@ void ProjectorView::stopTsne()
     if (watcher->isFinished())
         watcher->deleteLater();
     updateStatus();
+}
+
+std::vector<double> ProjectorView::pcaPositions() const
+{
+    std::vector<double> xy;
+    if (!m_data)
+        return xy;
+    const projector::Projection& p = m_data->projection;
+    for (std::size_t r = 0; r < p.rows; ++r) {
+        const float* row = p.coordinates.data() + r * static_cast<std::size_t>(p.components);
+        xy.push_back(row[0]);
+        xy.push_back(p.components > 1 ? row[1] : 0.0f);
+    }
+    return xy;
 }
 
 void ProjectorView::showPositions(const std::vector<double>& xy)
@@ -562,14 +569,7 @@ void ProjectorView::load()
                 m_colourBox->setCurrentIndex(1);
             m_labelBox->setCurrentIndex(std::max(0, m_labelBox->findText(labelWas)));
         }
-        std::vector<QPointF> points;
-        const projector::Projection& projection = m_data->projection;
-        for (std::size_t r = 0; r < projection.rows; ++r) {
-            const float* row = projection.coordinates.data() + r * static_cast<std::size_t>(projection.components);
-            points.emplace_back(row[0], projection.components > 1 ? row[1] : 0.0f);
-        }
-        m_canvas->setPoints(std::move(points), {});
-        applyColours();
+        showPositions(pcaPositions());
         applySearch();
         m_neighbourList->clear();
         showLegend();

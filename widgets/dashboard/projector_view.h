@@ -137,6 +137,8 @@ private:
     void load();
     void startTsne();
     void showPositions(const std::vector<double>& xy);
+    /// The loaded projection's first two components, x and y per point.
+    std::vector<double> pcaPositions() const;
     void applyColours();
     void applySearch();
     void updateStatus();
