@@ -190,6 +190,7 @@ private:
 
 constexpr int kRawAlpha = 64; // 25% opacity
 constexpr int kEnvelopeAlpha = 38; // 15% opacity
+constexpr int kDimmedAlpha = 56; // a run that is not highlighted while others are
 
 
 // A series with this few points drawn gets a marker on each: one point draws no line at all, and a
@@ -412,6 +413,15 @@ void ScalarChart::setRuns(const QVector<RunStyle>& runs)
     scheduleRedraw();
 }
 
+void ScalarChart::setHighlightedRuns(const QStringList& runs)
+{
+    if (runs == m_highlighted)
+        return;
+    m_highlighted = runs;
+    m_seriesDirty = true;
+    scheduleRedraw();
+}
+
 void ScalarChart::prepareX(RunData& d) const
 {
     const std::vector<events::ScalarSample>& s = *d.samples;
@@ -614,10 +624,18 @@ void ScalarChart::rebuildSeries()
     }
     for (auto& [run, d] : m_data)
         d->rawDrawn = d->smoothDrawn = d->envDrawn = {};
-    const QList<RunStyle> runs = visibleRunsWithData();
+    QList<RunStyle> runs = visibleRunsWithData();
+    // Highlighted runs first, so that they are painted over the others.
+    std::stable_partition(runs.begin(), runs.end(),
+                          [this](const RunStyle& r) { return m_highlighted.contains(r.run); });
     const bool smoothing = smoothingOn();
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
         RunData& d = *m_data.at(it->run);
+        const bool highlighted = m_highlighted.contains(it->run);
+        const bool dimmed = !m_highlighted.isEmpty() && !highlighted;
+        QColor colour = it->colour;
+        if (dimmed)
+            colour.setAlpha(kDimmedAlpha);
         auto addSeries = [&](QColor colour, qreal width) {
             auto* s = new QLineSeries();
             s->setName(it->run);
@@ -638,13 +656,13 @@ void ScalarChart::rebuildSeries()
             return s;
         };
         QColor faded = it->colour;
-        faded.setAlpha(kRawAlpha);
+        faded.setAlpha(dimmed ? kRawAlpha / 3 : kRawAlpha);
         if (d.showsBand(m_envelope)) {
             // Under the curves, above the grid.
             d.envelope = new EnvelopeItem(m_chart);
             d.envelope->setZValue(3.4);
             QColor band = it->colour;
-            band.setAlpha(kEnvelopeAlpha);
+            band.setAlpha(dimmed ? kEnvelopeAlpha / 3 : kEnvelopeAlpha);
             d.envelope->setColour(band);
         }
         if (smoothing) {
@@ -654,7 +672,7 @@ void ScalarChart::rebuildSeries()
             d.rawCurve->setZValue(3.5);
             d.rawCurve->setColour(faded);
         }
-        d.smoothSeries = addSeries(it->colour, smoothing ? 2.0 : 1.5);
+        d.smoothSeries = addSeries(colour, (smoothing ? 2.0 : 1.5) + (highlighted ? 1.5 : 0.0));
     }
     m_seriesDirty = false;
 }
@@ -835,7 +853,9 @@ void ScalarChart::redraw()
             series->replace(points);
             times.replace += lap();
             // Markers on the full-colour curve only; the faded raw one under it would double them.
-            const bool markers = series == d.smoothSeries && points.size() <= kMarkerMaxPoints;
+            // Runs faded behind highlighted ones have none.
+            const bool markers = series == d.smoothSeries && points.size() <= kMarkerMaxPoints &&
+                                 (m_highlighted.isEmpty() || m_highlighted.contains(series->name()));
             if (series->pointsVisible() != markers)
                 series->setPointsVisible(markers);
         };

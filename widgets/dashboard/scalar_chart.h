@@ -101,6 +101,10 @@ public:
     bool isEnlarged() const;
     /// Shows or hides the Pin and Enlarge buttons (an owner that does not pin or enlarge hides them).
     void setPinAndEnlargeShown(bool shown);
+    /// Runs drawn over the others, thicker, while every other run fades (empty: none stands out);
+    /// what choosing an HParams session does to its runs.
+    void setHighlightedRuns(const QStringList& runs);
+    QStringList highlightedRuns() const { return m_highlighted; }
 
     /// Redraws now if anything changed (normally done on the next event loop turn, or on show).
     void refresh();
@@ -173,6 +177,7 @@ private:
 
     QString m_tag;
     QVector<RunStyle> m_runs;
+    QStringList m_highlighted;
     std::map<QString, std::unique_ptr<RunData>> m_data;
     double m_smoothing = 0.6;
     SmoothingKind m_smoothingKind = SmoothingKind::Exponential;

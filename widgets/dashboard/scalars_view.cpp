@@ -181,6 +181,7 @@ QString ScalarsView::sectionOf(const QString& tag)
 void ScalarsView::configure(ScalarChart* chart) const
 {
     chart->setRuns(m_runs);
+    chart->setHighlightedRuns(m_highlighted);
     chart->setSmoothing(m_smoothing);
     chart->setSmoothingKind(m_smoothingKind);
     chart->setSmoothingWindow(m_window);
@@ -426,6 +427,16 @@ void ScalarsView::setRuns(const QVector<RunStyle>& runs)
     for (auto& [name, section] : m_sections)
         for (auto& [tag, chart] : section.charts)
             chart->setRuns(runs);
+}
+
+void ScalarsView::setHighlightedRuns(const QStringList& runs)
+{
+    if (runs == m_highlighted)
+        return;
+    m_highlighted = runs;
+    for (auto& [name, section] : m_sections)
+        for (auto& [tag, chart] : section.charts)
+            chart->setHighlightedRuns(runs);
 }
 
 void ScalarsView::setScalars(const QString& run, const QString& tag, ScalarChart::Samples samples)

@@ -43,6 +43,9 @@ public:
     ~ScalarsView() override;
 
     void setRuns(const QVector<RunStyle>& runs);
+    /// Every chart draws these runs over the others, which fade (ScalarChart::setHighlightedRuns).
+    void setHighlightedRuns(const QStringList& runs);
+    QStringList highlightedRuns() const { return m_highlighted; }
     /// Replaces the samples of (run, tag); null or empty removes them.
     void setScalars(const QString& run, const QString& tag, ScalarChart::Samples samples);
     /// Forgets every series of `run`; tags left without data disappear.
@@ -131,6 +134,7 @@ private:
     std::map<QString, std::map<QString, ScalarChart::Samples>> m_data; ///< tag -> run -> samples
     std::map<QString, Section> m_sections;
     QVector<RunStyle> m_runs;
+    QStringList m_highlighted;
     double m_smoothing = 0.6;
     SmoothingKind m_smoothingKind = SmoothingKind::Exponential;
     int m_window = 10;
