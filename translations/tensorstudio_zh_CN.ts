@@ -144,8 +144,8 @@
         <translation>在超参数标签页中打开 N 个超参数会话，并打印加载时间和帧时间。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), search:PATTERN, point:N.</source>
-        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、search:模式、point:N。</translation>
+        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), search:PATTERN, point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH.</source>
+        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、search:模式、point:N；超参数可用 hparams:table|parallel|scatter、colour:列、hide:列、log:列、session:N、brush:列:下限:上限。</translation>
     </message>
 </context>
 <context>
@@ -2463,6 +2463,24 @@ Delete what is left of run %2 permanently? This cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>tstudio::dashboard::HParamsParallelView</name>
+    <message>
+        <source>Choose hparams and metrics to draw as axes.</source>
+        <translation>请选择要作为坐标轴绘制的超参数和指标。</translation>
+    </message>
+    <message>
+        <source>Drag along the axis to keep a range; click it to clear.</source>
+        <translation>沿坐标轴拖动以保留一个范围；单击坐标轴可清除。</translation>
+    </message>
+</context>
+<context>
+    <name>tstudio::dashboard::HParamsScatterView</name>
+    <message>
+        <source>Choose hparams and metrics to plot against each other.</source>
+        <translation>请选择要相互对照绘制的超参数和指标。</translation>
+    </message>
+</context>
+<context>
     <name>tstudio::dashboard::HParamsView</name>
     <message>
         <source>Run</source>
@@ -2504,11 +2522,53 @@ Delete what is left of run %2 permanently? This cannot be undone.</source>
         <source>No hyperparameter sessions: write them with TensorFlow&apos;s hparams API (hp.hparams) or PyTorch&apos;s SummaryWriter.add_hparams.</source>
         <translation>没有超参数会话：用 TensorFlow 的 hparams API（hp.hparams）或 PyTorch 的 SummaryWriter.add_hparams 写入。</translation>
     </message>
+    <message>
+        <source>%1 (log)</source>
+        <translation>%1（对数）</translation>
+    </message>
+    <message>
+        <source>Run: %1</source>
+        <translation>运行：%1</translation>
+    </message>
+    <message>
+        <source>Status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>%1 (metric)</source>
+        <translation>%1（指标）</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Parallel Coordinates</source>
+        <translation>平行坐标</translation>
+    </message>
+    <message>
+        <source>Scatter Plot Matrix</source>
+        <translation>散点图矩阵</translation>
+    </message>
+    <message>
+        <source>Columns shown:</source>
+        <translation>显示的列：</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
     <message numerus="yes">
-        <source>%n session(s); click a column header to sort by it, double-click a session to chart its runs alone.</source>
-        <translation>
-            <numerusform>%n 个会话；单击列标题按该列排序，双击会话只绘制它的运行。</numerusform>
-        </translation>
+        <source>%1 of %n session(s) kept by the filter and the axis ranges; double-click a session to chart its runs alone.</source>
+        <translation><numerusform>%n 个会话中有 %1 个通过筛选和坐标轴范围；双击一个会话可单独绘制其运行的图表。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s); click a column header to sort by it, drag along an axis of the parallel coordinates to keep a range, double-click a session to chart its runs alone.</source>
+        <translation><numerusform>%n 个会话；单击列标题可按该列排序，沿平行坐标的坐标轴拖动可保留一个范围，双击一个会话可单独绘制其运行的图表。</numerusform></translation>
     </message>
 </context>
 <context>

@@ -2,12 +2,16 @@
 
 #include "event_wait.h"
 
+#include "dashboard/hparams_parallel_view.h"
+#include "dashboard/hparams_scatter_view.h"
 #include "dashboard/hparams_view.h"
 #include "io/events/event_file_writer.h"
 #include "proto/hparams_plugin.pb.h"
 #include "proto/summary.pb.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QMouseEvent>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QTableWidget>
@@ -120,6 +124,37 @@ int runHParamsBench(int sessions)
     std::printf("hparams frame (sort by each column, filter, scroll; %zu frames, 1400x900): median %.2f ms, worst "
                 "%.2f ms\n",
                 frames.size(), frames[frames.size() / 2], frames.back());
+
+    // The plots: a session chosen, the pointer moved over the lines or points (each move finds the
+    // session under it and repaints), axis ranges brushed, the colouring changed.
+    auto hover = [](QWidget* widget, int step) {
+        const QPointF at(widget->width() * (0.1 + 0.08 * (step % 10)), widget->height() * (0.2 + 0.06 * (step % 10)));
+        QMouseEvent move(QEvent::MouseMove, at, widget->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(widget, &move);
+    };
+    auto plotFrames = [&](dashboard::HParamsView::Page page, QWidget* plot, const char* what) {
+        view.setPage(page);
+        view.repaint();
+        frames.clear();
+        for (int i = 0; i < 10; ++i)
+            frame([&] { view.selectSession(i * view.sessionCount() / 10); });
+        for (int step = 0; step < 20; ++step)
+            frame([&] { hover(plot, step); });
+        for (double low : {0.0, 0.25, 0.5, 0.75})
+            frame([&] {
+                const dashboard::HParamsPlotState& state = view.plotState();
+                const dashboard::AxisBrush brush{state.columns.back(), low, low + 0.25, dashboard::AxisScale::Linear};
+                view.parallelView()->setBrushes({brush});
+            });
+        frame([&] { view.parallelView()->setBrushes({}); });
+        for (const char* column : {"lr", "batch", "optimizer", "accuracy"})
+            frame([&] { view.setColourColumn(QString::fromLatin1(column)); });
+        std::sort(frames.begin(), frames.end());
+        std::printf("hparams %s frame (choose, hover, brush, colour; %zu frames): median %.2f ms, worst %.2f ms\n",
+                    what, frames.size(), frames[frames.size() / 2], frames.back());
+    };
+    plotFrames(dashboard::HParamsView::Page::ParallelCoordinates, view.parallelView(), "parallel coordinates");
+    plotFrames(dashboard::HParamsView::Page::ScatterMatrix, view.scatterView(), "scatter-plot matrix");
     return 0;
 }
 

@@ -12,6 +12,8 @@
 #include "shortcuts_dialog.h"
 
 #include "dashboard/dashboard_view.h"
+#include "dashboard/hparams_parallel_view.h"
+#include "dashboard/hparams_view.h"
 #include "dashboard/images_view.h"
 #include "dashboard/projector_view.h"
 #include "dashboard/scalar_chart.h"
@@ -440,6 +442,27 @@ std::optional<int> captureEmptyPanel(MainWindow& window, const ScreenshotRequest
     return std::nullopt;
 }
 
+/// brush:COLUMN:LOW:HIGH on the HParams tab: the range [LOW, HIGH] (positions in [0, 1] along the
+/// column's axis) kept on a shown column. False when it cannot.
+bool applyHParamsBrush(dashboard::HParamsView& hparams, const QString& spec)
+{
+    const QStringList parts = spec.split(QLatin1Char(':'));
+    if (parts.size() < 3 || !hparams.plotState().matrix)
+        return false;
+    bool lowOk = false, highOk = false;
+    const double low = parts[parts.size() - 2].toDouble(&lowOk), high = parts.back().toDouble(&highOk);
+    const QString title = parts.mid(0, parts.size() - 2).join(QLatin1Char(':'));
+    const dashboard::HParamsPlotState& state = hparams.plotState();
+    for (std::size_t c : state.columns)
+        if (QString::fromStdString(state.matrix->columns[c].title) == title && lowOk && highOk) {
+            std::vector<dashboard::AxisBrush> brushes = hparams.parallelView()->brushes();
+            brushes.push_back({c, low, high, state.scale(c)});
+            hparams.parallelView()->setBrushes(std::move(brushes));
+            return true;
+        }
+    return false;
+}
+
 /// --dashboard-view SPEC on a dashboard: each comma-separated setting applied. An error, or empty.
 QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
 {
@@ -473,6 +496,31 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
                  projector->tsneIterations() > 0;
         } else if (item.startsWith(QLatin1String("search:"))) {
             view.projector()->setSearch(value);
+        } else if (item.startsWith(QLatin1String("hparams:"))) {
+            const QStringList pages{QStringLiteral("table"), QStringLiteral("parallel"), QStringLiteral("scatter")};
+            ok = pages.contains(value);
+            if (ok)
+                view.hparams()->setPage(static_cast<dashboard::HParamsView::Page>(pages.indexOf(value)));
+        } else if (item.startsWith(QLatin1String("colour:"))) {
+            ok = view.hparams()->setColourColumn(value);
+        } else if (item.startsWith(QLatin1String("hide:"))) {
+            ok = view.hparams()->setColumnShown(value, false);
+        } else if (item.startsWith(QLatin1String("log:"))) {
+            ok = view.hparams()->setLogScale(value, true);
+        } else if (item.startsWith(QLatin1String("session:"))) {
+            // Another tab shown (the scalars, to see the session's runs stand out): read the hparams.
+            dashboard::HParamsView* hparams = view.hparams();
+            if (!hparams->plotState().matrix) {
+                hparams->reload();
+                processEventsUntil([hparams] { return !hparams->isBusy() && hparams->plotState().matrix; }, 120000);
+            }
+            const int session = value.toInt(&ok);
+            ok = ok && session >= 0 && session < view.hparams()->sessionCount();
+            if (ok)
+                view.hparams()->selectSession(session);
+        } else if (item.startsWith(QLatin1String("brush:"))) {
+            // brush:TITLE:LOW:HIGH, positions along the axis in [0, 1]
+            ok = applyHParamsBrush(*view.hparams(), item.mid(6));
         } else if (item.startsWith(QLatin1String("point:"))) {
             const qulonglong point = value.toULongLong(&ok);
             ok = ok && view.projector()->values() && point < view.projector()->values()->rows;
@@ -483,9 +531,10 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
         }
         if (!ok)
             return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
-                                  "enlarge:TAG, link-images, perplexity:N, tsne, search:PATTERN or point:N; a pinned "
-                                  "or enlarged tag "
-                                  "must have data, a point must exist)")
+                                  "enlarge:TAG, link-images, perplexity:N, tsne, search:PATTERN, point:N, "
+                                  "hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N "
+                                  "or brush:COLUMN:LOW:HIGH; a pinned or enlarged tag must have data, a point, "
+                                  "session or column must exist)")
                 .arg(item);
     }
     return {};
@@ -512,6 +561,11 @@ QString prepareDashboard(MainWindow& window, const ScreenshotRequest& request)
             return QStringLiteral("unknown --tab '%1'; expected scalars, images, graphs, distributions, "
                                   "histograms, text, audio, pr_curves, hparams, custom_scalars or projector")
                 .arg(request.dashboardTab);
+    }
+    if (request.dashboardTab == QLatin1String("hparams")) {
+        dashboard::HParamsView* hparams = view->hparams();
+        if (!processEventsUntil([hparams] { return !hparams->isBusy() && hparams->plotState().matrix; }, 120000))
+            return QStringLiteral("timed out reading the hyperparameters");
     }
     if (request.dashboardTab == QLatin1String("projector")) {
         dashboard::ProjectorView* projector = view->projector();

@@ -178,18 +178,15 @@ void DashboardView::buildUi()
     // A session chosen in the HParams tab: its runs alone in the charts (TensorBoard's table-to-
     // scalars link). The root's own run is named after its folder.
     connect(m_hparams, &HParamsView::sessionActivated, this, [this](const QString& session) {
-        QString name = session;
-        if (name == QLatin1String(".") && m_roots.size() == 1)
-            name = QDir(m_roots.front()).dirName();
-        QStringList runs;
-        for (const QString& run : m_runs->runs())
-            if (run == name || run.startsWith(name + QLatin1Char('/')))
-                runs << run;
+        const QStringList runs = runsOfSession(session);
         if (runs.isEmpty())
             return;
         m_runs->showOnly(runs);
         showTab(QStringLiteral("scalars"));
     });
+    // A session chosen (not yet activated): its runs stand out in every scalar chart.
+    connect(m_hparams, &HParamsView::sessionSelected, this,
+            [this](const QString& session) { m_scalars->setHighlightedRuns(runsOfSession(session)); });
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_runs);
@@ -642,6 +639,20 @@ void DashboardView::updateStatus()
                               "there: start one from the Training panel, or add another log directory.")
                                .arg(m_roots.join(QStringLiteral(", "))));
     m_status->setStyleSheet(m_lastError.isEmpty() ? QString() : QStringLiteral("color: #c62828;"));
+}
+
+QStringList DashboardView::runsOfSession(const QString& session) const
+{
+    QString name = session;
+    if (name == QLatin1String(".") && m_roots.size() == 1)
+        name = QDir(m_roots.front()).dirName();
+    QStringList runs;
+    if (name.isEmpty())
+        return runs;
+    for (const QString& run : m_runs->runs())
+        if (run == name || run.startsWith(name + QLatin1Char('/')))
+            runs << run;
+    return runs;
 }
 
 void DashboardView::showTab(const QString& id)

@@ -113,6 +113,9 @@ protected:
 
 private:
     void buildUi();
+    /// The runs of an HParams session's run: itself and the runs below it (the root's "." is
+    /// named after its folder when one directory is shown). Empty for an empty name.
+    QStringList runsOfSession(const QString& session) const;
     void retranslateUi();
     void startPoll();
     void applyUpdate(const Expected<FeedUpdate>& update);

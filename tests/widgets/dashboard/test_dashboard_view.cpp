@@ -6,6 +6,8 @@
 #include "dashboard/custom_scalars_view.h"
 #include "dashboard/dashboard_view.h"
 #include "dashboard/histogram_view.h"
+#include "dashboard/hparams_parallel_view.h"
+#include "dashboard/hparams_scatter_view.h"
 #include "dashboard/hparams_view.h"
 #include "dashboard/pr_curves_view.h"
 #include "dashboard/projector_view.h"
@@ -285,15 +287,15 @@ private slots:
 
     /// A log directory of many damaged event files: the first 20 warnings name their files, one more
     /// line counts the rest (a console line per file would bury everything else).
-    /// The HParams tab: the sessions of an add_hparams-style log directory (each session's start
-    /// info and metric in its run), sortable by a number, filtered by any cell.
-    void hparamsTab()
+    /// Three add_hparams-style sessions trial_0..2 (lr 0.1 / (i + 1), opt adam, sgd, adam, metric
+    /// accuracy 0.5 + 0.1 i at step 10), written from the plugin's protos.
+    static bool writeHParamsTrials(const QString& path)
     {
-        QTemporaryDir dir;
         for (int i = 0; i < 3; ++i) {
-            const std::string run = dir.path().toStdString() + "/trial_" + std::to_string(i);
+            const std::string run = path.toStdString() + "/trial_" + std::to_string(i);
             auto writer = events::EventFileWriter::open(run);
-            QVERIFY(writer);
+            if (!writer)
+                return false;
             tensorboard::hparams::HParamsPluginData experiment;
             experiment.mutable_experiment()->add_metric_infos()->mutable_name()->set_tag("accuracy");
             tensorboard::hparams::HParamsPluginData start;
@@ -306,14 +308,24 @@ private slots:
                 v->set_tag(tag);
                 v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("hparams");
                 v->mutable_metadata()->mutable_plugin_data()->set_content(data.SerializeAsString());
-                QVERIFY((*writer)->addSummary(summary, 0).isOk());
+                if (!(*writer)->addSummary(summary, 0).isOk())
+                    return false;
             }
             tensorflow::Summary metric;
             metric.add_value()->set_tag("accuracy");
             metric.mutable_value(0)->set_simple_value(0.5f + 0.1f * static_cast<float>(i));
-            QVERIFY((*writer)->addSummary(metric, 10).isOk());
-            QVERIFY((*writer)->close().isOk());
+            if (!(*writer)->addSummary(metric, 10).isOk() || !(*writer)->close().isOk())
+                return false;
         }
+        return true;
+    }
+
+    /// The HParams tab: the sessions of an add_hparams-style log directory (each session's start
+    /// info and metric in its run), sortable by a number, filtered by any cell.
+    void hparamsTab()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeHParamsTrials(dir.path()));
         DashboardView view;
         QSignalSpy ready(view.hparams(), &HParamsView::ready);
         view.setLogDirectories({dir.path()});
@@ -350,6 +362,87 @@ private slots:
             if (style.visible)
                 visible << style.run;
         QCOMPARE(visible, QStringList({"trial_1"}));
+    }
+
+    /// The HParams tab's plots: parallel coordinates (an axis per column, a line per session, brushing
+    /// by dragging along an axis, a click choosing a session) and the scatter-plot matrix (each metric
+    /// against each hparam); a chosen session's runs stand out in the scalar charts.
+    void hparamsPlots()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeHParamsTrials(dir.path()));
+        DashboardView view;
+        view.resize(1280, 800);
+        QSignalSpy ready(view.hparams(), &HParamsView::ready);
+        view.setLogDirectories({dir.path()});
+        QVERIFY(ready.wait(10000));
+        view.show();
+        view.showTab(QStringLiteral("hparams"));
+        HParamsView* hparams = view.hparams();
+        hparams->setPage(HParamsView::Page::ParallelCoordinates);
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const HParamsPlotState& state = hparams->plotState();
+        QCOMPARE(state.columns, (std::vector<std::size_t>{0, 1, 2})); // lr, opt, accuracy
+        QCOMPARE(state.colourColumn, std::optional<std::size_t>(2)); // the first metric colours
+        QCOMPARE(hparams->shownCount(), 3);
+        // Each session's line meets the lr axis at its value: linear, 0.0333 at the bottom, 0.1 at the top.
+        HParamsParallelView* parallel = hparams->parallelView();
+        const HParamsMatrix& m = *state.matrix;
+        std::size_t trial1 = 0;
+        for (std::size_t r = 0; r < m.rows.size(); ++r)
+            if (m.rows[r].run == "trial_1")
+                trial1 = r;
+        const QPointF onLr(parallel->axisX(0), parallel->axisY(*m.position(trial1, 0)));
+        QCOMPARE(*m.position(trial1, 0), (0.05 - 0.1 / 3) / (0.1 - 0.1 / 3));
+        QCOMPARE(parallel->rowAt(onLr), std::optional<std::size_t>(trial1));
+        // A click on trial_1's line between the axes chooses it; its runs stand out in the charts.
+        const QPointF onOpt(parallel->axisX(1), parallel->axisY(*m.position(trial1, 1)));
+        QSignalSpy selected(hparams, &HParamsView::sessionSelected);
+        QTest::mouseClick(parallel, Qt::LeftButton, {}, ((onLr + onOpt) / 2).toPoint());
+        QCOMPARE(state.selected, static_cast<int>(trial1));
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.front().front().toString(), QStringLiteral("trial_1"));
+        QCOMPARE(view.scalars()->highlightedRuns(), QStringList({"trial_1"}));
+        QCOMPARE(hparams->table()->item(hparams->table()->currentRow(), 0)->text(), QStringLiteral("trial_1"));
+        // Dragging along the accuracy axis over its upper half keeps trial_2 (0.7) alone; the table
+        // hides the others.
+        const int x = qRound(parallel->axisX(2));
+        QTest::mousePress(parallel, Qt::LeftButton, {}, QPoint(x, qRound(parallel->axisY(1.0))));
+        QTest::mouseMove(parallel, QPoint(x, qRound(parallel->axisY(0.75))));
+        QTest::mouseMove(parallel, QPoint(x, qRound(parallel->axisY(0.55))));
+        QTest::mouseRelease(parallel, Qt::LeftButton, {}, QPoint(x, qRound(parallel->axisY(0.55))));
+        QCOMPARE(parallel->brushes().size(), std::size_t(1));
+        QCOMPARE(hparams->shownCount(), 1);
+        int visibleRows = 0;
+        for (int r = 0; r < hparams->table()->rowCount(); ++r)
+            if (!hparams->table()->isRowHidden(r)) {
+                ++visibleRows;
+                QCOMPARE(hparams->table()->item(r, 0)->text(), QStringLiteral("trial_2"));
+            }
+        QCOMPARE(visibleRows, 1);
+        // A click on the axis clears its brush.
+        QTest::mouseClick(parallel, Qt::LeftButton, {}, QPoint(x, qRound(parallel->axisY(0.3))));
+        QCOMPARE(parallel->brushes().size(), std::size_t(0));
+        QCOMPARE(hparams->shownCount(), 3);
+        // Log axes: lr is positive, opt is not numeric.
+        QVERIFY(hparams->setLogScale(QStringLiteral("lr"), true));
+        QVERIFY(!hparams->setLogScale(QStringLiteral("opt"), true));
+        QCOMPARE(hparams->plotState().scale(0), AxisScale::Log);
+        // The scatter-plot matrix: accuracy against lr and against opt.
+        hparams->setPage(HParamsView::Page::ScatterMatrix);
+        HParamsScatterView* scatter = hparams->scatterView();
+        using Cell = std::pair<std::size_t, std::size_t>;
+        QCOMPARE(scatter->cells(), (std::vector<Cell>{{0, 2}, {1, 2}}));
+        const std::optional<QPointF> point = scatter->pointOf(1, trial1);
+        QVERIFY(point.has_value());
+        QCOMPARE(scatter->rowAt(*point), std::optional<std::size_t>(trial1));
+        // Hiding a column takes it out of every view.
+        QVERIFY(hparams->setColumnShown(QStringLiteral("opt"), false));
+        QCOMPARE(scatter->cells(), (std::vector<Cell>{{0, 2}}));
+        QVERIFY(hparams->table()->isColumnHidden(3));
+        // Choosing no session clears the highlight.
+        hparams->selectSession(-1);
+        QCOMPARE(view.scalars()->highlightedRuns(), QStringList());
     }
 
     /// The PR Curves tab: a pr_curves tensor [6, 3] per step (TP, FP, TN, FN, precision, recall),
