@@ -2564,11 +2564,15 @@ Delete what is left of run %2 permanently? This cannot be undone.</source>
     </message>
     <message numerus="yes">
         <source>%1 of %n session(s) kept by the filter and the axis ranges; double-click a session to chart its runs alone.</source>
-        <translation><numerusform>%n 个会话中有 %1 个通过筛选和坐标轴范围；双击一个会话可单独绘制其运行的图表。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个会话中有 %1 个通过筛选和坐标轴范围；双击一个会话可单独绘制其运行的图表。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n session(s); click a column header to sort by it, drag along an axis of the parallel coordinates to keep a range, double-click a session to chart its runs alone.</source>
-        <translation><numerusform>%n 个会话；单击列标题可按该列排序，沿平行坐标的坐标轴拖动可保留一个范围，双击一个会话可单独绘制其运行的图表。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个会话；单击列标题可按该列排序，沿平行坐标的坐标轴拖动可保留一个范围，双击一个会话可单独绘制其运行的图表。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -10405,6 +10409,10 @@ max %4</source>
     <message>
         <source>steps</source>
         <translation>步</translation>
+    </message>
+    <message>
+        <source>PR curves per class</source>
+        <translation>每个类别的 PR 曲线</translation>
     </message>
 </context>
 <context>

@@ -168,6 +168,9 @@ Expected<std::string> readMode(const JsonReader& r, const json& v, const std::st
         return unexpected(r.error(jsonChild(path, "metric"), "'" + metric + "' is not one of eval.metrics (" +
                                                                  (names.empty() ? std::string("loss") : names) + ")"));
     }
+    if (it->kind == "pr_curve")
+        return unexpected(r.error(jsonChild(path, "metric"), "'" + metric +
+                                                                 "' is a pr_curve, a curve per class, not one number"));
     std::string mode;
     if (has(v, "mode")) {
         TSTUDIO_TRY(given, r.oneOf(v, path, "mode", {"max", "min"}, std::nullopt));

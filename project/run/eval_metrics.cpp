@@ -9,6 +9,7 @@
 #include "framework/data_type.h"
 #include "graph/tensor_id.h"
 #include "project/format/graph_dependencies.h"
+#include "metrics/metric_support.h"
 #include "metrics/metrics.h"
 
 #include <algorithm>
@@ -50,6 +51,7 @@ const std::map<std::string, KindInfo, std::less<>>& kinds()
         {"percentage_below", {{"tensor", "threshold", "weights"}, ""}},
         {"sensitivity_at_specificity", {scoreKeys, "max"}},
         {"specificity_at_sensitivity", {scoreKeys, "max"}},
+        {"pr_curve", {{"labels", "predictions", "logits", "weights", "num_thresholds"}, ""}},
     };
     return table;
 }
@@ -145,6 +147,7 @@ private:
     }
 
     Expected<metrics::MetricResult> topK();
+    Expected<metrics::MetricResult> prCurve();
 
     GraphBuilder& m_b;
     const EvalMetricSpec& m_spec;
@@ -182,6 +185,99 @@ Expected<metrics::MetricResult> MetricBuilder::topK()
     metrics::MetricOptions options;
     options.name = evalMetricName(m_spec);
     return metrics::mean(m_b, hits, options);
+}
+
+/// TensorBoard's pr_curve streaming_op per class: for class c, labels == c against its probability
+/// (softmax of the logits, or the predictions as given), counted by tf.metrics'
+/// *_at_thresholds at the thresholds i / (T - 1) (a score above a threshold counts as positive);
+/// precision tp / max(1e-7, tp + fp), recall tp / max(1e-7, tp + fn). The value is [classes, 6, T]
+/// (rows TP, FP, TN, FN, precision, recall, the pr_curves plugin's tensor per class); binary
+/// predictions [batch] (or [batch, 1]) against 0/1 or bool labels make one class.
+Expected<metrics::MetricResult> MetricBuilder::prCurve()
+{
+    const std::int64_t numThresholds = m_spec.numThresholds.value_or(kDefaultPrCurveThresholds);
+    if (numThresholds < 2 || numThresholds > 100000)
+        return unexpected(
+            error("num_thresholds", "must be between 2 and 100000, got " + std::to_string(numThresholds)));
+    const std::string scoresKey = m_spec.logits.empty() ? "predictions" : "logits";
+    if (m_spec.logits.empty() && m_spec.predictions.empty())
+        return unexpected(error("predictions", "required for pr_curve (or logits)"));
+    TSTUDIO_TRY(scoresIn, tensor(scoresKey, m_spec.logits.empty() ? m_spec.predictions : m_spec.logits));
+    TSTUDIO_TRY(labelsIn, tensor("labels", m_spec.labels));
+    if (Status s = checkFloat(scoresKey, scoresIn); !s.isOk())
+        return unexpected(s);
+    TSTUDIO_TRY(scope, m_b.nameScope(evalMetricName(m_spec)));
+    Output scores = scoresIn;
+    if (!m_spec.logits.empty()) {
+        if (scoresIn.shape().rank() != 2)
+            return unexpected(error("logits", describe(scoresIn) + " must be [batch, classes] for pr_curve"));
+        TSTUDIO_TRY(softmax, ops::firstOutput(m_b.op("Softmax", {scoresIn}, {}, "Softmax")));
+        scores = softmax;
+    }
+    const int rank = scores.shape().rank();
+    const std::int64_t classes = rank == 2 ? scores.shape().dim(1) : 1;
+    if (rank < 1 || rank > 2 || classes < 1)
+        return unexpected(error(scoresKey, describe(scoresIn) +
+                                               " must be [batch] scores or [batch, classes] with a known class count"));
+    std::vector<double> thresholds;
+    for (std::int64_t i = 0; i < numThresholds; ++i)
+        thresholds.push_back(static_cast<double>(i) / static_cast<double>(numThresholds - 1));
+    std::vector<std::pair<Output, Output>> perClass; // (labels, scores)
+    if (classes == 1) {
+        perClass.emplace_back(labelsIn, scores);
+    } else {
+        Output ids = labelsIn;
+        if (labelsIn.shape().rank() == 2) {
+            TSTUDIO_TRY(sparse, argmax(labelsIn, "labels"));
+            ids = sparse;
+        }
+        if (ids.shape().rank() != 1)
+            return unexpected(error("labels", describe(labelsIn) +
+                                                  " must be class ids [batch] or one-hot [batch, classes]"));
+        if (ids.baseDtype() != tensorflow::DT_INT64) {
+            TSTUDIO_TRY(cast, py::cast(m_b, ids, tensorflow::DT_INT64));
+            ids = cast;
+        }
+        TSTUDIO_TRY(unpack, m_b.op("Unpack", {scores}, {{"num", attr::i(classes)}, {"axis", attr::i(1)}}, "unstack"));
+        for (std::int64_t c = 0; c < classes; ++c) {
+            TSTUDIO_TRY(id, py::constant(m_b, static_cast<double>(c), tensorflow::DT_INT64,
+                                         "class_" + std::to_string(c) + "/id"));
+            TSTUDIO_TRY(isClass, ops::firstOutput(m_b.op("Equal", {ids, id}, {}, "class_" + std::to_string(c) +
+                                                                                  "/Equal")));
+            perClass.emplace_back(isClass, unpack.output(static_cast<int>(c)));
+        }
+    }
+    std::vector<Output> values, updates;
+    for (std::size_t c = 0; c < perClass.size(); ++c) {
+        TSTUDIO_TRY(classScope, m_b.nameScope(classes == 1 ? std::string("curve") : "class_" + std::to_string(c)));
+        auto confusion = metrics::support::confusionMatrixAtThresholds(m_b, perClass[c].first, perClass[c].second,
+                                                                       std::nullopt, thresholds);
+        if (!confusion)
+            return unexpected(error("", describe(labelsIn) + " and " + describe(scoresIn) + ": " +
+                                            confusion.error().message()));
+        // tp, fn, tn, fp -> TP, FP, TN, FN, precision, recall
+        auto table = [&](const std::array<Output, 4>& v, const std::string& name) -> Expected<Output> {
+            const Output &tp = v[0], &fn = v[1], &tn = v[2], &fp = v[3];
+            // tp / max(1e-7, tp + other)
+            auto rate = [&](const Output& other) -> Expected<Output> {
+                TSTUDIO_TRY(sum, py::binary(m_b, py::Operator::kAdd, tp, other));
+                TSTUDIO_TRY(minimumCount, py::constant(m_b, 1e-7, tp.baseDtype(), "minimum_count"));
+                TSTUDIO_TRY(atLeast, ops::firstOutput(m_b.op("Maximum", {sum, minimumCount})));
+                return py::binary(m_b, py::Operator::kTrueDiv, tp, atLeast);
+            };
+            TSTUDIO_TRY(precision, rate(fp));
+            TSTUDIO_TRY(recall, rate(fn));
+            return ops::firstOutput(m_b.op("Pack", {std::vector<Output>{tp, fp, tn, fn, precision, recall}},
+                                           {{"axis", attr::i(0)}}, name));
+        };
+        TSTUDIO_TRY(value, table(confusion->values, "value"));
+        TSTUDIO_TRY(update, table(confusion->updates, "update"));
+        values.push_back(value);
+        updates.push_back(update);
+    }
+    TSTUDIO_TRY(value, ops::firstOutput(m_b.op("Pack", {values}, {{"axis", attr::i(0)}}, "value")));
+    TSTUDIO_TRY(update, ops::firstOutput(m_b.op("Pack", {updates}, {{"axis", attr::i(0)}}, "update_op")));
+    return metrics::MetricResult{value, update};
 }
 
 Expected<metrics::MetricResult> MetricBuilder::build()
@@ -233,6 +329,11 @@ Expected<metrics::MetricResult> MetricBuilder::build()
     }
     if (kind == "top_k_accuracy")
         return topK();
+    if (kind == "pr_curve") {
+        if (!m_spec.weights.empty())
+            return unexpected(error("weights", "pr_curve takes no weights yet"));
+        return prCurve();
+    }
     if (kind == "accuracy" || kind == "precision" || kind == "recall" || kind == "true_positives" ||
         kind == "true_negatives" || kind == "false_positives" || kind == "false_negatives" || kind == "mean_iou") {
         TSTUDIO_TRY(pair, classes());
@@ -353,10 +454,11 @@ Expected<EvalGraph> addEvalMetrics(GraphBuilder& b, const Project& project, cons
                 return unexpected(metric.error().message().starts_with(path)
                                       ? metric.error()
                                       : metric.error().withContext(path));
-            if (metric->value.shape().rank() > 0)
+            if (metric->value.shape().rank() > 0 && specs[i].kind != "pr_curve")
                 return unexpected(invalidArgumentError(path + ": the metric's value " + describe(metric->value) +
                                                        " is not a scalar"));
             out.names.push_back(evalMetricName(specs[i]));
+            out.kinds.push_back(specs[i].kind);
             out.values.push_back(metric->value.name());
             out.updateOps.push_back(metric->updateOp.node());
         }

@@ -7,17 +7,22 @@
 #include "core/expected.h"
 #include "project/format/project_file.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace tstudio::project {
 
+/// The thresholds of a pr_curve metric when the project names none (TensorBoard's pr_curve summary's).
+inline constexpr std::int64_t kDefaultPrCurveThresholds = 201;
+
 /// The kinds "eval.metrics[i].kind" may name: loss, mean, perplexity (exp of the mean of a per-word
 /// loss: "tensor", else the project's "perplexity"), accuracy, precision, recall, auc, top_k_accuracy,
 /// mean_iou, mean_absolute_error, mean_squared_error, root_mean_squared_error, mean_relative_error,
 /// mean_cosine_distance, percentage_below, sensitivity_at_specificity, specificity_at_sensitivity,
-/// true_positives, false_positives, true_negatives, false_negatives.
+/// true_positives, false_positives, true_negatives, false_negatives, pr_curve (TensorBoard's
+/// pr_curves per class: a [classes, 6, num_thresholds] value, written as pr_curves summaries).
 const std::vector<std::string>& evalMetricKinds();
 
 /// The keys a kind reads besides "kind" and "name" (e.g. accuracy: labels, predictions, logits,
@@ -45,6 +50,8 @@ bool evalImproves(const std::string& mode, double value, double best, double min
 /// that zeroes every metric variable; and the placeholders the update ops need.
 struct EvalGraph {
     std::vector<std::string> names;
+    /// Each metric's kind ("loss" for the loss alone); "pr_curve" values are [classes, 6, T].
+    std::vector<std::string> kinds;
     std::vector<std::string> values;
     std::vector<std::string> updateOps;
     std::string resetOp;

@@ -7,6 +7,7 @@
 #include "project/sources/data_sources.h"
 #include "framework/allocator.h"
 #include "graph/tensor_id.h"
+#include "proto/plugin_data.pb.h"
 #include "proto/summary.pb.h"
 #include "runtime/session.h"
 #include "training/summary_writer_cache.h"
@@ -179,6 +180,18 @@ Expected<EvalResult> ProjectEvaluation::run(Session& session, std::int64_t step,
     if (Status st = session.run({}, s.graph.values, {}, &values); !st.isOk())
         return unexpected(st.withContext("reading the eval metrics"));
     for (std::size_t m = 0; m < values.size(); ++m) {
+        if (m < s.graph.kinds.size() && s.graph.kinds[m] == "pr_curve") {
+            const Tensor& t = values[m];
+            if (t.dtype() != tensorflow::DT_FLOAT || t.shape().rank() != 3 || t.shape().dim(1) != 6)
+                return unexpected(internalError(s.label + "eval.metrics[" + std::to_string(m) + "] '" +
+                                                s.graph.names[m] + "' gave " + t.shape().toString() +
+                                                ", not [classes, 6, thresholds] float"));
+            EvalCurves curves{s.graph.names[m], t.shape().dim(0), t.shape().dim(2), {}};
+            const auto data = t.values<float>();
+            curves.values.assign(data.begin(), data.end());
+            result.curves.push_back(std::move(curves));
+            continue;
+        }
         auto value = scalarAsDouble(values[m]);
         if (!value)
             return unexpected(invalidArgumentError(s.label + "eval.metrics[" + std::to_string(m) + "] '" +
@@ -204,6 +217,22 @@ Status writeEvalSummary(const std::filesystem::path& evalDir, const EvalResult& 
         v->set_tag(name);
         v->set_simple_value(static_cast<float>(value));
     }
+    for (const EvalCurves& curves : result.curves)
+        for (std::int64_t c = 0; c < curves.classes; ++c) {
+            tensorboard::PrCurvePluginData plugin;
+            plugin.set_num_thresholds(static_cast<std::uint32_t>(curves.thresholds));
+            tensorflow::Summary::Value* v = summary.add_value();
+            v->set_tag(curves.classes == 1 ? curves.name : curves.name + "/class_" + std::to_string(c));
+            v->mutable_metadata()->mutable_plugin_data()->set_plugin_name("pr_curves");
+            v->mutable_metadata()->mutable_plugin_data()->set_content(plugin.SerializeAsString());
+            tensorflow::TensorProto* t = v->mutable_tensor();
+            t->set_dtype(tensorflow::DT_FLOAT);
+            t->mutable_tensor_shape()->add_dim()->set_size(6);
+            t->mutable_tensor_shape()->add_dim()->set_size(curves.thresholds);
+            const float* table = curves.values.data() + c * 6 * curves.thresholds;
+            std::string bytes(reinterpret_cast<const char*>(table), sizeof(float) * 6 * curves.thresholds);
+            t->set_tensor_content(std::move(bytes)); // little-endian, as TensorFlow writes it on x86 and ARM
+        }
     if (Status s = (*writer)->addSummary(summary, result.step); !s.isOk())
         return s;
     if (!result.checkpoint.empty()) {
@@ -246,6 +275,9 @@ std::string formatEvalMetrics(const EvalResult& result)
         std::snprintf(text, sizeof text, "%.4g", value);
         out += (out.empty() ? "" : ", ") + name + " = " + text;
     }
+    for (const EvalCurves& c : result.curves)
+        out += (out.empty() ? "" : ", ") + c.name + ": " + std::to_string(c.classes) +
+               (c.classes == 1 ? " curve" : " curves") + " of " + std::to_string(c.thresholds) + " thresholds";
     return out;
 }
 

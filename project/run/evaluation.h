@@ -24,10 +24,20 @@ class Session;
 
 namespace tstudio::project {
 
+/// A pr_curve metric's curves: per class, TensorBoard's pr_curves table (rows TP, FP, TN, FN,
+/// precision, recall at the thresholds i / (thresholds - 1)).
+struct EvalCurves {
+    std::string name;
+    std::int64_t classes = 0;
+    std::int64_t thresholds = 0;
+    std::vector<float> values; ///< [classes, 6, thresholds], row-major
+};
+
 /// What one evaluation gave.
 struct EvalResult {
     std::int64_t step = 0;                                ///< the global step of the variables evaluated
-    std::vector<std::pair<std::string, double>> metrics; ///< in eval.metrics order
+    std::vector<std::pair<std::string, double>> metrics; ///< in eval.metrics order (pr_curve's apart)
+    std::vector<EvalCurves> curves;                       ///< the pr_curve metrics', in order
     std::int64_t batches = 0;
     std::int64_t examples = 0; ///< in those batches (the first eval source's)
     double seconds = 0;
@@ -69,15 +79,17 @@ private:
 
 /// Writes `result` to the event file of `evalDir` (<logdir>/eval, opened once through
 /// SummaryWriterCache::global() and flushed): one scalar per metric under its name at result.step,
-/// and, with a checkpoint, a string tensor "checkpoint_path" (what tf.estimator writes after each
+/// a pr_curves summary per class of each pr_curve metric (tag "<name>/class_<c>", or "<name>" for one
+/// class; metadata PrCurvePluginData with num_thresholds; a float tensor [6, thresholds]), and, with a
+/// checkpoint, a string tensor "checkpoint_path" (what tf.estimator writes after each
 /// evaluation). The writer's errors.
 Status writeEvalSummary(const std::filesystem::path& evalDir, const EvalResult& result);
 
 /// The value of a one-element float, double, int32 or int64 tensor (a loss, a metric), else nullopt.
 std::optional<double> scalarAsDouble(const Tensor& t);
 
-/// "accuracy = 0.9812, loss = 0.0634" (each metric with 4 significant digits), the form the CLI
-/// and the log print.
+/// "accuracy = 0.9812, loss = 0.0634" (each metric with 4 significant digits; a pr_curve metric as
+/// "pr_curve: 10 curves of 201 thresholds"), the form the CLI and the log print.
 std::string formatEvalMetrics(const EvalResult& result);
 
 } // namespace tstudio::project

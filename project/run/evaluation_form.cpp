@@ -182,6 +182,7 @@ std::vector<std::string> evalFormMetricKinds(const Project& project, const std::
     if (classifier) {
         kinds.push_back("accuracy");
         kinds.push_back("top_k_accuracy");
+        kinds.push_back("pr_curve");
     }
     if (!project.perplexity.empty())
         kinds.push_back("perplexity");
@@ -192,7 +193,7 @@ EvalMetricSpec evalFormMetric(const std::string& kind, const std::optional<Class
 {
     EvalMetricSpec spec;
     spec.kind = kind;
-    if ((kind == "accuracy" || kind == "top_k_accuracy") && classifier) {
+    if ((kind == "accuracy" || kind == "top_k_accuracy" || kind == "pr_curve") && classifier) {
         spec.logits = classifier->logits;
         spec.labels = classifier->labels;
     }

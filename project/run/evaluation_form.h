@@ -62,7 +62,7 @@ std::optional<ClassifierTensors> projectClassifier(const Project& project, const
 
 /// The metric kinds a form can fill in for `project` without asking for tensors: "loss" (with a
 /// training.loss), "perplexity" (with the project's "perplexity"), and with `classifier`
-/// "accuracy" and "top_k_accuracy".
+/// "accuracy", "top_k_accuracy" and "pr_curve" (TensorBoard's PR curves per class).
 std::vector<std::string> evalFormMetricKinds(const Project& project, const std::optional<ClassifierTensors>& classifier);
 
 /// The entry of kind `kind` (one of evalFormMetricKinds) as the form makes it; `k` for top_k_accuracy.

@@ -8,6 +8,7 @@
 #include "io/checkpoint/checkpoint_state.h"
 #include "io/checkpoint/tensor_bundle_reader.h"
 #include "io/events/log_directory.h"
+#include "io/events/summary_values.h"
 #include "io/npy.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
@@ -212,6 +213,56 @@ Direct direct(const Data& d, const std::string& prefix)
     return out;
 }
 
+/// The held-out examples' pr_curves tables from a checkpoint's kernel and bias, [classes, 6, T]:
+/// per class c the softmax probability of c against label == c; at threshold t / (T - 1) a
+/// probability above it counts as a positive prediction.
+std::vector<double> directCurves(const Data& d, const std::string& prefix, std::int64_t thresholds)
+{
+    CpuAllocator allocator;
+    auto reader = TensorBundleReader::open(prefix);
+    if (!reader)
+        qFatal("%s", reader.error().toString().c_str());
+    auto kernel = reader->read("logits/kernel", allocator);
+    auto bias = reader->read("logits/bias", allocator);
+    if (!kernel || !bias)
+        qFatal("no logits/kernel or logits/bias in %s", prefix.c_str());
+    const auto w = kernel->values<float>();
+    const auto bb = bias->values<float>();
+    std::vector<double> out(static_cast<std::size_t>(kClasses * 6 * thresholds), 0.0);
+    auto cell = [&](std::int64_t c, int row, std::int64_t t) -> double& {
+        return out[static_cast<std::size_t>((c * 6 + row) * thresholds + t)];
+    };
+    for (std::int64_t i = kExamples - kHeldOut; i < kExamples; ++i) {
+        double logits[kClasses];
+        for (std::int64_t c = 0; c < kClasses; ++c) {
+            double s = bb[static_cast<std::size_t>(c)];
+            for (std::int64_t f = 0; f < kFeatures; ++f)
+                s += static_cast<double>(d.x[static_cast<std::size_t>(i * kFeatures + f)]) *
+                     w[static_cast<std::size_t>(f * kClasses + c)];
+            logits[c] = s;
+        }
+        const double m = *std::max_element(logits, logits + kClasses);
+        double z = 0;
+        for (double l : logits)
+            z += std::exp(l - m);
+        for (std::int64_t c = 0; c < kClasses; ++c) {
+            const double probability = std::exp(logits[c] - m) / z;
+            const bool positive = d.y[static_cast<std::size_t>(i)] == c;
+            for (std::int64_t t = 0; t < thresholds; ++t) {
+                const bool predicted = probability > static_cast<double>(t) / static_cast<double>(thresholds - 1);
+                cell(c, predicted ? (positive ? 0 : 1) : (positive ? 3 : 2), t) += 1; // TP, FP, TN, FN
+            }
+        }
+    }
+    for (std::int64_t c = 0; c < kClasses; ++c)
+        for (std::int64_t t = 0; t < thresholds; ++t) {
+            const double tp = cell(c, 0, t), fp = cell(c, 1, t), fn = cell(c, 3, t);
+            cell(c, 4, t) = tp / std::max(1e-7, tp + fp);
+            cell(c, 5, t) = tp / std::max(1e-7, tp + fn);
+        }
+    return out;
+}
+
 bool near(double a, double b, double rel)
 {
     return std::fabs(a - b) <= rel * std::max(1.0, std::fabs(b));
@@ -408,6 +459,79 @@ private slots:
         for (const auto& entry : std::filesystem::directory_iterator(logdir / "best"))
             indexFiles += entry.path().extension() == ".index";
         QCOMPARE(indexFiles, 1);
+    }
+
+    /// A pr_curve metric: per class, TensorBoard's pr_curves table of the held-out examples (softmax
+    /// of the logits, a score above i / (T - 1) counted positive, precision tp / max(1e-7, tp + fp))
+    /// equal to a direct computation from each evaluation's checkpoint, written to <logdir>/eval as
+    /// pr_curves summaries "pr_curve/class_<c>" that the PR Curves tab's decoder reads back.
+    void prCurvesWhileTraining()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const Data data = makeData();
+        writeData(root, data);
+        json doc = projectJson(graphText());
+        constexpr std::int64_t kThresholds = 11;
+        doc["eval"]["metrics"].push_back(
+            {{"kind", "pr_curve"}, {"labels", "y"}, {"logits", "logits/BiasAdd"}, {"num_thresholds", kThresholds}});
+        doc["eval"]["every_steps"] = 20;
+        auto p = parse(doc, root);
+        QVERIFY2(p, p ? "" : err(p.error()).c_str());
+        auto result = trainProject(*p, testing::sharedRegistries(), {});
+        QVERIFY2(result, result ? "" : err(result.error()).c_str());
+        QCOMPARE(result->evaluations.size(), std::size_t(2));
+        for (const EvalResult& r : result->evaluations) {
+            QCOMPARE(r.metrics.size(), std::size_t(4)); // the curves are not a number
+            QVERIFY(!r.metric("pr_curve"));
+            QCOMPARE(r.curves.size(), std::size_t(1));
+            const EvalCurves& curves = r.curves.front();
+            QCOMPARE(curves.name, std::string("pr_curve"));
+            QCOMPARE(curves.classes, kClasses);
+            QCOMPARE(curves.thresholds, kThresholds);
+            const std::vector<double> expected = directCurves(data, r.checkpoint, kThresholds);
+            QCOMPARE(curves.values.size(), expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                QVERIFY2(near(curves.values[i], expected[i], 1e-5),
+                         qPrintable(QString("value %1: %2, expected %3").arg(i).arg(curves.values[i]).arg(
+                             expected[i])));
+            // Every class's counts add up to the held-out examples at every threshold.
+            for (std::int64_t c = 0; c < kClasses; ++c)
+                for (std::int64_t t = 0; t < kThresholds; ++t) {
+                    double sum = 0;
+                    for (int row = 0; row < 4; ++row)
+                        sum += curves.values[static_cast<std::size_t>((c * 6 + row) * kThresholds + t)];
+                    QCOMPARE(sum, double(kHeldOut));
+                }
+        }
+        // The eval run holds one pr_curves summary per class and evaluation.
+        events::LogDirectory logs((root / "runs").string());
+        QVERIFY(logs.reload().isOk());
+        for (std::int64_t c = 0; c < kClasses; ++c) {
+            const std::string tag = "pr_curve/class_" + std::to_string(c);
+            std::vector<events::ValueSample> samples;
+            logs.withRun("eval", [&](const events::EventAccumulator& a) { samples = a.values(tag); });
+            QCOMPARE(samples.size(), std::size_t(2));
+            QCOMPARE(samples.back().step, result->evaluations.back().step);
+            auto curve = events::decodePrCurve(*samples.back().value, tag);
+            QVERIFY2(curve, curve ? "" : err(curve.error()).c_str());
+            QCOMPARE(curve->thresholds(), std::size_t(kThresholds));
+            const EvalCurves& last = result->evaluations.back().curves.front();
+            for (std::int64_t t = 0; t < kThresholds; ++t) {
+                const auto at = [&](int row) {
+                    return last.values[static_cast<std::size_t>((c * 6 + row) * kThresholds + t)];
+                };
+                QCOMPARE(curve->truePositives[static_cast<std::size_t>(t)], double(at(0)));
+                QCOMPARE(curve->falsePositives[static_cast<std::size_t>(t)], double(at(1)));
+                QCOMPARE(curve->recall[static_cast<std::size_t>(t)], double(at(5)));
+            }
+        }
+        // A curve is no number to keep the best checkpoint by.
+        doc["eval"]["best"] = {{"metric", "pr_curve"}};
+        auto refused = parse(doc, root);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message().find("eval.best.metric: 'pr_curve' is a pr_curve") != std::string::npos,
+                 refused.error().message().c_str());
     }
 
     /// eval.after_checkpoint evaluates each checkpoint the hook saves, and the final one.

@@ -433,8 +433,10 @@ void EvaluationSection::retranslateUi()
     m_browse->setText(tr("Browse…"));
     m_metricsLabel->setText(tr("Metrics:"));
     for (const auto& [k, box] : m_metrics) {
-        box->setText(k == "top_k_accuracy" ? tr("top-k accuracy, k =") : QString::fromStdString(k));
-        if (k == "accuracy" || k == "top_k_accuracy")
+        box->setText(k == "top_k_accuracy" ? tr("top-k accuracy, k =")
+                     : k == "pr_curve"     ? tr("PR curves per class")
+                                           : QString::fromStdString(k));
+        if (k == "accuracy" || k == "top_k_accuracy" || k == "pr_curve")
             box->setToolTip(m_classifier ? tr("Of the logits %1 against the labels %2 (from the loss)")
                                                .arg(QString::fromStdString(m_classifier->logits),
                                                     QString::fromStdString(m_classifier->labels))
