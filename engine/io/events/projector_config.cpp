@@ -8,6 +8,7 @@
 #include "proto/projector_config.pb.h"
 
 #include <charconv>
+#include <optional>
 #include <string_view>
 
 namespace tstudio::events {
@@ -173,6 +174,58 @@ Expected<ProjectorConfig> readProjectorConfig(const fs::path& runFolder)
         embedding.tensorShape.assign(e.tensor_shape().begin(), e.tensor_shape().end());
         config.embeddings.push_back(std::move(embedding));
     }
+    return config;
+}
+
+Expected<ProjectorConfig> readProjectorRun(const fs::path& runFolder)
+{
+    std::error_code ec;
+    ProjectorConfig config;
+    if (fs::exists(runFolder / kProjectorConfigFile, ec)) {
+        auto read = readProjectorConfig(runFolder);
+        if (!read)
+            return unexpected(read.error());
+        config = std::move(*read);
+    } else {
+        config.runFolder = runFolder;
+        if (auto latest = latestCheckpoint(runFolder))
+            config.checkpoint = *latest;
+    }
+    if (!config.checkpoint.empty()) {
+        auto reader = CheckpointReader::open(config.checkpoint.string());
+        if (!reader)
+            return unexpected(reader.error().withContext("the projector's checkpoint of '" + runFolder.string() + "'"));
+        // TensorBoard's "special" embedding: a first entry without a tensor name describes the rest.
+        std::optional<ProjectorEmbedding> special;
+        if (!config.embeddings.empty() && config.embeddings.front().tensorName.empty()) {
+            special = config.embeddings.front();
+            config.embeddings.erase(config.embeddings.begin());
+        }
+        auto named = [&](const std::string& variable) {
+            for (const ProjectorEmbedding& e : config.embeddings)
+                if (e.tensorName == variable || e.tensorName == variable + ":0")
+                    return true;
+            return false;
+        };
+        for (const BundleTensorInfo& t : reader->tensors()) {
+            if (t.shape.rank() != 2 || (t.dtype != tensorflow::DT_FLOAT && t.dtype != tensorflow::DT_DOUBLE) ||
+                t.name.find(".OPTIMIZER_SLOT") != std::string::npos || named(t.name))
+                continue;
+            ProjectorEmbedding e;
+            if (special) {
+                e.metadataPath = special->metadataPath;
+                e.spritePath = special->spritePath;
+                e.spriteImageWidth = special->spriteImageWidth;
+                e.spriteImageHeight = special->spriteImageHeight;
+            }
+            e.tensorName = t.name;
+            e.tensorShape = {static_cast<std::uint32_t>(t.shape.dim(0)), static_cast<std::uint32_t>(t.shape.dim(1))};
+            config.embeddings.push_back(std::move(e));
+        }
+    }
+    if (config.embeddings.empty())
+        return unexpected(notFoundError("'" + runFolder.string() + "' has no " + kProjectorConfigFile +
+                                        " and no checkpoint variable of rank 2"));
     return config;
 }
 

@@ -37,6 +37,15 @@ struct ProjectorConfig {
 /// file and the line for text that does not parse.
 Expected<ProjectorConfig> readProjectorConfig(const std::filesystem::path& runFolder);
 
+/// A run folder as TensorBoard's projector sees it: its projector_config.pbtxt (readProjectorConfig),
+/// or without one an empty config whose checkpoint is the folder's latest; then every float or
+/// double variable of rank 2 in that checkpoint that no embedding names yet is added after the
+/// config's own (its shape recorded), except optimizer slots (".OPTIMIZER_SLOT" in the name, as
+/// TensorBoard skips them). A config whose first embedding has no tensor_name lends its metadata
+/// and sprite to the variables added, and is dropped, as TensorBoard does. NotFound when the folder
+/// holds neither a config nor such a variable; readProjectorConfig's and the checkpoint's errors.
+Expected<ProjectorConfig> readProjectorRun(const std::filesystem::path& runFolder);
+
 /// An embedding's values: `rows` points of `dims` values each, row-major.
 struct EmbeddingValues {
     std::size_t rows = 0, dims = 0;

@@ -109,6 +109,50 @@ private slots:
         QVERIFY(absent.error().message().find("nope") != std::string::npos);
     }
 
+    /// A run folder as TensorBoard's projector sees it: without a config, every float variable of
+    /// rank 2 in its latest checkpoint (not rank 1, not int, not optimizer slots); with one, its
+    /// embeddings first, then the checkpoint's others, a nameless first entry lending its metadata.
+    void checkpointVariablesAreEmbeddings()
+    {
+        QTemporaryDir tmp;
+        const fs::path run = tmp.path().toStdString();
+        QCOMPARE(readProjectorRun(run).error().code(), StatusCode::kNotFound); // nothing at all
+        CpuAllocator cpu;
+        auto writer = TensorBundleWriter::create((run / "model.ckpt-7").string());
+        QVERIFY(writer);
+        const Tensor table = Tensor::fromVector<float>(cpu, TensorShape{3, 2}, {1, 2, 3, 4, 5, 6}).value();
+        const Tensor kernel = Tensor::fromVector<double>(cpu, TensorShape{2, 2}, {1, 0, 0, 1}).value();
+        const Tensor bias = Tensor::fromVector<float>(cpu, TensorShape{2}, {0, 0}).value();
+        const Tensor ids = Tensor::fromVector<std::int64_t>(cpu, TensorShape{2, 2}, {1, 2, 3, 4}).value();
+        QVERIFY((*writer)->add("emb/table", table).isOk());
+        QVERIFY((*writer)->add("dense/kernel", kernel).isOk());
+        QVERIFY((*writer)->add("dense/bias", bias).isOk());
+        QVERIFY((*writer)->add("lookup/ids", ids).isOk());
+        QVERIFY((*writer)->add("emb/.OPTIMIZER_SLOT/optimizer/m", table).isOk());
+        QVERIFY((*writer)->finish().isOk());
+        QVERIFY(writeCheckpointState(run, run / "model.ckpt-7", {}).isOk());
+        auto bare = readProjectorRun(run);
+        QVERIFY2(bare.has_value(), bare ? "" : bare.error().message().c_str());
+        QCOMPARE(bare->checkpoint, run / "model.ckpt-7");
+        QCOMPARE(bare->embeddings.size(), std::size_t{2});
+        QCOMPARE(bare->embeddings[0].tensorName, std::string("dense/kernel")); // in the checkpoint's name order
+        QCOMPARE(bare->embeddings[1].tensorName, std::string("emb/table"));
+        QCOMPARE(bare->embeddings[1].tensorShape, (std::vector<std::uint32_t>{3, 2}));
+        auto values = readEmbeddingValues(*bare, bare->embeddings[0]);
+        QVERIFY2(values.has_value(), values ? "" : values.error().message().c_str());
+        QCOMPARE(values->values[3], 1.0f);
+        // A config naming emb/table keeps its entry first; a nameless first entry lends its metadata.
+        write(run / "projector_config.pbtxt", "embeddings { metadata_path: \"labels.tsv\" }\n"
+                                              "embeddings { tensor_name: \"emb/table:0\" }\n");
+        auto configured = readProjectorRun(run);
+        QVERIFY2(configured.has_value(), configured ? "" : configured.error().message().c_str());
+        QCOMPARE(configured->embeddings.size(), std::size_t{2});
+        QCOMPARE(configured->embeddings[0].tensorName, std::string("emb/table:0"));
+        QVERIFY(configured->embeddings[0].metadataPath.empty());
+        QCOMPARE(configured->embeddings[1].tensorName, std::string("dense/kernel"));
+        QCOMPARE(configured->embeddings[1].metadataPath, run / "labels.tsv");
+    }
+
     void badFilesAreRefusedSayingWhere()
     {
         QTemporaryDir tmp;
