@@ -1564,6 +1564,18 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>Cannot compare %1: %2</source>
         <translation>无法比较 %1：%2</translation>
     </message>
+    <message>
+        <source>No checkpoint in %1 yet: train the project first, then open %2 in the Projector.</source>
+        <translation>%1 中还没有检查点：请先训练项目，然后再在投影器中打开 %2。</translation>
+    </message>
+    <message>
+        <source>the project&apos;s log directory</source>
+        <translation>项目的日志目录</translation>
+    </message>
+    <message>
+        <source>The checkpoints in %1 hold no variable %2.</source>
+        <translation>%1 中的检查点不包含变量 %2。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>
@@ -5955,6 +5967,22 @@ max %4</source>
     <message>
         <source>Import Graph…</source>
         <translation>导入图…</translation>
+    </message>
+    <message>
+        <source>Select one Embedding layer to open its variable in the Projector.</source>
+        <translation>请选择一个 Embedding 层以在投影器中打开其变量。</translation>
+    </message>
+    <message>
+        <source>Open Embedding in Projector</source>
+        <translation>在投影器中打开嵌入</translation>
+    </message>
+    <message>
+        <source>Open in Projector</source>
+        <translation>在投影器中打开</translation>
+    </message>
+    <message>
+        <source>Show this embedding&apos;s variable from the project&apos;s latest checkpoint in the dashboard&apos;s Projector tab</source>
+        <translation>在仪表板的投影器标签页中显示项目最新检查点里此嵌入的变量</translation>
     </message>
 </context>
 <context>

@@ -193,6 +193,9 @@ private:
     void openDashboard(const QStringList& roots, bool inFront = true);
     /// Points the Training panel at the editor's document (the current tab when it is an editor).
     void bindTrainingPanel(node_editor::NodeEditor* editor);
+    /// An editor's Embedding variable in the Projector tab of a dashboard on the project's log directory
+    /// (the Training panel's); a status line when it has no checkpoint yet or none holds the variable.
+    void openEmbeddingInProjector(node_editor::NodeEditor* editor, const QString& variable);
     void openFileDialog();
     void openFolderDialog();
     /// Closes a tab, asking about unsaved changes of a node editor; false when the user cancels.

@@ -24,6 +24,7 @@
 #include "console/log_model.h"
 #include "console/log_panel.h"
 #include "dashboard/dashboard_view.h"
+#include "dashboard/projector_view.h"
 #include "debugger/debugger_view.h"
 #include "debugger/debugging_tab.h"
 #include "document/file_summary_view.h"
@@ -564,8 +565,38 @@ void MainWindow::newGraph()
         if (m_documents->currentWidget() == editor)
             bindTrainingPanel(editor);
     });
+    connect(editor, &node_editor::NodeEditor::projectorRequested, this,
+            [this, editor](const QString& variable) { openEmbeddingInProjector(editor, variable); });
     bindTrainingPanel(editor);
     updateCentralPage();
+}
+
+void MainWindow::openEmbeddingInProjector(node_editor::NodeEditor* editor, const QString& variable)
+{
+    // The project's log directory as the Training panel shows it (its last run's, else the field's):
+    // where its checkpoints are.
+    bindTrainingPanel(editor);
+    QString logdir = m_trainingPanel->logDirectory();
+    if (logdir.isEmpty())
+        logdir = m_trainingPanel->logDirectoryEdit()->text().trimmed();
+    if (logdir.isEmpty() || !QFileInfo::exists(QDir(logdir).filePath(QStringLiteral("checkpoint")))) {
+        const QString text = tr("No checkpoint in %1 yet: train the project first, then open %2 in the Projector.")
+                                 .arg(logdir.isEmpty() ? tr("the project's log directory") : logdir, variable);
+        statusBar()->showMessage(text, 10000);
+        logApp(LogSeverity::kWarning, text);
+        return;
+    }
+    openDashboard({logdir}, true);
+    auto* view = qobject_cast<dashboard::DashboardView*>(m_documents->currentWidget());
+    if (!view)
+        return;
+    view->showTab(QStringLiteral("projector"));
+    view->projector()->reload();
+    if (!view->projector()->selectTensor(variable)) {
+        const QString text = tr("The checkpoints in %1 hold no variable %2.").arg(logdir, variable);
+        statusBar()->showMessage(text, 10000);
+        logApp(LogSeverity::kWarning, text);
+    }
 }
 
 bool MainWindow::openInEditor(const QString& path)

@@ -346,9 +346,14 @@ void ProjectorView::reload()
         while (it.hasNext())
             folders << it.next();
         for (const QString& folder : folders) {
-            if (!QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(events::kProjectorConfigFile))))
+            // A config, or (as TensorBoard) a checkpoint whose rank-2 variables are embeddings.
+            if (!QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(events::kProjectorConfigFile))) &&
+                !QFileInfo::exists(QDir(folder).filePath(QStringLiteral("checkpoint"))))
                 continue;
-            auto config = events::readProjectorConfig(folder.toStdString());
+            auto config = events::readProjectorRun(folder.toStdString());
+            if (!config && config.error().code() == StatusCode::kNotFound &&
+                !QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(events::kProjectorConfigFile))))
+                continue; // a checkpoint without embeddings is no error
             if (!config) {
                 m_error = q(config.error().message());
                 continue;
@@ -389,6 +394,19 @@ QStringList ProjectorView::embeddings() const
 void ProjectorView::selectEmbedding(int index)
 {
     m_embeddingBox->setCurrentIndex(index);
+}
+
+bool ProjectorView::selectTensor(const QString& tensorName)
+{
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        const auto& [config, embedding] = m_entries[i];
+        const std::string& name = m_configs[config].embeddings[embedding].tensorName;
+        if (q(name) == tensorName || q(name) == tensorName + QLatin1String(":0")) {
+            selectEmbedding(static_cast<int>(i));
+            return true;
+        }
+    }
+    return false;
 }
 
 const events::EmbeddingValues* ProjectorView::values() const

@@ -68,7 +68,8 @@ private:
 };
 
 /// Finds every projector_config.pbtxt in the followed log directories (the folders and the folders
-/// below them), lists their embeddings, and reads the chosen one on a worker thread: its values (a
+/// below them), and every folder with a checkpoint, lists their embeddings as TensorBoard does
+/// (events::readProjectorRun: the config's, then the checkpoint's rank-2 variables), and reads the chosen one on a worker thread: its values (a
 /// TSV, or the checkpoint's variable), metadata and PCA (2 components; "Sphereize data" as
 /// TensorBoard's). Colour by a metadata column (a palette colour per value where there are at most
 /// 20 distinct values, else a gradient over numbers), label by a column, search a column by a
@@ -88,6 +89,9 @@ public:
     /// The embeddings found: "folder: tensor name".
     QStringList embeddings() const;
     void selectEmbedding(int index);
+    /// Chooses the first embedding named `tensorName` (a checkpoint variable, with or without ":0");
+    /// false when none is.
+    bool selectTensor(const QString& tensorName);
     /// True while an embedding is being read.
     bool isLoading() const { return m_watcher != nullptr; }
     /// The loaded embedding's values, metadata and projection (nullptr before one has loaded).

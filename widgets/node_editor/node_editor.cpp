@@ -113,6 +113,8 @@ void NodeEditor::showSelection()
     const auto selected = m_scene->selectedNodes();
     m_attrs->clear();
     updatePreview();
+    const DocNode* only = selected.size() == 1 ? m_document->node(selected.front()) : nullptr;
+    m_projectorButton->setVisible(only && only->kind == NodeKind::kLayer && only->type == "Embedding");
     if (selected.size() != 1) {
         m_selectionTitle->setText(selected.empty() ? tr("Select a node to edit its attributes.")
                                                    : tr("%n nodes selected", nullptr, static_cast<int>(selected.size())));
@@ -151,6 +153,17 @@ void NodeEditor::showSelection()
                               problem);
     if (reg)
         m_attrs->setOpDef(reg->opDef, values);
+}
+
+void NodeEditor::openSelectionInProjector()
+{
+    const auto selected = m_scene->selectedNodes();
+    const DocNode* node = selected.size() == 1 ? m_document->node(selected.front()) : nullptr;
+    if (!node || node->kind != NodeKind::kLayer || node->type != "Embedding") {
+        m_status->setText(tr("Select one Embedding layer to open its variable in the Projector."));
+        return;
+    }
+    emit projectorRequested(q(node->name) + QStringLiteral("/embeddings"));
 }
 
 void NodeEditor::updatePreview()

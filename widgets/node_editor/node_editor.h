@@ -18,6 +18,7 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QTabWidget;
 class QTimer;
 class QToolBar;
@@ -152,6 +153,9 @@ signals:
     void trainRequested();
     /// "Run on Several Processes…": the main window opens the Training panel's mpirun dialog.
     void trainDistributedRequested();
+    /// "Open in Projector" on an Embedding layer: its variable ("<node>/embeddings") to show from the
+    /// project's checkpoints in the dashboard's Projector tab.
+    void projectorRequested(const QString& variable);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -163,6 +167,8 @@ private:
     void createActions();
     void retranslateUi();
     void showSelection();
+    /// The selected Embedding layer's variable as projectorRequested; a status line otherwise.
+    void openSelectionInProjector();
     void scheduleFeedback();
     void applyAttr(const QString& name, const tensorflow::AttrValue& value);
     void showQuickAdd(QPoint globalPos, QPointF scenePos, const QString& text);
@@ -194,6 +200,7 @@ private:
     SourcePreviewView* m_preview = nullptr;
     QLineEdit* m_nameEdit = nullptr;
     QLabel* m_selectionTitle = nullptr;
+    QPushButton* m_projectorButton = nullptr;
     QListWidget* m_problems = nullptr;
     QUndoView* m_history = nullptr;
     QTabWidget* m_side = nullptr;

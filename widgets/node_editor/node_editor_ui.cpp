@@ -50,6 +50,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
+#include <QPushButton>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUndoView>
@@ -171,6 +172,11 @@ void NodeEditor::buildUi()
             m_nameEdit->setText(q(node->name));
         }
     });
+    // An Embedding layer's variable opens in the dashboard's Projector (the project's checkpoints).
+    m_projectorButton = new QPushButton(attrPage);
+    m_projectorButton->setObjectName(QStringLiteral("openInProjector"));
+    m_projectorButton->hide();
+    connect(m_projectorButton, &QPushButton::clicked, this, &NodeEditor::openSelectionInProjector);
     m_attrs = new AttrEditor(attrPage);
     connect(m_attrs, &AttrEditor::attrEdited, this, &NodeEditor::applyAttr);
     m_preview = new SourcePreviewView(attrPage);
@@ -178,6 +184,7 @@ void NodeEditor::buildUi()
     m_preview->hide();
     attrLayout->addWidget(m_selectionTitle);
     attrLayout->addWidget(m_nameEdit);
+    attrLayout->addWidget(m_projectorButton, 0, Qt::AlignLeft);
     attrLayout->addWidget(m_attrs, 1);
     attrLayout->addWidget(m_preview, 2);
     m_side->addTab(attrPage, QString());
@@ -262,6 +269,7 @@ void NodeEditor::createActions()
     menuOnly("expandScopes", QKeySequence(), [this] { collapseAllScopes(false); });
     menuOnly("summaries", QKeySequence(), &NodeEditor::addSummariesToSelection);
     menuOnly("importGraph", QKeySequence(), &NodeEditor::importGraphFromFile);
+    menuOnly("projector", QKeySequence(), &NodeEditor::openSelectionInProjector);
     add("arrange", QKeySequence(Qt::CTRL | Qt::Key_L), &NodeEditor::autoArrange);
     add("fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { m_view->zoomToFit(); });
     add("view", QKeySequence(), &NodeEditor::viewInGraphViewer);
@@ -303,7 +311,8 @@ void NodeEditor::retranslateUi()
         {"view", tr("View in graph viewer")}, {"evaluate", tr("Evaluate…")}, {"train", tr("Train")},
         {"trainDistributed", tr("Run on Several Processes…")},
         {"breakpoint", tr("Toggle breakpoint")}, {"minimap", tr("Show minimap")},
-        {"summaries", tr("Add summaries")}, {"importGraph", tr("Import Graph…")}};
+        {"summaries", tr("Add summaries")}, {"importGraph", tr("Import Graph…")},
+        {"projector", tr("Open Embedding in Projector")}};
     for (const auto& [key, text] : texts) {
         QAction* action = m_actions[QString::fromLatin1(key)];
         action->setText(text);
@@ -317,6 +326,9 @@ void NodeEditor::retranslateUi()
     m_side->setTabText(2, tr("History"));
     m_history->setEmptyLabel(tr("<empty>"));
     m_nameEdit->setPlaceholderText(tr("Node name"));
+    m_projectorButton->setText(tr("Open in Projector"));
+    m_projectorButton->setToolTip(tr("Show this embedding's variable from the project's latest checkpoint in the "
+                                     "dashboard's Projector tab"));
     m_empty->setTitle(tr("An empty graph"));
     m_empty->setText(tr("Drag an op or a layer from the palette onto the canvas, or click the canvas and press Tab (or "
                         "type an op's name) to add one. Connect nodes by dragging from an output port to an input port."));

@@ -6,9 +6,12 @@
 #include "../../support/tiny_mnist.h"
 #include "app_settings.h"
 #include "dashboard/dashboard_view.h"
+#include "dashboard/projector_view.h"
 #include "dashboard/scalar_chart.h"
 #include "dashboard/scalars_view.h"
 #include "document/graph_document.h"
+#include "io/checkpoint/checkpoint_state.h"
+#include "io/checkpoint/tensor_bundle_writer.h"
 #include "language_manager.h"
 #include "main_window.h"
 #include "node_editor/attr_editor.h"
@@ -28,6 +31,8 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -383,6 +388,53 @@ private slots:
 
     /// Each tab has its own training state in the dock: a new graph its own runs/untitled-N,
     /// Continue and Debug per document; a closed tab leaves the dock empty.
+    /// An Embedding layer opens in the Projector: without a checkpoint in the document's log directory
+    /// the status line says to train first; with one holding its variable, a dashboard on that folder
+    /// shows the variable in its Projector tab.
+    void embeddingOpensInProjector()
+    {
+        QTest::keyClick(m_window.get(), Qt::Key_N, Qt::ControlModifier);
+        QVERIFY(editor());
+        const DocNodeId embedding = addFromPalette(QStringLiteral("Embedding"));
+        QVERIFY(embedding != kNoNode);
+        const std::string variable = editor()->document()->node(embedding)->name + "/embeddings";
+        auto* button = editor()->findChild<QPushButton*>(QStringLiteral("openInProjector"));
+        QVERIFY(button);
+        QVERIFY(button->isVisible());
+        const QString logdir = m_dir.filePath(QStringLiteral("projector-run"));
+        training_panel::TrainingPanel* panel = m_window->trainingPanel();
+        panel->logDirectoryEdit()->selectAll();
+        QTest::keyClicks(panel->logDirectoryEdit(), logdir);
+        QTest::keyClick(panel->logDirectoryEdit(), Qt::Key_Return);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("train the project first")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        QVERIFY(editor()); // no dashboard opened
+
+        // The checkpoint a training run would write: the table [5, 3].
+        QVERIFY(QDir().mkpath(logdir));
+        const std::filesystem::path prefix = std::filesystem::path(logdir.toStdString()) / "model.ckpt-3";
+        CpuAllocator cpu;
+        auto writer = TensorBundleWriter::create(prefix.string());
+        QVERIFY(writer);
+        std::vector<float> values(15);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = static_cast<float>(i) * 0.5f - 3.0f;
+        QVERIFY((*writer)->add(variable, Tensor::fromVector<float>(cpu, TensorShape{5, 3}, values).value()).isOk());
+        QVERIFY((*writer)->finish().isOk());
+        QVERIFY(writeCheckpointState(prefix.parent_path(), prefix, {}).isOk());
+        QTest::mouseClick(button, Qt::LeftButton);
+        auto* view = qobject_cast<dashboard::DashboardView*>(m_window->documents()->currentWidget());
+        QVERIFY2(view, qPrintable(m_window->statusBar()->currentMessage()));
+        QCOMPARE(view->currentTab(), QStringLiteral("projector"));
+        dashboard::ProjectorView* projector = view->projector();
+        QTRY_VERIFY_WITH_TIMEOUT(!projector->isLoading() && projector->values(), 20000);
+        QCOMPARE(projector->values()->rows, std::size_t(5));
+        QCOMPARE(projector->values()->dims, std::size_t(3));
+        QCOMPARE(projector->values()->values[14], 4.0f);
+        QVERIFY2(projector->statusText().contains(QStringLiteral("5 points")), qPrintable(projector->statusText()));
+    }
+
     void documentsOwnTheirTrainingState()
     {
         training_panel::TrainingPanel* panel = m_window->trainingPanel();
