@@ -69,8 +69,8 @@ private:
 
 /// Finds every projector_config.pbtxt in the followed log directories (the folders and the folders
 /// below them), and every folder with a checkpoint, lists their embeddings as TensorBoard does
-/// (events::readProjectorRun: the config's, then the checkpoint's rank-2 variables), and reads the chosen one on a worker thread: its values (a
-/// TSV, or the checkpoint's variable), metadata and PCA (2 components; "Sphereize data" as
+/// (events::readProjectorRun: the config's, then the checkpoint's rank-2 variables), and reads the
+/// chosen one on a worker thread: its values (a TSV, or the checkpoint's variable), metadata and PCA (2 components; "Sphereize data" as
 /// TensorBoard's). Colour by a metadata column (a palette colour per value where there are at most
 /// 20 distinct values, else a gradient over numbers), label by a column, search a column by a
 /// case-insensitive regular expression (matches highlighted and counted), click a point for its
