@@ -2829,6 +2829,14 @@ TP %4，FP %5，TN %6，FN %7</translation>
         <source>t-SNE: %1 iterations, perplexity %2</source>
         <translation>t-SNE：%1 次迭代，困惑度 %2</translation>
     </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>Draw each point as its image from the embedding&apos;s sprite</source>
+        <translation>将每个点绘制为嵌入精灵图中的对应图像</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::RunsPanel</name>

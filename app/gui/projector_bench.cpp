@@ -6,10 +6,13 @@
 #include "projector/tsne.h"
 
 #include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -60,8 +63,29 @@ int runProjectorBench(int points)
             tsv << '\n';
             meta << "point" << i << '\t' << "c" << cluster << '\n';
         }
+        // A sprite as tf's images_to_sprite lays one out: a square grid of 28 x 28 images, each a
+        // disc whose size and shade follow its point's cluster.
+        const int perRow = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(points))));
+        QImage sprite(perRow * 28, perRow * 28, QImage::Format_RGB32);
+        sprite.fill(Qt::black);
+        {
+            QPainter painter(&sprite);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setPen(Qt::NoPen);
+            for (int i = 0; i < points; ++i) {
+                const int cluster = i % kClusters;
+                painter.setBrush(QColor::fromHsv((36 * cluster) % 360, 60, 255));
+                const double r = 4.0 + cluster % 9;
+                painter.drawEllipse(QPointF((i % perRow) * 28 + 14.0, (i / perRow) * 28 + 14.0), r, r);
+            }
+        }
+        if (!sprite.save(dir.filePath(QStringLiteral("sprite.png")))) {
+            std::fprintf(stderr, "tensorstudio: cannot write the sprite\n");
+            return 1;
+        }
         std::ofstream(dir.filePath(QStringLiteral("projector_config.pbtxt")).toStdString())
-            << "embeddings { tensor_name: \"bench\" tensor_path: \"points.tsv\" metadata_path: \"meta.tsv\" }\n";
+            << "embeddings { tensor_name: \"bench\" tensor_path: \"points.tsv\" metadata_path: \"meta.tsv\"\n"
+               "  sprite { image_path: \"sprite.png\" single_image_dim: 28 single_image_dim: 28 } }\n";
     }
     dashboard::ProjectorView view;
     view.resize(1400, 900);
@@ -76,19 +100,26 @@ int runProjectorBench(int points)
     }
     const double load = milliseconds(clock);
     dashboard::ProjectorCanvas* canvas = view.canvas();
-    canvas->repaint();
-    std::vector<double> frames;
-    for (int round = 0; round < 41; ++round) {
-        QElapsedTimer t;
-        t.start();
-        // Alternately zoom in and out at the centre and pan a little: what a user's wheel and drag do.
-        const QPointF at(canvas->width() / 2.0 + (round % 5) * 7, canvas->height() / 2.0);
-        QWheelEvent wheel(at, canvas->mapToGlobal(at), QPoint(), QPoint(0, round % 2 ? -120 : 120), Qt::NoButton,
-                          Qt::NoModifier, Qt::NoScrollPhase, false);
-        QCoreApplication::sendEvent(canvas, &wheel);
+    const bool sprites = view.spritesShown();
+    // Alternately zoom in and out at the centre and pan a little: what a user's wheel and drag do.
+    auto zoomFrames = [&] {
         canvas->repaint();
-        frames.push_back(milliseconds(t));
-    }
+        std::vector<double> frames;
+        for (int round = 0; round < 41; ++round) {
+            QElapsedTimer t;
+            t.start();
+            const QPointF at(canvas->width() / 2.0 + (round % 5) * 7, canvas->height() / 2.0);
+            QWheelEvent wheel(at, canvas->mapToGlobal(at), QPoint(), QPoint(0, round % 2 ? -120 : 120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(canvas, &wheel);
+            canvas->repaint();
+            frames.push_back(milliseconds(t));
+        }
+        return frames;
+    };
+    const std::vector<double> spriteFrames = zoomFrames();
+    view.setSpritesShown(false);
+    const std::vector<double> frames = zoomFrames();
     QElapsedTimer t;
     t.start();
     view.setSearch(QStringLiteral("^point1"));
@@ -111,8 +142,16 @@ int runProjectorBench(int points)
         tsneIteration = milliseconds(t) / 20;
     }
     const auto [median, worst] = medianAndMax(frames);
-    std::printf("projector: %d points x %d dimensions; read and PCA on the worker %.0f ms\n", points, kDims, load);
+    const auto [spriteMedian, spriteWorst] = medianAndMax(spriteFrames);
+    std::printf("projector: %d points x %d dimensions and a %d x 28 px sprite; read, thumbnails and PCA on the "
+                "worker %.0f ms\n",
+                points, kDims, points, load);
     std::printf("projector frame (zoom/pan, 41 frames, 1400x900 view): median %.2f ms, worst %.2f ms\n", median, worst);
+    if (sprites)
+        std::printf("projector frame with every point drawn as its image: median %.2f ms, worst %.2f ms\n",
+                    spriteMedian, spriteWorst);
+    else
+        std::printf("projector: the sprite was not shown: %s\n", qPrintable(view.statusText()));
     std::printf("projector search (%d matches) %.2f ms, point's 20 neighbours %.2f ms\n", view.matchCount(), search,
                 neighbours);
     if (tsne)

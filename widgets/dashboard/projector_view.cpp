@@ -2,6 +2,7 @@
 
 #include "common/background_run.h"
 #include "dashboard/run_style.h"
+#include "projector/sprite_atlas.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -33,6 +34,7 @@ constexpr int kMaxCategories = 20;
 constexpr double kPickPixels = 8;
 constexpr int kTsneIterations = 1000;
 constexpr int kTsneEvery = 10; ///< iterations between the snapshots drawn
+constexpr int kSpriteSize = 24; ///< a sprite thumbnail's largest side on screen, in pixels
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -58,6 +60,18 @@ void ProjectorCanvas::setPoints(std::vector<QPointF> points, std::vector<QColor>
 void ProjectorCanvas::setColours(std::vector<QColor> colours)
 {
     m_colours = std::move(colours);
+    update();
+}
+
+void ProjectorCanvas::setSprites(std::vector<QImage> sprites)
+{
+    m_sprites = std::move(sprites);
+    update();
+}
+
+void ProjectorCanvas::setSpritesShown(bool shown)
+{
+    m_spritesShown = shown;
     update();
 }
 
@@ -121,13 +135,28 @@ void ProjectorCanvas::paintEvent(QPaintEvent*)
     const bool searching = std::find(m_highlighted.begin(), m_highlighted.end(), true) != m_highlighted.end();
     // Points as small squares (thousands of antialiased circles would cost tens of milliseconds);
     // highlighted, neighbouring and selected points drawn last, larger and outlined.
+    const bool sprites = m_spritesShown && m_sprites.size() == m_points.size();
     for (std::size_t i = 0; i < m_points.size(); ++i) {
-        QColor c = m_colours.size() == m_points.size() ? m_colours[i] : QColor(0x1f, 0x77, 0xb4);
-        if (searching && !(i < m_highlighted.size() && m_highlighted[i]))
-            c.setAlpha(50);
+        const bool faded = searching && !(i < m_highlighted.size() && m_highlighted[i]);
         const QPointF at = toPixel(i);
+        if (sprites) {
+            // The point's own image, centred on it (TensorBoard's sprites), faded outside a search.
+            // On a square of its colour, which keeps "Colour by" visible as a frame.
+            const QImage& image = m_sprites[i];
+            p.setOpacity(faded ? 0.2 : 1.0);
+            const QRectF box(at.x() - image.width() / 2.0, at.y() - image.height() / 2.0, image.width(),
+                             image.height());
+            if (m_colours.size() == m_points.size())
+                p.fillRect(box.adjusted(-2, -2, 2, 2), m_colours[i]);
+            p.drawImage(box.topLeft(), image);
+            continue;
+        }
+        QColor c = m_colours.size() == m_points.size() ? m_colours[i] : QColor(0x1f, 0x77, 0xb4);
+        if (faded)
+            c.setAlpha(50);
         p.fillRect(QRectF(at.x() - 3, at.y() - 3, 6, 6), c);
     }
+    p.setOpacity(1.0);
     p.setRenderHint(QPainter::Antialiasing);
     auto ring = [&](std::size_t i, double radius, const QColor& colour, qreal width) {
         p.setPen(QPen(colour, width));
@@ -202,6 +231,9 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
     m_embeddingBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_embeddingBox->setMaximumWidth(320);
     m_sphereizeBox = new QCheckBox(this);
+    m_spritesBox = new QCheckBox(this);
+    m_spritesBox->setChecked(true);
+    m_spritesBox->hide(); // shown for an embedding with a sprite
     m_colourLabel = new QLabel(this);
     m_colourBox = new QComboBox(this);
     m_labelLabel = new QLabel(this);
@@ -221,6 +253,7 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
     bar->addWidget(m_embeddingBox);
     bar->addWidget(m_methodBox);
     bar->addWidget(m_sphereizeBox);
+    bar->addWidget(m_spritesBox);
     bar->addWidget(m_perplexityLabel);
     bar->addWidget(m_perplexityBox);
     bar->addSpacing(12);
@@ -275,6 +308,7 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
             startTsne();
     });
     connect(m_colourBox, &QComboBox::currentIndexChanged, this, [this] { applyColours(); });
+    connect(m_spritesBox, &QCheckBox::toggled, m_canvas, &ProjectorCanvas::setSpritesShown);
     connect(m_labelBox, &QComboBox::currentIndexChanged, this, [this] { applySearch(); });
     connect(m_searchEdit, &QLineEdit::textChanged, this, [this] { applySearch(); });
     connect(m_canvas, &ProjectorCanvas::pointClicked, this, &ProjectorView::selectPoint);
@@ -294,6 +328,8 @@ void ProjectorView::retranslateUi()
 {
     m_embeddingBox->setToolTip(tr("The embeddings that the runs' projector_config.pbtxt files name"));
     m_sphereizeBox->setText(tr("Sphereize data"));
+    m_spritesBox->setText(tr("Images"));
+    m_spritesBox->setToolTip(tr("Draw each point as its image from the embedding's sprite"));
     m_sphereizeBox->setToolTip(tr("Centre the points and scale each to unit length before PCA, as TensorBoard does"));
     m_methodBox->setToolTip(tr("PCA: the first two principal components. t-SNE: Barnes-Hut t-SNE in 2-D, "
                                "which keeps neighbours together."));
@@ -587,6 +623,8 @@ void ProjectorView::load()
                 m_colourBox->setCurrentIndex(1);
             m_labelBox->setCurrentIndex(std::max(0, m_labelBox->findText(labelWas)));
         }
+        m_canvas->setSprites(m_data->sprites);
+        m_spritesBox->setVisible(!m_data->sprites.empty());
         showPositions(pcaPositions());
         applySearch();
         m_neighbourList->clear();
@@ -610,6 +648,14 @@ void ProjectorView::load()
                 out->metadata = std::move(*metadata);
             else
                 out->error = q(metadata.error().message());
+        }
+        if (!embedding.spritePath.empty()) {
+            auto sprites = projector::spriteThumbnails(embedding.spritePath, embedding.spriteImageWidth,
+                                                       embedding.spriteImageHeight, out->values.rows, kSpriteSize);
+            if (sprites)
+                out->sprites = std::move(*sprites);
+            else
+                out->spriteError = q(sprites.error().message());
         }
         auto projection = projector::principalComponents(out->values, 2, sphereize);
         if (projection)
@@ -636,6 +682,16 @@ QString ProjectorView::labelOf(std::size_t index) const
     if (column < 0 || !m_data || index >= m_data->metadata->rows.size())
         return QString::number(index);
     return q(m_data->metadata->rows[index][static_cast<std::size_t>(column)]);
+}
+
+void ProjectorView::setSpritesShown(bool shown)
+{
+    m_spritesBox->setChecked(shown);
+}
+
+bool ProjectorView::spritesShown() const
+{
+    return m_spritesBox->isChecked() && m_data && !m_data->sprites.empty();
 }
 
 void ProjectorView::setColourBy(const QString& column)
@@ -793,11 +849,14 @@ void ProjectorView::updateStatus()
     double explained = 0;
     for (double v : p->varianceExplained)
         explained += v;
-    m_status->setText(tr("%1 points × %2 dimensions · PCA: the %3 components shown hold %4% of the variance")
-                          .arg(m_data->values.rows)
-                          .arg(m_data->values.dims)
-                          .arg(p->components)
-                          .arg(explained * 100, 0, 'f', 1));
+    QString text = tr("%1 points × %2 dimensions · PCA: the %3 components shown hold %4% of the variance")
+                       .arg(m_data->values.rows)
+                       .arg(m_data->values.dims)
+                       .arg(p->components)
+                       .arg(explained * 100, 0, 'f', 1);
+    if (!m_data->spriteError.isEmpty())
+        text += QStringLiteral(" · ") + m_data->spriteError;
+    m_status->setText(text);
 }
 
 } // namespace tstudio::dashboard

@@ -9,6 +9,7 @@
 
 #include <QColor>
 #include <QFutureWatcher>
+#include <QImage>
 #include <QString>
 #include <QPointF>
 #include <QWidget>
@@ -37,6 +38,9 @@ public:
     /// New colours for the same points (the view stays).
     void setColours(std::vector<QColor> colours);
     void setHighlighted(std::vector<bool> highlighted);
+    /// A thumbnail per point (a sprite's), drawn in place of the points while shown (none: squares).
+    void setSprites(std::vector<QImage> sprites);
+    void setSpritesShown(bool shown);
     void setSelection(std::optional<std::size_t> selected, std::vector<std::size_t> neighbours);
     void fitAll();
     /// The point drawn nearest to `pos` within 8 pixels.
@@ -59,6 +63,8 @@ private:
     std::vector<QPointF> m_points;
     std::vector<QColor> m_colours;
     std::vector<bool> m_highlighted;
+    std::vector<QImage> m_sprites;
+    bool m_spritesShown = true;
     std::optional<std::size_t> m_selected;
     std::vector<std::size_t> m_neighbours;
     QPointF m_centre{0, 0};
@@ -118,6 +124,9 @@ public:
     /// Points the search matches.
     int matchCount() const;
     void selectPoint(std::size_t index);
+    /// Points drawn as their sprite thumbnails (when the embedding has a sprite).
+    void setSpritesShown(bool shown);
+    bool spritesShown() const;
     /// The neighbours listed for the selected point.
     std::vector<projector::Neighbour> neighbours() const { return m_neighbours; }
     ProjectorCanvas* canvas() const { return m_canvas; }
@@ -136,6 +145,8 @@ private:
         std::optional<events::EmbeddingMetadata> metadata;
         projector::Projection projection;
         QString error;
+        std::vector<QImage> sprites; ///< a thumbnail per point, when the embedding has a sprite
+        QString spriteError;        ///< why its sprite could not be used ("" when none or fine)
     };
 
     void load();
@@ -166,6 +177,7 @@ private:
 
     QComboBox* m_embeddingBox = nullptr;
     QCheckBox* m_sphereizeBox = nullptr;
+    QCheckBox* m_spritesBox = nullptr;
     QLabel* m_colourLabel = nullptr;
     QComboBox* m_colourBox = nullptr;
     QLabel* m_labelLabel = nullptr;
