@@ -870,7 +870,10 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (chief && !eventDir.empty()) {
         if (auto writer = training::SummaryWriterCache::global().get(eventDir.string())) {
             hparamsWriter = *writer;
-            if (Status s = writeRunSessionStart(*hparamsWriter, project, scalarSummaryTags(b.graphDef()),
+            // The steps the run goes to (a --steps given for this run, else the project's).
+            Project ran = project;
+            ran.steps = lastStep;
+            if (Status s = writeRunSessionStart(*hparamsWriter, ran, scalarSummaryTags(b.graphDef()),
                                                 result.logdir.string(), result.firstStep);
                 !s.isOk())
                 logWarning("project", "the run's hparams were not written: " + s.toString());
