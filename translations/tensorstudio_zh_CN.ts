@@ -2586,6 +2586,10 @@ Delete what is left of run %2 permanently? This cannot be undone.</source>
             <numerusform>%n 个会话；单击列标题可按该列排序，沿平行坐标的坐标轴拖动可保留一个范围，双击一个会话可单独绘制其运行的图表。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n hparam(s) with the same value in every session hidden (tick them in the list to show them).</source>
+        <translation><numerusform>已隐藏 %n 个在每个会话中取值相同的超参数（在列表中勾选即可显示）。</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>tstudio::dashboard::HistogramCard</name>

@@ -42,6 +42,26 @@ QString keyOf(const HParamsColumn& c)
     return QString::fromStdString((c.kind == HParamsColumn::Kind::Metric ? "m:" : "h:") + c.key);
 }
 
+/// The sessions that hold a value in `column` all hold the same one (an optimizer's beta1 set only
+/// in the Adam runs, say): it tells them apart in nothing another column does not.
+bool constantColumn(const HParamsMatrix& matrix, const HParamsColumn& column)
+{
+    const auto it = std::find_if(matrix.columns.begin(), matrix.columns.end(),
+                                 [&](const HParamsColumn& c) { return &c == &column; });
+    const auto index = static_cast<std::size_t>(it - matrix.columns.begin());
+    const events::HParamValue* first = nullptr;
+    for (const HParamsRow& row : matrix.rows) {
+        const events::HParamValue& v = row.values[index];
+        if (std::holds_alternative<std::monostate>(v))
+            continue;
+        if (!first)
+            first = &v;
+        else if (v != *first)
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 HParamsView::HParamsView(QWidget* parent)
@@ -98,10 +118,13 @@ HParamsView::HParamsView(QWidget* parent)
     });
     connect(m_columns, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         const QString key = item->data(kKeyRole).toString();
-        if (item->checkState() == Qt::Checked)
+        if (item->checkState() == Qt::Checked) {
             m_hiddenKeys.remove(key);
-        else
+            m_shownKeys.insert(key);
+        } else {
             m_hiddenKeys.insert(key);
+            m_shownKeys.remove(key);
+        }
         pushState();
     });
     connect(m_colourBy, &QComboBox::activated, this, [this](int index) {
@@ -255,10 +278,30 @@ void HParamsView::fillColumnChoices()
                                          m_columns);
         item->setData(kKeyRole, keyOf(c));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(m_hiddenKeys.contains(keyOf(c)) ? Qt::Unchecked : Qt::Checked);
+        item->setCheckState(isHidden(c) ? Qt::Unchecked : Qt::Checked);
         m_colourBy->addItem(title, keyOf(c));
     }
     m_colourBy->setCurrentIndex(std::max(0, m_colourBy->findData(m_colourKey)));
+}
+
+bool HParamsView::isHidden(const HParamsColumn& column) const
+{
+    const QString key = keyOf(column);
+    if (m_hiddenKeys.contains(key))
+        return true;
+    if (m_shownKeys.contains(key) || !m_matrix || m_matrix->rows.size() < 2 ||
+        column.kind != HParamsColumn::Kind::HParam)
+        return false;
+    return constantColumn(*m_matrix, column);
+}
+
+int HParamsView::constantHiddenCount() const
+{
+    int n = 0;
+    if (m_matrix)
+        for (const HParamsColumn& c : m_matrix->columns)
+            n += !m_hiddenKeys.contains(keyOf(c)) && isHidden(c);
+    return n;
 }
 
 std::optional<std::size_t> HParamsView::columnTitled(const QString& title) const
@@ -385,7 +428,7 @@ void HParamsView::pushState()
     if (m_matrix) {
         for (std::size_t c = 0; c < m_matrix->columns.size(); ++c) {
             const QString key = keyOf(m_matrix->columns[c]);
-            const bool shown = !m_hiddenKeys.contains(key);
+            const bool shown = !isHidden(m_matrix->columns[c]);
             if (shown)
                 m_state.columns.push_back(c);
             m_table->setColumnHidden(static_cast<int>(c) + 2, !shown);
@@ -428,6 +471,11 @@ void HParamsView::retranslateUi()
         m_status->setText(tr("%n session(s); click a column header to sort by it, drag along an axis of the "
                              "parallel coordinates to keep a range, double-click a session to chart its runs alone.",
                              nullptr, sessionCount()));
+    if (const int constant = constantHiddenCount(); constant > 0 && m_error.isEmpty())
+        m_status->setText(m_status->text() + QLatin1Char(' ') +
+                          tr("%n hparam(s) with the same value in every session hidden (tick them in the list to "
+                             "show them).",
+                             nullptr, constant));
 }
 
 void HParamsView::changeEvent(QEvent* event)

@@ -29,7 +29,8 @@ class HParamsScatterView;
 ///   name, else "group/tag"); numbers sort as numbers; an empty cell is a value the session lacks.
 /// - Parallel coordinates (HParamsParallelView): an axis per column, brushing on the axes.
 /// - Scatter-plot matrix (HParamsScatterView): each metric against each hparam.
-/// The side list chooses the columns every view shows (kept by name across reloads); "Colour by"
+/// The side list chooses the columns every view shows (kept by name across reloads; an hparam with
+/// the same value in every session that has one starts hidden, as it tells none apart); "Colour by"
 /// colours the plots by a column. A session is kept when a cell holds the filter's text and it lies
 /// inside every brush: the table hides the others, the plots draw them faint. Choosing a session in
 /// any view chooses it in all; double-clicking it (or Return in the table) emits sessionActivated
@@ -97,6 +98,9 @@ private:
     void setSelected(int row);
     void activateSession(int matrixRow);
     std::optional<std::size_t> columnTitled(const QString& title) const;
+    bool isHidden(const HParamsColumn& column) const;
+    /// Hparams hidden because every session holds the same value (not hidden by the user).
+    int constantHiddenCount() const;
     int tableRowOf(int matrixRow) const;
 
     QStringList m_roots;
@@ -106,7 +110,9 @@ private:
     std::shared_ptr<const HParamsMatrix> m_positionsMatrix;
     std::vector<AxisScale> m_positionsScales;
     /// Choices kept by column key across reloads.
-    QSet<QString> m_hiddenKeys, m_logKeys;
+    /// Columns the user hid or showed; an hparam with the same value in every session is hidden
+    /// until shown.
+    QSet<QString> m_hiddenKeys, m_shownKeys, m_logKeys;
     QString m_colourKey;
     bool m_colourChosen = false;
     QString m_error;
