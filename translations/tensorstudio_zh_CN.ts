@@ -144,8 +144,8 @@
         <translation>在超参数标签页中打开 N 个超参数会话，并打印加载时间和帧时间。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), search:PATTERN, point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH.</source>
-        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、search:模式、point:N；超参数可用 hparams:table|parallel|scatter、colour:列、hide:列、log:列、session:N、brush:列:下限:上限。</translation>
+        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), 3d (PCA), no-images, search:PATTERN, point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH.</source>
+        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、3d（PCA）、no-images、search:模式、point:N；超参数可用 hparams:table|parallel|scatter、colour:列、hide:列、log:列、session:N、brush:列:下限:上限。</translation>
     </message>
 </context>
 <context>
@@ -2588,7 +2588,9 @@ Delete what is left of run %2 permanently? This cannot be undone.</source>
     </message>
     <message numerus="yes">
         <source>%n hparam(s) with the same value in every session hidden (tick them in the list to show them).</source>
-        <translation><numerusform>已隐藏 %n 个在每个会话中取值相同的超参数（在列表中勾选即可显示）。</numerusform></translation>
+        <translation>
+            <numerusform>已隐藏 %n 个在每个会话中取值相同的超参数（在列表中勾选即可显示）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2840,6 +2842,14 @@ TP %4，FP %5，TN %6，FN %7</translation>
     <message>
         <source>Draw each point as its image from the embedding&apos;s sprite</source>
         <translation>将每个点绘制为嵌入精灵图中的对应图像</translation>
+    </message>
+    <message>
+        <source>3-D</source>
+        <translation>三维</translation>
+    </message>
+    <message>
+        <source>PCA: the first three components, turned by dragging (Shift+drag pans); t-SNE runs in 2-D</source>
+        <translation>PCA：前三个主成分，拖动可旋转（按住 Shift 拖动可平移）；t-SNE 在二维中运行</translation>
     </message>
 </context>
 <context>

@@ -489,6 +489,11 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
             view.images()->setStepsLinked(true);
         } else if (item.startsWith(QLatin1String("perplexity:"))) {
             view.projector()->setPerplexity(value.toInt(&ok));
+        } else if (item == QLatin1String("no-images")) {
+            view.projector()->setSpritesShown(false);
+        } else if (item == QLatin1String("3d")) {
+            view.projector()->setThreeD(true);
+            ok = view.projector()->canvas()->is3D();
         } else if (item == QLatin1String("tsne")) {
             dashboard::ProjectorView* projector = view.projector();
             projector->setMethod(dashboard::ProjectorView::Method::Tsne);
@@ -531,8 +536,8 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
         }
         if (!ok)
             return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
-                                  "enlarge:TAG, link-images, perplexity:N, tsne, search:PATTERN, point:N, "
-                                  "hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N "
+                                  "enlarge:TAG, link-images, perplexity:N, tsne, 3d, no-images, search:PATTERN, "
+                                  "point:N, hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N "
                                   "or brush:COLUMN:LOW:HIGH; a pinned or enlarged tag must have data, a point, "
                                   "session or column must exist)")
                 .arg(item);

@@ -24,12 +24,64 @@ ProjectorCanvas::ProjectorCanvas(QWidget* parent) : QWidget(parent)
 
 void ProjectorCanvas::setPoints(std::vector<QPointF> points, std::vector<QColor> colours)
 {
+    m_points3.clear();
+    m_depth.clear();
+    m_order.clear();
     m_points = std::move(points);
     m_colours = std::move(colours);
     m_highlighted.assign(m_points.size(), false);
     m_selected.reset();
     m_neighbours.clear();
     fitAll();
+}
+
+void ProjectorCanvas::setPoints3D(std::vector<std::array<double, 3>> points, std::vector<QColor> colours)
+{
+    std::array<double, 3> centroid{0, 0, 0};
+    for (const auto& p : points)
+        for (int k = 0; k < 3; ++k)
+            centroid[k] += p[k] / static_cast<double>(points.size());
+    for (auto& p : points)
+        for (int k = 0; k < 3; ++k)
+            p[k] -= centroid[k];
+    m_points3 = std::move(points);
+    m_colours = std::move(colours);
+    m_highlighted.assign(m_points3.size(), false);
+    m_selected.reset();
+    m_neighbours.clear();
+    m_yaw = 0.6; // an oblique first view, so that the depth shows
+    m_pitch = 0.35;
+    turn();
+    fitAll();
+}
+
+void ProjectorCanvas::setRotation(double yaw, double pitch)
+{
+    m_yaw = yaw;
+    m_pitch = std::clamp(pitch, -1.5, 1.5);
+    turn();
+    update();
+}
+
+void ProjectorCanvas::turn()
+{
+    const double cy = std::cos(m_yaw), sy = std::sin(m_yaw), cp = std::cos(m_pitch), sp = std::sin(m_pitch);
+    m_points.resize(m_points3.size());
+    m_depth.resize(m_points3.size());
+    m_depthLow = 0, m_depthHigh = 0;
+    for (std::size_t i = 0; i < m_points3.size(); ++i) {
+        const auto& [x, y, z] = m_points3[i];
+        const double x1 = x * cy + z * sy, z1 = -x * sy + z * cy; // about the vertical axis
+        const double y2 = y * cp - z1 * sp, z2 = y * sp + z1 * cp; // about the horizontal axis
+        m_points[i] = QPointF(x1, y2);
+        m_depth[i] = z2;
+        m_depthLow = std::min(m_depthLow, z2);
+        m_depthHigh = std::max(m_depthHigh, z2);
+    }
+    m_order.resize(m_points3.size());
+    for (std::size_t i = 0; i < m_order.size(); ++i)
+        m_order[i] = i;
+    std::sort(m_order.begin(), m_order.end(), [this](std::size_t a, std::size_t b) { return m_depth[a] < m_depth[b]; });
 }
 
 void ProjectorCanvas::setColours(std::vector<QColor> colours)
@@ -66,6 +118,16 @@ void ProjectorCanvas::setSelection(std::optional<std::size_t> selected, std::vec
 void ProjectorCanvas::fitAll()
 {
     if (m_points.empty()) {
+        update();
+        return;
+    }
+    if (is3D()) {
+        // The cloud's radius about its centroid: every turn of it stays in view.
+        double radius = 1e-12;
+        for (const auto& [x, y, z] : m_points3)
+            radius = std::max(radius, std::sqrt(x * x + y * y + z * z));
+        m_centre = QPointF(0, 0);
+        m_scale = 0.9 * std::min(std::max(width(), 1), std::max(height(), 1)) / (2 * radius);
         update();
         return;
     }
@@ -111,9 +173,13 @@ void ProjectorCanvas::paintEvent(QPaintEvent*)
     // Points as small squares (thousands of antialiased circles would cost tens of milliseconds);
     // highlighted, neighbouring and selected points drawn last, larger and outlined.
     const bool sprites = m_spritesShown && m_sprites.size() == m_points.size();
-    for (std::size_t i = 0; i < m_points.size(); ++i) {
+    const bool deep = is3D() && m_order.size() == m_points.size() && m_depthHigh > m_depthLow;
+    for (std::size_t k = 0; k < m_points.size(); ++k) {
+        const std::size_t i = deep ? m_order[k] : k; // far to near in 3-D
         const bool faded = searching && !(i < m_highlighted.size() && m_highlighted[i]);
         const QPointF at = toPixel(i);
+        // 0 for the farthest point, 1 for the nearest.
+        const double nearness = deep ? (m_depth[i] - m_depthLow) / (m_depthHigh - m_depthLow) : 1.0;
         if (sprites) {
             // The point's own image, centred on it (TensorBoard's sprites), faded outside a search.
             // On a square of its colour, which keeps "Colour by" visible as a frame.
@@ -127,9 +193,17 @@ void ProjectorCanvas::paintEvent(QPaintEvent*)
             continue;
         }
         QColor c = m_colours.size() == m_points.size() ? m_colours[i] : QColor(0x1f, 0x77, 0xb4);
+        double half = 3;
+        if (deep) {
+            // Depth: nearer points larger; farther ones mixed toward the white background (opaque).
+            half = 2 + 2.5 * nearness;
+            const double pale = 0.55 * (1 - nearness);
+            c = QColor::fromRgbF(float(c.redF() + (1 - c.redF()) * pale), float(c.greenF() + (1 - c.greenF()) * pale),
+                                 float(c.blueF() + (1 - c.blueF()) * pale));
+        }
         if (faded)
             c.setAlpha(50);
-        p.fillRect(QRectF(at.x() - 3, at.y() - 3, 6, 6), c);
+        p.fillRect(QRectF(at.x() - half, at.y() - half, 2 * half, 2 * half), c);
     }
     p.setOpacity(1.0);
     p.setRenderHint(QPainter::Antialiasing);
@@ -181,6 +255,10 @@ void ProjectorCanvas::mouseMoveEvent(QMouseEvent* event)
     const QPoint now = event->position().toPoint();
     const QPoint delta = now - m_lastDrag;
     m_lastDrag = now;
+    if (is3D() && !(event->modifiers() & Qt::ShiftModifier)) {
+        setRotation(m_yaw + delta.x() * 0.01, m_pitch + delta.y() * 0.01);
+        return;
+    }
     m_centre -= QPointF(delta.x() / m_scale, -delta.y() / m_scale);
     update();
 }

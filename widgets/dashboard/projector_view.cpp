@@ -42,6 +42,7 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
     m_embeddingBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_embeddingBox->setMaximumWidth(320);
     m_sphereizeBox = new QCheckBox(this);
+    m_threeDBox = new QCheckBox(this);
     m_spritesBox = new QCheckBox(this);
     m_spritesBox->setChecked(true);
     m_spritesBox->hide(); // shown for an embedding with a sprite
@@ -64,6 +65,7 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
     bar->addWidget(m_embeddingBox);
     bar->addWidget(m_methodBox);
     bar->addWidget(m_sphereizeBox);
+    bar->addWidget(m_threeDBox);
     bar->addWidget(m_spritesBox);
     bar->addWidget(m_perplexityLabel);
     bar->addWidget(m_perplexityBox);
@@ -111,6 +113,11 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
 
     connect(m_embeddingBox, &QComboBox::currentIndexChanged, this, [this] { load(); });
     connect(m_sphereizeBox, &QCheckBox::toggled, this, [this] { load(); });
+    connect(m_threeDBox, &QCheckBox::toggled, this, [this] {
+        if (projection() && m_methodBox->currentIndex() == 0)
+            showPca();
+        updateStatus();
+    });
     connect(m_methodBox, &QComboBox::currentIndexChanged, this, [this](int index) {
         setMethod(index == 1 ? Method::Tsne : Method::Pca);
     });
@@ -139,6 +146,9 @@ void ProjectorView::retranslateUi()
 {
     m_embeddingBox->setToolTip(tr("The embeddings that the runs' projector_config.pbtxt files name"));
     m_sphereizeBox->setText(tr("Sphereize data"));
+    m_threeDBox->setText(tr("3-D"));
+    m_threeDBox->setToolTip(tr("PCA: the first three components, turned by dragging (Shift+drag pans); t-SNE runs "
+                               "in 2-D"));
     m_spritesBox->setText(tr("Images"));
     m_spritesBox->setToolTip(tr("Draw each point as its image from the embedding's sprite"));
     m_sphereizeBox->setToolTip(tr("Centre the points and scale each to unit length before PCA, as TensorBoard does"));
@@ -276,6 +286,11 @@ void ProjectorView::setSphereize(bool sphereize)
     m_sphereizeBox->setChecked(sphereize);
 }
 
+void ProjectorView::setThreeD(bool threeD)
+{
+    m_threeDBox->setChecked(threeD);
+}
+
 void ProjectorView::setMethod(Method method)
 {
     {
@@ -283,6 +298,7 @@ void ProjectorView::setMethod(Method method)
         m_methodBox->setCurrentIndex(method == Method::Tsne ? 1 : 0);
     }
     m_sphereizeBox->setEnabled(method == Method::Pca);
+    m_threeDBox->setEnabled(method == Method::Pca);
     m_perplexityBox->setEnabled(method == Method::Tsne);
     if (method == Method::Tsne) {
         startTsne();
@@ -291,7 +307,7 @@ void ProjectorView::setMethod(Method method)
     stopTsne();
     m_tsneIteration = 0;
     if (projection())
-        showPositions(pcaPositions());
+        showPca();
     updateStatus();
 }
 
@@ -326,6 +342,27 @@ std::vector<double> ProjectorView::pcaPositions() const
         xy.push_back(p.components > 1 ? row[1] : 0.0f);
     }
     return xy;
+}
+
+void ProjectorView::showPca()
+{
+    const projector::Projection* p = projection();
+    if (!p || !m_threeDBox->isChecked() || p->components < 3) {
+        showPositions(pcaPositions());
+        return;
+    }
+    std::vector<std::array<double, 3>> points(p->rows);
+    for (std::size_t r = 0; r < p->rows; ++r)
+        for (int k = 0; k < 3; ++k)
+            points[r][static_cast<std::size_t>(k)] = p->coordinates[r * 3 + static_cast<std::size_t>(k)];
+    const auto selected = m_selected;
+    std::vector<std::size_t> neighbourIndices;
+    for (const auto& nb : m_neighbours)
+        neighbourIndices.push_back(nb.index);
+    m_canvas->setPoints3D(std::move(points), {});
+    applyColours();
+    m_canvas->setHighlighted(m_matches);
+    m_canvas->setSelection(selected, neighbourIndices);
 }
 
 void ProjectorView::showPositions(const std::vector<double>& xy)
@@ -436,7 +473,7 @@ void ProjectorView::load()
         }
         m_canvas->setSprites(m_data->sprites);
         m_spritesBox->setVisible(!m_data->sprites.empty());
-        showPositions(pcaPositions());
+        showPca();
         applySearch();
         m_neighbourList->clear();
         showLegend();
@@ -468,7 +505,7 @@ void ProjectorView::load()
             else
                 out->spriteError = q(sprites.error().message());
         }
-        auto projection = projector::principalComponents(out->values, 2, sphereize);
+        auto projection = projector::principalComponents(out->values, 3, sphereize);
         if (projection)
             out->projection = std::move(*projection);
         else
@@ -657,13 +694,15 @@ void ProjectorView::updateStatus()
         m_status->clear();
         return;
     }
+    // The components shown: three in 3-D, else the first two.
+    const int shown = m_canvas->is3D() ? 3 : std::min(2, p->components);
     double explained = 0;
-    for (double v : p->varianceExplained)
-        explained += v;
+    for (int k = 0; k < shown && k < static_cast<int>(p->varianceExplained.size()); ++k)
+        explained += p->varianceExplained[static_cast<std::size_t>(k)];
     QString text = tr("%1 points × %2 dimensions · PCA: the %3 components shown hold %4% of the variance")
                        .arg(m_data->values.rows)
                        .arg(m_data->values.dims)
-                       .arg(p->components)
+                       .arg(shown)
                        .arg(explained * 100, 0, 'f', 1);
     if (!m_data->spriteError.isEmpty())
         text += QStringLiteral(" · ") + m_data->spriteError;

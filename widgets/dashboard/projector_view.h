@@ -65,6 +65,8 @@ public:
     QString statusText() const;
 
     void setSphereize(bool sphereize);
+    /// PCA in 3-D (three components on a canvas turned by dragging) or 2-D.
+    void setThreeD(bool threeD);
     /// PCA (the default) or t-SNE; t-SNE starts at once on the loaded embedding.
     enum class Method { Pca, Tsne };
     void setMethod(Method method);
@@ -107,6 +109,9 @@ private:
     void load();
     void startTsne();
     void showPositions(const std::vector<double>& xy);
+    /// The PCA on the canvas: three components turned in 3-D when "3-D" is ticked (and there are
+    /// three), else the first two.
+    void showPca();
     /// The loaded projection's first two components, x and y per point.
     std::vector<double> pcaPositions() const;
     void applyColours();
@@ -132,6 +137,7 @@ private:
 
     QComboBox* m_embeddingBox = nullptr;
     QCheckBox* m_sphereizeBox = nullptr;
+    QCheckBox* m_threeDBox = nullptr;
     QCheckBox* m_spritesBox = nullptr;
     QLabel* m_colourLabel = nullptr;
     QComboBox* m_colourBox = nullptr;

@@ -778,10 +778,44 @@ private slots:
         const auto* p = projector->projection();
         QVERIFY(p->varianceExplained[0] > 0.99);
         // The clusters fall on either side of zero along the first component.
+        const auto stride = static_cast<std::size_t>(p->components);
+        QCOMPARE(stride, std::size_t(3)); // three components, for 3-D
         for (std::size_t i = 1; i < 3; ++i)
-            QVERIFY((p->coordinates[i * 2] > 0) == (p->coordinates[0] > 0));
+            QVERIFY((p->coordinates[i * stride] > 0) == (p->coordinates[0] > 0));
         for (std::size_t i = 3; i < 6; ++i)
-            QVERIFY((p->coordinates[i * 2] > 0) != (p->coordinates[0] > 0));
+            QVERIFY((p->coordinates[i * stride] > 0) != (p->coordinates[0] > 0));
+        QVERIFY2(projector->statusText().contains(QStringLiteral("the 2 components shown")),
+                 qPrintable(projector->statusText()));
+
+        // PCA in 3-D: the canvas turns the three components about their centroid.
+        ProjectorCanvas* canvas = projector->canvas();
+        projector->setThreeD(true);
+        QVERIFY(canvas->is3D());
+        QVERIFY2(projector->statusText().contains(QStringLiteral("the 3 components shown")),
+                 qPrintable(projector->statusText()));
+        // Facing the first two components, the pixels are them, scaled alike, y upward.
+        canvas->setRotation(0, 0);
+        const auto c = [&](std::size_t i, std::size_t k) { return double(p->coordinates[i * stride + k]); };
+        const double scale = (canvas->toPixel(5).x() - canvas->toPixel(0).x()) / (c(5, 0) - c(0, 0));
+        QVERIFY(scale > 0);
+        for (std::size_t i = 1; i < 6; ++i) {
+            QVERIFY(std::abs(canvas->toPixel(i).x() - canvas->toPixel(0).x() - scale * (c(i, 0) - c(0, 0))) < 1e-6);
+            QVERIFY(std::abs(canvas->toPixel(i).y() - canvas->toPixel(0).y() + scale * (c(i, 1) - c(0, 1))) < 1e-6);
+        }
+        // A quarter turn about the vertical axis shows the third component across: the points lie in
+        // a plane (their third coordinates are all zero), so they fall on one vertical line.
+        canvas->setRotation(M_PI / 2, 0);
+        for (std::size_t i = 1; i < 6; ++i)
+            QVERIFY(std::abs(canvas->toPixel(i).x() - canvas->toPixel(0).x()) < 1e-3);
+        // Dragging turns it; Shift+dragging pans instead.
+        canvas->setRotation(0.2, 0.1);
+        QTest::mousePress(canvas, Qt::LeftButton, {}, QPoint(100, 100));
+        QTest::mouseMove(canvas, QPoint(150, 120));
+        QTest::mouseRelease(canvas, Qt::LeftButton, {}, QPoint(150, 120));
+        QVERIFY(std::abs(canvas->yaw() - 0.7) < 1e-9);
+        QVERIFY(std::abs(canvas->pitch() - 0.3) < 1e-9);
+        projector->setThreeD(false);
+        QVERIFY(!canvas->is3D());
         projector->setLabelBy(QStringLiteral("word"));
         projector->setSearch(QStringLiteral("^right"));
         QCOMPARE(projector->matchCount(), 3);
