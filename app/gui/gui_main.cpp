@@ -244,8 +244,8 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                     "With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N "
                                     "(smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector "
                                     "perplexity:N, tsne (run to its end), 3d (PCA), no-images, search:PATTERN, "
-                                    "point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, "
-                                    "log:COLUMN, session:N, brush:COLUMN:LOW:HIGH."),
+                                    "point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, "
+                                    "hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH."),
         QStringLiteral("SPEC"));
     parser.addOption(dashboardViewOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),

@@ -537,8 +537,8 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
         if (!ok)
             return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
                                   "enlarge:TAG, link-images, perplexity:N, tsne, 3d, no-images, search:PATTERN, "
-                                  "point:N, hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N "
-                                  "or brush:COLUMN:LOW:HIGH; a pinned or enlarged tag must have data, a point, "
+                                  "point:N, hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, "
+                                  "session:N or brush:COLUMN:LOW:HIGH; a pinned or enlarged tag must have data, a point, "
                                   "session or column must exist)")
                 .arg(item);
     }
