@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,63 +15,88 @@
 namespace tstudio::projector {
 namespace {
 
-/// A quadtree of the 2-D positions for the Barnes-Hut sums: each node keeps its points' count and
-/// centre of mass; a leaf keeps its point (or, past 48 levels, the points at one place).
-class QuadTree {
+/// A 2^D-tree of the D-dimensional positions (a quadtree in 2-D, an octree in 3-D) for the
+/// Barnes-Hut sums: each node keeps its points' count and centre of mass; a leaf keeps its point
+/// (or, past 48 levels, the points at one place).
+template <int D>
+class SpaceTree {
 public:
-    explicit QuadTree(const std::vector<double>& y) : m_y(y)
+    using Vec = std::array<double, D>;
+    static constexpr int kChildren = 1 << D;
+
+    explicit SpaceTree(const std::vector<double>& y) : m_y(y)
     {
-        const std::size_t n = y.size() / 2;
-        double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-        for (std::size_t i = 0; i < n; ++i) {
-            x0 = std::min(x0, y[2 * i]), x1 = std::max(x1, y[2 * i]);
-            y0 = std::min(y0, y[2 * i + 1]), y1 = std::max(y1, y[2 * i + 1]);
+        const std::size_t n = y.size() / D;
+        Vec lo, hi;
+        lo.fill(INFINITY);
+        hi.fill(-INFINITY);
+        for (std::size_t i = 0; i < n; ++i)
+            for (int d = 0; d < D; ++d) {
+                lo[d] = std::min(lo[d], y[D * i + d]);
+                hi[d] = std::max(hi[d], y[D * i + d]);
+            }
+        double span = 1e-9;
+        Vec centre;
+        for (int d = 0; d < D; ++d) {
+            span = std::max(span, hi[d] - lo[d]);
+            centre[d] = (lo[d] + hi[d]) / 2;
         }
-        const double half = std::max({x1 - x0, y1 - y0, 1e-9}) / 2 * 1.0001;
-        m_nodes.reserve(4 * n + 1);
-        m_nodes.push_back(Node{(x0 + x1) / 2, (y0 + y1) / 2, half});
+        m_nodes.reserve(kChildren * n + 1);
+        m_nodes.push_back(Node{centre, span / 2 * 1.0001});
         for (std::size_t i = 0; i < n; ++i)
             insert(i);
     }
 
-    /// Adds the repulsion of every other point on point `i`: the unnormalised force into (fx, fy)
-    /// and the point's share of Z, the sum of q over all pairs.
-    void repulse(std::size_t i, double theta, double& fx, double& fy, double& z) const
+    /// Adds the repulsion of every other point on point `i`: the unnormalised force into `force`
+    /// (D values) and the point's share of Z, the sum of q over all pairs.
+    void repulse(std::size_t i, double theta, double* force, double& z) const
     {
-        repulse(0, i, m_y[2 * i], m_y[2 * i + 1], theta * theta, fx, fy, z);
+        repulse(0, i, at(i), theta * theta, force, z);
     }
 
 private:
     struct Node {
-        double cx = 0, cy = 0, half = 0; ///< the cell's centre and half width
-        double mx = 0, my = 0;           ///< centre of mass
+        Vec centre{};     ///< the cell's centre
+        double half = 0;  ///< and half width
+        Vec mass{};       ///< centre of mass
         std::size_t count = 0;
         std::size_t point = SIZE_MAX; ///< a leaf's (first) point
-        std::int64_t children = -1;   ///< the first of four, or -1 for a leaf
+        std::int64_t children = -1;   ///< the first of 2^D, or -1 for a leaf
     };
 
-    std::size_t childFor(std::size_t node, double px, double py) const
+    Vec at(std::size_t i) const
     {
-        const Node& nd = m_nodes[node];
-        return static_cast<std::size_t>(nd.children) + (px >= nd.cx ? 1 : 0) + (py >= nd.cy ? 2 : 0);
+        Vec v;
+        for (int d = 0; d < D; ++d)
+            v[d] = m_y[D * i + d];
+        return v;
     }
 
-    void add(std::size_t node, double px, double py)
+    std::size_t childFor(std::size_t node, const Vec& p) const
+    {
+        const Node& nd = m_nodes[node];
+        std::size_t k = 0;
+        for (int d = 0; d < D; ++d)
+            k |= p[d] >= nd.centre[d] ? std::size_t(1) << d : 0;
+        return static_cast<std::size_t>(nd.children) + k;
+    }
+
+    void add(std::size_t node, const Vec& p)
     {
         Node& nd = m_nodes[node];
-        nd.mx = (nd.mx * double(nd.count) + px) / double(nd.count + 1);
-        nd.my = (nd.my * double(nd.count) + py) / double(nd.count + 1);
+        for (int d = 0; d < D; ++d)
+            nd.mass[d] = (nd.mass[d] * double(nd.count) + p[d]) / double(nd.count + 1);
         ++nd.count;
     }
 
     void insert(std::size_t i)
     {
-        const double px = m_y[2 * i], py = m_y[2 * i + 1];
+        const Vec p = at(i);
         std::size_t node = 0;
         for (int depth = 0;; ++depth) {
-            add(node, px, py);
+            add(node, p);
             if (m_nodes[node].children >= 0) {
-                node = childFor(node, px, py);
+                node = childFor(node, p);
                 continue;
             }
             if (m_nodes[node].count == 1) {
@@ -79,32 +105,42 @@ private:
             }
             if (depth > 48) // points at one place stay together in this leaf
                 return;
-            // Split the leaf: four children, the point it held moved into one of them.
+            // Split the leaf: 2^D children, the point it held moved into one of them.
             const std::size_t old = m_nodes[node].point;
-            const double h = m_nodes[node].half / 2, cx = m_nodes[node].cx, cy = m_nodes[node].cy;
+            const double h = m_nodes[node].half / 2;
+            const Vec centre = m_nodes[node].centre;
             m_nodes[node].children = static_cast<std::int64_t>(m_nodes.size());
             m_nodes[node].point = SIZE_MAX;
-            for (int k = 0; k < 4; ++k)
-                m_nodes.push_back(Node{cx + (k & 1 ? h : -h), cy + (k & 2 ? h : -h), h});
-            const std::size_t child = childFor(node, m_y[2 * old], m_y[2 * old + 1]);
-            add(child, m_y[2 * old], m_y[2 * old + 1]);
+            for (int k = 0; k < kChildren; ++k) {
+                Vec c;
+                for (int d = 0; d < D; ++d)
+                    c[d] = centre[d] + (k & (1 << d) ? h : -h);
+                m_nodes.push_back(Node{c, h});
+            }
+            const Vec held = at(old);
+            const std::size_t child = childFor(node, held);
+            add(child, held);
             m_nodes[child].point = old;
-            node = childFor(node, px, py);
+            node = childFor(node, p);
         }
     }
 
-    void repulse(std::size_t node, std::size_t i, double px, double py, double theta2, double& fx, double& fy,
-                 double& z) const
+    void repulse(std::size_t node, std::size_t i, const Vec& p, double theta2, double* force, double& z) const
     {
         const Node& nd = m_nodes[node];
         if (nd.count == 0)
             return;
-        const double dx = px - nd.mx, dy = py - nd.my, d2 = dx * dx + dy * dy;
+        Vec delta;
+        double d2 = 0;
+        for (int d = 0; d < D; ++d) {
+            delta[d] = p[d] - nd.mass[d];
+            d2 += delta[d] * delta[d];
+        }
         const double width = 2 * nd.half;
         const bool leaf = nd.children < 0;
         if (!leaf && width * width >= theta2 * d2) {
-            for (int k = 0; k < 4; ++k)
-                repulse(static_cast<std::size_t>(nd.children + k), i, px, py, theta2, fx, fy, z);
+            for (int k = 0; k < kChildren; ++k)
+                repulse(static_cast<std::size_t>(nd.children + k), i, p, theta2, force, z);
             return;
         }
         double count = double(nd.count);
@@ -114,8 +150,8 @@ private:
             return;
         const double q = 1 / (1 + d2), mult = count * q;
         z += mult;
-        fx += mult * q * dx;
-        fy += mult * q * dy;
+        for (int d = 0; d < D; ++d)
+            force[d] += mult * q * delta[d];
     }
 
     const std::vector<double>& m_y;
@@ -161,6 +197,9 @@ std::vector<double> conditionalProbabilities(const std::vector<double>& squaredD
 Expected<Tsne> Tsne::create(const events::EmbeddingValues& values, const TsneOptions& options)
 {
     const std::size_t n = values.rows;
+    if (options.dimensions != 2 && options.dimensions != 3)
+        return unexpected(invalidArgumentError("t-SNE embeds in 2 or 3 dimensions, not " +
+                                               std::to_string(options.dimensions)));
     if (n < 4)
         return unexpected(invalidArgumentError("t-SNE needs at least 4 points, got " + std::to_string(n)));
     if (!(options.perplexity > 0) || options.perplexity * 3 >= double(n)) {
@@ -237,48 +276,65 @@ Expected<Tsne> Tsne::create(const events::EmbeddingValues& values, const TsneOpt
     }
     for (std::size_t i = 0; i < n; ++i)
         t.m_rowStart[i + 1] += t.m_rowStart[i];
+    t.m_dims = options.dimensions;
     std::mt19937 rng(options.seed);
     std::normal_distribution<double> start(0.0, 1e-4);
-    t.m_y.resize(2 * n);
+    const std::size_t coordinates = static_cast<std::size_t>(t.m_dims) * n;
+    t.m_y.resize(coordinates);
     for (double& v : t.m_y)
         v = start(rng);
-    t.m_velocity.assign(2 * n, 0.0);
-    t.m_gains.assign(2 * n, 1.0);
+    t.m_velocity.assign(coordinates, 0.0);
+    t.m_gains.assign(coordinates, 1.0);
     return t;
 }
 
 void Tsne::step()
 {
+    if (m_dims == 3)
+        stepIn<3>();
+    else
+        stepIn<2>();
+}
+
+template <int D>
+void Tsne::stepIn()
+{
     const bool early = m_iteration < m_options.exaggerationIterations;
     const double exaggeration = early ? m_options.exaggeration : 1.0;
     const double momentum = early ? 0.5 : 0.8;
-    std::vector<double> attractive(2 * m_n, 0.0), repulsive(2 * m_n, 0.0);
+    std::vector<double> attractive(D * m_n, 0.0), repulsive(D * m_n, 0.0);
     for (std::size_t i = 0; i < m_n; ++i)
         for (std::size_t e = m_rowStart[i]; e < m_rowStart[i + 1]; ++e) {
             const std::size_t j = m_columns[e];
-            const double dx = m_y[2 * i] - m_y[2 * j], dy = m_y[2 * i + 1] - m_y[2 * j + 1];
-            const double f = exaggeration * m_p[e] / (1 + dx * dx + dy * dy);
-            attractive[2 * i] += f * dx;
-            attractive[2 * i + 1] += f * dy;
+            double delta[D], d2 = 0;
+            for (int d = 0; d < D; ++d) {
+                delta[d] = m_y[D * i + d] - m_y[D * j + d];
+                d2 += delta[d] * delta[d];
+            }
+            const double f = exaggeration * m_p[e] / (1 + d2);
+            for (int d = 0; d < D; ++d)
+                attractive[D * i + d] += f * delta[d];
         }
-    const QuadTree tree(m_y);
+    const SpaceTree<D> tree(m_y);
     double z = 0;
     for (std::size_t i = 0; i < m_n; ++i)
-        tree.repulse(i, m_options.theta, repulsive[2 * i], repulsive[2 * i + 1], z);
+        tree.repulse(i, m_options.theta, &repulsive[D * i], z);
     z = std::max(z, 1e-12);
-    for (std::size_t c = 0; c < 2 * m_n; ++c) {
+    for (std::size_t c = 0; c < D * m_n; ++c) {
         const double gradient = 4 * (attractive[c] - repulsive[c] / z);
         // Gains (delta-bar-delta): grow where the gradient keeps its direction against the motion.
         m_gains[c] = (gradient > 0) != (m_velocity[c] > 0) ? m_gains[c] + 0.2 : std::max(m_gains[c] * 0.8, 0.01);
         m_velocity[c] = momentum * m_velocity[c] - m_learningRate * m_gains[c] * gradient;
         m_y[c] += m_velocity[c];
     }
-    double mx = 0, my = 0;
-    for (std::size_t i = 0; i < m_n; ++i)
-        mx += m_y[2 * i], my += m_y[2 * i + 1];
-    mx /= double(m_n), my /= double(m_n);
-    for (std::size_t i = 0; i < m_n; ++i)
-        m_y[2 * i] -= mx, m_y[2 * i + 1] -= my;
+    for (int d = 0; d < D; ++d) {
+        double mean = 0;
+        for (std::size_t i = 0; i < m_n; ++i)
+            mean += m_y[D * i + d];
+        mean /= double(m_n);
+        for (std::size_t i = 0; i < m_n; ++i)
+            m_y[D * i + d] -= mean;
+    }
     ++m_iteration;
 }
 

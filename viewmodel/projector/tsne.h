@@ -1,6 +1,7 @@
 // Barnes-Hut t-SNE without Qt (van der Maaten 2014), as the projector's t-SNE: input similarities
 // over each point's 3 x perplexity nearest neighbours, calibrated to the perplexity, then gradient
-// descent in 2-D with early exaggeration, momentum and gains, the repulsion summed over a quadtree.
+// descent in 2-D or 3-D with early exaggeration, momentum and gains, the repulsion summed over a
+// quadtree or an octree.
 #pragma once
 
 #include "core/expected.h"
@@ -22,6 +23,8 @@ struct TsneOptions {
     /// The points are first projected on this many principal components when they have more
     /// dimensions (the neighbour search's cost); 0 keeps every dimension.
     int pcaDimensions = 50;
+    /// The embedding's dimensions: 2 (a quadtree for the repulsion) or 3 (an octree).
+    int dimensions = 2;
 };
 
 /// The conditional probabilities p(j|i) of one point over its neighbours: a Gaussian on the squared
@@ -32,20 +35,24 @@ std::vector<double> conditionalProbabilities(const std::vector<double>& squaredD
 class Tsne {
 public:
     /// Computes the input similarities. InvalidArgument for fewer than 4 points, a perplexity not
-    /// below the number of points, or non-finite values.
+    /// below the number of points, non-finite values, or dimensions other than 2 and 3.
     static Expected<Tsne> create(const events::EmbeddingValues& values, const TsneOptions& options = {});
 
     /// One iteration of gradient descent.
     void step();
     int iteration() const { return m_iteration; }
     std::size_t points() const { return m_n; }
-    /// The 2-D positions, x and y per point, centred on 0.
+    /// The positions, dimensions() values per point (x, y, and z in 3-D), centred on 0.
     const std::vector<double>& positions() const { return m_y; }
+    int dimensions() const { return m_dims; }
 
 private:
     Tsne() = default;
+    template <int D>
+    void stepIn();
 
     std::size_t m_n = 0;
+    int m_dims = 2;
     TsneOptions m_options;
     double m_learningRate = 200;
     /// P, symmetric, in compressed rows: the neighbours of point i are m_columns[m_rowStart[i] ..
