@@ -2848,8 +2848,8 @@ TP %4，FP %5，TN %6，FN %7</translation>
         <translation>三维</translation>
     </message>
     <message>
-        <source>PCA: the first three components, turned by dragging (Shift+drag pans); t-SNE runs in 2-D</source>
-        <translation>PCA：前三个主成分，拖动可旋转（按住 Shift 拖动可平移）；t-SNE 在二维中运行</translation>
+        <source>PCA&apos;s first three components, or t-SNE in three dimensions (an octree), turned by dragging (Shift+drag pans)</source>
+        <translation>PCA 的前三个主成分，或三维 t-SNE（八叉树），拖动可旋转（按住 Shift 拖动可平移）</translation>
     </message>
 </context>
 <context>

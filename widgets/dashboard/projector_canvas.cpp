@@ -35,8 +35,10 @@ void ProjectorCanvas::setPoints(std::vector<QPointF> points, std::vector<QColor>
     fitAll();
 }
 
-void ProjectorCanvas::setPoints3D(std::vector<std::array<double, 3>> points, std::vector<QColor> colours)
+void ProjectorCanvas::setPoints3D(std::vector<std::array<double, 3>> points, std::vector<QColor> colours,
+                                  bool keepRotation)
 {
+    keepRotation = keepRotation && is3D();
     std::array<double, 3> centroid{0, 0, 0};
     for (const auto& p : points)
         for (int k = 0; k < 3; ++k)
@@ -49,8 +51,10 @@ void ProjectorCanvas::setPoints3D(std::vector<std::array<double, 3>> points, std
     m_highlighted.assign(m_points3.size(), false);
     m_selected.reset();
     m_neighbours.clear();
-    m_yaw = 0.6; // an oblique first view, so that the depth shows
-    m_pitch = 0.35;
+    if (!keepRotation) {
+        m_yaw = 0.6; // an oblique first view, so that the depth shows
+        m_pitch = 0.35;
+    }
     turn();
     fitAll();
 }

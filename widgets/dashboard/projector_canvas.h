@@ -22,8 +22,10 @@ public:
     explicit ProjectorCanvas(QWidget* parent = nullptr);
     /// Positions (any units: the view fits them), one colour per point (or one for all).
     void setPoints(std::vector<QPointF> points, std::vector<QColor> colours);
-    /// 3-D positions (any units), shown turned by an oblique first rotation and fitted.
-    void setPoints3D(std::vector<std::array<double, 3>> points, std::vector<QColor> colours);
+    /// 3-D positions (any units), shown turned by an oblique first rotation (or, with
+    /// `keepRotation`, as turned now: t-SNE's snapshots) and fitted.
+    void setPoints3D(std::vector<std::array<double, 3>> points, std::vector<QColor> colours,
+                     bool keepRotation = false);
     bool is3D() const { return !m_points3.empty(); }
     /// The 3-D view's turn: about the vertical axis (yaw), then the horizontal one (pitch, within
     /// +-1.5 radians).

@@ -114,7 +114,9 @@ ProjectorView::ProjectorView(QWidget* parent) : QWidget(parent)
     connect(m_embeddingBox, &QComboBox::currentIndexChanged, this, [this] { load(); });
     connect(m_sphereizeBox, &QCheckBox::toggled, this, [this] { load(); });
     connect(m_threeDBox, &QCheckBox::toggled, this, [this] {
-        if (projection() && m_methodBox->currentIndex() == 0)
+        if (m_methodBox->currentIndex() == 1)
+            startTsne(); // t-SNE again, in the other number of dimensions
+        else if (projection())
             showPca();
         updateStatus();
     });
@@ -147,8 +149,8 @@ void ProjectorView::retranslateUi()
     m_embeddingBox->setToolTip(tr("The embeddings that the runs' projector_config.pbtxt files name"));
     m_sphereizeBox->setText(tr("Sphereize data"));
     m_threeDBox->setText(tr("3-D"));
-    m_threeDBox->setToolTip(tr("PCA: the first three components, turned by dragging (Shift+drag pans); t-SNE runs "
-                               "in 2-D"));
+    m_threeDBox->setToolTip(tr("PCA's first three components, or t-SNE in three dimensions (an octree), turned by "
+                               "dragging (Shift+drag pans)"));
     m_spritesBox->setText(tr("Images"));
     m_spritesBox->setToolTip(tr("Draw each point as its image from the embedding's sprite"));
     m_sphereizeBox->setToolTip(tr("Centre the points and scale each to unit length before PCA, as TensorBoard does"));
@@ -298,7 +300,6 @@ void ProjectorView::setMethod(Method method)
         m_methodBox->setCurrentIndex(method == Method::Tsne ? 1 : 0);
     }
     m_sphereizeBox->setEnabled(method == Method::Pca);
-    m_threeDBox->setEnabled(method == Method::Pca);
     m_perplexityBox->setEnabled(method == Method::Tsne);
     if (method == Method::Tsne) {
         startTsne();
@@ -351,15 +352,21 @@ void ProjectorView::showPca()
         showPositions(pcaPositions());
         return;
     }
-    std::vector<std::array<double, 3>> points(p->rows);
-    for (std::size_t r = 0; r < p->rows; ++r)
-        for (int k = 0; k < 3; ++k)
-            points[r][static_cast<std::size_t>(k)] = p->coordinates[r * 3 + static_cast<std::size_t>(k)];
+    const auto end = p->coordinates.begin() + static_cast<std::ptrdiff_t>(3 * p->rows);
+    std::vector<double> xyz(p->coordinates.begin(), end);
+    showPositions3D(xyz, false);
+}
+
+void ProjectorView::showPositions3D(const std::vector<double>& xyz, bool keepRotation)
+{
+    std::vector<std::array<double, 3>> points(xyz.size() / 3);
+    for (std::size_t r = 0; r < points.size(); ++r)
+        points[r] = {xyz[3 * r], xyz[3 * r + 1], xyz[3 * r + 2]};
     const auto selected = m_selected;
     std::vector<std::size_t> neighbourIndices;
     for (const auto& nb : m_neighbours)
         neighbourIndices.push_back(nb.index);
-    m_canvas->setPoints3D(std::move(points), {});
+    m_canvas->setPoints3D(std::move(points), {}, keepRotation);
     applyColours();
     m_canvas->setHighlighted(m_matches);
     m_canvas->setSelection(selected, neighbourIndices);
@@ -392,6 +399,8 @@ void ProjectorView::startTsne()
     auto error = std::make_shared<QString>(); // written by the worker before it finishes
     projector::TsneOptions options;
     options.perplexity = m_perplexityBox->value();
+    options.dimensions = m_threeDBox->isChecked() ? 3 : 2;
+    m_tsneDimensions = options.dimensions;
     m_tsneWatcher = new QFutureWatcher<std::vector<double>>(this);
     connect(m_tsneWatcher, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
         // Only the newest snapshot is drawn; older ones still queued are skipped.
@@ -399,7 +408,10 @@ void ProjectorView::startTsne()
         if (index < newest)
             return;
         m_tsneIteration = std::min(kTsneIterations, (newest + 1) * kTsneEvery); // a snapshot every kTsneEvery
-        showPositions(m_tsneWatcher->resultAt(newest));
+        if (m_tsneDimensions == 3) // the user may be turning it as it forms
+            showPositions3D(m_tsneWatcher->resultAt(newest), newest > 0);
+        else
+            showPositions(m_tsneWatcher->resultAt(newest));
         updateStatus();
     });
     connect(m_tsneWatcher, &QFutureWatcherBase::finished, this, [this, error] {

@@ -36,8 +36,8 @@ namespace tstudio::dashboard {
 /// 20 distinct values, else a gradient over numbers), label by a column, search a column by a
 /// case-insensitive regular expression (matches highlighted and counted), click a point for its
 /// metadata and its 20 nearest neighbours (cosine distance, in the original space). The method can
-/// be t-SNE instead (Barnes-Hut, 2-D, the perplexity chosen): it runs on a worker, 1,000 iterations,
-/// the points moving on screen every 10 of them, until it ends or is stopped.
+/// be t-SNE instead (Barnes-Hut, 2-D or 3-D, the perplexity chosen): it runs on a worker, 1,000
+/// iterations, the points moving on screen every 10 of them, until it ends or is stopped.
 class ProjectorView : public QWidget {
     Q_OBJECT
 public:
@@ -65,7 +65,8 @@ public:
     QString statusText() const;
 
     void setSphereize(bool sphereize);
-    /// PCA in 3-D (three components on a canvas turned by dragging) or 2-D.
+    /// 3-D (PCA's three components, or t-SNE in three dimensions, on a canvas turned by dragging)
+    /// or 2-D.
     void setThreeD(bool threeD);
     /// PCA (the default) or t-SNE; t-SNE starts at once on the loaded embedding.
     enum class Method { Pca, Tsne };
@@ -112,6 +113,8 @@ private:
     /// The PCA on the canvas: three components turned in 3-D when "3-D" is ticked (and there are
     /// three), else the first two.
     void showPca();
+    /// x, y, z per point on the canvas in 3-D, the selection and highlights kept.
+    void showPositions3D(const std::vector<double>& xyz, bool keepRotation);
     /// The loaded projection's first two components, x and y per point.
     std::vector<double> pcaPositions() const;
     void applyColours();
@@ -138,6 +141,7 @@ private:
     QComboBox* m_embeddingBox = nullptr;
     QCheckBox* m_sphereizeBox = nullptr;
     QCheckBox* m_threeDBox = nullptr;
+    int m_tsneDimensions = 2; ///< of the t-SNE running or last run
     QCheckBox* m_spritesBox = nullptr;
     QLabel* m_colourLabel = nullptr;
     QComboBox* m_colourBox = nullptr;

@@ -847,6 +847,16 @@ private slots:
                     between = std::min(between, distance);
             }
         QVERIFY2(inside < between, qPrintable(QStringLiteral("inside %1, between %2").arg(inside).arg(between)));
+        // "3-D" runs t-SNE again in three dimensions, drawn on the turning canvas.
+        QVERIFY(!canvas->is3D());
+        projector->setThreeD(true);
+        QVERIFY(projector->isTsneRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!projector->isTsneRunning(), 30000);
+        QVERIFY2(projector->tsneIterations() == 1000, qPrintable(projector->statusText()));
+        QVERIFY(canvas->is3D());
+        projector->setThreeD(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!projector->isTsneRunning(), 30000);
+        QVERIFY(!canvas->is3D());
         // Too high a perplexity for 6 points: said, nothing runs.
         projector->setPerplexity(30);
         QTRY_VERIFY_WITH_TIMEOUT(!projector->isTsneRunning(), 10000);
