@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -150,6 +151,35 @@ std::string err(const Status& s)
     return s.toString();
 }
 
+/// The held-out examples' logits from a checkpoint's kernel and bias (dropout off), one row of
+/// kClasses per example.
+std::vector<std::array<double, kClasses>> heldOutLogits(const Data& d, const std::string& prefix)
+{
+    CpuAllocator allocator;
+    auto reader = TensorBundleReader::open(prefix);
+    if (!reader)
+        qFatal("%s", reader.error().toString().c_str());
+    auto kernel = reader->read("logits/kernel", allocator);
+    auto bias = reader->read("logits/bias", allocator);
+    if (!kernel || !bias)
+        qFatal("no logits/kernel or logits/bias in %s", prefix.c_str());
+    const auto w = kernel->values<float>();
+    const auto bb = bias->values<float>();
+    std::vector<std::array<double, kClasses>> out;
+    for (std::int64_t i = kExamples - kHeldOut; i < kExamples; ++i) {
+        std::array<double, kClasses> logits{};
+        for (std::int64_t c = 0; c < kClasses; ++c) {
+            double s = bb[static_cast<std::size_t>(c)];
+            for (std::int64_t f = 0; f < kFeatures; ++f)
+                s += static_cast<double>(d.x[static_cast<std::size_t>(i * kFeatures + f)]) *
+                     w[static_cast<std::size_t>(f * kClasses + c)];
+            logits[static_cast<std::size_t>(c)] = s;
+        }
+        out.push_back(logits);
+    }
+    return out;
+}
+
 /// The held-out examples' metrics computed directly from a checkpoint's kernel and bias (dropout
 /// off): accuracy, top-2 accuracy, the mean of per-batch mean cross entropies (batches of 20) and
 /// the mean of the inputs.
@@ -162,29 +192,14 @@ struct Direct {
 
 Direct direct(const Data& d, const std::string& prefix)
 {
-    CpuAllocator allocator;
-    auto reader = TensorBundleReader::open(prefix);
-    if (!reader)
-        qFatal("%s", reader.error().toString().c_str());
-    auto kernel = reader->read("logits/kernel", allocator);
-    auto bias = reader->read("logits/bias", allocator);
-    if (!kernel || !bias)
-        qFatal("no logits/kernel or logits/bias in %s", prefix.c_str());
-    const auto w = kernel->values<float>();
-    const auto bb = bias->values<float>();
+    const auto rows = heldOutLogits(d, prefix);
     Direct out;
     std::int64_t correct = 0, top2 = 0;
     double batchLoss = 0, lossSum = 0, inputSum = 0;
     int batches = 0, inBatch = 0;
     for (std::int64_t i = kExamples - kHeldOut; i < kExamples; ++i) {
-        double logits[kClasses];
-        for (std::int64_t c = 0; c < kClasses; ++c) {
-            double s = bb[static_cast<std::size_t>(c)];
-            for (std::int64_t f = 0; f < kFeatures; ++f)
-                s += static_cast<double>(d.x[static_cast<std::size_t>(i * kFeatures + f)]) *
-                     w[static_cast<std::size_t>(f * kClasses + c)];
-            logits[c] = s;
-        }
+        const auto& row = rows[static_cast<std::size_t>(i - (kExamples - kHeldOut))];
+        const double* logits = row.data();
         for (std::int64_t f = 0; f < kFeatures; ++f)
             inputSum += d.x[static_cast<std::size_t>(i * kFeatures + f)];
         const std::int64_t label = d.y[static_cast<std::size_t>(i)];
@@ -196,7 +211,7 @@ Direct direct(const Data& d, const std::string& prefix)
         top2 += above < 2;
         const double m = *std::max_element(logits, logits + kClasses);
         double z = 0;
-        for (double l : logits)
+        for (double l : row)
             z += std::exp(l - m);
         batchLoss += -(logits[label] - m - std::log(z));
         if (++inBatch == 20 || i == kExamples - 1) {
@@ -218,32 +233,17 @@ Direct direct(const Data& d, const std::string& prefix)
 /// probability above it counts as a positive prediction.
 std::vector<double> directCurves(const Data& d, const std::string& prefix, std::int64_t thresholds)
 {
-    CpuAllocator allocator;
-    auto reader = TensorBundleReader::open(prefix);
-    if (!reader)
-        qFatal("%s", reader.error().toString().c_str());
-    auto kernel = reader->read("logits/kernel", allocator);
-    auto bias = reader->read("logits/bias", allocator);
-    if (!kernel || !bias)
-        qFatal("no logits/kernel or logits/bias in %s", prefix.c_str());
-    const auto w = kernel->values<float>();
-    const auto bb = bias->values<float>();
+    const auto rows = heldOutLogits(d, prefix);
     std::vector<double> out(static_cast<std::size_t>(kClasses * 6 * thresholds), 0.0);
     auto cell = [&](std::int64_t c, int row, std::int64_t t) -> double& {
         return out[static_cast<std::size_t>((c * 6 + row) * thresholds + t)];
     };
     for (std::int64_t i = kExamples - kHeldOut; i < kExamples; ++i) {
-        double logits[kClasses];
-        for (std::int64_t c = 0; c < kClasses; ++c) {
-            double s = bb[static_cast<std::size_t>(c)];
-            for (std::int64_t f = 0; f < kFeatures; ++f)
-                s += static_cast<double>(d.x[static_cast<std::size_t>(i * kFeatures + f)]) *
-                     w[static_cast<std::size_t>(f * kClasses + c)];
-            logits[c] = s;
-        }
+        const auto& row = rows[static_cast<std::size_t>(i - (kExamples - kHeldOut))];
+        const double* logits = row.data();
         const double m = *std::max_element(logits, logits + kClasses);
         double z = 0;
-        for (double l : logits)
+        for (double l : row)
             z += std::exp(l - m);
         for (std::int64_t c = 0; c < kClasses; ++c) {
             const double probability = std::exp(logits[c] - m) / z;

@@ -44,11 +44,8 @@ QString keyOf(const HParamsColumn& c)
 
 /// The sessions that hold a value in `column` all hold the same one (an optimizer's beta1 set only
 /// in the Adam runs, say): it tells them apart in nothing another column does not.
-bool constantColumn(const HParamsMatrix& matrix, const HParamsColumn& column)
+bool constantColumn(const HParamsMatrix& matrix, std::size_t index)
 {
-    const auto it = std::find_if(matrix.columns.begin(), matrix.columns.end(),
-                                 [&](const HParamsColumn& c) { return &c == &column; });
-    const auto index = static_cast<std::size_t>(it - matrix.columns.begin());
     const events::HParamValue* first = nullptr;
     for (const HParamsRow& row : matrix.rows) {
         const events::HParamValue& v = row.values[index];
@@ -211,6 +208,10 @@ void HParamsView::reload()
 void HParamsView::fill()
 {
     m_state = HParamsPlotState{};
+    m_constant.clear(); // once per matrix, not at every choice or brush
+    if (m_matrix)
+        for (std::size_t c = 0; c < m_matrix->columns.size(); ++c)
+            m_constant.push_back(constantColumn(*m_matrix, c));
     m_table->setSortingEnabled(false);
     m_table->clear();
     m_table->setRowCount(0);
@@ -292,7 +293,8 @@ bool HParamsView::isHidden(const HParamsColumn& column) const
     if (m_shownKeys.contains(key) || !m_matrix || m_matrix->rows.size() < 2 ||
         column.kind != HParamsColumn::Kind::HParam)
         return false;
-    return constantColumn(*m_matrix, column);
+    const auto index = static_cast<std::size_t>(&column - m_matrix->columns.data());
+    return index < m_constant.size() && m_constant[index];
 }
 
 int HParamsView::constantHiddenCount() const

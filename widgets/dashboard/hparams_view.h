@@ -113,6 +113,8 @@ private:
     /// Columns the user hid or showed; an hparam with the same value in every session is hidden
     /// until shown.
     QSet<QString> m_hiddenKeys, m_shownKeys, m_logKeys;
+    /// Per matrix column: the sessions that have a value all hold the same one.
+    std::vector<bool> m_constant;
     QString m_colourKey;
     bool m_colourChosen = false;
     QString m_error;
