@@ -198,6 +198,24 @@ private slots:
         auto meta = readEmbeddingMetadata(config->embeddings[0].metadataPath, values->rows);
         QVERIFY2(meta.has_value(), meta ? "" : meta.error().message().c_str());
         QCOMPARE(meta->rows[1][0], std::string("Pneumonia, organism unspecified"));
+        // As TensorBoard sees the run: the config names the checkpoint's only variable ("embed_var:0"),
+        // so nothing is added; the same folder without its config lists the variable itself.
+        auto run = readProjectorRun(dir);
+        QVERIFY2(run.has_value(), run ? "" : run.error().message().c_str());
+        QCOMPARE(run->embeddings.size(), std::size_t{1});
+        QCOMPARE(run->embeddings[0].tensorName, std::string("embed_var:0"));
+        QTemporaryDir tmp;
+        const fs::path bare = tmp.path().toStdString();
+        for (const char* file : {"checkpoint", "embedding-9.index", "embedding-9.data-00000-of-00001"})
+            fs::copy_file(fs::path(dir) / file, bare / file);
+        auto unconfigured = readProjectorRun(bare);
+        QVERIFY2(unconfigured.has_value(), unconfigured ? "" : unconfigured.error().message().c_str());
+        QCOMPARE(unconfigured->embeddings.size(), std::size_t{1});
+        QCOMPARE(unconfigured->embeddings[0].tensorName, std::string("embed_var"));
+        QCOMPARE(unconfigured->embeddings[0].tensorShape, (std::vector<std::uint32_t>{874, 50}));
+        auto bareValues = readEmbeddingValues(*unconfigured, unconfigured->embeddings[0]);
+        QVERIFY2(bareValues.has_value(), bareValues ? "" : bareValues.error().message().c_str());
+        QCOMPARE(bareValues->values[0], -0.21749417f);
     }
 
     void pytorchAddEmbeddingFixture()
