@@ -8,6 +8,7 @@
 #include "layer_networks.h"
 #include "notes_mnist.h"
 #include "ptb_model.h"
+#include "word2vec_model.h"
 
 #include <map>
 #include <set>
@@ -113,6 +114,10 @@ Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops)
 
     // The PTB tutorial's SmallConfig (seed 1).
     if (Status s = addTextFile(files, "ptb_small.pbtxt", examples::buildPtbModel(ops)); !s.isOk())
+        return unexpected(s);
+
+    // The word2vec tutorial's skip-gram model (seed 1); the project adds SGD and its skip_gram data.
+    if (Status s = addTextFile(files, "word2vec.pbtxt", examples::buildWord2Vec(ops)); !s.isOk())
         return unexpected(s);
 
     // He et al.'s CIFAR-10 ResNet-20 (seed 1); the project builds its Momentum optimizer and schedule.

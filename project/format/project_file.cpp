@@ -601,7 +601,7 @@ Status applyOne(json& doc, const Override& o)
 std::string DataSource::type() const
 {
     static const char* const names[] = {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder",
-                                        "word_text", "cifar10"};
+                                        "word_text", "cifar10", "skip_gram"};
     return names[params.index()];
 }
 

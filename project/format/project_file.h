@@ -176,8 +176,23 @@ struct WordTextParams {
     bool operator==(const WordTextParams&) const = default;
 };
 
+/// "skip_gram": a text file's words (split on white space) as the (centre, context) pairs of
+/// TensorFlow's word2vec tutorial (word2vec_basic.py): a vocabulary of "UNK" (id 0) and the
+/// vocab_size - 1 most common words; for every centre word with a full window, num_skips distinct
+/// context words drawn (seeded) from the skip_window words on each side. Components "inputs" (int32
+/// scalar, the centre's id) and "labels" (int64 [1], the context's id: nce_loss's [batch, 1] labels).
+/// The vocabulary is written as metadata.tsv beside the run's checkpoints, for the projector.
+struct SkipGramParams {
+    std::string file;               ///< relative to data.dir when set, else to the .tsproj
+    std::int64_t vocabSize = 10000; ///< >= 2, "UNK" included
+    std::int64_t skipWindow = 1;    ///< >= 1
+    std::int64_t numSkips = 2;      ///< 1 ..= 2 * skip_window
+    std::int64_t seed = 1;
+    bool operator==(const SkipGramParams&) const = default;
+};
+
 using SourceParams = std::variant<TwoSpiralsParams, MnistParams, TfRecordParams, CsvParams, NumpyParams,
-                                  ImageFolderParams, WordTextParams, Cifar10Params>;
+                                  ImageFolderParams, WordTextParams, Cifar10Params, SkipGramParams>;
 
 /// One data source: its examples shuffled (seeded), repeated forever and batched by the project's
 /// batch size; each feed maps a placeholder (a tensor name, "x" meaning "x:0") to one component
@@ -188,7 +203,8 @@ struct DataSource {
     std::int64_t shuffleSeed = 1;
     std::map<std::string, std::vector<std::string>> feeds;
 
-    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text" or "cifar10".
+    /// "two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text", "cifar10" or
+    /// "skip_gram".
     std::string type() const;
     bool operator==(const DataSource&) const = default;
 };

@@ -318,11 +318,40 @@ Expected<SourceParams> readWordText(const JsonReader& r, const json& v, const st
     return p;
 }
 
+Expected<SourceParams> readSkipGram(const JsonReader& r, const json& v, const std::string& path,
+                                    std::vector<std::string>& keys)
+{
+    keys.insert(keys.end(), {"file", "vocab_size", "skip_window", "num_skips", "seed"});
+    SkipGramParams p;
+    TSTUDIO_TRY(file, r.stringKey(v, path, "file", std::nullopt));
+    if (file.empty())
+        return unexpected(r.error(jsonChild(path, "file"), "expected a text file (ptb.train.txt), got ''"));
+    TSTUDIO_TRY(vocabSize, r.positiveIntKey(v, path, "vocab_size", p.vocabSize));
+    if (vocabSize < 2)
+        return unexpected(r.error(jsonChild(path, "vocab_size"), "expected at least 2 (UNK and one word), got " +
+                                                                     std::to_string(vocabSize)));
+    TSTUDIO_TRY(skipWindow, r.positiveIntKey(v, path, "skip_window", p.skipWindow));
+    TSTUDIO_TRY(numSkips, r.positiveIntKey(v, path, "num_skips", p.numSkips));
+    if (numSkips > 2 * skipWindow)
+        return unexpected(r.error(jsonChild(path, "num_skips"), "expected at most 2 * skip_window = " +
+                                                                    std::to_string(2 * skipWindow) + ", got " +
+                                                                    std::to_string(numSkips)));
+    TSTUDIO_TRY(seed, r.intKey(v, path, "seed", p.seed));
+    p.file = file;
+    p.vocabSize = vocabSize;
+    p.skipWindow = skipWindow;
+    p.numSkips = numSkips;
+    p.seed = seed;
+    return p;
+}
+
 Expected<SourceParams> readParams(const JsonReader& r, const json& v, const std::string& path, const std::string& type,
                                   std::vector<std::string>& keys)
 {
     if (type == "word_text")
         return readWordText(r, v, path, keys);
+    if (type == "skip_gram")
+        return readSkipGram(r, v, path, keys);
     if (type == "two_spirals") {
         keys.insert(keys.end(), {"points_per_class", "turns", "noise", "seed", "labels"});
         TwoSpiralsParams p;
@@ -607,6 +636,8 @@ std::vector<std::string> sourceComponents(const DataSource& source)
         return {"images", "labels"};
     if (std::holds_alternative<WordTextParams>(source.params))
         return {"x", "y"};
+    if (std::holds_alternative<SkipGramParams>(source.params))
+        return {"inputs", "labels"};
     if (const auto* n = std::get_if<NumpyParams>(&source.params)) {
         if (!n->keys.empty())
             return n->keys;
@@ -632,7 +663,7 @@ Expected<DataSource> readDataSource(const JsonReader& r, const json& v, const st
         return unexpected(r.error(path, "expected an object, got " + describeJson(v)));
     TSTUDIO_TRY(type, r.oneOf(v, path, "type",
                               {"two_spirals", "mnist", "tfrecord", "csv", "numpy", "image_folder", "word_text",
-                               "cifar10"},
+                               "cifar10", "skip_gram"},
                               std::nullopt));
     std::vector<std::string> keys = {"type", "shuffle_buffer", "shuffle_seed", "feeds"};
     TSTUDIO_TRY(params, readParams(r, v, path, type, keys));
@@ -933,6 +964,12 @@ ordered dataSourceJson(const DataSource& s)
             o["vocab_file"] = w->vocabFile;
         o["num_steps"] = w->numSteps;
         o["vocab_size"] = w->vocabSize ? ordered(*w->vocabSize) : ordered(nullptr);
+    } else if (const auto* g = std::get_if<SkipGramParams>(&s.params)) {
+        o["file"] = g->file;
+        o["vocab_size"] = g->vocabSize;
+        o["skip_window"] = g->skipWindow;
+        o["num_skips"] = g->numSkips;
+        o["seed"] = g->seed;
     }
     o["shuffle_buffer"] = s.shuffleBuffer ? ordered(*s.shuffleBuffer) : ordered(nullptr);
     o["shuffle_seed"] = s.shuffleSeed;

@@ -1,6 +1,7 @@
 // trainProject: a project's training run on MonitoredTrainingSession.
 #include "project/run/project_runner.h"
 
+#include "project/run/projector_metadata.h"
 #include "project/run/run_hparams.h"
 
 #include "builder/collections.h"
@@ -879,6 +880,10 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
                 logWarning("project", "the run's hparams were not written: " + s.toString());
         }
     }
+    // A word2vec project's words label its embeddings in the projector.
+    if (chief && !result.logdir.empty())
+        if (Status s = writeProjectorMetadata(project, b.graphDef(), result.logdir); !s.isOk())
+            logWarning("project", "the projector's metadata.tsv was not written: " + s.toString());
     auto ran = TrainLoop(options, hooks, &*prepared, &*session, result, accuracy, stepRead, carried, evaluations,
                          eventDir, chief, lastStep, forgetUnfinished)
                    .run();

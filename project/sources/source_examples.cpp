@@ -18,6 +18,7 @@
 #include "project/format/project_json.h"
 #include "project/format/setting_advice.h"
 #include "two_spirals_data.h"
+#include "project/sources/skip_gram_source.h"
 #include "project/sources/word_text_source.h"
 
 #include <algorithm>
@@ -624,6 +625,22 @@ Expected<SourceExamples> wordTextExamples(const Project& project, const WordText
     return e;
 }
 
+Expected<SourceExamples> skipGramExamples(const Project& project, const SkipGramParams& params,
+                                          const std::string& where, Allocator& allocator)
+{
+    TSTUDIO_TRY(data, loadSkipGram(project, params, where, allocator));
+    logInfo("data", where + ": " + std::to_string(data.vocabulary.ids.size()) + " words, " +
+                        std::to_string(data.inputs.numElements()) + " skip-gram pairs, a vocabulary of " +
+                        std::to_string(data.vocabulary.words.size()) + " words (" +
+                        std::to_string(data.vocabulary.counts[0]) + " words became UNK)");
+    Examples e;
+    e.names = {"inputs", "labels"};
+    e.dtypes = {tensorflow::DT_INT32, tensorflow::DT_INT64};
+    e.shapes = {TensorShape::scalar(), TensorShape({1})};
+    e.tensors = {std::move(data.inputs), std::move(data.labels)};
+    return e;
+}
+
 Expected<SourceExamples> loadSourceExamples(const Project& project, std::size_t index, Allocator& allocator,
                                             std::int64_t maxExamples)
 {
@@ -650,6 +667,8 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSo
         examples = numpy(project, *n, where, source, allocator);
     else if (const auto* w = std::get_if<WordTextParams>(&source.params))
         examples = wordTextExamples(project, *w, where, project.batchSize, allocator);
+    else if (const auto* g = std::get_if<SkipGramParams>(&source.params))
+        examples = skipGramExamples(project, *g, where, allocator);
     else if (const auto* c = std::get_if<Cifar10Params>(&source.params))
         examples = cifar10(project, *c, where, path, maxExamples, allocator);
     else

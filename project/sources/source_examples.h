@@ -59,4 +59,9 @@ Expected<SourceExamples> loadSourceExamples(const Project& project, const DataSo
 Expected<SourceExamples> wordTextExamples(const Project& project, const WordTextParams& params,
                                           const std::string& where, std::int64_t batchSize, Allocator& allocator);
 
+/// A skip_gram source's examples: "inputs" (int32 scalar) and "labels" (int64 [1]), the pairs of
+/// skip_gram_source.h in text order. `where` prefixes errors.
+Expected<SourceExamples> skipGramExamples(const Project& project, const SkipGramParams& params,
+                                          const std::string& where, Allocator& allocator);
+
 } // namespace tstudio::project

@@ -14,7 +14,13 @@
 namespace tstudio::project {
 namespace {
 
-/// A path of the source: relative to data.dir when set, else to the .tsproj.
+/// NotFound naming the file; for the PTB files, where they come from. A file named by a relative
+/// path (`inDataFolder`) is looked for in data.dir: the problem is that field's, whose remedy each
+/// front end words.
+Status missingFile(const std::filesystem::path& file, bool inDataFolder);
+
+} // namespace
+
 std::filesystem::path sourcePath(const Project& project, const std::string& file)
 {
     const std::filesystem::path p(file);
@@ -23,9 +29,8 @@ std::filesystem::path sourcePath(const Project& project, const std::string& file
     return project.resolve(file);
 }
 
-/// NotFound naming the file; for the PTB files, where they come from. A file named by a relative
-/// path (`inDataFolder`) is looked for in data.dir: the problem is that field's, whose remedy each
-/// front end words.
+namespace {
+
 Status missingFile(const std::filesystem::path& file, bool inDataFolder)
 {
     std::string message = "no file '" + file.string() + "'";
@@ -37,19 +42,33 @@ Status missingFile(const std::filesystem::path& file, bool inDataFolder)
     return notFoundError(inDataFolder ? settingProblem("data.dir", message) : message);
 }
 
-Expected<std::vector<std::string>> readWordFile(const std::filesystem::path& file, bool inDataFolder)
+} // namespace
+
+Expected<std::vector<std::string>> readWordFile(const std::filesystem::path& file, bool inDataFolder, bool lineEnds)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         return unexpected(missingFile(file, inDataFolder));
     TSTUDIO_TRY(text, readWholeFile(file, kMaxWordTextBytes));
-    std::vector<std::string> words = splitWords(text);
+    std::vector<std::string> words;
+    if (lineEnds) {
+        words = splitWords(text);
+    } else {
+        for (std::size_t i = 0; i < text.size();) {
+            if (isAsciiSpace(text[i])) {
+                ++i;
+                continue;
+            }
+            const std::size_t start = i;
+            while (i < text.size() && !isAsciiSpace(text[i]))
+                ++i;
+            words.emplace_back(text, start, i - start);
+        }
+    }
     if (words.empty())
         return unexpected(invalidArgumentError("'" + file.string() + "' holds no words"));
     return words;
 }
-
-} // namespace
 
 std::vector<std::string> splitWords(const std::string& text)
 {

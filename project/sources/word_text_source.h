@@ -27,6 +27,16 @@ inline constexpr std::uint64_t kMaxWordTextBytes = 1ull << 30;
 /// PTB files have a space before every line end, so both give the same words there).
 std::vector<std::string> splitWords(const std::string& text);
 
+/// A data source's file: relative to data.dir when set, else to the .tsproj.
+std::filesystem::path sourcePath(const Project& project, const std::string& file);
+
+/// The words of a text file (at most kMaxWordTextBytes) as splitWords gives them; with `lineEnds`
+/// false without the "<eos>" words (Python's str.split()). Errors: NotFound "no file '...'" (the
+/// data.dir setting's problem when `inDataFolder`; for the PTB files with where to get them),
+/// InvalidArgument "'...' holds no words", the reader's.
+Expected<std::vector<std::string>> readWordFile(const std::filesystem::path& file, bool inDataFolder,
+                                                bool lineEnds = true);
+
 /// A vocabulary: words by id, and ids by word.
 struct WordVocabulary {
     std::vector<std::string> words;
