@@ -355,7 +355,9 @@ void addTrainCommand(CLI::App& app, int& exitCode)
                                             "may also name a shipped example: spirals (synthetic data), book-mnist "
                                             "lenet or mnist-notes (these take --set data.dir=MNIST_DIR)");
     auto args = std::make_shared<TrainArgs>();
-    cmd->add_option("PROJECT", args->project, "a .tsproj file, or spirals, book-mnist, lenet, mnist-notes")->required();
+    cmd->add_option("PROJECT", args->project,
+                    "a .tsproj file, or spirals, book-mnist, lenet, mnist-notes, ptb-small, word2vec")
+        ->required();
     cmd->add_option("--steps", args->steps, "the global step to stop at (default: the project's steps)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50));
     cmd->add_option("--logdir", args->logdir, "log directory (default: the project's logdir, relative to the .tsproj)");
