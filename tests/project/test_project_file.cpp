@@ -247,7 +247,7 @@ private slots:
                                        "\"pbtxt\" (an inline GraphDef)";
         QTest::newRow("source type") << QStringList{"data.sources.0.type=spiral"}
                                      << "spirals.tsproj: data.sources[0].type: expected one of two_spirals, mnist, "
-                                        "tfrecord, csv, numpy, image_folder, word_text, cifar10, got 'spiral'";
+                                        "tfrecord, csv, numpy, image_folder, word_text, cifar10, skip_gram, got 'spiral'";
         QTest::newRow("source key") << QStringList{"data.sources.0.set=train"}
                                     << "spirals.tsproj: data.sources[0].set: unknown key (expected one of type, "
                                        "shuffle_buffer, shuffle_seed, feeds, points_per_class, turns, noise, seed, "
