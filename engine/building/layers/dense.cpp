@@ -106,7 +106,16 @@ Expected<Output> tensordotLastAxis(GraphBuilder& b, const Output& a, const Outpu
     TSTUDIO_AD_TRY(mm, ops::matMul(b, ar, br));
     TSTUDIO_AD_TRY(bFree, ops::constantInts(b, {units}, TensorShape{1}, tensorflow::DT_INT32, "Const"));
     TSTUDIO_AD_TRY(outShape, concat({freeDims, bFree}));
-    return ops::firstOutput(b.op("Reshape", {mm, outShape}, {}, scope->name()));
+    TSTUDIO_AD_TRY(product, ops::firstOutput(b.op("Reshape", {mm, outShape}, {}, scope->name())));
+    // tensordot's product.set_shape(a_free_dims_static + b_free_dims_static): the free dimensions
+    // known statically (the batch may not be) and the kernel's units.
+    std::vector<std::int64_t> known;
+    for (int i = 0; i < rank - 1; ++i)
+        known.push_back(a.shape().dim(i));
+    known.push_back(units);
+    if (Status s = b.setShape(product, TensorShape(known)); !s.isOk())
+        return unexpected(s);
+    return b.tensor(product.name()); // with the shape just set
 }
 
 } // namespace
