@@ -31,7 +31,8 @@ Expected<tensorflow::GraphDef> buildWord2Vec(const OpRegistry& ops, const Word2V
     TSTUDIO_TRY(weights, getVariable(b, "nce_weights", TensorShape({vocab, dim}), tensorflow::DT_FLOAT,
                                      Initializer::truncatedNormal(0.0, 1.0 / std::sqrt(static_cast<double>(dim)))));
     TSTUDIO_TRY(biases, getVariable(b, "nce_biases", TensorShape({vocab}), tensorflow::DT_FLOAT, Initializer::zeros()));
-    TSTUDIO_TRY(perExample, nn::nceLoss(b, {weights.value()}, biases.value(), labels, embed, options.numSampled, vocab));
+    TSTUDIO_TRY(perExample,
+                nn::nceLoss(b, {weights.value()}, biases.value(), labels, embed, options.numSampled, vocab));
     TSTUDIO_TRY(axes, ops::constantInts(b, {0}, TensorShape({1}), tensorflow::DT_INT32, "loss/axes"));
     TSTUDIO_TRY(loss, ops::firstOutput(b.op("Mean", {perExample, axes}, {}, "loss")));
     (void)loss;

@@ -8,7 +8,10 @@
 #include "layer_networks.h"
 #include "notes_mnist.h"
 #include "ptb_model.h"
+#include "reversal_translator.h"
 #include "word2vec_model.h"
+
+#include <google/protobuf/text_format.h>
 
 #include <map>
 #include <set>
@@ -26,6 +29,19 @@ Status addTextFile(std::vector<ExampleGraphFile>& files, const std::string& name
     if (!bytes)
         return bytes.error();
     files.push_back(ExampleGraphFile{name, std::move(*bytes)});
+    return Status::ok();
+}
+
+/// The same for a MetaGraphDef, in its text form.
+Status addTextFile(std::vector<ExampleGraphFile>& files, const std::string& name,
+                   const Expected<tensorflow::MetaGraphDef>& metaGraph)
+{
+    if (!metaGraph)
+        return metaGraph.error();
+    std::string text;
+    if (!google::protobuf::TextFormat::PrintToString(*metaGraph, &text))
+        return internalError("cannot write the MetaGraphDef of " + name + " as text");
+    files.push_back(ExampleGraphFile{name, std::move(text)});
     return Status::ok();
 }
 
@@ -118,6 +134,10 @@ Expected<std::vector<ExampleGraphFile>> exampleGraphFiles(const OpRegistry& ops)
 
     // The word2vec tutorial's skip-gram model (seed 1); the project adds SGD and its skip_gram data.
     if (Status s = addTextFile(files, "word2vec.pbtxt", examples::buildWord2Vec(ops)); !s.isOk())
+        return unexpected(s);
+
+    // An attention seq2seq model that learns to reverse sentences it draws itself (seed 1).
+    if (Status s = addTextFile(files, "seq2seq_reverse.meta.pbtxt", examples::buildReversalTranslator(ops)); !s.isOk())
         return unexpected(s);
 
     // He et al.'s CIFAR-10 ResNet-20 (seed 1); the project builds its Momentum optimizer and schedule.

@@ -19,8 +19,8 @@ Status writeProjectorMetadata(const Project& project, const tensorflow::GraphDef
             break;
     if (!params)
         return Status::ok();
-    auto words = readWordFile(sourcePath(project, params->file), !std::filesystem::path(params->file).is_absolute(),
-                              false);
+    auto words =
+        readWordFile(sourcePath(project, params->file), !std::filesystem::path(params->file).is_absolute(), false);
     if (!words)
         return words.error();
     const SkipGramVocabulary vocabulary = buildSkipGramVocabulary(*words, params->vocabSize);

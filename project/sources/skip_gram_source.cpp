@@ -62,9 +62,9 @@ Expected<SkipGramPairs> skipGramPairs(const std::vector<std::int32_t>& ids, std:
                                                std::to_string(2 * skipWindow) + ", got " + std::to_string(numSkips)));
     const auto n = static_cast<std::int64_t>(ids.size());
     if (n < 2 * skipWindow + 1)
-        return unexpected(invalidArgumentError("the text has " + std::to_string(n) + " words; a window of skip_window " +
-                                               std::to_string(skipWindow) + " needs " +
-                                               std::to_string(2 * skipWindow + 1)));
+        return unexpected(invalidArgumentError("the text has " + std::to_string(n) +
+                                               " words; a window of skip_window " + std::to_string(skipWindow) +
+                                               " needs " + std::to_string(2 * skipWindow + 1)));
     std::mt19937_64 rng(seed);
     // The positions around the centre, as offsets; a partial Fisher-Yates shuffle draws numSkips.
     std::vector<std::int64_t> offsets;
@@ -90,8 +90,8 @@ Expected<SkipGramData> loadSkipGram(const Project& project, const SkipGramParams
                                     Allocator& allocator)
 {
     auto fail = [&](const Status& s) { return unexpected(s.withContext(where)); };
-    auto words = readWordFile(sourcePath(project, params.file), !std::filesystem::path(params.file).is_absolute(),
-                              false);
+    auto words =
+        readWordFile(sourcePath(project, params.file), !std::filesystem::path(params.file).is_absolute(), false);
     if (!words)
         return fail(words.error());
     SkipGramData out;

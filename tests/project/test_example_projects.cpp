@@ -29,7 +29,7 @@ private slots:
         QVERIFY2(registries.has_value(), registries ? "" : registries.error().toString().c_str());
         auto files = project::exampleGraphFiles((*registries)->ops);
         QVERIFY2(files.has_value(), files ? "" : files.error().toString().c_str());
-        QCOMPARE(files->size(), std::size_t{7});
+        QCOMPARE(files->size(), std::size_t{8});
         const bool regenerate = std::getenv("TSTUDIO_REGENERATE_EXAMPLE_PROJECTS") != nullptr;
         for (const project::ExampleGraphFile& file : *files) {
             const std::filesystem::path path = projectsDir() / file.fileName;

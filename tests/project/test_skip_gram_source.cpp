@@ -19,8 +19,8 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <set>
+#include <sstream>
 
 using namespace tstudio;
 using namespace tstudio::project;
@@ -126,8 +126,8 @@ private slots:
             out << grammarText(20000, 3);
         }
         const auto path = std::filesystem::path(TSTUDIO_SOURCE_DIR) / "examples" / "projects" / "word2vec.tsproj";
-        auto p = loadProject(path, {Override{"data.dir", nlohmann::json(data.path().toStdString()).dump()},
-                                    Override{"steps", "8000"}});
+        auto p = loadProject(
+            path, {Override{"data.dir", nlohmann::json(data.path().toStdString()).dump()}, Override{"steps", "8000"}});
         QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
         TrainRunOptions options;
         options.logdir = run.path().toStdString();
