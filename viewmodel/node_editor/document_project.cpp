@@ -601,6 +601,28 @@ Expected<project::DataSource> dataSourceOfNode(const DocNode& node)
     return source;
 }
 
+namespace {
+
+/// `graph` as the document keeps it: without the "_output_shapes" attrs tf.train.export_meta_graph
+/// adds, and its nodes by name (the document orders a loop's nodes its own way; order means nothing).
+tensorflow::GraphDef comparable(tensorflow::GraphDef graph)
+{
+    for (tensorflow::NodeDef& node : *graph.mutable_node())
+        node.mutable_attr()->erase("_output_shapes");
+    std::sort(graph.mutable_node()->begin(), graph.mutable_node()->end(),
+              [](const tensorflow::NodeDef& a, const tensorflow::NodeDef& b) { return a.name() < b.name(); });
+    return graph;
+}
+
+/// Whether `built` is the graph of the project's graph file (read again; unreadable: no).
+bool sameGraphAsFile(const project::Project& project, const tensorflow::GraphDef& built)
+{
+    auto original = project::readProjectGraph(project);
+    return original && google::protobuf::util::MessageDifferencer::Equals(comparable(*original), comparable(built));
+}
+
+} // namespace
+
 project::Project newProject(const std::string& name)
 {
     project::Project p;
@@ -626,7 +648,11 @@ Expected<project::Project> documentProject(const GraphDocument& document, const 
     auto text = serializeGraphDef(built->graph, GraphDefFormat::kText);
     if (!text)
         return unexpected(text.error());
-    base.graph = project::GraphSource{"", *text};
+    // A graph file the document has not changed stays the project's graph: a MetaGraphDef's
+    // collections (the while-loop contexts gradients through a loop need, queue runners,
+    // summaries) would be lost in an inline GraphDef.
+    if (base.graph.file.empty() || !sameGraphAsFile(base, built->graph))
+        base.graph = project::GraphSource{"", *text};
 
     const auto ids = document.nodes();
     auto fragment =

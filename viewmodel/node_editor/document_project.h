@@ -51,7 +51,10 @@ struct EditorView {
 project::Project newProject(const std::string& name);
 
 /// `base` with the document in it:
-///  - graph: the document as documentGraphDef builds it, inline as text ("pbtxt");
+///  - graph: the document as documentGraphDef builds it, inline as text ("pbtxt"); but base's graph
+///    file stays when the document builds exactly its graph (ignoring "_output_shapes" and the nodes'
+///    order), so that a MetaGraphDef's collections (while-loop contexts, queue runners, summaries)
+///    stay with it;
 ///  - settings.editor: the document's nodes and positions, and `view` (kEditorSettingsKey);
 ///  - training: from the document's optimizer node (palette group "Training"), when it has one: its
 ///    train op, the loss it minimises (the tensor on its input), the global step ("Variable":

@@ -602,6 +602,38 @@ private slots:
         QVERIFY(result->finalLoss && std::isfinite(*result->finalLoss));
         QVERIFY(std::filesystem::exists(std::filesystem::path(dir.path().toStdString()) / "runs/book/checkpoint"));
     }
+
+    /// A project whose graph is a MetaGraphDef file, opened and not changed, keeps the file: its
+    /// while-loop contexts are what gradients through dynamic_decode's loop need (seq2seq-reverse).
+    void unchangedMetaGraphFileStays()
+    {
+        const auto file = std::filesystem::path(TSTUDIO_SOURCE_DIR) / "examples/projects/seq2seq-reverse.tsproj";
+        auto loaded = project::loadProject(file);
+        QVERIFY2(loaded.has_value(), loaded ? "" : loaded.error().toString().c_str());
+        auto state = editorState(*loaded, registries().ops);
+        QVERIFY2(state.has_value(), state ? "" : state.error().toString().c_str());
+        auto doc = newDocument();
+        QVERIFY(doc->fromGraphDef(state->graph, state->positions).has_value());
+        auto p = documentProject(*doc, registries().ops, *loaded);
+        QVERIFY2(p.has_value(), p ? "" : p.error().toString().c_str());
+        QCOMPARE(p->graph.file, std::string("seq2seq_reverse.meta.pbtxt"));
+        QVERIFY(p->graph.pbtxt.empty());
+        // Trained from the editor's project, the loops' gradients are there.
+        p->steps = 2;
+        QTemporaryDir dir;
+        project::TrainRunOptions options;
+        options.logdir = dir.path().toStdString();
+        auto result = project::trainProject(*p, registries(), options);
+        QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
+        QCOMPARE(result->lastStep, std::int64_t(2));
+
+        // Changed in the editor, it is written inline (the collections cannot follow an edit).
+        QVERIFY(doc->removeNode(doc->findByName("accuracy")).isOk()); // the accuracy's summary
+        auto edited = documentProject(*doc, registries().ops, *loaded);
+        QVERIFY2(edited.has_value(), edited ? "" : edited.error().toString().c_str());
+        QVERIFY(edited->graph.file.empty());
+        QVERIFY(!edited->graph.pbtxt.empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDocumentProject)
