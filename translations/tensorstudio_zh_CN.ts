@@ -266,6 +266,30 @@
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>word2vec</source>
+        <translation>word2vec</translation>
+    </message>
+    <message>
+        <source>Skip-gram embeddings of 10,000 words trained with NCE (TensorFlow&apos;s word2vec tutorial); the Projector labels them by word.</source>
+        <translation>用 NCE 训练的 10,000 个词的 skip-gram 嵌入（TensorFlow 的 word2vec 教程）；投影器按词标注它们。</translation>
+    </message>
+    <message>
+        <source>Penn Treebank text (ptb.train.txt)</source>
+        <translation>Penn Treebank 文本（ptb.train.txt）</translation>
+    </message>
+    <message>
+        <source>Sequence to sequence with attention</source>
+        <translation>带注意力的序列到序列模型</translation>
+    </message>
+    <message>
+        <source>An LSTM encoder-decoder with Luong attention learns to write sentences backwards; its attention is shown as images.</source>
+        <translation>带 Luong 注意力的 LSTM 编码器-解码器学习把句子倒过来写；其注意力以图像显示。</translation>
+    </message>
+    <message>
+        <source>made by the graph as it trains, nothing to download</source>
+        <translation>由计算图在训练时生成，无需下载</translation>
+    </message>
 </context>
 <context>
     <name>FileKind</name>

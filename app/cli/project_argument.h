@@ -12,7 +12,8 @@ namespace tstudio::cli {
 
 /// The example projects shipped in examples/projects/, by name.
 inline constexpr const char* kExampleProjectNames[] = {"spirals",     "book-mnist", "lenet",
-                                                       "mnist-notes", "ptb-small",  "word2vec"};
+                                                       "mnist-notes", "ptb-small",  "word2vec",
+                                                       "seq2seq-reverse"};
 
 /// `argument` as given when it exists, else the shipped example of that name: looked up in
 /// $TSTUDIO_EXAMPLES_DIR, then in share/tensorstudio/examples beside the program (installed), then in

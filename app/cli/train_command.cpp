@@ -356,7 +356,8 @@ void addTrainCommand(CLI::App& app, int& exitCode)
                                             "lenet or mnist-notes (these take --set data.dir=MNIST_DIR)");
     auto args = std::make_shared<TrainArgs>();
     cmd->add_option("PROJECT", args->project,
-                    "a .tsproj file, or spirals, book-mnist, lenet, mnist-notes, ptb-small, word2vec")
+                    "a .tsproj file, or spirals, book-mnist, lenet, mnist-notes, ptb-small, word2vec, "
+                    "seq2seq-reverse")
         ->required();
     cmd->add_option("--steps", args->steps, "the global step to stop at (default: the project's steps)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50));

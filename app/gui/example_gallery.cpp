@@ -99,6 +99,35 @@ QList<GalleryExample> galleryExamples()
     ptb.picture = QStringLiteral(":/examples/gallery/ptb-small.png");
     list << ptb;
 
+    GalleryExample word2vec;
+    word2vec.id = QStringLiteral("word2vec");
+    word2vec.fileName = QStringLiteral("word2vec.tsproj");
+    word2vec.title = QCoreApplication::translate("ExampleGallery", "word2vec");
+    word2vec.description = QCoreApplication::translate(
+        "ExampleGallery",
+        "Skip-gram embeddings of 10,000 words trained with NCE (TensorFlow's word2vec tutorial); the Projector labels "
+        "them by word.");
+    word2vec.dataNeeded = QCoreApplication::translate("ExampleGallery", "Penn Treebank text (ptb.train.txt)");
+    word2vec.downloadUrl = kPtbUrl;
+    word2vec.downloadHint = QCoreApplication::translate("ExampleGallery", "the data/ folder of");
+    word2vec.needsFolder = true;
+    word2vec.requiredFiles = {QStringLiteral("ptb.train.txt")};
+    word2vec.picture = QStringLiteral(":/examples/gallery/word2vec.png");
+    list << word2vec;
+
+    GalleryExample reverse;
+    reverse.id = QStringLiteral("seq2seq-reverse");
+    reverse.fileName = QStringLiteral("seq2seq-reverse.tsproj");
+    reverse.title = QCoreApplication::translate("ExampleGallery", "Sequence to sequence with attention");
+    reverse.description = QCoreApplication::translate(
+        "ExampleGallery",
+        "An LSTM encoder-decoder with Luong attention learns to write sentences backwards; its attention is shown as "
+        "images.");
+    reverse.dataNeeded =
+        QCoreApplication::translate("ExampleGallery", "made by the graph as it trains, nothing to download");
+    reverse.picture = QStringLiteral(":/examples/gallery/seq2seq-reverse.png");
+    list << reverse;
+
     GalleryExample resnet;
     resnet.id = QStringLiteral("resnet20");
     resnet.fileName = QStringLiteral("resnet20.tsproj");

@@ -200,8 +200,8 @@ private slots:
         QCOMPARE(got.value(QStringLiteral("tstudio train --th")), QStringLiteral("--threads"));
         // Projects and the shipped examples for train; graphs for run; folders for a log directory.
         QCOMPARE(got.value(QStringLiteral("tstudio train ")),
-                 QStringLiteral("book-mnist lenet logs mnist-notes ptb-small run.tsproj spirals "
-                                "word2vec"));
+                 QStringLiteral("book-mnist lenet logs mnist-notes ptb-small run.tsproj seq2seq-reverse "
+                                "spirals word2vec"));
         QCOMPARE(got.value(QStringLiteral("tstudio run ")), QStringLiteral("graph.pbtxt logs model.pb"));
         QCOMPARE(got.value(QStringLiteral("tstudio events ")), QStringLiteral("logs"));
         QCOMPARE(got.value(QStringLiteral("tstudio data ")), QStringLiteral("make-tfrecord"));
