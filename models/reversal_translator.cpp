@@ -9,6 +9,7 @@
 #include "builder/rnn.h"
 #include "builder/seq2seq_decoder.h"
 #include "builder/seq2seq_helpers.h"
+#include "builder/variable_scope.h"
 #include "builder/variables.h"
 #include "core/try.h"
 #include "layers/attention_mechanism.h"
@@ -136,6 +137,47 @@ Expected<tensorflow::MetaGraphDef> buildReversalTranslator(const OpRegistry& ops
     TSTUDIO_TRY(accuracy, ops::firstOutput(b.op("Mean", {correct, allAxes}, {}, "evaluation/accuracy")));
     TSTUDIO_TRY(accuracySummary, summary::scalar(b, "accuracy", accuracy));
     (void)accuracySummary;
+
+    // Translation as at inference: the same variables (reused), greedy decoding from the start
+    // symbol, each step fed the embedding of its own last output (GreedyEmbeddingHelper).
+    {
+        reuseVariables(b);
+        seq2seq::AttentionMechanismOptions inferAttention;
+        inferAttention.numUnits = o.units;
+        inferAttention.memory = memory;
+        TSTUDIO_TRY(inferMechanism, seq2seq::LuongAttention::create(b, inferAttention));
+        seq2seq::AttentionWrapperOptions inferOptions;
+        inferOptions.attentionLayerSize = o.units;
+        auto inferWrapper = std::make_shared<seq2seq::AttentionWrapper>(std::make_shared<nn::BasicLSTMCell>(o.units),
+                                                                        inferMechanism, inferOptions);
+        TSTUDIO_TRY(startShape,
+                    ops::firstOutput(b.op("Pack", {OpInput(std::vector<Output>{batch})},
+                                          {{"N", attr::i(1)}, {"axis", attr::i(0)}}, "start_tokens/shape")));
+        TSTUDIO_TRY(startValue, ops::constantInts(b, {0}, TensorShape::scalar(), tf::DT_INT32, "start_tokens/value"));
+        TSTUDIO_TRY(startTokens, ops::firstOutput(b.op("Fill", {startShape, startValue}, {}, "start_tokens")));
+        // No end symbol: every sentence is decoded to its full length.
+        TSTUDIO_TRY(endToken, ops::constantInts(b, {-1}, TensorShape::scalar(), tf::DT_INT32, "end_token"));
+        TSTUDIO_TRY(greedy, seq2seq::GreedyEmbeddingHelper::create(b, decoderEmbedding.value(), startTokens, endToken));
+        TSTUDIO_TRY(inferInitial, inferWrapper->zeroState(b, nn::RnnBatchSize(batch), tf::DT_FLOAT));
+        TSTUDIO_TRY(inferDecoder,
+                    seq2seq::BasicDecoder::create(inferWrapper, std::shared_ptr<seq2seq::Helper>(std::move(greedy)),
+                                                  inferInitial, projection));
+        seq2seq::DynamicDecodeOptions inferDecode;
+        inferDecode.scope = "decoder";
+        inferDecode.maximumIterationsValue = T;
+        TSTUDIO_TRY(inferred, seq2seq::dynamicDecode(b, *inferDecoder, inferDecode));
+        TSTUDIO_TRY(translation, ops::identity(b, inferred.outputs.at(1), "translation"));
+        TSTUDIO_TRY(same, ops::firstOutput(b.op("Equal", {translation, target}, {}, "evaluation/translation/Equal")));
+        TSTUDIO_TRY(sameFloat,
+                    ops::firstOutput(b.op("Cast", {same},
+                                          {{"SrcT", attr::type(tf::DT_BOOL)}, {"DstT", attr::type(tf::DT_FLOAT)}},
+                                          "evaluation/translation/Cast")));
+        TSTUDIO_TRY(axes, ops::constantInts(b, {0, 1}, TensorShape({2}), tf::DT_INT32, "evaluation/translation/axes"));
+        TSTUDIO_TRY(translated,
+                    ops::firstOutput(b.op("Mean", {sameFloat, axes}, {}, "evaluation/translation_accuracy")));
+        TSTUDIO_TRY(translatedSummary, summary::scalar(b, "translation_accuracy", translated));
+        (void)translatedSummary;
+    }
 
     // The attention as images: [decoder steps, batch, source] -> [batch, steps, source, 1], scaled up.
     Output scaledImages;

@@ -37,11 +37,15 @@ struct ReversalTranslatorOptions {
 /// encoder's outputs, attention_layer_size units, alignment_history) run by BasicDecoder with a
 /// TrainingHelper and an output layer Dense(vocab) through dynamic_decode (scope "decoder").
 /// "loss": sequence_loss of the logits against the target (every position weight 1).
-/// "evaluation/accuracy": the share of symbols whose argmax is the target's. "predictions": the argmax, int32 [?,
-/// length]. Summaries: scalars "accuracy" and the image "attention_images" (the alignment history of the first three
-/// sentences, decoder steps down and source positions across, each alignment a square of image_scale pixels, white =
-/// 1). Returned as the MetaGraphDef tf.train.export_meta_graph writes: its while-loop contexts (WHILE_CONTEXT) are what
-/// gradients through the decoder's and encoder's loops need, as in TensorFlow.
+/// "evaluation/accuracy": the share of symbols whose argmax is the target's. "predictions": the
+/// argmax, int32 [?, length] (teacher forced). "translation": the same variables reused to decode
+/// greedily (GreedyEmbeddingHelper from the start symbol, no end symbol, length steps: inference),
+/// int32 [?, length]; "evaluation/translation_accuracy" its share of right symbols. Summaries:
+/// scalars "accuracy" and "translation_accuracy", and the image "attention_images" (the alignment
+/// history of the first three sentences, decoder steps down and source positions across, each
+/// alignment a square of image_scale pixels, white = 1). Returned as the MetaGraphDef
+/// tf.train.export_meta_graph writes: its while-loop contexts (WHILE_CONTEXT) are what gradients
+/// through the decoder's and encoder's loops need, as in TensorFlow.
 Expected<tensorflow::MetaGraphDef> buildReversalTranslator(const OpRegistry& ops,
                                                            const ReversalTranslatorOptions& options = {});
 

@@ -1,6 +1,7 @@
 // The seq2seq-reverse example project: an attention encoder-decoder (tf.contrib.seq2seq) trained on
-// sentences its graph draws itself learns to reverse them, and its attention images show it: the
-// decoder's step t attends to the source position length - 1 - t (the anti-diagonal).
+// sentences its graph draws itself learns to reverse them, teacher forced and decoding greedily on
+// its own, and its attention images show it: the decoder's step t attends to the source position
+// length - 1 - t (the anti-diagonal).
 #include "io/events/log_directory.h"
 #include "io/events/summary_values.h"
 #include "io/image/png_codec.h"
@@ -35,12 +36,14 @@ private slots:
 
         events::LogDirectory logs(run.path().toStdString());
         QVERIFY(logs.reload().isOk());
-        std::vector<events::ScalarSample> accuracy;
+        std::vector<events::ScalarSample> accuracy, translated;
         std::vector<events::ValueSample> images;
         for (const std::string& name : logs.runs())
             logs.withRun(name, [&](const events::EventAccumulator& a) {
                 for (const events::ScalarSample& s : a.scalars("accuracy"))
                     accuracy.push_back(s);
+                for (const events::ScalarSample& s : a.scalars("translation_accuracy"))
+                    translated.push_back(s);
                 for (const events::ValueSample& s : a.values("attention_images/image/0"))
                     images.push_back(s);
             });
@@ -48,6 +51,10 @@ private slots:
         // Random guessing among 11 symbols is right 9% of the time.
         QVERIFY2(accuracy.front().value < 0.3, std::to_string(accuracy.front().value).c_str());
         QVERIFY2(accuracy.back().value > 0.95, std::to_string(accuracy.back().value).c_str());
+
+        // Greedy decoding with the same variables (no teacher): the model translates on its own.
+        QVERIFY(!translated.empty());
+        QVERIFY2(translated.back().value > 0.9, std::to_string(translated.back().value).c_str());
 
         QVERIFY(!images.empty());
         auto decoded = events::decodeImages(*images.back().value, "attention_images/image/0");
