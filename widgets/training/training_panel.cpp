@@ -89,6 +89,9 @@ QStringList dataFolderNeeds(const project::Project& p)
                    words && isRelative(words->file) && (p.dataDir || unsaved)) {
             // A text file read from data.dir (PTB's ptb.train.txt in data/ptb): the folder is settable.
             needs << QString::fromStdString(words->file);
+        } else if (const auto* pairs = std::get_if<project::SkipGramParams>(&s.params);
+                   pairs && isRelative(pairs->file) && (p.dataDir || unsaved)) {
+            needs << QString::fromStdString(pairs->file); // word2vec's text, as word_text's
         } else if (unsaved) {
             std::vector<std::string> files;
             if (const auto* numpy = std::get_if<project::NumpyParams>(&s.params))

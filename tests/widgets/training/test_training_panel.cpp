@@ -325,6 +325,14 @@ private slots:
         QVERIFY2(panel.dataFolderEdit()->placeholderText().contains(QStringLiteral("train-images-idx3-ubyte")),
                  qPrintable(panel.dataFolderEdit()->placeholderText()));
         QCOMPARE(panel.stepsBox()->value(), 77);
+
+        // word2vec reads ptb.train.txt from its data folder: the field is there to choose it.
+        node_editor::NodeEditor words(m_registries.get());
+        QVERIFY(words.openFile(QStringLiteral(TSTUDIO_SOURCE_DIR "/examples/projects/word2vec.tsproj")).isOk());
+        bind(panel, words, dir.path(), 77);
+        QVERIFY(!panel.dataFolderEdit()->isHidden());
+        QVERIFY2(panel.dataFolderEdit()->placeholderText().contains(QStringLiteral("ptb.train.txt")),
+                 qPrintable(panel.dataFolderEdit()->placeholderText()));
     }
 
     /// A run that fails says why and offers the node the message names.
