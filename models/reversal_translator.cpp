@@ -25,6 +25,23 @@ namespace tstudio::examples {
 
 namespace tf = tensorflow;
 
+namespace {
+
+/// The share of `predicted`'s symbols equal to `target`'s: "<scope>/Equal", "<scope>/Cast" (float),
+/// "<scope>/axes" and their Mean `name`.
+Expected<Output> shareRight(GraphBuilder& b, const Output& predicted, const Output& target, const std::string& scope,
+                            const std::string& name)
+{
+    TSTUDIO_TRY(equal, ops::firstOutput(b.op("Equal", {predicted, target}, {}, scope + "/Equal")));
+    TSTUDIO_TRY(right, ops::firstOutput(b.op("Cast", {equal},
+                                             {{"SrcT", attr::type(tf::DT_BOOL)}, {"DstT", attr::type(tf::DT_FLOAT)}},
+                                             scope + "/Cast")));
+    TSTUDIO_TRY(axes, ops::constantInts(b, {0, 1}, TensorShape({2}), tf::DT_INT32, scope + "/axes"));
+    return ops::firstOutput(b.op("Mean", {right, axes}, {}, name));
+}
+
+} // namespace
+
 Expected<tensorflow::MetaGraphDef> buildReversalTranslator(const OpRegistry& ops, const ReversalTranslatorOptions& o)
 {
     if (o.vocabSize < 3 || o.length < 2 || o.batchSize < 1 || o.embeddingSize < 1 || o.units < 1 || o.imageScale < 1)
@@ -129,12 +146,7 @@ Expected<tensorflow::MetaGraphDef> buildReversalTranslator(const OpRegistry& ops
     TSTUDIO_TRY(argmaxAxis, ops::constantInts(b, {2}, TensorShape::scalar(), tf::DT_INT32, "predictions/dimension"));
     TSTUDIO_TRY(predictions, ops::firstOutput(b.op("ArgMax", {logits, argmaxAxis},
                                                    {{"output_type", attr::type(tf::DT_INT32)}}, "predictions")));
-    TSTUDIO_TRY(equal, ops::firstOutput(b.op("Equal", {predictions, target}, {}, "evaluation/Equal")));
-    TSTUDIO_TRY(correct, ops::firstOutput(b.op("Cast", {equal},
-                                               {{"SrcT", attr::type(tf::DT_BOOL)}, {"DstT", attr::type(tf::DT_FLOAT)}},
-                                               "evaluation/Cast")));
-    TSTUDIO_TRY(allAxes, ops::constantInts(b, {0, 1}, TensorShape({2}), tf::DT_INT32, "evaluation/axes"));
-    TSTUDIO_TRY(accuracy, ops::firstOutput(b.op("Mean", {correct, allAxes}, {}, "evaluation/accuracy")));
+    TSTUDIO_TRY(accuracy, shareRight(b, predictions, target, "evaluation", "evaluation/accuracy"));
     TSTUDIO_TRY(accuracySummary, summary::scalar(b, "accuracy", accuracy));
     (void)accuracySummary;
 
@@ -167,14 +179,8 @@ Expected<tensorflow::MetaGraphDef> buildReversalTranslator(const OpRegistry& ops
         inferDecode.maximumIterationsValue = T;
         TSTUDIO_TRY(inferred, seq2seq::dynamicDecode(b, *inferDecoder, inferDecode));
         TSTUDIO_TRY(translation, ops::identity(b, inferred.outputs.at(1), "translation"));
-        TSTUDIO_TRY(same, ops::firstOutput(b.op("Equal", {translation, target}, {}, "evaluation/translation/Equal")));
-        TSTUDIO_TRY(sameFloat,
-                    ops::firstOutput(b.op("Cast", {same},
-                                          {{"SrcT", attr::type(tf::DT_BOOL)}, {"DstT", attr::type(tf::DT_FLOAT)}},
-                                          "evaluation/translation/Cast")));
-        TSTUDIO_TRY(axes, ops::constantInts(b, {0, 1}, TensorShape({2}), tf::DT_INT32, "evaluation/translation/axes"));
         TSTUDIO_TRY(translated,
-                    ops::firstOutput(b.op("Mean", {sameFloat, axes}, {}, "evaluation/translation_accuracy")));
+                    shareRight(b, translation, target, "evaluation/translation", "evaluation/translation_accuracy"));
         TSTUDIO_TRY(translatedSummary, summary::scalar(b, "translation_accuracy", translated));
         (void)translatedSummary;
     }

@@ -13,32 +13,26 @@ namespace tstudio::project {
 
 SkipGramVocabulary buildSkipGramVocabulary(const std::vector<std::string>& words, std::int64_t vocabSize)
 {
-    // Counts with each word's first position, for Counter.most_common's order among equal counts.
-    struct Seen {
-        std::int64_t count = 0;
-        std::size_t first = 0;
-    };
-    std::unordered_map<std::string, Seen> seen;
-    std::vector<const std::string*> order;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        auto [it, added] = seen.try_emplace(words[i]);
-        if (added) {
-            it->second.first = i;
-            order.push_back(&it->first);
-        }
-        ++it->second.count;
+    // Words in the order of their first appearance with their counts; a stable sort by falling
+    // count then keeps Counter.most_common's order among equal counts.
+    std::unordered_map<std::string, std::size_t> index;
+    std::vector<std::pair<const std::string*, std::int64_t>> order;
+    for (const std::string& w : words) {
+        auto [it, added] = index.try_emplace(w, order.size());
+        if (added)
+            order.emplace_back(&it->first, 0);
+        ++order[it->second].second;
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](const std::string* a, const std::string* b) { return seen[*a].count > seen[*b].count; });
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     SkipGramVocabulary v;
     v.words.push_back(kSkipGramUnknown);
     v.counts.push_back(0);
     std::unordered_map<std::string, std::int32_t> ids;
     const auto kept = static_cast<std::size_t>(std::max<std::int64_t>(vocabSize - 1, 0));
     for (std::size_t i = 0; i < order.size() && i < kept; ++i) {
-        ids.emplace(*order[i], static_cast<std::int32_t>(v.words.size()));
-        v.words.push_back(*order[i]);
-        v.counts.push_back(seen[*order[i]].count);
+        ids.emplace(*order[i].first, static_cast<std::int32_t>(v.words.size()));
+        v.words.push_back(*order[i].first);
+        v.counts.push_back(order[i].second);
     }
     v.ids.reserve(words.size());
     for (const std::string& w : words) {

@@ -50,32 +50,18 @@ Expected<std::vector<std::string>> readWordFile(const std::filesystem::path& fil
     if (!std::filesystem::is_regular_file(file, ec))
         return unexpected(missingFile(file, inDataFolder));
     TSTUDIO_TRY(text, readWholeFile(file, kMaxWordTextBytes));
-    std::vector<std::string> words;
-    if (lineEnds) {
-        words = splitWords(text);
-    } else {
-        for (std::size_t i = 0; i < text.size();) {
-            if (isAsciiSpace(text[i])) {
-                ++i;
-                continue;
-            }
-            const std::size_t start = i;
-            while (i < text.size() && !isAsciiSpace(text[i]))
-                ++i;
-            words.emplace_back(text, start, i - start);
-        }
-    }
+    std::vector<std::string> words = splitWords(text, lineEnds);
     if (words.empty())
         return unexpected(invalidArgumentError("'" + file.string() + "' holds no words"));
     return words;
 }
 
-std::vector<std::string> splitWords(const std::string& text)
+std::vector<std::string> splitWords(const std::string& text, bool lineEnds)
 {
     std::vector<std::string> words;
     std::size_t i = 0;
     while (i < text.size()) {
-        if (text[i] == '\n') {
+        if (lineEnds && text[i] == '\n') {
             words.emplace_back(kEndOfSentence);
             ++i;
             continue;

@@ -24,8 +24,9 @@ inline constexpr std::uint64_t kMaxWordTextBytes = 1ull << 30;
 
 /// `text`'s words as reader._read_words gives them: every "\n" becomes the word "<eos>" and the
 /// text is split on white space (TensorFlow replaces "\n" by "<eos>" without spaces around it; the
-/// PTB files have a space before every line end, so both give the same words there).
-std::vector<std::string> splitWords(const std::string& text);
+/// PTB files have a space before every line end, so both give the same words there). With
+/// `lineEnds` false a line end is white space like any other (Python's str.split()).
+std::vector<std::string> splitWords(const std::string& text, bool lineEnds = true);
 
 /// A data source's file: relative to data.dir when set, else to the .tsproj.
 std::filesystem::path sourcePath(const Project& project, const std::string& file);
