@@ -3,6 +3,7 @@
 // an MPI job (Horovod's semantics, see project/data_parallel.h). Progress, evaluations and messages go
 // to stderr; the result to stdout (with --json as one JSON document, docs/cli-json.md).
 #include "cli_command.h"
+#include "core/log.h"
 
 #include "debug_shell.h"
 #include "eval_result_json.h"
@@ -235,6 +236,19 @@ int train(const TrainArgs& args)
             status = project::makeDistributedStatus(*world, logdir);
     }
     const bool chief = !world || world->rank == 0;
+    // A rank's part in the job (data-parallel shard, worker or parameter server, where the variables
+    // are) is stated on stderr, as the IDE's console shows it.
+    std::optional<LogSinkId> rankLog;
+    if (world)
+        rankLog = addLogSink([rank = world->rank](const LogRecord& r) {
+            // Registered, this sink is the only one: warnings and errors must go on reaching stderr.
+            if (r.severity >= LogSeverity::kWarning)
+                std::fprintf(stderr, "[rank %d] %s: %s\n", rank, std::string(logSeverityName(r.severity)).c_str(),
+                             r.message.c_str());
+            else if (r.severity == LogSeverity::kInfo && (r.source == "training" || r.source == "placement") &&
+                     r.message.rfind("global_step/sec", 0) != 0) // the progress line has the speed
+                std::fprintf(stderr, "[rank %d] %s\n", rank, r.message.c_str());
+        });
     // Rank 0 alone shows progress (Horovod's verbose = hvd.rank() == 0).
     options.onProgress = [tty, chief](const project::TrainProgress& p) {
         if (!chief)
@@ -286,6 +300,8 @@ int train(const TrainArgs& args)
         result = project::trainProject(*loaded, **registries, options);
     }
     std::signal(SIGINT, previous);
+    if (rankLog)
+        removeLogSink(*rankLog);
     if (tty && chief)
         std::fprintf(stderr, "\n");
     if (world) {
@@ -306,6 +322,15 @@ int train(const TrainArgs& args)
             return fail(result.error().withContext(project::describeRank(*world)));
         if (!finalized.isOk())
             return fail(finalized);
+        if (result->parameterServer) {
+            std::fprintf(args.json ? stderr : stdout,
+                         "%s: parameter server: %lld updates applied (staleness mean %.2f, max %lld), global step "
+                         "%lld\n",
+                         project::describeRank(*world).c_str(), static_cast<long long>(result->asyncUpdates),
+                         result->meanStaleness, static_cast<long long>(result->maxStaleness),
+                         static_cast<long long>(result->lastStep));
+            return kExitOk;
+        }
         if (!chief) {
             // Under mpirun every rank's stdout is one stream: with --json only rank 0's document is on it.
             std::fprintf(args.json ? stderr : stdout, "%s: global step %lld -> %lld, event files in %s\n",

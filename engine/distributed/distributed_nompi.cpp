@@ -76,6 +76,16 @@ Status MpiContext::plainAllreduceFloat(float*, std::int64_t)
 {
     return noMpi();
 }
+Status MpiContext::send(int, int, const std::string&)
+{
+    return noMpi();
+}
+
+Expected<MpiContext::Message> MpiContext::receive(int, int, double)
+{
+    return unexpected(noMpi());
+}
+
 Status MpiContext::barrier()
 {
     return noMpi();

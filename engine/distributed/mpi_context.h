@@ -74,6 +74,22 @@ public:
 
     CollectiveStats stats() const;
 
+    /// A point-to-point message (the parameter servers' requests and replies).
+    struct Message {
+        int source = -1;
+        int tag = 0;
+        std::string bytes;
+    };
+    static constexpr int kAnySource = -1;
+    /// Sends `bytes` to rank `destination` with `tag` (>= 0) on a communicator of its own (never
+    /// mixed with the collectives'); returns once the buffer may be reused.
+    Status send(int destination, int tag, const std::string& bytes);
+    /// Waits for a message from `source` (kAnySource: any rank) with `tag` (-1: any) and returns it.
+    /// The wait polls with short sleeps rather than spinning in MPI (a rank waiting for a parameter
+    /// server shares the machine's cores with it). DeadlineExceeded after `timeoutSeconds` (> 0);
+    /// 0 waits for ever.
+    Expected<Message> receive(int source, int tag, double timeoutSeconds = 0);
+
     /// Stops the background thread (after the other ranks, which keep negotiating until every rank
     /// has stopped) and calls MPI_Finalize. Called again or before initialize(): ok.
     Status finalize();

@@ -115,6 +115,7 @@ struct MpiContext::Impl {
     CollectiveSettings settings;
     MPI_Comm negotiation = MPI_COMM_NULL; ///< the background thread's communicator
     MPI_Comm reference = MPI_COMM_NULL;   ///< plainAllreduceFloat and barrier
+    MPI_Comm messages = MPI_COMM_NULL;    ///< send and receive
     MPI_Datatype halfType = MPI_DATATYPE_NULL;
     MPI_Op halfSumOp = MPI_OP_NULL;
     std::vector<std::unique_ptr<Request>> incoming; ///< submitted, not yet seen by the thread
@@ -452,8 +453,11 @@ Status MpiContext::initialize(const CollectiveSettings& settings)
         return m_impl->mpiError("MPI_Comm_dup", rc);
     if (int rc = MPI_Comm_dup(MPI_COMM_WORLD, &m_impl->reference); rc != MPI_SUCCESS)
         return m_impl->mpiError("MPI_Comm_dup", rc);
+    if (int rc = MPI_Comm_dup(MPI_COMM_WORLD, &m_impl->messages); rc != MPI_SUCCESS)
+        return m_impl->mpiError("MPI_Comm_dup", rc);
     MPI_Comm_set_errhandler(m_impl->negotiation, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(m_impl->reference, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(m_impl->messages, MPI_ERRORS_RETURN);
     MPI_Type_contiguous(2, MPI_BYTE, &m_impl->halfType);
     MPI_Type_commit(&m_impl->halfType);
     MPI_Op_create(&halfSum, 1, &m_impl->halfSumOp);
@@ -550,6 +554,59 @@ CollectiveStats MpiContext::stats() const
     return m_impl->stats;
 }
 
+Status MpiContext::send(int destination, int tag, const std::string& bytes)
+{
+    if (!isInitialized())
+        return failedPreconditionError("MPI: send needs MPI initialised");
+    if (destination < 0 || destination >= size() || tag < 0)
+        return invalidArgumentError(errorPrefix() + "send to rank " + std::to_string(destination) + " with tag " +
+                                    std::to_string(tag) + ": no such rank or a negative tag");
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        return invalidArgumentError(errorPrefix() + "a message of " + std::to_string(bytes.size()) +
+                                    " bytes exceeds MPI's int count");
+    if (int rc = MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, destination, tag,
+                          m_impl->messages);
+        rc != MPI_SUCCESS)
+        return m_impl->mpiError("MPI_Send to rank " + std::to_string(destination), rc);
+    return Status::ok();
+}
+
+Expected<MpiContext::Message> MpiContext::receive(int source, int tag, double timeoutSeconds)
+{
+    if (!isInitialized())
+        return unexpected(failedPreconditionError("MPI: receive needs MPI initialised"));
+    const auto start = std::chrono::steady_clock::now();
+    auto pause = std::chrono::microseconds(20);
+    for (;;) {
+        int found = 0;
+        MPI_Message handle = MPI_MESSAGE_NULL;
+        MPI_Status status;
+        if (int rc = MPI_Improbe(source == kAnySource ? MPI_ANY_SOURCE : source, tag < 0 ? MPI_ANY_TAG : tag,
+                                 m_impl->messages, &found, &handle, &status);
+            rc != MPI_SUCCESS)
+            return unexpected(m_impl->mpiError("MPI_Improbe", rc));
+        if (found) {
+            int count = 0;
+            MPI_Get_count(&status, MPI_BYTE, &count);
+            Message m;
+            m.source = status.MPI_SOURCE;
+            m.tag = status.MPI_TAG;
+            m.bytes.resize(static_cast<std::size_t>(count));
+            if (int rc = MPI_Mrecv(m.bytes.data(), count, MPI_BYTE, &handle, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
+                return unexpected(m_impl->mpiError("MPI_Mrecv", rc));
+            return m;
+        }
+        if (timeoutSeconds > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeoutSeconds)
+            return unexpected(Status(StatusCode::kDeadlineExceeded,
+                errorPrefix() + "no message from " +
+                (source == kAnySource ? std::string("any rank") : "rank " + std::to_string(source)) + " within " +
+                std::to_string(static_cast<int>(timeoutSeconds)) + " s"));
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+    }
+}
+
 Status MpiContext::finalize()
 {
     {
@@ -567,6 +624,7 @@ Status MpiContext::finalize()
     MPI_Type_free(&m_impl->halfType);
     MPI_Comm_free(&m_impl->negotiation);
     MPI_Comm_free(&m_impl->reference);
+    MPI_Comm_free(&m_impl->messages);
     if (int rc = MPI_Finalize(); rc != MPI_SUCCESS)
         return m_impl->mpiError("MPI_Finalize", rc);
     return Status::ok();

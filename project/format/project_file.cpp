@@ -450,10 +450,20 @@ Expected<Project> readProject(const JsonReader& r, const json& doc)
         const json& section = doc.at("distributed");
         if (!section.is_object())
             return unexpected(r.error("distributed", "expected an object, got " + describeJson(section)));
-        if (Status s = r.checkKeys(section, "distributed", {"scale_learning_rate"}); !s.isOk())
+        if (Status s = r.checkKeys(section, "distributed", {"scale_learning_rate", "replication", "ps_tasks"});
+            !s.isOk())
             return unexpected(s);
         TSTUDIO_TRY(scale, r.boolKey(section, "distributed", "scale_learning_rate", false));
         p.distributed.scaleLearningRate = scale;
+        TSTUDIO_TRY(replication, r.stringKey(section, "distributed", "replication", std::string("sync")));
+        if (replication != "sync" && replication != "async")
+            return unexpected(r.error("distributed.replication", "expected \"sync\" or \"async\", got '" +
+                                                                     replication + "'"));
+        p.distributed.asynchronous = replication == "async";
+        TSTUDIO_TRY(psTasks, r.positiveIntKey(section, "distributed", "ps_tasks", 1));
+        if (psTasks != 1 && !p.distributed.asynchronous)
+            return unexpected(r.error("distributed.ps_tasks", "parameter servers need \"replication\": \"async\""));
+        p.distributed.psTasks = psTasks;
     }
     if (doc.contains("perplexity") && !doc.at("perplexity").is_null()) {
         TSTUDIO_TRY(perplexity, r.stringKey(doc, "", "perplexity", std::nullopt));
@@ -757,7 +767,13 @@ std::string projectToJson(const Project& p)
     if (!p.perplexity.empty())
         o["perplexity"] = p.perplexity;
     if (p.distributed != DistributedSettings{})
+    {
         o["distributed"] = ordered{{"scale_learning_rate", p.distributed.scaleLearningRate}};
+        if (p.distributed.asynchronous) {
+            o["distributed"]["replication"] = "async";
+            o["distributed"]["ps_tasks"] = p.distributed.psTasks;
+        }
+    }
     o["settings"] = ordered::parse(p.settings.dump()); // std::map order: sorted keys
     return jsonText(o, 2) + "\n";
 }

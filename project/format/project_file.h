@@ -402,9 +402,14 @@ struct CarryState {
 /// PROJECT --distributed` under mpirun or srun; data_parallel.h says what each rank does). The
 /// project's batch_size stays per rank (Horovod's convention). Written only when it differs from the
 /// default. Keys: "scale_learning_rate" (bool, default false): the learning rate (every value of its
-/// schedule) times the number of ranks, as --scale-lr.
+/// schedule) times the number of ranks, as --scale-lr; "replication" ("sync", the default: Horovod's
+/// synchronous data parallelism; "async": TensorFlow's between-graph asynchronous replication with
+/// parameter servers, parameter_server.h); "ps_tasks" (>= 1, default 1; async only): how many of the
+/// ranks are parameter servers (the last ones).
 struct DistributedSettings {
     bool scaleLearningRate = false;
+    bool asynchronous = false;
+    std::int64_t psTasks = 1;
     bool operator==(const DistributedSettings&) const = default;
 };
 

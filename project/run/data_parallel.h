@@ -23,6 +23,11 @@ struct DataParallel {
     /// Multiply the learning rate by size (every value of its schedule), Horovod's advice when the
     /// global batch grows with the ranks. Or-ed with the project's distributed.scale_learning_rate.
     bool scaleLearningRate = false;
+    /// TensorFlow's between-graph asynchronous replication (parameter_server.h) instead: `rank` and
+    /// `size` are then this worker's index among the workers and their number (each reads its
+    /// shard), and no gradient is averaged nor any variable broadcast; the train op is not run
+    /// locally (PreparedTraining::gradientTensors go to the parameter server, which applies them).
+    bool asynchronous = false;
 };
 
 } // namespace tstudio::project

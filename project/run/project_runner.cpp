@@ -1,5 +1,6 @@
 // trainProject: a project's training run on MonitoredTrainingSession.
 #include "project/run/project_runner.h"
+#include "project/run/parameter_server.h"
 
 #include "project/run/projector_metadata.h"
 #include "project/run/run_hparams.h"
@@ -331,6 +332,20 @@ Status writePerplexity(const std::filesystem::path& logdir, double perplexity, s
     return (*writer)->flush();
 }
 
+/// An asynchronous worker's scalar "staleness" at the global step its variables were pulled at (flushed
+/// with the loop's other events).
+Status writeStaleness(const std::filesystem::path& logdir, std::int64_t staleness, std::int64_t step)
+{
+    auto writer = training::SummaryWriterCache::global().get(logdir.string());
+    if (!writer)
+        return writer.error();
+    tensorflow::Summary summary;
+    tensorflow::Summary::Value* v = summary.add_value();
+    v->set_tag("staleness");
+    v->set_simple_value(static_cast<float>(staleness));
+    return (*writer)->addSummary(summary, step);
+}
+
 /// A number as the log prints it (4 significant digits, "123.4").
 std::string formatNumber(double value)
 {
@@ -533,10 +548,10 @@ public:
               std::unique_ptr<training::MonitoredTrainingSession>* session, TrainRunResult& result,
               const std::string& accuracy, const std::string& stepRead, std::unique_ptr<CarriedState>& carried,
               std::unique_ptr<RunEvaluations>& evaluations, const std::filesystem::path& eventDir, bool chief,
-              std::int64_t lastStep, std::function<void()> forgetUnfinished)
+              std::int64_t lastStep, std::function<void()> forgetUnfinished, ParameterServerClient* async)
         : options(options), prepared(prepared), session(session), result(result), accuracy(accuracy),
           stepRead(stepRead), carried(carried), evaluations(evaluations), eventDir(eventDir), chief(chief),
-          lastStep(lastStep), forgetUnfinished(std::move(forgetUnfinished)),
+          lastStep(lastStep), forgetUnfinished(std::move(forgetUnfinished)), async(async),
           every(options.progressEverySteps > 0 ? options.progressEverySteps
                                                : std::max<std::int64_t>(hooks.logEverySteps.value_or(100), 1))
     {
@@ -550,6 +565,10 @@ public:
         carriedAt = fetches.size(); // the carried state's fetches follow
         if (carried)
             fetches.insert(fetches.end(), carried->fetches().begin(), carried->fetches().end());
+        // An asynchronous worker computes the gradients and leaves their apply to the parameter servers.
+        gradientsAt = fetches.size();
+        if (async)
+            fetches.insert(fetches.end(), async->gradientTensors().begin(), async->gradientTensors().end());
     }
 
     Expected<TrainRunResult> run()
@@ -595,6 +614,19 @@ public:
             carried->reset(); // the carried values hold the session's buffers
         if (options.observer)
             options.observer->sessionClosing();
+        if (async && chief && failure.isOk() && !result.stoppedMidStep) {
+            // The last checkpoint (saved at close) holds the servers' values once every worker is done.
+            auto last = async->pull((*session)->rawSession(), true);
+            if (!last)
+                failure = last.error();
+        }
+        if (async && pushes > 0) {
+            result.asyncUpdates = pushes;
+            result.meanStaleness = static_cast<double>(stalenessSum) / static_cast<double>(pushes);
+            logInfo("training", "asynchronous: " + std::to_string(pushes) + " updates pushed, staleness mean " +
+                                    formatNumber(result.meanStaleness) + ", max " +
+                                    std::to_string(result.maxStaleness));
+        }
         Status closed = (*session)->close();
         if (!failure.isOk()) {
             if (result.lastStep == result.firstStep)
@@ -675,6 +707,19 @@ private:
             if (options.onCheckpoint)
                 options.onCheckpoint(*prefix);
         }
+        std::int64_t pulledAt = 0;
+        if (async) {
+            // Between-graph replication: this step computes on the servers' current variables.
+            auto pulled = async->pull((*session)->rawSession());
+            if (!pulled)
+                return pulled.error();
+            pulledAt = *pulled;
+            if (pulledAt >= lastStep) { // the other workers took the run to its end
+                result.lastStep = pulledAt;
+                done = true;
+                return Status::ok();
+            }
+        }
         auto feeds = prepared->nextFeeds();
         if (!feeds)
             return feeds.error();
@@ -688,7 +733,10 @@ private:
             runOptions.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
             runMetadata.emplace();
         }
-        auto values = (*session)->run(fetches, *feeds, {prepared->trainOp}, trace ? &runOptions : nullptr,
+        std::vector<std::string> targets;
+        if (!async)
+            targets.push_back(prepared->trainOp);
+        auto values = (*session)->run(fetches, *feeds, targets, trace ? &runOptions : nullptr,
                                       runMetadata ? runMetadata->get() : nullptr, options.observer);
         if (!values) {
             done = true;
@@ -713,6 +761,19 @@ private:
         if (!step)
             return step.error();
         result.lastStep = *step + 1;
+        if (async) {
+            std::vector<Tensor> gradients(values->begin() + static_cast<std::ptrdiff_t>(gradientsAt), values->end());
+            values->resize(gradientsAt);
+            auto staleness = async->push((*session)->rawSession(), gradients, pulledAt);
+            if (!staleness)
+                return staleness.error();
+            ++pushes;
+            stalenessSum += *staleness;
+            result.maxStaleness = std::max(result.maxStaleness, *staleness);
+            result.lastStep = async->globalStepAfterPush();
+            if (Status s = writeStaleness(eventDir, *staleness, pulledAt); !s.isOk())
+                return s;
+        }
         if (trace) {
             if (traceAt)
                 tracedAtStep = true;
@@ -762,9 +823,13 @@ private:
     const std::int64_t lastStep;
     const std::function<void()> forgetUnfinished;
     const std::int64_t every;
+    ParameterServerClient* async;
     std::vector<std::string> fetches;
     std::size_t accuracyAt = 0;
     std::size_t carriedAt = 0;
+    std::size_t gradientsAt = 0;
+    std::int64_t pushes = 0;
+    std::int64_t stalenessSum = 0;
     Clock::time_point start;
     Clock::time_point lastReport;
     Clock::time_point lastFlush;
@@ -786,15 +851,66 @@ std::filesystem::path rankEventDirectory(const std::filesystem::path& logdir, in
     return rank == 0 ? logdir : logdir / ("worker_" + std::to_string(rank));
 }
 
+namespace {
+
+/// A parameter server's part of an asynchronous run: the project's training graph (the variables, the
+/// optimizer's update) on a CPU session of its own, serving the workers until they are done.
+Expected<TrainRunResult> serveProject(const Project& project, const Registries& registries,
+                                      const TrainRunOptions& options, const AsyncLayout& layout)
+{
+    TrainRunResult result;
+    result.logdir = logDirectory(project, options);
+    result.parameterServer = true;
+    auto prepared = prepareTraining(project, registries.ops, DataParallel{0, 1, false, true});
+    if (!prepared)
+        return unexpected(prepared.error());
+    auto placement = ParameterPlacement::build(*prepared->builder, *prepared, layout.psTasks);
+    if (!placement)
+        return unexpected(placement.error().withContext(projectLabel(project) + "distributed"));
+    SessionOptions session;
+    session.ops = &registries.ops;
+    session.kernels = &registries.kernels;
+    session.config.set_intra_op_parallelism_threads(options.threads);
+    session.config.set_inter_op_parallelism_threads(1);
+    (*session.config.mutable_device_count())["GPU"] = 0;
+    const auto start = Clock::now();
+    auto report = serveParameters(*prepared->builder, *prepared, *placement, layout, session);
+    if (!report)
+        return unexpected(report.error());
+    result.seconds = secondsBetween(start, Clock::now());
+    result.lastStep = report->lastStep;
+    result.asyncUpdates = report->updates;
+    result.meanStaleness = report->meanStaleness;
+    result.maxStaleness = report->maxStaleness;
+    logInfo("training", "ps task " + std::to_string(layout.rank - layout.workers()) + ": " +
+                            std::to_string(report->updates) + " updates applied, staleness mean " +
+                            formatNumber(report->meanStaleness) + ", max " + std::to_string(report->maxStaleness) +
+                            "; global step " + std::to_string(report->lastStep));
+    return result;
+}
+
+} // namespace
+
 Expected<TrainRunResult> trainProject(const Project& project, const Registries& registries,
                                       const TrainRunOptions& options)
 {
     if (Status s = checkDevice(project.device, project.replicas); !s.isOk())
         return unexpected(s);
-    const DataParallel parallel = options.dataParallel.value_or(DataParallel{});
+    DataParallel parallel = options.dataParallel.value_or(DataParallel{});
     if (parallel.size < 1 || parallel.rank < 0 || parallel.rank >= parallel.size)
         return unexpected(invalidArgumentError("data-parallel: rank " + std::to_string(parallel.rank) + " of " +
                                                std::to_string(parallel.size) + " does not exist"));
+    // "replication": "async" in an MPI job: the last ranks serve the variables, the others are workers.
+    std::optional<AsyncLayout> layout;
+    if (options.dataParallel && project.distributed.asynchronous) {
+        layout = AsyncLayout{parallel.rank, parallel.size, static_cast<int>(project.distributed.psTasks)};
+        if (Status s = layout->check(); !s.isOk())
+            return unexpected(s.withContext(projectLabel(project).empty() ? "project" : projectLabel(project)));
+        logInfo("training", "asynchronous replication (between-graph, parameter servers): " + layout->describe());
+        if (layout->isPs())
+            return serveProject(project, registries, options, *layout);
+        parallel = DataParallel{parallel.rank, layout->workers(), false, true};
+    }
     const bool chief = parallel.rank == 0;
     if (parallel.size > 1 && project.eval && project.eval->earlyStopping)
         return unexpected(invalidArgumentError(
@@ -813,7 +929,7 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         removeInterruptedWrites(result.logdir / "best");
     }
     const std::filesystem::path eventDir = rankEventDirectory(result.logdir, parallel.rank);
-    if (options.dataParallel)
+    if (options.dataParallel && !layout)
         logInfo("training", dataParallelLine(project, parallel, eventDir));
 
     auto prepared = prepareTraining(project, registries.ops, parallel);
@@ -825,6 +941,23 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     const std::string stepRead = added.stepRead;
     std::unique_ptr<CarriedState> carried = std::move(added.carried);
     std::unique_ptr<RunEvaluations> evaluations = std::move(added.evaluations);
+    std::unique_ptr<ParameterServerClient> async;
+    if (layout) {
+        auto placement = ParameterPlacement::build(b, *prepared, layout->psTasks);
+        if (!placement)
+            return unexpected(placement.error().withContext(projectLabel(project) + "distributed"));
+        if (chief)
+            for (const std::string& line : placement->mappingLines(*layout))
+                logInfo("placement", line);
+        logInfo("training", "worker " + std::to_string(parallel.rank) + " of " + std::to_string(parallel.size) +
+                                ": batch " + std::to_string(project.batchSize) + ", shard " +
+                                std::to_string(parallel.rank) + " of " + std::to_string(parallel.size) +
+                                " of every data source; " + std::to_string(prepared->gradientTensors.size()) +
+                                " gradient tensors pushed each step" +
+                                (chief ? "; checkpoints from this worker (the chief)" : "") +
+                                ", this worker's event files in " + eventDir.string());
+        async = std::make_unique<ParameterServerClient>(*layout, std::move(*placement), prepared->gradientTensors);
+    }
 
     std::int64_t lastStep = options.steps.value_or(project.steps);
     if (project.hooks.stopAtStep)
@@ -857,6 +990,16 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
             return unexpected(s.withContext("broadcasting rank 0's variables"));
         }
     }
+    if (async && chief) {
+        // The servers start from the chief's variables (restored or initialised), as the chief
+        // initialises the variables placed on /job:ps in TensorFlow; the other workers wait for it.
+        if (Status s = async->initialize((*session)->rawSession()); !s.isOk()) {
+            (void)(*session)->close();
+            forgetUnfinished();
+            (void)async->done(true);
+            return unexpected(s.withContext("sending the chief's variables to the parameter servers"));
+        }
+    }
     if (options.onSessionGraph)
         options.onSessionGraph(b.graphDef());
     auto first = training::fetchInt64((*session)->rawSession(), prepared->globalStep);
@@ -885,8 +1028,11 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
         if (Status s = writeProjectorMetadata(project, b.graphDef(), result.logdir); !s.isOk())
             logWarning("project", "the projector's metadata.tsv was not written: " + s.toString());
     auto ran = TrainLoop(options, hooks, &*prepared, &*session, result, accuracy, stepRead, carried, evaluations,
-                         eventDir, chief, lastStep, forgetUnfinished)
+                         eventDir, chief, lastStep, forgetUnfinished, async.get())
                    .run();
+    if (async)
+        if (Status s = async->done(!ran.has_value()); !s.isOk() && ran)
+            return unexpected(s);
     if (hparamsWriter) {
         Status ended = writeRunSessionEnd(*hparamsWriter, !ran.has_value(), result.lastStep);
         if (ended.isOk())

@@ -138,6 +138,13 @@ struct TrainRunResult {
     /// were reached, or an in-graph iterator ran out) after this many steps of this run: training
     /// ended there, before `steps`, with a final checkpoint, as MonitoredTrainingSession ends it.
     std::optional<std::int64_t> inputExhaustedAfter;
+    /// distributed.replication "async": the updates this rank pushed (a worker) or applied (a
+    /// parameter server), and their staleness (updates applied by the servers between a push's pull and
+    /// its apply; also the worker's scalar "staleness" in its event file at each pulled step).
+    std::int64_t asyncUpdates = 0;
+    double meanStaleness = 0;
+    std::int64_t maxStaleness = 0;
+    bool parameterServer = false; ///< this rank served the variables (it trained nothing itself)
 };
 
 /// Trains `project` until the global step reaches options.steps (else project.steps, or

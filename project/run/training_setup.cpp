@@ -400,7 +400,7 @@ Expected<std::string> buildOptimizerStep(GraphBuilder& b, const Project& project
                                          PreparedTraining& out)
 {
     const TrainingSetup& setup = project.training;
-    const bool distributedRun = parallel.size > 1;
+    const bool distributedRun = parallel.size > 1 && !parallel.asynchronous;
     auto stepOr = training::getOrCreateGlobalStep(b);
     if (!stepOr)
         return unexpected(stepOr.error().withContext(label + "training.global_step"));
@@ -451,6 +451,11 @@ Expected<std::string> buildOptimizerStep(GraphBuilder& b, const Project& project
     if (!updates)
         return unexpected(updates.error().withContext(label + "graph"));
     out.updateOps = updates->size();
+    if (parallel.asynchronous && !updates->empty())
+        return unexpected(invalidArgumentError(
+            label + "distributed.replication: \"async\": the graph has " + std::to_string(updates->size()) +
+            " UPDATE_OPS (batch-norm moving averages), which the train op runs on the worker's forward pass; a "
+            "parameter server applies gradients only. Train this graph with \"sync\" replication"));
     auto afterUpdates = training::afterUpdateOps(b);
     std::vector<training::GradAndVar> gradsAndVars;
     if (project.replicas > 1) {
@@ -491,6 +496,16 @@ Expected<std::string> buildOptimizerStep(GraphBuilder& b, const Project& project
         for (std::size_t i = 0; i < sparseGradsAndVars.size(); ++i)
             sparseGradsAndVars[i].first = clipped->first[i];
     }
+    for (const auto& [g, v] : sparseGradsAndVars) {
+        if (!g)
+            continue;
+        if (g->isSparse()) {
+            out.gradientTensors.push_back(g->sparse().values.name());
+            out.gradientTensors.push_back(g->sparse().indices.name());
+        } else {
+            out.gradientTensors.push_back(g->dense().name());
+        }
+    }
     auto train = (*optimizer)->applyGradientsWithSlices(b, sparseGradsAndVars, step);
     if (!train)
         return unexpected(train.error().withContext(label + "training.optimizer"));
@@ -503,8 +518,16 @@ Expected<PreparedTraining> prepareTraining(const Project& project, const OpRegis
 {
     const std::string label = projectLabel(project);
     const TrainingSetup& setup = project.training;
-    const bool distributedRun = parallel.size > 1;
-    if (distributedRun && !distributed::mpiBuilt())
+    const bool distributedRun = parallel.size > 1 && !parallel.asynchronous;
+    if (parallel.asynchronous && setup.trainOp)
+        return unexpected(invalidArgumentError(
+            label + "distributed.replication: \"async\" needs training.optimizer (the workers send its gradients "
+                    "to the parameter servers, which apply them); the graph's own training.train_op '" +
+            *setup.trainOp + "' cannot be split so"));
+    if (parallel.asynchronous && project.replicas > 1)
+        return unexpected(invalidArgumentError(label + "distributed.replication: \"async\" with replicas " +
+                                               std::to_string(project.replicas) + ": train one tower per worker"));
+    if ((distributedRun || parallel.asynchronous) && !distributed::mpiBuilt())
         return unexpected(unavailableError(
             label + "distributed: this build has no MPI support (install openmpi-bin and libopenmpi-dev)"));
     TSTUDIO_TRY(loaded, loadGraph(project, ops, label));

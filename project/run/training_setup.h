@@ -53,6 +53,10 @@ struct PreparedTraining {
     /// session is created (restored or initialised), as BroadcastGlobalVariablesHook. Empty
     /// otherwise.
     std::string broadcastOp;
+    /// With an optimizer: the tensors apply_gradients takes (after averaging and clipping): a dense
+    /// gradient's tensor, an IndexedSlices' values and indices; the train op computes from them
+    /// alone, so a run feeding them applies those gradients (a parameter server's update).
+    std::vector<std::string> gradientTensors;
     /// How many UPDATE_OPS (batch-norm moving averages) the train op built from `optimizer` runs first.
     std::size_t updateOps = 0;
     /// training.warm_start: the variables initOp restores from `warmStartCheckpoint` after

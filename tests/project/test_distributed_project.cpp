@@ -310,7 +310,7 @@ private slots:
         auto unknown = parseProject(doc.dump(), "p.tsproj");
         QVERIFY(!unknown);
         QCOMPARE(unknown.error().message(),
-                 std::string("p.tsproj: distributed.scale_lr: unknown key (expected one of scale_learning_rate)"));
+                 std::string("p.tsproj: distributed.scale_lr: unknown key (expected one of scale_learning_rate, replication, ps_tasks)"));
     }
 
     /// The curve, the broadcast and the files of each rank (see the file's comment).
