@@ -10270,10 +10270,6 @@ max %4</source>
         <translation>在多个进程上运行</translation>
     </message>
     <message>
-        <source>Trains the project with Open MPI: every process trains on its own batches of the project&apos;s batch size and their gradients are averaged at each step. Rank 0 writes the checkpoints and event files, and the dashboard follows them.</source>
-        <translation>用 Open MPI 训练项目：每个进程以项目的批量大小训练各自的批次，每一步对它们的梯度求平均。rank 0 写入检查点和事件文件，仪表板会跟随显示。</translation>
-    </message>
-    <message>
         <source>Processes:</source>
         <translation>进程数：</translation>
     </message>
@@ -10328,6 +10324,34 @@ max %4</source>
     <message>
         <source>Run</source>
         <translation>运行</translation>
+    </message>
+    <message>
+        <source>Trains the project with Open MPI: every process trains on its own batches of the project&apos;s batch size, their gradients averaged at each step (synchronous) or applied by parameter servers as they come (asynchronous). Rank 0 writes the checkpoints and event files, and the dashboard follows them.</source>
+        <translation>使用 Open MPI 训练项目：每个进程按项目的批大小训练自己的批次，其梯度在每一步取平均（同步），或由参数服务器在到达时应用（异步）。0 号进程写入检查点和事件文件，仪表板跟随显示。</translation>
+    </message>
+    <message>
+        <source>Replication:</source>
+        <translation>复制方式：</translation>
+    </message>
+    <message>
+        <source>Synchronous: gradients averaged at each step (Horovod)</source>
+        <translation>同步：每一步对梯度取平均（Horovod）</translation>
+    </message>
+    <message>
+        <source>Asynchronous: parameter servers; workers do not wait</source>
+        <translation>异步：参数服务器；工作进程互不等待</translation>
+    </message>
+    <message>
+        <source>The project&apos;s distributed.replication. Asynchronous is TensorFlow&apos;s between-graph replication: the last processes hold the variables and apply each worker&apos;s gradients as they come; the staleness of each update is logged</source>
+        <translation>项目的 distributed.replication。异步即 TensorFlow 的图间复制：最后几个进程保存变量，并在每个工作进程的梯度到达时应用；每次更新的陈旧度会记录在日志中</translation>
+    </message>
+    <message>
+        <source>Parameter servers:</source>
+        <translation>参数服务器：</translation>
+    </message>
+    <message>
+        <source>How many of the processes hold the variables (the project&apos;s distributed.ps_tasks); the others are workers</source>
+        <translation>多少个进程保存变量（项目的 distributed.ps_tasks）；其余为工作进程</translation>
     </message>
 </context>
 <context>
@@ -10900,6 +10924,12 @@ max %4</source>
     <message>
         <source>Checking the project…</source>
         <translation>正在检查项目…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter server(s) of %1 processes leave no worker: choose more processes or fewer parameter servers.</source>
+        <translation>
+            <numerusform>%1 个进程中的 %n 个参数服务器没有留下工作进程：请选择更多进程或更少的参数服务器。</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,7 @@
 
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -83,6 +84,16 @@ void DistributedDialog::buildUi()
     m_browseHostfile = new QPushButton(this);
     m_scale = new QCheckBox(this);
     m_scale->setObjectName(QStringLiteral("distributedScaleLr"));
+    m_replicationLabel = new QLabel(this);
+    m_replication = new QComboBox(this);
+    m_replication->setObjectName(QStringLiteral("distributedReplication"));
+    m_replication->addItem(QString(), false);
+    m_replication->addItem(QString(), true);
+    m_psTasksLabel = new QLabel(this);
+    m_psTasks = new QSpinBox(this);
+    m_psTasks->setObjectName(QStringLiteral("distributedPsTasks"));
+    m_psTasks->setRange(1, kMaxProcesses - 1);
+    m_psTasks->setMinimumWidth(m_processes->minimumWidth());
     m_logdirLabel = new QLabel(this);
     m_logdir = new QLineEdit(this);
     m_logdir->setObjectName(QStringLiteral("distributedLogdir"));
@@ -117,10 +128,17 @@ void DistributedDialog::buildUi()
     hostfileRow->addWidget(m_hostfile, 1);
     form->addLayout(hostfileRow, 3, 1);
     form->addWidget(m_browseHostfile, 3, 2);
-    form->addWidget(m_scale, 4, 1, 1, 2);
-    form->addWidget(m_logdirLabel, 5, 0);
-    form->addWidget(m_logdir, 5, 1);
-    form->addWidget(m_browseLogdir, 5, 2);
+    form->addWidget(m_replicationLabel, 4, 0);
+    form->addWidget(m_replication, 4, 1, 1, 2);
+    form->addWidget(m_psTasksLabel, 5, 0);
+    auto* psRow = new QHBoxLayout;
+    psRow->addWidget(m_psTasks);
+    psRow->addStretch(1);
+    form->addLayout(psRow, 5, 1, 1, 2);
+    form->addWidget(m_scale, 6, 1, 1, 2);
+    form->addWidget(m_logdirLabel, 7, 0);
+    form->addWidget(m_logdir, 7, 1);
+    form->addWidget(m_browseLogdir, 7, 2);
     form->setColumnStretch(1, 1);
 
     auto* buttons = new QDialogButtonBox(this);
@@ -148,6 +166,8 @@ void DistributedDialog::buildUi()
     connect(m_local, &QRadioButton::toggled, this, [this] { refresh(); });
     connect(m_hostfile, &QLineEdit::textChanged, this, [this] { refresh(); });
     connect(m_scale, &QCheckBox::toggled, this, [this] { refresh(); });
+    connect(m_replication, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_psTasks, &QSpinBox::valueChanged, this, [this] { refresh(); });
     connect(m_logdir, &QLineEdit::textChanged, this, [this] { refresh(); });
     connect(m_browseHostfile, &QPushButton::clicked, this, [this] {
         const QString file = QFileDialog::getOpenFileName(this, tr("Open MPI Hostfile"), m_hostfile->text());
@@ -167,8 +187,9 @@ void DistributedDialog::retranslateUi()
 {
     setWindowTitle(tr("Run on Several Processes"));
     m_intro->setText(tr("Trains the project with Open MPI: every process trains on its own batches of the "
-                        "project's batch size and their gradients are averaged at each step. Rank 0 writes the "
-                        "checkpoints and event files, and the dashboard follows them."));
+                        "project's batch size, their gradients averaged at each step (synchronous) or applied by "
+                        "parameter servers as they come (asynchronous). Rank 0 writes the checkpoints and event "
+                        "files, and the dashboard follows them."));
     m_processesLabel->setText(tr("Processes:"));
     m_processes->setToolTip(tr("The number of ranks (mpirun -np)"));
     m_whereLabel->setText(tr("Where:"));
@@ -176,6 +197,15 @@ void DistributedDialog::retranslateUi()
     m_useHostfile->setText(tr("The hosts of an Open MPI hostfile:"));
     m_hostfile->setPlaceholderText(tr("A file of lines \"host slots=N\""));
     m_browseHostfile->setText(tr("Browse…"));
+    m_replicationLabel->setText(tr("Replication:"));
+    m_replication->setItemText(0, tr("Synchronous: gradients averaged at each step (Horovod)"));
+    m_replication->setItemText(1, tr("Asynchronous: parameter servers; workers do not wait"));
+    m_replication->setToolTip(tr("The project's distributed.replication. Asynchronous is TensorFlow's between-graph "
+                                 "replication: the last processes hold the variables and apply each worker's "
+                                 "gradients as they come; the staleness of each update is logged"));
+    m_psTasksLabel->setText(tr("Parameter servers:"));
+    m_psTasks->setToolTip(tr("How many of the processes hold the variables (the project's distributed.ps_tasks); "
+                             "the others are workers"));
     m_scale->setText(tr("Scale the learning rate by the number of processes"));
     m_scale->setToolTip(tr("The effective batch is N times the project's batch size; a learning rate N times larger "
                            "often keeps the same progress per example (--scale-lr)"));
@@ -206,6 +236,8 @@ DistributedChoices DistributedDialog::choices() const
     c.hostfile = m_hostfile->text().trimmed();
     c.scaleLearningRate = m_scale->isChecked();
     c.logdir = m_logdir->text().trimmed();
+    c.asynchronous = m_replication->currentData().toBool();
+    c.psTasks = m_psTasks->value();
     return c;
 }
 
@@ -216,6 +248,8 @@ void DistributedDialog::setChoices(const DistributedChoices& c)
     m_hostfile->setText(c.hostfile);
     m_scale->setChecked(c.scaleLearningRate);
     m_logdir->setText(c.logdir);
+    m_replication->setCurrentIndex(c.asynchronous ? 1 : 0);
+    m_psTasks->setValue(c.psTasks);
     refresh();
 }
 
@@ -235,6 +269,11 @@ void DistributedDialog::refresh()
         return;
     m_hostfile->setEnabled(m_useHostfile->isChecked());
     m_browseHostfile->setEnabled(true);
+    const bool asynchronous = m_replication->currentData().toBool();
+    m_psTasks->setEnabled(asynchronous);
+    m_psTasksLabel->setEnabled(asynchronous);
+    // Horovod's advice: an asynchronous step is one worker's batch.
+    m_scale->setEnabled(!asynchronous);
     const DistributedPreview preview = m_preview ? m_preview(choices()) : DistributedPreview{};
     m_previewText->setPlainText(preview.commandLine);
     m_problem->setText(preview.problem);

@@ -9,6 +9,7 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -19,15 +20,18 @@ class QSpinBox;
 
 namespace tstudio::training_panel {
 
-/// The dialog's choices. All but the log directory (which belongs to the project) are remembered
-/// in the settings under training/distributed/ (processes, hosts "local" or "hostfile", hostfile,
-/// scaleLearningRate).
+/// The dialog's choices. All but the log directory and the replication (which belong to the project:
+/// its "distributed" settings) are remembered in the settings under training/distributed/
+/// (processes, hosts "local" or "hostfile", hostfile, scaleLearningRate).
 struct DistributedChoices {
     int processes = 2;
     bool useHostfile = false; ///< false: this machine, oversubscribed
     QString hostfile;
     bool scaleLearningRate = false;
     QString logdir;
+    /// The project's distributed.replication "async": the last psTasks processes are parameter servers.
+    bool asynchronous = false;
+    int psTasks = 1;
 
     static DistributedChoices load(const QSettings& settings);
     void save(QSettings& settings) const;
@@ -57,6 +61,8 @@ public:
     QRadioButton* hostfileButton() const { return m_useHostfile; }
     QLineEdit* hostfileEdit() const { return m_hostfile; }
     QCheckBox* scaleLearningRateBox() const { return m_scale; }
+    QComboBox* replicationBox() const { return m_replication; }
+    QSpinBox* psTasksBox() const { return m_psTasks; }
     QLineEdit* logDirectoryEdit() const { return m_logdir; }
     QString previewText() const;
     QString problemText() const;
@@ -80,6 +86,10 @@ private:
     QLineEdit* m_hostfile = nullptr;
     QPushButton* m_browseHostfile = nullptr;
     QCheckBox* m_scale = nullptr;
+    QLabel* m_replicationLabel = nullptr;
+    QComboBox* m_replication = nullptr;
+    QLabel* m_psTasksLabel = nullptr;
+    QSpinBox* m_psTasks = nullptr;
     QLabel* m_logdirLabel = nullptr;
     QLineEdit* m_logdir = nullptr;
     QPushButton* m_browseLogdir = nullptr;

@@ -63,7 +63,7 @@ project::MpiLaunch launchOf(const DistributedChoices& choices, const std::filesy
     launch.processes = choices.processes;
     launch.hosts = choices.useHostfile ? project::MpiHosts::kHostfile : project::MpiHosts::kThisMachine;
     launch.hostfile = choices.hostfile.toStdString();
-    launch.scaleLearningRate = choices.scaleLearningRate;
+    launch.scaleLearningRate = choices.scaleLearningRate && !choices.asynchronous;
     launch.tstudio = tstudio;
     launch.project = project.toStdString();
     launch.logdir = choices.logdir.toStdString();
@@ -144,6 +144,11 @@ DistributedPreview TrainingPanel::distributedPreview(const DistributedChoices& c
         problems << tr("Choose the hostfile that lists the hosts and their slots.");
     if (dir.isEmpty())
         problems << tr("Choose a log directory for the checkpoints and event files.");
+    if (choices.asynchronous && choices.psTasks >= choices.processes)
+        problems << tr("%n parameter server(s) of %1 processes leave no worker: choose more processes or fewer "
+                       "parameter servers.",
+                       nullptr, choices.psTasks)
+                        .arg(choices.processes);
     if (!m_source)
         problems << tr("There is no project to train: open a .tsproj, or a graph in the node editor.");
     preview.problem = problems.join(QLatin1Char('\n'));
@@ -156,6 +161,12 @@ void TrainingPanel::openDistributedDialog()
         return;
     DistributedChoices choices = DistributedChoices::load(QSettings());
     choices.logdir = m_logdir->text().trimmed();
+    // The replication is the project's setting.
+    if (m_source)
+        if (auto p = m_source()) {
+            choices.asynchronous = p->distributed.asynchronous;
+            choices.psTasks = static_cast<int>(p->distributed.psTasks);
+        }
     auto* dialog = new DistributedDialog(
         choices, [this](const DistributedChoices& c) { return distributedPreview(c); }, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -247,6 +258,8 @@ void TrainingPanel::launchDistributed(project::Project p, const QString& dir, co
     const std::string name = p.name;
     project::Project written = project::relocatedProject(std::move(p), projectFile.toStdString());
     written.name = name;
+    written.distributed.asynchronous = choices.asynchronous;
+    written.distributed.psTasks = choices.asynchronous ? choices.psTasks : 1;
     if (const Status s = project::saveProject(written, projectFile.toStdString()); !s.isOk())
         return fail(tr("Cannot write %1: %2").arg(projectFile, QString::fromStdString(s.message())));
 

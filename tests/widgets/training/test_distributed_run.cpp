@@ -10,6 +10,7 @@
 #include "training/training_panel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -178,6 +179,46 @@ private slots:
                  qPrintable(none.problem));
         QVERIFY(!panel.startDistributed(c));
         QVERIFY2(panel.statusText().contains(QStringLiteral("mpirun was not found")), qPrintable(panel.statusText()));
+    }
+
+    /// The replication is the project's: the dialog opens on it, the parameter servers count only when
+    /// asynchronous, a count that leaves no worker is refused, and the launched project carries the choice.
+    void replicationIsTheProjectsSetting()
+    {
+        QTemporaryDir bin, logs;
+        writeScript(bin, QStringLiteral("mpirun"), "exit 0\n");
+        PathPrefix path(bin.path());
+        TrainingPanel panel(nullptr);
+        bind(panel, logs.filePath(QStringLiteral("run")), 40, QStringLiteral("/opt/ts/tstudio"));
+        panel.setProjectSource(
+            [] {
+                auto p = project::loadProject(kSpirals);
+                if (p) {
+                    p->distributed.asynchronous = true;
+                    p->distributed.psTasks = 2;
+                }
+                return p;
+            },
+            QStringLiteral("spirals"));
+        QSignalSpy opened(&panel, &TrainingPanel::distributedDialogOpened);
+        panel.openDistributedDialog();
+        QCOMPARE(opened.size(), 1);
+        auto* dialog = opened.front().at(0).value<DistributedDialog*>();
+        QCOMPARE(dialog->replicationBox()->currentIndex(), 1);
+        QCOMPARE(dialog->psTasksBox()->value(), 2);
+        QVERIFY(dialog->psTasksBox()->isEnabled());
+        QVERIFY(!dialog->scaleLearningRateBox()->isEnabled());
+        dialog->processesBox()->setValue(2);
+        QVERIFY2(dialog->problemText().contains(QStringLiteral("leave no worker")), qPrintable(dialog->problemText()));
+        QVERIFY(!dialog->runButton()->isEnabled());
+        dialog->processesBox()->setValue(3);
+        QVERIFY(dialog->runButton()->isEnabled());
+        QVERIFY(dialog->choices().asynchronous);
+        dialog->replicationBox()->setCurrentIndex(0);
+        QVERIFY(!dialog->psTasksBox()->isEnabled());
+        QVERIFY(dialog->scaleLearningRateBox()->isEnabled());
+        QVERIFY(!dialog->choices().asynchronous);
+        dialog->reject();
     }
 
     /// A job that fails: the status shows the headline and the ranks' and mpirun's last lines
@@ -442,6 +483,44 @@ private slots:
         QVERIFY(QFile::exists(logdir + QStringLiteral("/model.ckpt-20.index")));
         QVERIFY(hasEventFile(logdir + QStringLiteral("/worker_1")));
         QVERIFY2(panel.statusText().contains(QStringLiteral("Finished on 2 processes at step 20")),
+                 qPrintable(panel.statusText()));
+    }
+
+    /// Asynchronous through the panel: 1 parameter server and 2 workers; the ranks say who they are
+    /// and the server its updates; the project the ranks read says "async".
+    void trainsAsynchronouslyOnThreeProcesses()
+    {
+        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+        if (mpirun.isEmpty())
+            QSKIP("mpirun not found (install openmpi-bin): the 3-process run through the panel is skipped");
+        QTemporaryDir logs;
+        const QString logdir = logs.filePath(QStringLiteral("run"));
+        TrainingPanel panel(nullptr);
+        bind(panel, logdir, 40);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy output(&panel, &TrainingPanel::processOutput);
+        DistributedChoices c;
+        c.processes = 3;
+        c.logdir = logdir;
+        c.asynchronous = true;
+        c.psTasks = 1;
+        QVERIFY(panel.startDistributed(c));
+        QVERIFY(finished.wait(240000));
+        QStringList lines;
+        for (const auto& args : output)
+            lines << args.at(0).toString() + QStringLiteral(": ") + args.at(1).toString();
+        QVERIFY2(finished.front().at(0).toBool(),
+                 qPrintable(finished.front().at(1).toString() + "\n" + lines.join('\n')));
+        auto written = project::loadProject((logdir + QStringLiteral("/distributed_project.tsproj")).toStdString());
+        QVERIFY(written);
+        QVERIFY(written->distributed.asynchronous);
+        const QString all = lines.join('\n');
+        QVERIFY2(all.contains(QStringLiteral("rank 0 of 3: worker 0 of 2 (the chief), 1 ps task")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("job:ps/task:0 -> rank 2: ")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("parameter server: ")), qPrintable(all));
+        QVERIFY(hasEventFile(logdir));
+        QVERIFY(hasEventFile(logdir + QStringLiteral("/worker_1")));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Finished on 3 processes at step 4")),
                  qPrintable(panel.statusText()));
     }
 };
