@@ -968,6 +968,16 @@ Expected<TrainRunResult> trainProject(const Project& project, const Registries& 
     if (!sessionSettings)
         return unexpected(sessionSettings.error());
     training::MonitoredTrainingSessionOptions mts = std::move(*sessionSettings);
+    if (async && !chief) {
+        // A worker that is not the chief, as TensorFlow's (is_chief=False): its own hooks only (no
+        // summaries or checkpoints), and a session that waits for the model the chief made ready, here
+        // the parameter servers' variables, which the servers send once the chief has given them.
+        mts.isChief = false;
+        mts.workerSharedState = [client = async.get()](Session& s) -> Status {
+            auto pulled = client->pull(s);
+            return pulled ? Status::ok() : pulled.error();
+        };
+    }
     const Hooks& hooks = project.hooks;
 
     // Only rank 0's own checkpoints are ever removed (the others write none).

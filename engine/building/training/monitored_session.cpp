@@ -87,8 +87,12 @@ MonitoredTrainingSession::create(GraphBuilder& graph, MonitoredTrainingSessionOp
     applyDefaults<double, std::int64_t>(options.saveCheckpointSecs, options.saveCheckpointSteps, 600.0, std::nullopt);
 
     std::vector<std::shared_ptr<SessionRunHook>>& hooks = self->m_hooks;
-    hooks = options.chiefOnlyHooks;
-    const bool summaries = !options.summaryDir.empty();
+    // A worker (is_chief=False) runs the caller's hooks only: TensorFlow adds the chief-only hooks and
+    // the step counter, summary and checkpoint hooks for a chief alone.
+    const bool chief = options.isChief;
+    if (chief)
+        hooks = options.chiefOnlyHooks;
+    const bool summaries = chief && !options.summaryDir.empty();
     if (summaries && options.logStepCountSteps > 0) {
         StepCounterHookOptions o;
         o.everyNSteps = options.logStepCountSteps;
@@ -111,7 +115,7 @@ MonitoredTrainingSession::create(GraphBuilder& graph, MonitoredTrainingSessionOp
             return unexpected(hook.error());
         hooks.push_back(*hook);
     }
-    if (!options.checkpointDir.empty() && (options.saveCheckpointSecs || options.saveCheckpointSteps)) {
+    if (chief && !options.checkpointDir.empty() && (options.saveCheckpointSecs || options.saveCheckpointSteps)) {
         CheckpointSaverHookOptions o;
         o.checkpointDir = options.checkpointDir;
         o.saveSecs = options.saveCheckpointSecs;
@@ -150,11 +154,26 @@ MonitoredTrainingSession::create(GraphBuilder& graph, MonitoredTrainingSessionOp
 
 Status MonitoredTrainingSession::createSessionOnce()
 {
-    m_session = std::make_unique<Session>(m_options.session);
-    if (Status s = m_session->create(m_graph->graphDef()); !s.isOk())
-        return s;
-    if (Status s = prepareSession(); !s.isOk())
-        return s;
+    if (m_options.isChief) {
+        m_session = std::make_unique<Session>(m_options.session);
+        if (Status s = m_session->create(m_graph->graphDef()); !s.isOk())
+            return s;
+        if (Status s = prepareSession(); !s.isOk())
+            return s;
+    } else {
+        // WorkerSessionCreator: wait until another task (the chief) has made the model ready.
+        SessionManagerOptions managerOptions;
+        managerOptions.localInitOp = m_scaffold->localInitOp();
+        managerOptions.readyOp = m_scaffold->readyOp();
+        managerOptions.readyForLocalInitOp = m_scaffold->readyForLocalInitOp();
+        managerOptions.recoveryWaitSecs = m_options.recoveryWaitSecs;
+        auto session = SessionManager(std::move(managerOptions))
+                           .waitForSession(m_options.session, m_graph->graphDef(), m_options.maxWaitSecs,
+                                           m_options.workerSharedState);
+        if (!session)
+            return session.error();
+        m_session = std::move(*session);
+    }
     m_coordinator = std::make_unique<Coordinator>(std::vector<StatusCode>{});
     if (Status s = startQueueRunners(*m_session, *m_coordinator, m_options.queueRunners); !s.isOk())
         return s;

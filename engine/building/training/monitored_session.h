@@ -12,6 +12,7 @@
 #include "training/session_run_hook.h"
 #include "training/summary_writer_cache.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,18 @@ struct MonitoredTrainingSessionOptions {
     /// Recoveries from Aborted/Unavailable in a row before the error is returned (TensorFlow
     /// retries without end; a local engine that fails so persistently is not being preempted).
     int maxRecoveries = 10;
+    /// is_chief. False: a worker as TensorFlow makes it (WorkerSessionCreator): only `hooks` run (no
+    /// chief-only hooks, no step counter, summaries or checkpoints; the directories are unused), and
+    /// its session is not initialised but waited for (SessionManager.wait_for_session with the
+    /// scaffold's local init, ready and ready-for-local-init ops): until the model is ready, every
+    /// recoveryWaitSecs, at most maxWaitSecs (TensorFlow's 7200; nullopt: no limit), then
+    /// DeadlineExceeded "Session was not ready after waiting 7200 secs.".
+    bool isChief = true;
+    std::optional<double> maxWaitSecs = 7200;
+    double recoveryWaitSecs = 30;
+    /// A worker's variables held by other tasks (SessionManager::waitForSession's `shared`): run on
+    /// each new session before its readiness is checked.
+    std::function<Status(Session&)> workerSharedState;
 };
 
 /// Whether `s` is one of the errors _RecoverableSession recovers from (Aborted, Unavailable).
@@ -81,8 +94,9 @@ bool isPreemptionError(const Status& s);
 /// (orderGlobalStepReadBeforeIncrements), so the hooks fire at TensorFlow's steps.
 ///
 /// The builder must outlive the session and not change after create(). Not synchronised: one
-/// thread at a time (the queue runners' threads use the Session, not this object). Not supported:
-/// workers (is_chief=False).
+/// thread at a time (the queue runners' threads use the Session, not this object). A worker
+/// (isChief false) gets only its own hooks and waits for a ready model instead of preparing one (see
+/// MonitoredTrainingSessionOptions::isChief).
 ///
 /// Recovery (_RecoverableSession): a run that fails with Aborted or Unavailable (from the session or
 /// a hook) closes the session (its queue runners stopped) and creates a new one as create() did

@@ -92,7 +92,8 @@ Expected<bool> SessionManager::prepareSession(Session& session, const PrepareSes
 
 Expected<std::unique_ptr<Session>> SessionManager::waitForSession(const SessionOptions& options,
                                                                   const tensorflow::GraphDef& graph,
-                                                                  std::optional<double> maxWaitSecs) const
+                                                                  std::optional<double> maxWaitSecs,
+                                                                  const std::function<Status(Session&)>& shared) const
 {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -100,6 +101,9 @@ Expected<std::unique_ptr<Session>> SessionManager::waitForSession(const SessionO
         auto session = std::make_unique<Session>(options);
         if (Status s = session->create(graph); !s.isOk())
             return unexpected(s);
+        if (shared)
+            if (Status s = shared(*session); !s.isOk())
+                return unexpected(s);
         auto localWhy = tryRunLocalInitOp(*session);
         if (!localWhy)
             return unexpected(localWhy.error());

@@ -58,9 +58,13 @@ public:
     /// wait_for_session: creates sessions of `graph` until one is ready (its local init op run when
     /// it may be), sleeping recoveryWaitSecs between tries, as a task that is not the chief waits
     /// for the chief. DeadlineExceeded "Session was not ready after waiting N secs." once another
-    /// wait would pass maxWaitSecs (nullopt: no limit).
+    /// wait would pass maxWaitSecs (nullopt: no limit). `shared` (when given) runs on each new
+    /// session before it is checked: it stands for the variables other tasks hold, which in
+    /// TensorFlow a worker's session sees through its master (an asynchronous project run pulls
+    /// the parameter servers' values there); its error ends the wait.
     Expected<std::unique_ptr<Session>> waitForSession(const SessionOptions& options, const tensorflow::GraphDef& graph,
-                                                      std::optional<double> maxWaitSecs = std::nullopt) const;
+                                                      std::optional<double> maxWaitSecs = std::nullopt,
+                                                      const std::function<Status(Session&)>& shared = {}) const;
 
     /// _ready: "" when `op` is empty or reports nothing, else "Variables not initialized: a, b";
     /// a FailedPrecondition mentioning "uninitialized" from running `op` is a "not ready" too.

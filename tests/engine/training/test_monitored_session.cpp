@@ -1,7 +1,8 @@
 // MonitoredTrainingSession and Scaffold: checkpoints at TensorFlow 1.15's steps with its names and
 // state file, graph.pbtxt and the event file, resuming from the latest checkpoint (after close and
-// after a "kill"), recovery from Aborted/Unavailable, the ready op, feed conflicts, and summaries
-// written by the default scaffold.
+// after a "kill"), recovery from Aborted/Unavailable, a worker (is_chief=False) waiting for a ready
+// model, the ready op, feed conflicts, and summaries written by the default scaffold.
+#include "core/log.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "monitored_test_support.h"
 #include "summary/summary.h"
@@ -292,6 +293,71 @@ private slots:
         QCOMPARE(r.error().code(), StatusCode::kUnavailable);
         QCOMPARE((*t)->recoveries(), 2);
         QCOMPARE(failing->sessionsCreated, 3);
+    }
+
+    /// is_chief=False: the caller's hooks only (no chief-only hook, no checkpoint, summary or step
+    /// counter), and a session waited for until the chief has made the model ready: here the variables
+    /// arrive on the second try, as a parameter server would give them once the chief has initialised it.
+    void workerWaitsForTheChiefAndRunsOnlyItsHooks()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        auto m = buildRegression();
+        QVERIFY2(m, err(m));
+        auto chiefOnly = std::make_shared<PreemptingHook>(1000, Status::ok(), false);
+        auto own = std::make_shared<PreemptingHook>(1000, Status::ok(), false);
+        auto stop = StopAtStepHook::create(std::nullopt, 20);
+        QVERIFY2(stop, err(stop));
+        auto o = sessionOptions(dir);
+        o.summaryDir = dir;
+        o.saveCheckpointSteps = 5;
+        o.chiefOnlyHooks = {chiefOnly};
+        o.hooks = {*stop, own};
+        o.isChief = false;
+        o.recoveryWaitSecs = 0.05;
+        int tries = 0;
+        o.workerSharedState = [&tries](Session& session) -> Status {
+            if (++tries < 2)
+                return Status::ok(); // the chief has not initialised the model yet
+            return session.run({}, {}, {"w/Assign", "b/Assign", "global_step/Assign"}, nullptr);
+        };
+        std::vector<std::string> waits;
+        const LogSinkId sink = addLogSink([&waits](const LogRecord& r) {
+            if (r.message.find("Waiting for model to be ready") != std::string::npos)
+                waits.push_back(r.message);
+        });
+        auto s = MonitoredTrainingSession::create(*m->graph, o);
+        removeLogSink(sink);
+        QVERIFY2(s, err(s));
+        QCOMPARE(tries, 2);
+        QCOMPARE(waits.size(), std::size_t{1});
+        // TensorFlow's message: the default ready-for-local-init op lists the global variables.
+        QCOMPARE(waits[0], std::string("Waiting for model to be ready.  Ready_for_local_init_op:  Variables not "
+                                       "initialized: w, b, global_step, ready: None"));
+        QCOMPARE(own->sessionsCreated, 1);
+        QCOMPARE(chiefOnly->sessionsCreated, 0);
+        int runs = 0;
+        while (!(*s)->shouldStop() && runs < 100) {
+            QVERIFY((*s)->run({}, regressionFeeds(), {m->train}));
+            ++runs;
+        }
+        QCOMPARE(runs, 20);
+        QVERIFY((*s)->close().isOk());
+        // Nothing written: checkpoints and summaries are the chief's.
+        QVERIFY(!exists(dir + "/checkpoint"));
+        QVERIFY(eventFiles(dir).empty());
+
+        // No chief ever comes: TensorFlow's DeadlineExceeded after max_wait_secs.
+        auto again = buildRegression();
+        QVERIFY2(again, err(again));
+        auto lonely = sessionOptions("");
+        lonely.isChief = false;
+        lonely.maxWaitSecs = 0.3;
+        lonely.recoveryWaitSecs = 0.1;
+        auto never = MonitoredTrainingSession::create(*again->graph, lonely);
+        QVERIFY(!never);
+        QCOMPARE(never.error().code(), StatusCode::kDeadlineExceeded);
+        QCOMPARE(never.error().message(), std::string("Session was not ready after waiting 0 secs."));
     }
 
     void readyOpListsUninitializedVariables()
