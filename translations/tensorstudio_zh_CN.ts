@@ -1600,6 +1600,18 @@ Check that the file is complete (a download or copy may have been cut short) and
         <source>The checkpoints in %1 hold no variable %2.</source>
         <translation>%1 中的检查点不包含变量 %2。</translation>
     </message>
+    <message>
+        <source>%1 (interactive session)</source>
+        <translation>%1（交互式会话）</translation>
+    </message>
+    <message>
+        <source>Debugging a run of the interactive session of %1: step, continue or stop it in the Debugger tab</source>
+        <translation>正在调试 %1 的交互式会话中的一次运行：在调试器标签页中单步、继续或停止它</translation>
+    </message>
+    <message>
+        <source>Debug a line of the Session console (debug LINE) to run it again under the debugger</source>
+        <translation>在会话控制台中调试一行（debug 行）以在调试器下再次运行它</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::MoveNodesCommand</name>
@@ -6208,6 +6220,30 @@ max %4</source>
     <message>
         <source>An interactive session over the graph in the editor, as tf.InteractiveSession: type a tensor to see its value, an operation (an initializer, an assign, a train step) to run it; feed placeholders with &apos;with x=1,2,3; y[2,2]=random&apos;. Variables keep their values between lines.</source>
         <translation>编辑器中图的交互式会话，如同 tf.InteractiveSession：输入张量查看其值，输入操作（初始化器、赋值、训练步）运行它；用 &apos;with x=1,2,3; y[2,2]=random&apos; 为占位符馈送数据。变量的值在各行之间保持。</translation>
+    </message>
+    <message>
+        <source>Running under the debugger: paused before the first node. Step, continue or stop it in the Debugger tab.</source>
+        <translation>正在调试器下运行：已在第一个节点之前暂停。请在调试器标签页中单步、继续或停止它。</translation>
+    </message>
+    <message>
+        <source>Stopped in the debugger; the nodes that ran kept their effects.</source>
+        <translation>已在调试器中停止；已运行的节点保留其效果。</translation>
+    </message>
+    <message>
+        <source>The debugged run finished.</source>
+        <translation>调试的运行已完成。</translation>
+    </message>
+    <message>
+        <source>A run is under the debugger: continue or stop it in the Debugger tab.</source>
+        <translation>有一次运行处于调试器下：请在调试器标签页中继续或停止它。</translation>
+    </message>
+    <message>
+        <source>Debug</source>
+        <translation>调试</translation>
+    </message>
+    <message>
+        <source>Run the line under the debugger (as tfdbg wraps a session): step through its nodes in the Debugger tab; also typed as &quot;debug LINE&quot;</source>
+        <translation>在调试器下运行该行（如 tfdbg 包装会话）：在调试器标签页中逐个节点执行；也可输入 "debug 行"</translation>
     </message>
 </context>
 <context>

@@ -243,6 +243,14 @@ private:
     /// started with the Training panel's Debug on.
     void showDebugging(std::shared_ptr<DebugController> controller, std::shared_ptr<const tensorflow::GraphDef> graph,
                        const QString& title);
+    /// A run of `document`'s interactive session under the debugger (the Session console's debug LINE).
+    void showSessionDebugging(std::shared_ptr<DebugController> controller,
+                              std::shared_ptr<const tensorflow::GraphDef> graph, node_editor::NodeEditor* document,
+                              const QString& title);
+    /// The Debugger tab (made on first use) for `document`, attached to `controller`.
+    void attachDebugger(std::shared_ptr<DebugController> controller, std::shared_ptr<const tensorflow::GraphDef> graph,
+                        node_editor::NodeEditor* document, const QString& title, const QString& graphTitle,
+                        bool sessionRun);
 
     std::unique_ptr<Registries> m_registries;
     AppSettings* m_settings;
@@ -252,6 +260,7 @@ private:
     training_panel::TrainingPanel* m_trainingPanel = nullptr;
     node_editor::SessionConsole* m_sessionConsole = nullptr;
     QPointer<debugger_ui::DebuggingTab> m_debugging;
+    bool m_debuggingSessionRun = false; ///< the Debugger tab's last run is one of the Session console's
     /// The editor whose document the Training panel trains (its project keeps the breakpoints).
     QPointer<node_editor::NodeEditor> m_trainingEditor;
     EngineLogBridge* m_logBridge = nullptr;

@@ -92,6 +92,17 @@ void MainWindow::createPanels()
     m_sessionConsole = new node_editor::SessionConsole(this);
     QDockWidget* session = addPanel(QStringLiteral("session"), m_sessionConsole, Qt::BottomDockWidgetArea);
     tabifyDockWidget(training, session);
+    // "debug LINE": the run of the document's session waits in the Debugger tab.
+    m_sessionConsole->setDebugHandler([this](std::shared_ptr<DebugController> controller,
+                                             std::shared_ptr<const tensorflow::GraphDef> graph,
+                                             node_editor::NodeEditor* editor, const QString&) {
+        // The name the document's tab shows.
+        const int index = m_documents->indexOf(editor);
+        QString name = index >= 0 ? m_documents->tabText(index) : editor->windowTitle();
+        if (name.endsWith(QStringLiteral(" *")))
+            name.chop(2);
+        showSessionDebugging(std::move(controller), std::move(graph), editor, name);
+    });
     console->raise();
     connect(m_trainingPanel, &training_panel::TrainingPanel::message, this,
             [](const QString& text) { logApp(LogSeverity::kInfo, text); });

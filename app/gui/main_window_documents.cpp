@@ -32,6 +32,7 @@
 #include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "node_editor/session_console.h"
 #include "profiler/profiler_view.h"
 #include "profiler/run_stats_from_trace.h"
 #include "records/record_viewer.h"
@@ -446,6 +447,30 @@ void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
     for (int i = 0; i < m_documents->count(); ++i)
         if (m_trainingPanel->runningDocument() && m_documents->widget(i) == m_trainingPanel->runningDocument())
             document = qobject_cast<node_editor::NodeEditor*>(m_documents->widget(i));
+    attachDebugger(std::move(controller), std::move(graph), document, title, tr("%1 (training graph)").arg(title),
+                   false);
+    statusBar()->showMessage(tr("Debugging the training of %1: set breakpoints, pause or step in the Debugger tab")
+                                 .arg(title),
+                             10000);
+}
+
+void MainWindow::showSessionDebugging(std::shared_ptr<DebugController> controller,
+                                      std::shared_ptr<const tensorflow::GraphDef> graph,
+                                      node_editor::NodeEditor* document, const QString& title)
+{
+    attachDebugger(std::move(controller), std::move(graph), document, title,
+                   tr("%1 (interactive session)").arg(title), true);
+    statusBar()->showMessage(
+        tr("Debugging a run of the interactive session of %1: step, continue or stop it in the Debugger tab")
+            .arg(title),
+        10000);
+}
+
+void MainWindow::attachDebugger(std::shared_ptr<DebugController> controller,
+                                std::shared_ptr<const tensorflow::GraphDef> graph, node_editor::NodeEditor* document,
+                                const QString& title, const QString& graphTitle, bool sessionRun)
+{
+    m_debuggingSessionRun = sessionRun;
     // The name its tab shows (made again here, so that an untitled one follows the language).
     const auto documentName = [this](QWidget* page) {
         const auto made = m_tabTitles.constFind(page);
@@ -467,13 +492,24 @@ void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
                 [this, tab](const QString& text) { m_documents->setTabText(m_documents->indexOf(tab), text); });
         debugger_ui::DebuggerView* view = tab->debugger();
         connect(view, &debugger_ui::DebuggerView::startRequested, this, [this, tab] {
-            // Run in the tab trains the tab's document, whichever the Training panel shows.
+            // After a run of the interactive session, Run debugs its line again (tfdbg's next
+            // session.run); otherwise Run trains the tab's document, whichever the Training panel shows.
+            if (m_debuggingSessionRun) {
+                if (!m_sessionConsole || !m_sessionConsole->debugAgain())
+                    statusBar()->showMessage(tr("Debug a line of the Session console (debug LINE) to run it "
+                                                "again under the debugger"),
+                                             10000);
+                return;
+            }
             if (auto* editor = qobject_cast<node_editor::NodeEditor*>(tab->document()))
                 bindTrainingPanel(editor);
             m_trainingPanel->setDebugging(true);
             m_trainingPanel->start();
         });
-        connect(view, &debugger_ui::DebuggerView::stopRequested, m_trainingPanel, &training_panel::TrainingPanel::stop);
+        connect(view, &debugger_ui::DebuggerView::stopRequested, this, [this] {
+            if (!m_debuggingSessionRun) // the debugger cancels a session run itself
+                m_trainingPanel->stop();
+        });
         connect(tab, &debugger_ui::DebuggingTab::settingsEdited, this, [tab] {
             // Kept with the debugged document's project, saved with it as .tsproj.
             if (auto* editor = qobject_cast<node_editor::NodeEditor*>(tab->document()))
@@ -499,11 +535,8 @@ void MainWindow::showDebugging(std::shared_ptr<DebugController> controller,
     if (document && newDocument) // Save As renames it (the editor's own handler has set its tab's text by now)
         connect(document, &node_editor::NodeEditor::titleChanged, m_debugging,
                 [tab = m_debugging.data(), document, documentName] { tab->setDocumentName(documentName(document)); });
-    m_debugging->attach(std::move(controller), std::move(graph), tr("%1 (training graph)").arg(title));
+    m_debugging->attach(std::move(controller), std::move(graph), graphTitle);
     m_documents->setCurrentWidget(m_debugging);
-    statusBar()->showMessage(tr("Debugging the training of %1: set breakpoints, pause or step in the Debugger tab")
-                                 .arg(title),
-                             10000);
 }
 
 void MainWindow::finishOpen(const QString& path, bool ok)

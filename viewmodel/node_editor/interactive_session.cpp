@@ -9,6 +9,7 @@
 #include "node_editor/document_builder.h"
 #include "node_editor/node_evaluation.h"
 #include "registries/default_registries.h"
+#include "runtime/execution_observer.h"
 #include "runtime/session.h"
 
 #include <google/protobuf/util/message_differencer.h>
@@ -111,7 +112,31 @@ struct InteractiveSession::Synced {
 
 InteractiveSession::InteractiveSession(const Registries& registries) : m_registries(registries) {}
 
-InteractiveSession::~InteractiveSession() = default;
+InteractiveSession::~InteractiveSession()
+{
+    stopDebugged();
+}
+
+Status InteractiveSession::refuseWhileDebugging() const
+{
+    if (m_debugging.load())
+        return failedPreconditionError(
+            "A run under the debugger is in progress: continue or stop it in the Debugger tab");
+    return Status::ok();
+}
+
+void InteractiveSession::stopDebugged()
+{
+    if (m_debugging.load() && m_cancelDebugged)
+        m_cancelDebugged();
+    if (m_debugThread.joinable())
+        m_debugThread.join();
+    // What the debuggers kept of the session's buffers and of the feeds goes before them.
+    for (const std::weak_ptr<ExecutionObserver>& weak : m_observers)
+        if (auto observer = weak.lock())
+            observer->sessionClosing();
+    m_observers.clear();
+}
 
 bool InteractiveSession::isOpen() const
 {
@@ -120,6 +145,7 @@ bool InteractiveSession::isOpen() const
 
 void InteractiveSession::reset()
 {
+    stopDebugged();
     if (m_session)
         m_session->close();
     m_session.reset();
@@ -130,6 +156,8 @@ void InteractiveSession::reset()
 
 Expected<InteractiveSession::Synced> InteractiveSession::bringUpToDate(const GraphDocument& document)
 {
+    if (Status s = refuseWhileDebugging(); !s.isOk())
+        return unexpected(s);
     if (!m_outOfDate.empty())
         return unexpected(failedPreconditionError(m_outOfDate));
     Synced synced{buildDocument(document, m_registries.ops, true), {}};
@@ -227,7 +255,8 @@ Expected<InteractiveSession::SyncReport> InteractiveSession::sync(const GraphDoc
 
 Expected<std::vector<Tensor>> InteractiveSession::runSession(const std::vector<std::pair<std::string, Tensor>>& feeds,
                                                              const std::vector<std::string>& fetches,
-                                                             const std::vector<std::string>& targets)
+                                                             const std::vector<std::string>& targets,
+                                                             ExecutionObserver* observer)
 {
     // The learning phase is fed false (inference), as the editor's evaluations always did, unless fed.
     std::vector<std::pair<std::string, Tensor>> all = feeds;
@@ -244,7 +273,7 @@ Expected<std::vector<Tensor>> InteractiveSession::runSession(const std::vector<s
             all.emplace_back(name, value);
     }
     std::vector<Tensor> out;
-    if (Status s = m_session->run(all, fetches, targets, &out); !s.isOk())
+    if (Status s = m_session->run(all, fetches, targets, &out, observer); !s.isOk())
         return unexpected(s);
     ++m_runs;
     return out;
@@ -253,13 +282,48 @@ Expected<std::vector<Tensor>> InteractiveSession::runSession(const std::vector<s
 Expected<InteractiveSession::RunReport> InteractiveSession::run(const GraphDocument& document,
                                                                 const ConsoleRequest& request)
 {
+    auto prepared = prepare(document, request);
+    if (!prepared)
+        return unexpected(prepared.error());
+    return finish(std::move(*prepared), nullptr);
+}
+
+Expected<std::shared_ptr<const tensorflow::GraphDef>>
+InteractiveSession::startDebugged(const GraphDocument& document, const ConsoleRequest& request,
+                                  std::shared_ptr<ExecutionObserver> observer, std::function<void()> cancel,
+                                  std::function<void(Expected<RunReport>)> done)
+{
+    if (!observer)
+        return unexpected(invalidArgumentError("a run under the debugger needs its observer"));
+    auto prepared = prepare(document, request);
+    if (!prepared)
+        return unexpected(prepared.error());
+    if (m_debugThread.joinable()) // the last one has ended (prepare refuses otherwise)
+        m_debugThread.join();
+    auto graph = prepared->graph;
+    m_cancelDebugged = std::move(cancel);
+    m_debugging.store(true);
+    m_observers.push_back(observer);
+    m_debugThread = std::thread([this, run = std::move(*prepared), observer, done = std::move(done)]() mutable {
+        auto report = finish(std::move(run), observer.get());
+        m_debugging.store(false); // before `done`, which may hand the session its next request
+        done(std::move(report));
+    });
+    return graph;
+}
+
+Expected<InteractiveSession::Prepared> InteractiveSession::prepare(const GraphDocument& document,
+                                                                   const ConsoleRequest& request)
+{
     auto synced = bringUpToDate(document);
     if (!synced)
         return unexpected(synced.error());
     GraphBuilder& b = *synced->build.builder;
-    RunReport report;
+    Prepared prepared;
+    prepared.graph = std::make_shared<const tensorflow::GraphDef>(b.graphDef());
+    RunReport& report = prepared.report;
     report.sync = synced->report;
-    std::vector<std::string> fetches;
+    std::vector<std::string>& fetches = prepared.fetches;
     for (const std::string& fetch : request.fetches) {
         auto id = parseTensorId(fetch);
         if (!id)
@@ -280,7 +344,7 @@ Expected<InteractiveSession::RunReport> InteractiveSession::run(const GraphDocum
         fetches.push_back(id->node + ":" + std::to_string(id->index));
     }
 
-    std::vector<std::pair<std::string, Tensor>> feeds;
+    std::vector<std::pair<std::string, Tensor>>& feeds = prepared.feeds;
     for (const ConsoleFeed& feed : request.feeds) {
         auto tensor = b.tensor(feed.name);
         if (!tensor)
@@ -314,11 +378,17 @@ Expected<InteractiveSession::RunReport> InteractiveSession::run(const GraphDocum
             return unexpected(invalidArgumentError("feed '" + feed.name + "': " + value.error().message()));
         feeds.emplace_back(feed.name, std::move(*value));
     }
-    auto out = runSession(feeds, fetches, report.targets);
+    return prepared;
+}
+
+Expected<InteractiveSession::RunReport> InteractiveSession::finish(Prepared prepared, ExecutionObserver* observer)
+{
+    auto out = runSession(prepared.feeds, prepared.fetches, prepared.report.targets, observer);
     if (!out)
         return unexpected(out.error());
-    for (std::size_t i = 0; i < fetches.size(); ++i)
-        report.values.push_back({fetches[i], (*out)[i]});
+    RunReport report = std::move(prepared.report);
+    for (std::size_t i = 0; i < prepared.fetches.size(); ++i)
+        report.values.push_back({prepared.fetches[i], (*out)[i]});
     return report;
 }
 

@@ -9,17 +9,22 @@
 #include "framework/allocator.h"
 #include "framework/tensor.h"
 #include "framework/tensor_shape.h"
+#include "proto/graph.pb.h"
 #include "proto/node_def.pb.h"
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
 namespace tstudio {
+class ExecutionObserver;
 class Session;
 struct Registries;
 }
@@ -92,23 +97,56 @@ public:
     Expected<std::vector<Tensor>> evaluate(const GraphDocument& document, DocNodeId id,
                                            const std::vector<std::pair<std::string, Tensor>>& feeds);
 
-    /// Drops the session (tf.Session.close): the next sync starts a new one, initialised.
+    /// tfdbg's wrapped session (LocalCLIDebugWrapperSession over an InteractiveSession): `request` run
+    /// with `observer` (the debugger) attached, on a thread of its own, so that the caller's thread
+    /// stays free while the debugger holds the run paused. The document is brought up to date and the
+    /// request resolved first, on the caller's thread: their errors are returned and nothing runs.
+    /// `done` is called on the run's thread with the report or the run's error (Cancelled when the
+    /// debugger stopped it); variables keep what the run did to them, as after run(). Until the run has
+    /// ended (just before `done`), run, evaluate and sync answer FailedPrecondition "A run under the debugger is in
+    /// progress: continue or stop it in the Debugger tab"; reset() and the destructor call `cancel`
+    /// and wait for the run. Returns the graph the session runs (the debugger shows it).
+    /// Values the observer keeps share the session's buffers and the feeds' (this object's allocator):
+    /// reset() and the destructor call its sessionClosing() (on every observer of this session still
+    /// alive) before they go.
+    Expected<std::shared_ptr<const tensorflow::GraphDef>>
+    startDebugged(const GraphDocument& document, const ConsoleRequest& request,
+                  std::shared_ptr<ExecutionObserver> observer, std::function<void()> cancel,
+                  std::function<void(Expected<RunReport>)> done);
+    /// Whether a run started by startDebugged has not finished yet.
+    bool isDebugging() const { return m_debugging.load(); }
+
+    /// Drops the session (tf.Session.close): the next sync starts a new one, initialised. A run under
+    /// the debugger is cancelled and waited for first.
     void reset();
     /// Whether a session is open.
     bool isOpen() const;
     /// Why the session no longer follows the document (empty when it does or none is open).
     const std::string& outOfDate() const { return m_outOfDate; }
     /// Runs made since the session opened (evaluations included).
-    int runCount() const { return m_runs; }
+    int runCount() const { return m_runs.load(); }
     /// Nodes the session holds.
     int nodeCount() const { return static_cast<int>(m_sent.size()); }
 
 private:
     struct Synced;
+    /// A request resolved against the session's graph, ready to run.
+    struct Prepared {
+        RunReport report; ///< sync and targets filled
+        std::vector<std::string> fetches;
+        std::vector<std::pair<std::string, Tensor>> feeds;
+        std::shared_ptr<const tensorflow::GraphDef> graph;
+    };
     Expected<Synced> bringUpToDate(const GraphDocument& document);
+    Expected<Prepared> prepare(const GraphDocument& document, const ConsoleRequest& request);
+    Expected<RunReport> finish(Prepared prepared, ExecutionObserver* observer);
     Expected<std::vector<Tensor>> runSession(const std::vector<std::pair<std::string, Tensor>>& feeds,
                                              const std::vector<std::string>& fetches,
-                                             const std::vector<std::string>& targets);
+                                             const std::vector<std::string>& targets,
+                                             ExecutionObserver* observer = nullptr);
+    Status refuseWhileDebugging() const;
+    /// Cancels a run under the debugger and waits for its thread.
+    void stopDebugged();
 
     const Registries& m_registries;
     /// Holds the feeds' buffers (typed feeds, the learning phase); declared before the session, which
@@ -117,7 +155,11 @@ private:
     std::unique_ptr<Session> m_session;
     std::map<std::string, tensorflow::NodeDef> m_sent; ///< node name -> the NodeDef the session has
     std::string m_outOfDate;
-    int m_runs = 0;
+    std::atomic<int> m_runs = 0;
+    std::atomic<bool> m_debugging = false;
+    std::function<void()> m_cancelDebugged;
+    std::vector<std::weak_ptr<ExecutionObserver>> m_observers; ///< of every run under the debugger
+    std::thread m_debugThread; ///< last: joined before the members it uses go
 };
 
 } // namespace tstudio::node_editor

@@ -509,6 +509,11 @@ void NodeEditor::editProjectSettings(const std::function<void(project::Project&)
     emit titleChanged(QFileInfo(m_path).fileName().isEmpty() ? tr("Untitled graph") : QFileInfo(m_path).fileName());
 }
 
+project::DebuggerSettings NodeEditor::debuggerSettings() const
+{
+    return m_project ? m_project->debugger : project::DebuggerSettings{};
+}
+
 void NodeEditor::setDebuggerSettings(project::DebuggerSettings settings)
 {
     if (!m_project) {

@@ -97,6 +97,8 @@ public:
     /// The debugger's breakpoints and watches for this graph: kept in its project (one is made
     /// when there is none) and written with it by the next save as .tsproj.
     void setDebuggerSettings(project::DebuggerSettings settings);
+    /// The breakpoints and watches of the document's project (none without a project).
+    project::DebuggerSettings debuggerSettings() const;
     /// The Training panel's form edits (steps, device, log directory, data folder) applied to the
     /// document's project (one is made, as for setDebuggerSettings, when it has none), so that the
     /// next save as .tsproj writes what the panel trains. The document counts as modified when one

@@ -2,10 +2,15 @@
 // editor's InteractiveSession.
 #include "node_editor/session_console.h"
 
+#include "debugger/breakpoint.h"
+#include "debugger/debug_controller.h"
 #include "framework/data_type.h"
 #include "framework/numpy_format.h"
 #include "node_editor/interactive_session.h"
 #include "node_editor/node_editor.h"
+
+#include <QCoreApplication>
+#include <QTextCursor>
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -63,12 +68,22 @@ SessionConsole::SessionConsole(QWidget* parent) : QWidget(parent)
     m_close = new QToolButton(this);
     m_close->setObjectName(QStringLiteral("sessionClose"));
     connect(m_close, &QToolButton::clicked, this, &SessionConsole::closeSession);
+    m_debug = new QToolButton(this);
+    m_debug->setObjectName(QStringLiteral("sessionDebug"));
+    connect(m_debug, &QToolButton::clicked, this, [this] {
+        const QString line = m_input->text().trimmed();
+        if (line.isEmpty())
+            return;
+        m_input->clear();
+        debug(line);
+    });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("sessionStatus"));
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_status, 1);
+    bar->addWidget(m_debug);
     bar->addWidget(m_reinitialize);
     bar->addWidget(m_close);
     auto* layout = new QVBoxLayout(this);
@@ -126,8 +141,53 @@ void SessionConsole::appendError(const QString& text)
     m_transcript->appendHtml(QStringLiteral("<span style=\"color:#c0392b\">%1</span>").arg(escaped(text)));
 }
 
+void SessionConsole::appendHtmlTo(NodeEditor* editor, const QString& html)
+{
+    if (editor == m_editor.data()) {
+        m_transcript->appendHtml(html);
+        return;
+    }
+    QTextDocument* document = transcriptFor(editor);
+    QTextCursor cursor(document);
+    cursor.movePosition(QTextCursor::End);
+    if (!document->isEmpty())
+        cursor.insertBlock();
+    cursor.insertHtml(html);
+}
+
+void SessionConsole::showReport(NodeEditor* editor, const InteractiveSession::RunReport& report)
+{
+    const auto output = [&](const QString& text) {
+        appendHtmlTo(editor, QStringLiteral("<span>%1</span>").arg(escaped(text)));
+    };
+    if (report.sync.created)
+        output(tr("Session started with %n node(s); variables initialised.", nullptr, report.sync.added));
+    else if (report.sync.added > 0)
+        output(tr("Session extended by %n node(s).", nullptr, report.sync.added));
+    if (!report.sync.created && !report.sync.initialized.empty()) {
+        QStringList names;
+        for (const std::string& name : report.sync.initialized)
+            names << QString::fromStdString(name);
+        output(tr("New variables initialised: %1").arg(names.join(QStringLiteral(", "))));
+    }
+    for (const std::string& target : report.targets)
+        output(tr("Ran %1.").arg(QString::fromStdString(target)));
+    for (const InteractiveSession::Value& value : report.values) {
+        const QString header = QStringLiteral("%1  %2 %3")
+                                   .arg(QString::fromStdString(value.name),
+                                        QString::fromStdString(std::string(dataTypeName(value.tensor.dtype()))),
+                                        QString::fromStdString(value.tensor.shape().toString()));
+        auto text = formatLikeNumpy(value.tensor);
+        output(header + QLatin1Char('\n') +
+               (text ? QString::fromStdString(*text) : QString::fromStdString(text.error().message())));
+    }
+}
+
 bool SessionConsole::submit(const QString& line)
 {
+    static const QString kDebug = QStringLiteral("debug ");
+    if (line.startsWith(kDebug) && line.size() > kDebug.size())
+        return debug(line.mid(kDebug.size()).trimmed());
     if (m_history.isEmpty() || m_history.back() != line)
         m_history << line;
     m_historyPosition = static_cast<int>(m_history.size());
@@ -150,29 +210,98 @@ bool SessionConsole::submit(const QString& line)
         updateStatus();
         return false;
     }
-    if (report->sync.created)
-        appendOutput(tr("Session started with %n node(s); variables initialised.", nullptr, report->sync.added));
-    else if (report->sync.added > 0)
-        appendOutput(tr("Session extended by %n node(s).", nullptr, report->sync.added));
-    if (!report->sync.created && !report->sync.initialized.empty()) {
-        QStringList names;
-        for (const std::string& name : report->sync.initialized)
-            names << QString::fromStdString(name);
-        appendOutput(tr("New variables initialised: %1").arg(names.join(QStringLiteral(", "))));
-    }
-    for (const std::string& target : report->targets)
-        appendOutput(tr("Ran %1.").arg(QString::fromStdString(target)));
-    for (const InteractiveSession::Value& value : report->values) {
-        const QString header = QStringLiteral("%1  %2 %3")
-                                   .arg(QString::fromStdString(value.name),
-                                        QString::fromStdString(std::string(dataTypeName(value.tensor.dtype()))),
-                                        QString::fromStdString(value.tensor.shape().toString()));
-        auto text = formatLikeNumpy(value.tensor);
-        appendOutput(header + QLatin1Char('\n') +
-                     (text ? QString::fromStdString(*text) : QString::fromStdString(text.error().message())));
-    }
+    showReport(m_editor, *report);
     updateStatus();
     return true;
+}
+
+bool SessionConsole::debug(const QString& line)
+{
+    const QString typed = QStringLiteral("debug ") + line;
+    if (m_history.isEmpty() || m_history.back() != typed)
+        m_history << typed;
+    m_historyPosition = static_cast<int>(m_history.size());
+    appendInput(typed);
+    NodeEditor* editor = m_editor.data();
+    InteractiveSession* session = editor ? editor->interactiveSession() : nullptr;
+    if (!session) {
+        appendError(tr("No graph is open in the editor: open or create one (File ▸ New Graph) first."));
+        updateStatus();
+        return false;
+    }
+    auto request = parseConsoleLine(line.toStdString());
+    if (!request) {
+        appendError(QString::fromStdString(request.error().message()));
+        updateStatus();
+        return false;
+    }
+    auto controller = std::make_shared<DebugController>();
+    // The document's breakpoints and watches, as a debugged training run has them; the run waits
+    // before its first node (tfdbg's run-start) for the Debugger tab.
+    const project::DebuggerSettings settings = editor->debuggerSettings();
+    if (auto set = debugger::BreakpointSet::create(settings.breakpoints))
+        controller->setBreakpoints(std::move(*set));
+    controller->setWatched(settings.watch);
+    controller->pause();
+    QPointer<SessionConsole> console(this);
+    QPointer<NodeEditor> owner(editor);
+    auto graph = session->startDebugged(
+        *editor->document(), *request, controller, [controller] { controller->cancel(); },
+        [console, owner, controller](Expected<InteractiveSession::RunReport> report) {
+            // On the run's thread: the transcript is written on the GUI thread.
+            QMetaObject::invokeMethod(
+                qApp,
+                [console, owner, report = std::move(report)] {
+                    if (console)
+                        console->finishDebugged(owner.data(), report);
+                },
+                Qt::QueuedConnection);
+        });
+    if (!graph) {
+        appendError(QString::fromStdString(graph.error().message()));
+        updateStatus();
+        return false;
+    }
+    m_lastDebugged = line;
+    m_lastDebuggedEditor = editor;
+    appendOutput(tr("Running under the debugger: paused before the first node. Step, continue or stop it in "
+                    "the Debugger tab."));
+    updateStatus();
+    if (m_debugHandler)
+        m_debugHandler(controller, *graph, editor, editor->windowTitle());
+    return true;
+}
+
+bool SessionConsole::debugAgain()
+{
+    if (m_lastDebugged.isEmpty() || !m_lastDebuggedEditor || m_lastDebuggedEditor != m_editor)
+        return false;
+    return debug(m_lastDebugged);
+}
+
+bool SessionConsole::isDebugging() const
+{
+    InteractiveSession* session = m_lastDebuggedEditor ? m_lastDebuggedEditor->interactiveSession() : nullptr;
+    return session && session->isDebugging();
+}
+
+void SessionConsole::finishDebugged(NodeEditor* editor, const Expected<InteractiveSession::RunReport>& report)
+{
+    if (!editor) { // its document was closed: the transcript went with it
+        emit debuggedRunFinished(false);
+        return;
+    }
+    if (!report) {
+        const QString text = report.error().code() == StatusCode::kCancelled
+                                 ? tr("Stopped in the debugger; the nodes that ran kept their effects.")
+                                 : QString::fromStdString(report.error().message());
+        appendHtmlTo(editor, QStringLiteral("<span style=\"color:#c0392b\">%1</span>").arg(escaped(text)));
+    } else {
+        appendHtmlTo(editor, QStringLiteral("<span>%1</span>").arg(escaped(tr("The debugged run finished."))));
+        showReport(editor, *report);
+    }
+    updateStatus();
+    emit debuggedRunFinished(report.has_value());
 }
 
 bool SessionConsole::reinitialize()
@@ -214,8 +343,11 @@ void SessionConsole::updateStatus()
     m_input->setEnabled(session != nullptr);
     m_reinitialize->setEnabled(session != nullptr);
     m_close->setEnabled(session && session->isOpen());
+    m_debug->setEnabled(session && !session->isDebugging());
     if (!session)
         m_status->setText(tr("No graph in the editor."));
+    else if (session->isDebugging())
+        m_status->setText(tr("A run is under the debugger: continue or stop it in the Debugger tab."));
     else if (!session->outOfDate().empty())
         m_status->setText(tr("Out of date: the graph changed where the session cannot follow. Re-initialise."));
     else if (!session->isOpen())
@@ -253,6 +385,9 @@ void SessionConsole::retranslateUi()
     m_input->setPlaceholderText(tr("A tensor or operation, e.g. loss, or logits with x=random; Enter runs it"));
     m_reinitialize->setText(tr("Re-initialise"));
     m_reinitialize->setToolTip(tr("Start a new session: every variable from its initial value"));
+    m_debug->setText(tr("Debug"));
+    m_debug->setToolTip(tr("Run the line under the debugger (as tfdbg wraps a session): step through its nodes "
+                           "in the Debugger tab; also typed as \"debug LINE\""));
     m_close->setText(tr("Close"));
     m_close->setToolTip(tr("Close the session (tf.Session.close); the next line opens a new one"));
     m_transcript->setPlaceholderText(

@@ -4,16 +4,30 @@
 // document's session; each document keeps its own transcript.
 #pragma once
 
+#include "core/expected.h"
+#include "node_editor/interactive_session.h"
+
 #include <QHash>
 #include <QPointer>
 #include <QStringList>
 #include <QWidget>
+
+#include <functional>
+#include <memory>
 
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QTextDocument;
 class QToolButton;
+
+namespace tensorflow {
+class GraphDef;
+}
+
+namespace tstudio {
+class DebugController;
+}
 
 namespace tstudio::node_editor {
 
@@ -30,6 +44,16 @@ public:
     /// Runs `line` as if typed and entered: its values (or its error) go into the transcript.
     /// False when it failed or there is no editor.
     bool submit(const QString& line);
+    /// Runs `line` under the debugger (tfdbg's wrapped session; typed as "debug LINE", or the Debug
+    /// button): the run starts paused before its first node, with the document's breakpoints and
+    /// watches, on the editor's session (the variables it changes stay changed), and the debug handler
+    /// gets its controller; the values or the error come into the transcript when
+    /// the run ends. False when it could not start (the reason is in the transcript).
+    bool debug(const QString& line);
+    /// debug() again with the last line debugged, when this console still follows its document.
+    bool debugAgain();
+    /// Whether a run under the debugger started here has not ended.
+    bool isDebugging() const;
     /// Drops the session and starts a new one (variables from their initial values).
     bool reinitialize();
     /// Closes the session; the next line opens a new one.
@@ -38,6 +62,17 @@ public:
     QPlainTextEdit* transcript() const { return m_transcript; }
     QLineEdit* input() const { return m_input; }
     QString statusText() const;
+
+    /// Called when a run of `editor`'s session waits in `controller` (paused before its first node):
+    /// `graph` is the session's graph, `title` names the document (the window shows the Debugger tab).
+    using DebugHandler = std::function<void(std::shared_ptr<DebugController> controller,
+                                            std::shared_ptr<const tensorflow::GraphDef> graph, NodeEditor* editor,
+                                            const QString& title)>;
+    void setDebugHandler(DebugHandler handler) { m_debugHandler = std::move(handler); }
+
+signals:
+    /// A run under the debugger ended (ok: it completed).
+    void debuggedRunFinished(bool ok);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -49,6 +84,11 @@ private:
     void appendInput(const QString& line);
     void appendOutput(const QString& text);
     void appendError(const QString& text);
+    /// Appends `html` to `editor`'s transcript (shown or not).
+    void appendHtmlTo(NodeEditor* editor, const QString& html);
+    /// The report's lines (session started or extended, targets run, values) for `editor`'s transcript.
+    void showReport(NodeEditor* editor, const InteractiveSession::RunReport& report);
+    void finishDebugged(NodeEditor* editor, const Expected<InteractiveSession::RunReport>& report);
     QTextDocument* transcriptFor(NodeEditor* editor);
 
     QPointer<NodeEditor> m_editor;
@@ -56,6 +96,10 @@ private:
     QLineEdit* m_input = nullptr;
     QToolButton* m_reinitialize = nullptr;
     QToolButton* m_close = nullptr;
+    QToolButton* m_debug = nullptr;
+    QString m_lastDebugged;
+    QPointer<NodeEditor> m_lastDebuggedEditor;
+    DebugHandler m_debugHandler;
     QLabel* m_status = nullptr;
     QTextDocument* m_idleTranscript = nullptr;         ///< shown while no editor is followed
     QHash<NodeEditor*, QTextDocument*> m_transcripts; ///< per editor, deleted with it

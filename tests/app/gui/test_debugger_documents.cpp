@@ -2,7 +2,9 @@
 // the tab names the document it debugs (and follows its Save As), breakpoints and watches set there are
 // that document's only, F9 in another document's editor leaves it alone, Run in it trains its document
 // whichever the Training panel shows, another document's debugged run takes it over without carrying
-// anything across, and closing the debugged document closes it (a paused run cancelled).
+// anything across, and closing the debugged document closes it (a paused run cancelled); a line of the
+// Session console run under the debugger ("debug LINE") is stepped in the same tab on the document's
+// live session.
 #include "app_settings.h"
 #include "language_manager.h"
 #include "main_window.h"
@@ -13,6 +15,7 @@
 #include "tensor_view/tensor_inspector.h"
 #include "graph_viewer/graph_viewer.h"
 #include "node_editor/node_editor.h"
+#include "node_editor/session_console.h"
 #include "training/training_panel.h"
 
 #include <QAbstractButton>
@@ -20,6 +23,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -56,6 +60,8 @@ private slots:
     void init()
     {
         QVERIFY(m_dir.isValid());
+        for (const char* name : {"spirals_forward.pbtxt", "a.tsproj", "b.tsproj"}) // from the test before
+            QFile::remove(m_dir.filePath(QString::fromLatin1(name)));
         // Two projects of the same graph (the spirals example: its data is generated), side by side.
         QVERIFY(QFile::copy(kExamples + "spirals_forward.pbtxt", m_dir.filePath("spirals_forward.pbtxt")));
         QVERIFY(QFile::copy(kExamples + "spirals.tsproj", m_dir.filePath("a.tsproj")));
@@ -156,6 +162,51 @@ private slots:
         for (int i = 0; i < tabs->count(); ++i)
             QVERIFY(!qobject_cast<debugger_ui::DebuggingTab*>(tabs->widget(i)));
         QCOMPARE(tabs->indexOf(a) >= 0, true);
+    }
+
+    /// "debug LINE" in the Session console: the Debugger tab opens on the document paused before the
+    /// run's first node, stops at the document's breakpoint, shows the live values, and the run's
+    /// values reach the console; Run in the tab debugs the line again; closing the document while it
+    /// waits ends it.
+    void sessionConsoleLinesRunInTheDebugger()
+    {
+        node_editor::NodeEditor* a = open("a.tsproj");
+        QVERIFY(a);
+        a->setDebuggerSettings({{breakpoint("op:MatMul")}, {}});
+        QTabWidget* tabs = m_window->documents();
+        node_editor::SessionConsole* console = m_window->sessionConsole();
+        QCOMPARE(console->editor(), a);
+        QSignalSpy ended(console, &node_editor::SessionConsole::debuggedRunFinished);
+        QVERIFY(console->submit(QStringLiteral("debug dense_2/BiasAdd with inputs[4,2]=1,2,3,4,5,6,7,8")));
+        auto* tab = qobject_cast<debugger_ui::DebuggingTab*>(tabs->currentWidget());
+        QVERIFY(tab);
+        QCOMPARE(tab->document(), static_cast<QObject*>(a));
+        debugger_ui::DebuggerView* view = tab->debugger();
+        QTRY_VERIFY_WITH_TIMEOUT(view->isPaused(), 10000); // before the first node
+        view->action(debugger_ui::DebuggerView::Action::kRunContinue)->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(view->isPaused() && view->pausedNode().endsWith(QStringLiteral("MatMul")), 10000);
+        // The inspector shows the live session's values: the fed input of the first layer.
+        QVERIFY2(view->showTensor(QStringLiteral("inputs:0")), qPrintable(view->pausedNode()));
+        // Continue past the next layers' MatMuls to the end.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                if (view->isPaused())
+                    view->action(debugger_ui::DebuggerView::Action::kRunContinue)->trigger();
+                return !ended.isEmpty();
+            },
+            20000));
+        QCOMPARE(ended.back().at(0).toBool(), true);
+        const QString transcript = console->transcript()->toPlainText();
+        QVERIFY2(transcript.contains(QStringLiteral("dense_2/BiasAdd:0  float32 [4,2]")), qPrintable(transcript));
+
+        // Run in the tab debugs the line again; closing the document while it waits ends it.
+        view->action(debugger_ui::DebuggerView::Action::kRunContinue)->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(console->isDebugging() && view->isPaused(), 10000);
+        QPointer<debugger_ui::DebuggingTab> guard(tab);
+        discardOnQuestion();
+        emit tabs->tabCloseRequested(tabs->indexOf(a));
+        QVERIFY(guard.isNull());
+        QVERIFY(!console->isDebugging());
     }
 
 private:

@@ -1,7 +1,9 @@
 // Tests for the Session dock (SessionConsole) over a NodeEditor: values printed as NumPy prints them,
 // variables kept between lines and seen by Evaluate…, Re-initialise and Close, the out-of-date
-// state after an edit, the history keys, and a console without an editor.
+// state after an edit, the history keys, a console without an editor, and lines run under the
+// debugger on the same session (tfdbg's wrapped session).
 #include "builder/attr_values.h"
+#include "debugger/debug_controller.h"
 #include "builder/tensor_proto_values.h"
 #include "document/document_commands.h"
 #include "node_editor/evaluate_dialog.h"
@@ -12,6 +14,7 @@
 
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
@@ -93,6 +96,74 @@ private slots:
         console.closeSession();
         QVERIFY(!editor.interactiveSession()->isOpen());
         QVERIFY(console.statusText().contains("No session yet"));
+    }
+
+    /// "debug bump": the run waits before its first node in the controller the handler gets, the
+    /// session refuses other lines meanwhile, and once the debugger lets it go the variable keeps what
+    /// the debugged run did; a stopped run says so, and the line can be debugged again.
+    void debuggedRunsShareTheSession()
+    {
+        NodeEditor editor(m_registries.get());
+        QVERIFY(loadCounter(editor));
+        SessionConsole console;
+        console.setEditor(&editor);
+        std::shared_ptr<DebugController> controller;
+        std::shared_ptr<const tensorflow::GraphDef> graph;
+        NodeEditor* debugged = nullptr;
+        console.setDebugHandler([&](std::shared_ptr<DebugController> c, std::shared_ptr<const tensorflow::GraphDef> g,
+                                    NodeEditor* e, const QString&) {
+            controller = std::move(c);
+            graph = std::move(g);
+            debugged = e;
+        });
+        QSignalSpy finished(&console, &SessionConsole::debuggedRunFinished);
+        QVERIFY(console.submit("v"));
+        QCOMPARE(lastLines(console, 1), QString("[1. 2.]"));
+
+        QVERIFY(console.submit("debug bump"));
+        QVERIFY(controller);
+        QCOMPARE(debugged, &editor);
+        QVERIFY(graph && graph->node_size() == 5);
+        QVERIFY(controller->waitUntilPaused(std::chrono::seconds(10)));
+        auto pause = controller->pausePoint();
+        QVERIFY(pause.has_value());
+        QVERIFY2(pause->node == "v" || pause->node == "one" || pause->node == "bump", pause->node.c_str());
+        QVERIFY(console.isDebugging());
+        QVERIFY2(console.statusText().contains("under the debugger"), qPrintable(console.statusText()));
+        // The session is the debugged run's until it ends.
+        QVERIFY(!console.submit("v"));
+        QVERIFY2(lastLines(console, 1).contains("A run under the debugger is in progress"),
+                 qPrintable(lastLines(console, 2)));
+        controller->step();
+        QVERIFY(controller->waitUntilPaused(std::chrono::seconds(10)));
+        controller->resume();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.back().at(0).toBool(), true);
+        QVERIFY(!console.isDebugging());
+        QVERIFY2(console.transcript()->toPlainText().contains("The debugged run finished."),
+                 qPrintable(lastLines(console, 4)));
+        QCOMPARE(lastLines(console, 2), QString("bump:0  float32 [2]\n[2. 3.]")); // AssignAdd's output
+        // The debugged run changed the session's variable.
+        QVERIFY(console.submit("v"));
+        QCOMPARE(lastLines(console, 1), QString("[2. 3.]"));
+
+        // Stopped in the debugger: the run ends Cancelled, before bump ran; the line again.
+        QVERIFY(console.debugAgain());
+        QVERIFY(controller->waitUntilPaused(std::chrono::seconds(10)));
+        controller->cancel();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.back().at(0).toBool(), false);
+        QVERIFY2(console.transcript()->toPlainText().contains("Stopped in the debugger"),
+                 qPrintable(lastLines(console, 3)));
+        QVERIFY(console.submit("v"));
+        QCOMPARE(lastLines(console, 1), QString("[2. 3.]"));
+
+        // Closing the session while a run waits in the debugger cancels it first.
+        QVERIFY(console.submit("debug bump"));
+        QVERIFY(controller->waitUntilPaused(std::chrono::seconds(10)));
+        console.closeSession();
+        QVERIFY(!console.isDebugging());
+        QVERIFY(finished.wait(10000));
     }
 
     void anEditPutsTheSessionOutOfDate()
