@@ -3,6 +3,7 @@
 #include "project/run/parameter_server.h"
 
 #include "project/run/projector_metadata.h"
+#include "project/run/run_evaluations.h"
 #include "project/run/run_hparams.h"
 
 #include "builder/collections.h"
@@ -191,103 +192,6 @@ Status addLossSummary(GraphBuilder& b, const std::string& loss)
     auto summary = summary::scalar(b, "loss", *lossTensor);
     return summary ? Status::ok() : summary.error();
 }
-
-/// The run's evaluations (project.eval): when they are due, and what follows each (the eval event
-/// file, the best checkpoint, early stopping).
-class RunEvaluations {
-public:
-    static Expected<std::unique_ptr<RunEvaluations>> prepare(GraphBuilder& b, const Project& project,
-                                                             const std::string& loss,
-                                                             const std::filesystem::path& logdir)
-    {
-        auto out = std::unique_ptr<RunEvaluations>(new RunEvaluations);
-        out->m_settings = *project.eval;
-        out->m_logdir = logdir;
-        TSTUDIO_TRY(evaluation, ProjectEvaluation::prepare(b, project, loss));
-        out->m_evaluation = std::move(evaluation);
-        const EvalSettings& e = *project.eval;
-        if (e.best) {
-            auto keeper = BestCheckpointKeeper::open(logdir / "best", e.best->metric,
-                                                     evalMetricMode(e, e.best->metric, e.best->mode));
-            if (!keeper)
-                return unexpected(keeper.error().withContext(projectLabel(project) + "eval.best"));
-            out->m_best = std::move(*keeper);
-        }
-        if (e.earlyStopping)
-            out->m_stopping.emplace(e.earlyStopping->metric,
-                                    evalMetricMode(e, e.earlyStopping->metric, e.earlyStopping->mode),
-                                    e.earlyStopping->patience, e.earlyStopping->minDelta);
-        return out;
-    }
-
-    void start(std::int64_t step, std::optional<std::int64_t> savedStep)
-    {
-        m_lastStep = step;
-        m_lastTime = Clock::now();
-        m_lastSaved = savedStep;
-    }
-
-    /// Due after the step that brought the global step to `step`, the checkpoint hook's latest save
-    /// being at `savedStep`.
-    bool due(std::int64_t step, std::optional<std::int64_t> savedStep) const
-    {
-        if (step == m_lastStep)
-            return false;
-        if (m_settings.everySteps && step - m_lastStep >= *m_settings.everySteps)
-            return true;
-        if (m_settings.everySecs && secondsBetween(m_lastTime, Clock::now()) >= static_cast<double>(*m_settings.everySecs))
-            return true;
-        return m_settings.afterCheckpoint && savedStep && savedStep != m_lastSaved && *savedStep == step;
-    }
-
-    bool doneAt(std::int64_t step) const { return step == m_lastStep; }
-
-    /// Evaluates the variables of `session` at `step`, checkpointed as `prefix`; true when early
-    /// stopping says the run should end.
-    Expected<bool> evaluate(Session& session, std::int64_t step, const std::string& prefix, TrainRunResult& result,
-                            const std::function<void(const EvalResult&)>& onEvaluation)
-    {
-        TSTUDIO_TRY(evaluated, m_evaluation->run(session, step, prefix));
-        m_lastStep = step;
-        m_lastTime = Clock::now();
-        m_lastSaved = step;
-        result.evalSeconds += evaluated.seconds;
-        logInfo("evaluation", "Saving dict for global step " + std::to_string(step) + ": " +
-                                  formatEvalMetrics(evaluated) + " (" + std::to_string(evaluated.batches) +
-                                  " batches)");
-        if (Status s = writeEvalSummary(m_logdir / "eval", evaluated); !s.isOk())
-            return unexpected(s.withContext("writing the evaluation to '" + (m_logdir / "eval").string() + "'"));
-        if (m_best) {
-            TSTUDIO_TRY(kept, m_best->consider(evaluated, prefix));
-            (void)kept;
-            result.best = m_best->best();
-        }
-        bool stop = false;
-        if (m_stopping) {
-            TSTUDIO_TRY(stopNow, m_stopping->record(evaluated));
-            if (stopNow) {
-                result.earlyStopped = m_stopping->reason();
-                logInfo("evaluation", "Early stopping: " + result.earlyStopped);
-                stop = true;
-            }
-        }
-        result.evaluations.push_back(evaluated);
-        if (onEvaluation)
-            onEvaluation(result.evaluations.back());
-        return stop;
-    }
-
-private:
-    RunEvaluations() = default;
-    EvalSettings m_settings;
-    std::filesystem::path m_logdir;
-    std::unique_ptr<ProjectEvaluation> m_evaluation;
-    std::optional<BestCheckpointKeeper> m_best;
-    std::optional<EarlyStopping> m_stopping;
-    std::int64_t m_lastStep = 0;
-    Clock::time_point m_lastTime;
-    std::optional<std::int64_t> m_lastSaved;
-};
 
 /// The session's checkpoint hook (MonitoredTrainingSession always has one here: see the periods).
 std::shared_ptr<training::CheckpointSaverHook> checkpointHook(training::MonitoredTrainingSession& session)
