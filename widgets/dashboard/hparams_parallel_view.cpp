@@ -54,7 +54,23 @@ void HParamsParallelView::setState(const HParamsPlotState& state)
     if (dropped)
         emit brushesChanged();
     m_hover.reset();
+    m_lines = QPixmap();
     update();
+}
+
+void HParamsParallelView::resizeEvent(QResizeEvent* event)
+{
+    m_lines = QPixmap();
+    QWidget::resizeEvent(event);
+}
+
+void HParamsParallelView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange ||
+        event->type() == QEvent::FontChange) {
+        m_lines = QPixmap();
+    }
+    QWidget::changeEvent(event);
 }
 
 std::optional<double> HParamsParallelView::positionOf(std::size_t row, std::size_t index) const
@@ -68,6 +84,7 @@ void HParamsParallelView::setBrushes(std::vector<AxisBrush> brushes)
     for (AxisBrush& b : brushes)
         if (std::find(m_state.columns.begin(), m_state.columns.end(), b.column) != m_state.columns.end())
             m_brushes.push_back(b);
+    m_lines = QPixmap();
     emit brushesChanged();
     update();
 }
@@ -185,28 +202,47 @@ void HParamsParallelView::paintEvent(QPaintEvent*)
     auto bulkColour = [&](std::size_t row) {
         return m_state.isShown(row) ? hparamsOver(base, hparamsRowColour(m_state, row), opacity) : faint;
     };
-    if (dense) {
-        const qreal ratio = devicePixelRatioF();
-        QImage canvas((QSizeF(size()) * ratio).toSize(), QImage::Format_RGB32);
-        canvas.fill(base);
-        for (int pass = 0; pass < 2; ++pass) // faint ones first, under the shown ones
-            for (std::size_t row = 0; row < m.rows.size(); ++row)
-                if (m_state.isShown(row) == (pass == 1) && static_cast<int>(row) != m_state.selected) {
-                    const QRgb colour = bulkColour(row).rgb();
-                    forEachStretch(row, [&](const QPolygonF& stretch) {
-                        for (qsizetype k = 0; k < stretch.size(); ++k)
-                            hparamsRasterLine(canvas, stretch[std::max<qsizetype>(0, k - 1)] * ratio,
-                                              stretch[k] * ratio, colour);
-                    });
-                }
-        canvas.setDevicePixelRatio(ratio);
-        painter.drawImage(QPointF(0, 0), canvas);
-    } else {
-        for (int pass = 0; pass < 2; ++pass)
-            for (std::size_t row = 0; row < m.rows.size(); ++row)
-                if (m_state.isShown(row) == (pass == 1) && static_cast<int>(row) != m_state.selected)
-                    drawRow(row, bulkColour(row), 1.0);
+    const qreal ratio = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size()) * ratio).toSize();
+    if (m_lines.isNull() || m_lines.size() != pixels || m_lines.devicePixelRatio() != ratio) {
+        QImage image(pixels, QImage::Format_RGB32);
+        image.fill(base);
+        if (dense) {
+            for (int pass = 0; pass < 2; ++pass) // faint ones first, under the shown ones
+                for (std::size_t row = 0; row < m.rows.size(); ++row)
+                    if (m_state.isShown(row) == (pass == 1) && static_cast<int>(row) != m_state.selected) {
+                        const QRgb colour = bulkColour(row).rgb();
+                        forEachStretch(row, [&](const QPolygonF& stretch) {
+                            for (qsizetype k = 0; k < stretch.size(); ++k)
+                                hparamsRasterLine(image, stretch[std::max<qsizetype>(0, k - 1)] * ratio,
+                                                  stretch[k] * ratio, colour);
+                        });
+                    }
+        }
+        image.setDevicePixelRatio(ratio);
+        QPainter picture(&image);
+        picture.setRenderHint(QPainter::Antialiasing);
+        if (!dense)
+            for (int pass = 0; pass < 2; ++pass)
+                for (std::size_t row = 0; row < m.rows.size(); ++row)
+                    if (m_state.isShown(row) == (pass == 1) && static_cast<int>(row) != m_state.selected) {
+                        picture.setPen(QPen(bulkColour(row), 1.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+                        forEachStretch(row, [&](const QPolygonF& stretch) {
+                            if (stretch.size() == 1)
+                                picture.drawPoint(stretch.front());
+                            else
+                                picture.drawPolyline(stretch);
+                        });
+                    }
+        // Axes, brushes, titles and ticks over the lines, into the same picture: its text is the
+        // costly part of a frame. As a pixmap (the backing store's own format) it is drawn by copying.
+        picture.setFont(font());
+        paintAxes(picture);
+        picture.end();
+        m_lines = QPixmap::fromImage(std::move(image));
     }
+    painter.drawPixmap(QPointF(0, 0), m_lines);
+    // The session under the pointer and the selected one, over everything.
     painter.setRenderHint(QPainter::Antialiasing, true);
     if (m_hover && *m_hover < m.rows.size())
         drawRow(*m_hover, hparamsRowColour(m_state, *m_hover), 3.0);
@@ -215,8 +251,12 @@ void HParamsParallelView::paintEvent(QPaintEvent*)
         drawRow(static_cast<std::size_t>(m_state.selected),
                 hparamsRowColour(m_state, static_cast<std::size_t>(m_state.selected)), 2.0);
     }
+}
 
-    // Axes, brushes, titles and ticks over the lines.
+void HParamsParallelView::paintAxes(QPainter& painter) const
+{
+    const QPalette pal = palette();
+    const HParamsMatrix& m = *m_state.matrix;
     const QFontMetrics fm = painter.fontMetrics();
     const double spacing = m_state.columns.size() > 1 ? axisX(1) - axisX(0) : width();
     for (std::size_t i = 0; i < m_state.columns.size(); ++i) {
@@ -299,6 +339,7 @@ void HParamsParallelView::mouseMoveEvent(QMouseEvent* event)
         const std::size_t c = m_state.columns[*m_brushAxis];
         std::erase_if(m_brushes, [c](const AxisBrush& b) { return b.column == c; });
         m_brushes.push_back({c, std::min(m_brushFrom, to), std::max(m_brushFrom, to), m_state.scale(c)});
+        m_lines = QPixmap();
         emit brushesChanged();
         update();
         return;
@@ -317,6 +358,7 @@ void HParamsParallelView::mouseReleaseEvent(QMouseEvent*)
         const auto before = m_brushes.size();
         std::erase_if(m_brushes, [c](const AxisBrush& b) { return b.column == c; });
         if (m_brushes.size() != before) {
+            m_lines = QPixmap();
             emit brushesChanged();
             update();
         }

@@ -4,7 +4,10 @@
 
 #include "dashboard/hparams_plot.h"
 
+#include <QPixmap>
 #include <QWidget>
+
+class QPainter;
 
 namespace tstudio::dashboard {
 
@@ -47,6 +50,11 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void paintAxes(QPainter& painter) const;
     bool event(QEvent* event) override;
 
 private:
@@ -63,6 +71,12 @@ private:
     double m_brushFrom = 0;
     bool m_brushMoved = false;
     std::optional<std::size_t> m_hover;
+    /// Every session's line but the selected one with the axes, brushes, titles and ticks over them, as
+    /// last drawn: a hover (which only adds the line under the pointer) draws over it instead of
+    /// drawing a thousand lines and the axes' text again. Dropped by any change of the state, the
+    /// brushes, the size, the font or the palette.
+    QPixmap m_lines;
+
 };
 
 } // namespace tstudio::dashboard
