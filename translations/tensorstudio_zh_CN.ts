@@ -6218,10 +6218,6 @@ max %4</source>
         <translation>关闭会话（tf.Session.close）；下一行将打开新会话</translation>
     </message>
     <message>
-        <source>An interactive session over the graph in the editor, as tf.InteractiveSession: type a tensor to see its value, an operation (an initializer, an assign, a train step) to run it; feed placeholders with &apos;with x=1,2,3; y[2,2]=random&apos;. Variables keep their values between lines.</source>
-        <translation>编辑器中图的交互式会话，如同 tf.InteractiveSession：输入张量查看其值，输入操作（初始化器、赋值、训练步）运行它；用 &apos;with x=1,2,3; y[2,2]=random&apos; 为占位符馈送数据。变量的值在各行之间保持。</translation>
-    </message>
-    <message>
         <source>Running under the debugger: paused before the first node. Step, continue or stop it in the Debugger tab.</source>
         <translation>正在调试器下运行：已在第一个节点之前暂停。请在调试器标签页中单步、继续或停止它。</translation>
     </message>
@@ -6243,7 +6239,11 @@ max %4</source>
     </message>
     <message>
         <source>Run the line under the debugger (as tfdbg wraps a session): step through its nodes in the Debugger tab; also typed as &quot;debug LINE&quot;</source>
-        <translation>在调试器下运行该行（如 tfdbg 包装会话）：在调试器标签页中逐个节点执行；也可输入 "debug 行"</translation>
+        <translation>在调试器下运行该行（如 tfdbg 包装会话）：在调试器标签页中逐个节点执行；也可输入 &quot;debug 行&quot;</translation>
+    </message>
+    <message>
+        <source>An interactive session over the graph in the editor, as tf.InteractiveSession: type a tensor to see its value, an operation (an initializer, an assign, a train step) to run it; feed placeholders with &apos;with x=1,2,3; y[2,2]=random&apos;. Variables keep their values between lines. &apos;debug LINE&apos; (or Debug) steps a line&apos;s run in the Debugger tab.</source>
+        <translation>编辑器中图的交互式会话，如同 tf.InteractiveSession：输入张量查看其值，输入操作（初始化器、赋值、训练步）运行它；用 'with x=1,2,3; y[2,2]=random' 为占位符馈送数据。变量的值在各行之间保持。'debug 行'（或“调试”按钮）在调试器标签页中逐步查看一行的运行。</translation>
     </message>
 </context>
 <context>

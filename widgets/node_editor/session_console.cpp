@@ -155,7 +155,8 @@ void SessionConsole::appendHtmlTo(NodeEditor* editor, const QString& html)
     cursor.insertHtml(html);
 }
 
-void SessionConsole::showReport(NodeEditor* editor, const InteractiveSession::RunReport& report)
+void SessionConsole::showReport(NodeEditor* editor, const InteractiveSession::RunReport& report,
+                                const QString& beforeValues)
 {
     const auto output = [&](const QString& text) {
         appendHtmlTo(editor, QStringLiteral("<span>%1</span>").arg(escaped(text)));
@@ -170,6 +171,8 @@ void SessionConsole::showReport(NodeEditor* editor, const InteractiveSession::Ru
             names << QString::fromStdString(name);
         output(tr("New variables initialised: %1").arg(names.join(QStringLiteral(", "))));
     }
+    if (!beforeValues.isEmpty())
+        output(beforeValues);
     for (const std::string& target : report.targets)
         output(tr("Ran %1.").arg(QString::fromStdString(target)));
     for (const InteractiveSession::Value& value : report.values) {
@@ -297,8 +300,7 @@ void SessionConsole::finishDebugged(NodeEditor* editor, const Expected<Interacti
                                  : QString::fromStdString(report.error().message());
         appendHtmlTo(editor, QStringLiteral("<span style=\"color:#c0392b\">%1</span>").arg(escaped(text)));
     } else {
-        appendHtmlTo(editor, QStringLiteral("<span>%1</span>").arg(escaped(tr("The debugged run finished."))));
-        showReport(editor, *report);
+        showReport(editor, *report, tr("The debugged run finished."));
     }
     updateStatus();
     emit debuggedRunFinished(report.has_value());
@@ -393,7 +395,8 @@ void SessionConsole::retranslateUi()
     m_transcript->setPlaceholderText(
         tr("An interactive session over the graph in the editor, as tf.InteractiveSession: type a tensor to "
            "see its value, an operation (an initializer, an assign, a train step) to run it; feed placeholders "
-           "with 'with x=1,2,3; y[2,2]=random'. Variables keep their values between lines."));
+           "with 'with x=1,2,3; y[2,2]=random'. Variables keep their values between lines. 'debug LINE' (or "
+           "Debug) steps a line's run in the Debugger tab."));
 }
 
 } // namespace tstudio::node_editor

@@ -87,7 +87,9 @@ private:
     /// Appends `html` to `editor`'s transcript (shown or not).
     void appendHtmlTo(NodeEditor* editor, const QString& html);
     /// The report's lines (session started or extended, targets run, values) for `editor`'s transcript.
-    void showReport(NodeEditor* editor, const InteractiveSession::RunReport& report);
+    /// `beforeValues` (when given) comes between the session lines and the values.
+    void showReport(NodeEditor* editor, const InteractiveSession::RunReport& report,
+                    const QString& beforeValues = {});
     void finishDebugged(NodeEditor* editor, const Expected<InteractiveSession::RunReport>& report);
     QTextDocument* transcriptFor(NodeEditor* editor);
 
