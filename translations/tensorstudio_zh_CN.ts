@@ -5670,6 +5670,50 @@ max %4</source>
         <source>tf.nn.embedding_lookup(embeddings, ids): one learned row of a [vocab_size, dim] table per id; its gradient updates only the rows looked up.</source>
         <translation>tf.nn.embedding_lookup(embeddings, ids)：每个 id 取 [vocab_size, dim] 表中学得的一行；其梯度只更新被查到的行。</translation>
     </message>
+    <message>
+        <source>Classes (rows of the output layer), e.g. the vocabulary size.</source>
+        <translation>类别数（输出层的行数），例如词表大小。</translation>
+    </message>
+    <message>
+        <source>Divide by the weights&apos; sum over the batch.</source>
+        <translation>除以权重在批次上的和。</translation>
+    </message>
+    <message>
+        <source>Divide by the weights&apos; sum over time.</source>
+        <translation>除以权重在时间上的和。</translation>
+    </message>
+    <message>
+        <source>Drop sampled classes that are an example&apos;s true class.</source>
+        <translation>去掉恰为样本真实类别的采样类别。</translation>
+    </message>
+    <message>
+        <source>Negative classes drawn per batch (log-uniform sampler).</source>
+        <translation>每批抽取的负类别数（对数均匀采样器）。</translation>
+    </message>
+    <message>
+        <source>Sum over the batch (not with its average).</source>
+        <translation>在批次上求和（不可与其平均同时使用）。</translation>
+    </message>
+    <message>
+        <source>Sum over time (not with its average).</source>
+        <translation>在时间上求和（不可与其平均同时使用）。</translation>
+    </message>
+    <message>
+        <source>True classes per example (columns of labels).</source>
+        <translation>每个样本的真实类别数（labels 的列数）。</translation>
+    </message>
+    <message>
+        <source>tf.contrib.seq2seq.sequence_loss(logits, targets, weights): the weighted cross entropy of every time step, averaged (or summed) over time and batch.</source>
+        <translation>tf.contrib.seq2seq.sequence_loss(logits, targets, weights)：每个时间步的加权交叉熵，在时间和批次上取平均（或求和）。</translation>
+    </message>
+    <message>
+        <source>tf.reduce_mean(tf.nn.nce_loss(...)): noise-contrastive estimation over an output layer of num_classes rows, word2vec&apos;s loss.</source>
+        <translation>tf.reduce_mean(tf.nn.nce_loss(...))：在 num_classes 行的输出层上做噪声对比估计，即 word2vec 的损失。</translation>
+    </message>
+    <message>
+        <source>tf.reduce_mean(tf.nn.sampled_softmax_loss(...)): softmax over the true and num_sampled sampled classes of an output layer of num_classes rows.</source>
+        <translation>tf.reduce_mean(tf.nn.sampled_softmax_loss(...))：在 num_classes 行输出层的真实类别与 num_sampled 个采样类别上做 softmax。</translation>
+    </message>
 </context>
 <context>
     <name>tstudio::node_editor::AttrEditor</name>
@@ -6243,7 +6287,7 @@ max %4</source>
     </message>
     <message>
         <source>An interactive session over the graph in the editor, as tf.InteractiveSession: type a tensor to see its value, an operation (an initializer, an assign, a train step) to run it; feed placeholders with &apos;with x=1,2,3; y[2,2]=random&apos;. Variables keep their values between lines. &apos;debug LINE&apos; (or Debug) steps a line&apos;s run in the Debugger tab.</source>
-        <translation>编辑器中图的交互式会话，如同 tf.InteractiveSession：输入张量查看其值，输入操作（初始化器、赋值、训练步）运行它；用 'with x=1,2,3; y[2,2]=random' 为占位符馈送数据。变量的值在各行之间保持。'debug 行'（或“调试”按钮）在调试器标签页中逐步查看一行的运行。</translation>
+        <translation>编辑器中图的交互式会话，如同 tf.InteractiveSession：输入张量查看其值，输入操作（初始化器、赋值、训练步）运行它；用 &apos;with x=1,2,3; y[2,2]=random&apos; 为占位符馈送数据。变量的值在各行之间保持。&apos;debug 行&apos;（或“调试”按钮）在调试器标签页中逐步查看一行的运行。</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@
 #include "layers/flatten.h"
 #include "layers/layer_scope.h"
 #include "layers/loss_ports.h"
+#include "layers/sampled_loss_nodes.h"
 #include "layers/pooling.h"
 #include "layers/summary_nodes.h"
 #include "losses/losses.h"
@@ -244,6 +245,8 @@ std::vector<LayerType> buildCatalog()
                          lossParams(), {"labels", "logits"}, {"loss"}));
     c.push_back(makeType("MeanSquaredError", "Losses", "tf.losses.mean_squared_error(labels, predictions).", 2, 1,
                          lossParams(), {"labels", "predictions"}, {"loss"}));
+    for (LayerType& loss : sampledLossLayerTypes()) // NCELoss, SampledSoftmaxLoss, SequenceLoss
+        c.push_back(std::move(loss));
 
     c.push_back(makeType("GradientDescent", "Training", "tf.train.GradientDescentOptimizer(...).minimize(loss).", 1, 0,
                          optimizerParams(0.01, {}), {"loss"}, {}));
@@ -953,6 +956,7 @@ Expected<LayerExpansion> expandLayerNode(GraphBuilder& b, std::string_view type,
         : isSummaryType(t->type)  ? expandSummaryNode(b, t->type, name, params, inputs)
         : t->type == "Cond"       ? expandCondNode(b, name, inputs)
         : isRecurrentType(t->type) ? expandRecurrentNode(b, *t, name, params, inputs)
+        : isSampledLossType(t->type) ? expandSampledLossNode(b, *t, name, params, inputs)
                                   : expandWithLayerSummaries(b, *t, params, [&] { return expand(context, t->type); });
     if (!result) {
         const Status& e = result.error();
