@@ -231,6 +231,13 @@ int train(const TrainArgs& args)
             return fail(joined.error());
         }
         world = *joined;
+        // Asynchronous parameter servers exchange point-to-point messages only: no thread negotiating
+        // collectives every few milliseconds, which would spin on the cores the ranks share.
+        if (loaded->distributed.asynchronous)
+            if (Status s = distributed::MpiContext::instance().stopCollectives(); !s.isOk()) {
+                (void)distributed::MpiContext::instance().finalize();
+                return fail(s);
+            }
         options.dataParallel = project::DataParallel{world->rank, world->size, args.scaleLr};
         if (world->rank == 0)
             status = project::makeDistributedStatus(*world, logdir);

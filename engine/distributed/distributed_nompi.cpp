@@ -86,6 +86,11 @@ Expected<MpiContext::Message> MpiContext::receive(int, int, double)
     return unexpected(noMpi());
 }
 
+Status MpiContext::stopCollectives()
+{
+    return noMpi();
+}
+
 Status MpiContext::barrier()
 {
     return noMpi();

@@ -90,6 +90,13 @@ public:
     /// 0 waits for ever.
     Expected<Message> receive(int source, int tag, double timeoutSeconds = 0);
 
+    /// Stops the background thread as finalize() does (every rank calls it: it returns once all
+    /// have), leaving MPI up for send, receive and barrier: a job that needs no more collectives (an
+    /// asynchronous parameter-server run) then has no thread negotiating every cycle, whose waits in
+    /// MPI_Allgather spin on cores the ranks share. Later allreduce and broadcast fail with
+    /// FailedPrecondition. Before initialize(): FailedPrecondition.
+    Status stopCollectives();
+
     /// Stops the background thread (after the other ranks, which keep negotiating until every rank
     /// has stopped) and calls MPI_Finalize. Called again or before initialize(): ok.
     Status finalize();

@@ -104,6 +104,10 @@ CollectiveSettings CollectiveSettings::fromEnvironment()
     return s;
 }
 
+/// How long a point-to-point wait yields its core before it sleeps (longer each time, up to half a
+/// millisecond): a reply usually comes within a few hundred microseconds (a parameter server's update).
+constexpr auto kYielding = std::chrono::microseconds(300);
+
 struct MpiContext::Impl {
     mutable std::mutex mutex;
     std::condition_variable wake;
@@ -564,11 +568,28 @@ Status MpiContext::send(int destination, int tag, const std::string& bytes)
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         return invalidArgumentError(errorPrefix() + "a message of " + std::to_string(bytes.size()) +
                                     " bytes exceeds MPI's int count");
-    if (int rc = MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, destination, tag,
-                          m_impl->messages);
+    // Not MPI_Send: a message past the eager limit waits for its receiver, and MPI's blocking wait
+    // spins on a core the receiver may need. The wait yields, then sleeps, as receive()'s does.
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (int rc = MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, destination, tag,
+                           m_impl->messages, &request);
         rc != MPI_SUCCESS)
-        return m_impl->mpiError("MPI_Send to rank " + std::to_string(destination), rc);
-    return Status::ok();
+        return m_impl->mpiError("MPI_Isend to rank " + std::to_string(destination), rc);
+    const auto start = std::chrono::steady_clock::now();
+    auto pause = std::chrono::microseconds(25);
+    for (;;) {
+        int done = 0;
+        if (int rc = MPI_Test(&request, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
+            return m_impl->mpiError("MPI_Test of a message to rank " + std::to_string(destination), rc);
+        if (done)
+            return Status::ok();
+        if (std::chrono::steady_clock::now() - start < kYielding) {
+            std::this_thread::yield();
+            continue;
+        }
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(500));
+    }
 }
 
 Expected<MpiContext::Message> MpiContext::receive(int source, int tag, double timeoutSeconds)
@@ -576,7 +597,7 @@ Expected<MpiContext::Message> MpiContext::receive(int source, int tag, double ti
     if (!isInitialized())
         return unexpected(failedPreconditionError("MPI: receive needs MPI initialised"));
     const auto start = std::chrono::steady_clock::now();
-    auto pause = std::chrono::microseconds(20);
+    auto pause = std::chrono::microseconds(25);
     for (;;) {
         int found = 0;
         MPI_Message handle = MPI_MESSAGE_NULL;
@@ -602,9 +623,32 @@ Expected<MpiContext::Message> MpiContext::receive(int source, int tag, double ti
                 errorPrefix() + "no message from " +
                 (source == kAnySource ? std::string("any rank") : "rank " + std::to_string(source)) + " within " +
                 std::to_string(static_cast<int>(timeoutSeconds)) + " s"));
+        if (std::chrono::steady_clock::now() - start < kYielding) {
+            std::this_thread::yield();
+            continue;
+        }
         std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+        pause = std::min(pause * 2, std::chrono::microseconds(500));
     }
+}
+
+Status MpiContext::stopCollectives()
+{
+    {
+        std::lock_guard lock(m_impl->mutex);
+        if (!m_impl->initialized || m_impl->finalized)
+            return failedPreconditionError("MPI: stopCollectives needs MPI initialised");
+        m_impl->stopRequested = true;
+    }
+    m_impl->wake.notify_all();
+    if (m_impl->thread.joinable())
+        m_impl->thread.join();
+    std::lock_guard lock(m_impl->mutex);
+    m_impl->stopRequested = false;
+    m_impl->threadEnded = true;
+    m_impl->endStatus = failedPreconditionError(
+        m_impl->prefix() + "the collectives of this job were stopped (it exchanges point-to-point messages only)");
+    return Status::ok();
 }
 
 Status MpiContext::finalize()
