@@ -104,9 +104,27 @@ CollectiveSettings CollectiveSettings::fromEnvironment()
     return s;
 }
 
-/// How long a point-to-point wait yields its core before it sleeps (longer each time, up to half a
-/// millisecond): a reply usually comes within a few hundred microseconds (a parameter server's update).
-constexpr auto kYielding = std::chrono::microseconds(300);
+/// The wait of a point-to-point message between two polls: it yields its core for the first 300
+/// microseconds (a reply usually comes within a few hundred: a parameter server's update), then
+/// sleeps, longer each time up to half a millisecond. Never MPI's blocking waits, which spin on a
+/// core the other rank may need.
+class PatientWait {
+public:
+    void pause()
+    {
+        if (std::chrono::steady_clock::now() - m_start < std::chrono::microseconds(300)) {
+            std::this_thread::yield();
+            return;
+        }
+        std::this_thread::sleep_for(m_sleep);
+        m_sleep = std::min(m_sleep * 2, std::chrono::microseconds(500));
+    }
+    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count(); }
+
+private:
+    const std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+    std::chrono::microseconds m_sleep{25};
+};
 
 struct MpiContext::Impl {
     mutable std::mutex mutex;
@@ -569,26 +587,18 @@ Status MpiContext::send(int destination, int tag, const std::string& bytes)
         return invalidArgumentError(errorPrefix() + "a message of " + std::to_string(bytes.size()) +
                                     " bytes exceeds MPI's int count");
     // Not MPI_Send: a message past the eager limit waits for its receiver, and MPI's blocking wait
-    // spins on a core the receiver may need. The wait yields, then sleeps, as receive()'s does.
+    // spins on a core the receiver may need.
     MPI_Request request = MPI_REQUEST_NULL;
     if (int rc = MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, destination, tag,
                            m_impl->messages, &request);
         rc != MPI_SUCCESS)
         return m_impl->mpiError("MPI_Isend to rank " + std::to_string(destination), rc);
-    const auto start = std::chrono::steady_clock::now();
-    auto pause = std::chrono::microseconds(25);
-    for (;;) {
+    for (PatientWait wait;; wait.pause()) {
         int done = 0;
         if (int rc = MPI_Test(&request, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
             return m_impl->mpiError("MPI_Test of a message to rank " + std::to_string(destination), rc);
         if (done)
             return Status::ok();
-        if (std::chrono::steady_clock::now() - start < kYielding) {
-            std::this_thread::yield();
-            continue;
-        }
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(500));
     }
 }
 
@@ -596,9 +606,7 @@ Expected<MpiContext::Message> MpiContext::receive(int source, int tag, double ti
 {
     if (!isInitialized())
         return unexpected(failedPreconditionError("MPI: receive needs MPI initialised"));
-    const auto start = std::chrono::steady_clock::now();
-    auto pause = std::chrono::microseconds(25);
-    for (;;) {
+    for (PatientWait wait;; wait.pause()) {
         int found = 0;
         MPI_Message handle = MPI_MESSAGE_NULL;
         MPI_Status status;
@@ -617,18 +625,12 @@ Expected<MpiContext::Message> MpiContext::receive(int source, int tag, double ti
                 return unexpected(m_impl->mpiError("MPI_Mrecv", rc));
             return m;
         }
-        if (timeoutSeconds > 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeoutSeconds)
+        if (timeoutSeconds > 0 && wait.seconds() > timeoutSeconds)
             return unexpected(Status(StatusCode::kDeadlineExceeded,
-                errorPrefix() + "no message from " +
-                (source == kAnySource ? std::string("any rank") : "rank " + std::to_string(source)) + " within " +
-                std::to_string(static_cast<int>(timeoutSeconds)) + " s"));
-        if (std::chrono::steady_clock::now() - start < kYielding) {
-            std::this_thread::yield();
-            continue;
-        }
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(500));
+                                     errorPrefix() + "no message from " +
+                                         (source == kAnySource ? std::string("any rank")
+                                                               : "rank " + std::to_string(source)) +
+                                         " within " + std::to_string(static_cast<int>(timeoutSeconds)) + " s"));
     }
 }
 

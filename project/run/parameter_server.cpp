@@ -234,31 +234,43 @@ Status ParameterServerClient::initialize(Session& session)
     return Status::ok();
 }
 
+Status ParameterServerClient::exchange(const ParameterServerMessage& request, int replyKind, const std::string& what,
+                                       const std::function<Status(int task, const ParameterServerMessage&)>& onReply)
+{
+    for (int task = 0; task < m_layout.psTasks; ++task)
+        if (Status s = sendMessage(m_layout.psRank(task), request); !s.isOk())
+            return s;
+    for (int task = 0; task < m_layout.psTasks; ++task) {
+        auto reply = receiveMessage(m_layout.psRank(task));
+        if (!reply)
+            return reply.error();
+        const Message& m = reply->second;
+        if (m.kind() == Message::ERROR)
+            return internalError("ps task " + std::to_string(task) + " " + what + ": " + m.error());
+        if (m.kind() != replyKind)
+            return internalError("ps task " + std::to_string(task) + " " + what + ": a reply of kind " +
+                                 std::to_string(m.kind()));
+        if (Status s = onReply(task, m); !s.isOk())
+            return s;
+    }
+    return Status::ok();
+}
+
 Expected<std::int64_t> ParameterServerClient::pull(Session& session, bool final)
 {
     Message request;
     request.set_kind(Message::PULL);
     request.set_global_step(final ? -1 : 0);
-    for (int task = 0; task < m_layout.psTasks; ++task)
-        if (Status s = sendMessage(m_layout.psRank(task), request); !s.isOk())
-            return unexpected(s);
     std::int64_t step = 0;
     const int stepTask = m_placement.entries[m_placement.globalStepEntry].task;
-    for (int task = 0; task < m_layout.psTasks; ++task) {
-        auto reply = receiveMessage(m_layout.psRank(task));
-        if (!reply)
-            return unexpected(reply.error());
-        const Message& m = reply->second;
-        if (m.kind() == Message::ERROR)
-            return unexpected(internalError("ps task " + std::to_string(task) + ": " + m.error()));
-        if (m.kind() != Message::VALUES)
-            return unexpected(internalError("ps task " + std::to_string(task) + " answered a pull with message kind " +
-                                            std::to_string(m.kind())));
-        if (Status s = assignValues(session, m_placement, m, m_allocator); !s.isOk())
-            return unexpected(s.withContext("the variables of ps task " + std::to_string(task)));
+    Status pulled = exchange(request, Message::VALUES, "sending the variables", [&](int task, const Message& m) {
         if (task == stepTask)
             step = m.global_step();
-    }
+        Status s = assignValues(session, m_placement, m, m_allocator);
+        return s.isOk() ? s : s.withContext("the variables of ps task " + std::to_string(task));
+    });
+    if (!pulled.isOk())
+        return unexpected(pulled);
     return step;
 }
 
@@ -275,24 +287,17 @@ Expected<std::int64_t> ParameterServerClient::push(Session& session, const std::
         request.add_names(m_gradients[i]);
         gradients[i].toProto(request.add_tensors(), true);
     }
-    for (int task = 0; task < m_layout.psTasks; ++task)
-        if (Status s = sendMessage(m_layout.psRank(task), request); !s.isOk())
-            return unexpected(s);
     std::int64_t staleness = 0;
     const int stepTask = m_placement.entries[m_placement.globalStepEntry].task;
-    for (int task = 0; task < m_layout.psTasks; ++task) {
-        auto reply = receiveMessage(m_layout.psRank(task));
-        if (!reply)
-            return unexpected(reply.error());
-        const Message& m = reply->second;
-        if (m.kind() == Message::ERROR)
-            return unexpected(
-                internalError("ps task " + std::to_string(task) + " applying the gradients: " + m.error()));
+    Status pushed = exchange(request, Message::APPLIED, "applying the gradients", [&](int task, const Message& m) {
         if (task == stepTask) {
             staleness = m.staleness();
             m_stepAfterPush = m.global_step();
         }
-    }
+        return Status::ok();
+    });
+    if (!pushed.isOk())
+        return unexpected(pushed);
     // The local global step follows the servers' (StopAtStepHook and the checkpoints read it).
     Message step;
     step.add_names(m_placement.globalStep);
@@ -385,9 +390,8 @@ Expected<ParameterServerReport> serveParameters(GraphBuilder& b, const PreparedT
             break;
         case Message::PUSH: {
             Message reply;
-            auto before = stepNow();
             std::vector<std::pair<std::string, Tensor>> feeds;
-            Status applied = before ? Status::ok() : before.error();
+            Status applied = Status::ok();
             for (int k = 0; k < m.names_size() && applied.isOk(); ++k) {
                 auto value = Tensor::fromProto(allocator, m.tensors(k));
                 if (!value)
@@ -404,7 +408,9 @@ Expected<ParameterServerReport> serveParameters(GraphBuilder& b, const PreparedT
             } else {
                 reply.set_kind(Message::APPLIED);
                 reply.set_global_step(*after);
-                const std::int64_t staleness = std::max<std::int64_t>(*before - m.global_step(), 0);
+                // The update is one step (apply_gradients increments the global step by 1): the
+                // updates applied since the pull are those before it.
+                const std::int64_t staleness = std::max<std::int64_t>(*after - 1 - m.global_step(), 0);
                 reply.set_staleness(staleness);
                 ++report.updates;
                 stalenessSum += static_cast<double>(staleness);

@@ -16,12 +16,14 @@
 #include "runtime/session.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace tstudio {
+class ParameterServerMessage;
 struct Registries;
 }
 
@@ -92,7 +94,10 @@ public:
     std::int64_t globalStepAfterPush() const { return m_stepAfterPush; }
 
 private:
-    Status assign(Session& session, const std::vector<std::size_t>& entries, std::vector<Tensor> values);
+    /// Sends `request` to every ps task, then takes their replies in task order: an ERROR reply or one
+    /// not of `replyKind` fails ("ps task 1 <what>: ..."), else `onReply` sees it.
+    Status exchange(const ParameterServerMessage& request, int replyKind, const std::string& what,
+                    const std::function<Status(int task, const ParameterServerMessage&)>& onReply);
 
     AsyncLayout m_layout;
     ParameterPlacement m_placement;

@@ -1,5 +1,5 @@
 // Shared by the tf.layers tests: the default registries, NumPy golden tensors (tools/golden/layers.py),
-// constant initializers from them, and sessions over a built graph.
+// constant initializers from them, variables looked up, and sessions over a built graph.
 #pragma once
 
 #include "builder/graph_builder.h"
@@ -60,6 +60,16 @@ inline std::vector<double> floatValues(const Tensor& t)
 inline Initializer constantFrom(const Tensor& t)
 {
     return Initializer::constant(floatValues(t));
+}
+
+/// Whether `b` has a VariableV2 `name` declared with `shape`.
+inline bool hasVariable(const GraphBuilder& b, const std::string& name, const TensorShape& shape)
+{
+    const tensorflow::NodeDef* n = b.findNode(name);
+    if (n == nullptr || n->op() != "VariableV2")
+        return false;
+    auto declared = TensorShape::fromProto(n->attr().at("shape").shape());
+    return declared && *declared == shape;
 }
 
 /// A session over b's graph (a warning when the graph does not load).

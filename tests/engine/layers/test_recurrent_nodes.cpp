@@ -18,6 +18,7 @@
 
 using namespace tstudio;
 using namespace tstudio::layers;
+using tstudio::testing::hasVariable;
 namespace tf = tensorflow;
 
 namespace {
@@ -29,15 +30,6 @@ std::vector<float> floatsOf(const Tensor& t)
 {
     const auto v = t.values<float>();
     return {v.begin(), v.end()};
-}
-
-bool hasVariable(const GraphBuilder& b, const std::string& name, const TensorShape& shape)
-{
-    const tf::NodeDef* n = b.findNode(name);
-    if (n == nullptr || n->op() != "VariableV2")
-        return false;
-    auto declared = TensorShape::fromProto(n->attr().at("shape").shape());
-    return declared && *declared == shape;
 }
 
 } // namespace

@@ -18,20 +18,8 @@
 
 using namespace tstudio;
 using namespace tstudio::layers;
+using tstudio::testing::hasVariable;
 namespace tf = tensorflow;
-
-namespace {
-
-bool hasVariable(const GraphBuilder& b, const std::string& name, const TensorShape& shape)
-{
-    const tf::NodeDef* n = b.findNode(name);
-    if (n == nullptr || n->op() != "VariableV2")
-        return false;
-    auto declared = TensorShape::fromProto(n->attr().at("shape").shape());
-    return declared && *declared == shape;
-}
-
-} // namespace
 
 class TestSampledLossNodes : public QObject {
     Q_OBJECT
