@@ -80,14 +80,6 @@
         <translation>在性能分析器中打开 TRACE，并打印显示第一个时间线所需的时间以及平移和缩放的帧时间。</translation>
     </message>
     <message>
-        <source>With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul).</source>
-        <translation>配合 --panel graph、editor 或 profiler：选中此节点；配合 --panel debugger：要暂停的断点（默认 op:MatMul）。</translation>
-    </message>
-    <message>
-        <source>With --panel graph: find nodes whose name contains TEXT; with --panel debugger: the tensor to inspect.</source>
-        <translation>配合 --panel graph：查找名称包含 TEXT 的节点；配合 --panel debugger：要查看的张量。</translation>
-    </message>
-    <message>
         <source>With --panel training, profiler or debugger: train the open project to step N (into a temporary log directory; profiler: step 3 is profiled) before capturing.</source>
         <translation>配合 --panel training、profiler 或 debugger：截图前将打开的项目训练到第 N 步（写入临时日志目录；profiler：对第 3 步进行性能分析）。</translation>
     </message>
@@ -128,14 +120,6 @@
         <translation>与 --panel editor 一起：在编辑器的图上为 FILE 截取“编辑 ▸ 导入图…”对话框（--find PLACEHOLDER=TENSOR 连接一个输入）。</translation>
     </message>
     <message>
-        <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, diff (File &gt; Compare of the two files given), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
-        <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
-    </message>
-    <message>
-        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams, custom_scalars, projector); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
-        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars、projector）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
-    </message>
-    <message>
         <source>Open N points of 200 dimensions in the Projector tab and print the load and frame times.</source>
         <translation>在投影器标签页中打开 N 个 200 维的点，并打印加载时间和帧时间。</translation>
     </message>
@@ -146,6 +130,22 @@
     <message>
         <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), 3d (PCA), no-images, search:PATTERN, point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH.</source>
         <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、3d（PCA）、no-images、search:模式、point:N；超参数可用 hparams:table|parallel|scatter、colour:列、hide:列、log:列、session:N、brush:列:下限:上限。</translation>
+    </message>
+    <message>
+        <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, diff (File &gt; Compare of the two files given), value (the values of --select NODE or checkpoint tensor of the file), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
+        <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、value（文件中 --select 所指节点或检查点张量的值）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
+    </message>
+    <message>
+        <source>With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul); with --panel value: the Const node or checkpoint tensor to show.</source>
+        <translation>配合 --panel graph、editor 或 profiler：选中此节点；配合 --panel debugger：要暂停的断点（默认 op:MatMul）；配合 --panel value：要显示的 Const 节点或检查点张量。</translation>
+    </message>
+    <message>
+        <source>With --panel graph: find nodes whose name contains TEXT; with --panel debugger: the tensor to inspect; with --panel value: a NumPy slice of it.</source>
+        <translation>配合 --panel graph：查找名称包含 TEXT 的节点；配合 --panel debugger：要查看的张量；配合 --panel value：它的 NumPy 切片。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams, custom_scalars, projector); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger or value: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
+        <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars、projector）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger 或 value：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
     </message>
 </context>
 <context>
@@ -3747,15 +3747,15 @@ TP %4，FP %5，TN %6，FN %7</translation>
         <translation>没有可计数的有限值</translation>
     </message>
     <message numerus="yes">
-        <source>%n finite value(s)</source>
+        <source>%Ln finite value(s)</source>
         <translation>
-            <numerusform>%n 个有限值</numerusform>
+            <numerusform>%Ln 个有限值</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>; %n NaN or infinite value(s) not counted</source>
+        <source>; %Ln NaN or infinite value(s) not counted</source>
         <translation>
-            <numerusform>；%n 个 NaN 或无穷值未计入</numerusform>
+            <numerusform>；%Ln 个 NaN 或无穷值未计入</numerusform>
         </translation>
     </message>
 </context>
@@ -3950,12 +3950,6 @@ TP %4，FP %5，TN %6，FN %7</translation>
         <source>shape %1</source>
         <translation>形状 %1</translation>
     </message>
-    <message numerus="yes">
-        <source>%n element(s)</source>
-        <translation>
-            <numerusform>%n 个元素</numerusform>
-        </translation>
-    </message>
     <message>
         <source>value of session run %1 (history)</source>
         <translation>会话运行 %1 的值（历史）</translation>
@@ -4071,6 +4065,12 @@ TP %4，FP %5，TN %6，FN %7</translation>
     <message>
         <source>NumPy arrays (*.npy)</source>
         <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln element(s)</source>
+        <translation>
+            <numerusform>%Ln 个元素</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -166,8 +166,8 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                        "CommandLine",
                                        "Show panel NAME (console, training, start or welcome, document, graph, editor, "
                                        "dashboard, profiler, debugger, records, diff (File > Compare of the two files "
-                                       "given), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts "
-                                       "(--find TEXT))."),
+                                       "given), value (the values of --select NODE or checkpoint tensor of the file), settings, "
+                                       "about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT))."),
                                    QStringLiteral("NAME"));
     QCommandLineOption languageOption(QStringLiteral("language"),
                                       QCoreApplication::translate("CommandLine", "UI language for this run: en or zh_CN (not saved)."),
@@ -184,10 +184,10 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                     QCoreApplication::translate("CommandLine", "With --panel graph: structure, device, placed, time, memory or runnable."),
                                     QStringLiteral("MODE"));
     QCommandLineOption selectOption(QStringLiteral("select"),
-                                    QCoreApplication::translate("CommandLine", "With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul)."),
+                                    QCoreApplication::translate("CommandLine", "With --panel graph, editor or profiler: select this node; with --panel debugger: the breakpoint to pause at (default op:MatMul); with --panel value: the Const node or checkpoint tensor to show."),
                                     QStringLiteral("NODE"));
     QCommandLineOption findOption(QStringLiteral("find"),
-                                  QCoreApplication::translate("CommandLine", "With --panel graph: find nodes whose name contains TEXT; with --panel debugger: the tensor to inspect."),
+                                  QCoreApplication::translate("CommandLine", "With --panel graph: find nodes whose name contains TEXT; with --panel debugger: the tensor to inspect; with --panel value: a NumPy slice of it."),
                                   QStringLiteral("TEXT"));
     QCommandLineOption leftToRightOption(QStringLiteral("left-to-right"),
                                          QCoreApplication::translate("CommandLine", "With --panel graph: lay out from left to right."));
@@ -234,7 +234,7 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                     "With --panel dashboard: show this tab (scalars, images, graphs, distributions, "
                                     "histograms, text, audio, pr_curves, hparams, custom_scalars, projector); "
                                     "with --panel profiler: timeline, ops, scopes, nodes, "
-                                    "advice or tfprof; with --panel debugger: the inspector's table, histogram, "
+                                    "advice or tfprof; with --panel debugger or value: the inspector's table, histogram, "
                                     "heatmap or images; with --panel graph: metagraph (the MetaGraph tab)."),
         QStringLiteral("TAB"));
     parser.addOption(tabOption);

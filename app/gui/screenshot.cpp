@@ -26,7 +26,10 @@
 #include "profiler/timeline_view.h"
 #include "records/record_viewer.h"
 #include "example_gallery.h"
+#include "graph_viewer/checkpoint_variables_view.h"
 #include "graph_viewer/graph_viewer.h"
+#include "graph_viewer/node_properties_panel.h"
+#include "graph_viewer/tensor_value_dialog.h"
 #include "node_editor/evaluate_dialog.h"
 #include "node_editor/node_editor.h"
 #include "node_editor/node_editor_scene.h"
@@ -309,7 +312,7 @@ QStringList screenshotPanelNames(const MainWindow& window)
     names << QStringLiteral("start") << QStringLiteral("welcome") << QStringLiteral("document") << QStringLiteral("settings")
           << QStringLiteral("about") << QStringLiteral("graph") << QStringLiteral("editor") << QStringLiteral("dashboard")
           << QStringLiteral("profiler") << QStringLiteral("debugger") << QStringLiteral("records")
-          << QStringLiteral("diff");
+          << QStringLiteral("diff") << QStringLiteral("value");
     names << QStringLiteral("help") << QStringLiteral("shortcuts");
     return names;
 }
@@ -669,6 +672,72 @@ int captureTraining(MainWindow& window, const ScreenshotRequest& request, const 
     return save(window.grab(), request.outputFile);
 }
 
+/// --panel value: the value window of a stored tensor of the current graph document, as a user opens it:
+/// --select names a node with a "value" attr (a Const's "Show values…") or a tensor of the document's
+/// checkpoint (the Checkpoint tab's "Show values…"); --tab the inspector's view (table, histogram, heatmap,
+/// images; default table), --find a NumPy slice ("[0, :, ::2]").
+int captureValueDialog(MainWindow& window, const ScreenshotRequest& request)
+{
+    auto* viewer = qobject_cast<graph_viewer::GraphViewer*>(window.documents()->currentWidget());
+    if (!viewer)
+        return fail(QStringLiteral("panel 'value' needs a graph, MetaGraph, SavedModel or checkpoint to show"));
+    if (request.select.isEmpty())
+        return fail(QStringLiteral("panel 'value' needs --select NODE_OR_CHECKPOINT_TENSOR"));
+    const std::map<QString, debugger_ui::TensorInspector::View> views = {
+        {QStringLiteral("table"), debugger_ui::TensorInspector::View::Table},
+        {QStringLiteral("histogram"), debugger_ui::TensorInspector::View::Histogram},
+        {QStringLiteral("heatmap"), debugger_ui::TensorInspector::View::HeatMap},
+        {QStringLiteral("images"), debugger_ui::TensorInspector::View::Images}};
+    const QString viewName = request.dashboardTab.isEmpty() ? QStringLiteral("table") : request.dashboardTab;
+    if (!views.count(viewName))
+        return fail(QStringLiteral("unknown --tab '%1'; expected table, histogram, heatmap or images").arg(viewName));
+    if (!processEventsUntil([viewer] { return !viewer->isLoading() && (!viewer->isReady() || viewer->factsReady()); },
+                            120000))
+        return fail(QStringLiteral("timed out waiting for the graph"));
+    if (!viewer->isReady())
+        return fail(viewer->errorText());
+    graph_viewer::TensorValueDialog* dialog = nullptr;
+    bool isNode = false;
+    if (const tensorflow::GraphDef* graph = viewer->graph())
+        for (const tensorflow::NodeDef& node : graph->node())
+            if (QString::fromStdString(node.name()) == request.select && node.attr().count("value"))
+                isNode = true;
+    QString error;
+    if (isNode) {
+        viewer->selectNodeNamed(request.select);
+        dialog = viewer->properties()->showValues();
+        if (!dialog)
+            error = QStringLiteral("--select: node '%1' holds no tensor value").arg(request.select);
+    } else if (graph_viewer::CheckpointVariablesView* checkpoint = viewer->checkpointView()) {
+        QObject::connect(checkpoint, &graph_viewer::CheckpointVariablesView::valuesShown, checkpoint,
+                         [&dialog](graph_viewer::TensorValueDialog* shown) { dialog = shown; });
+        QObject::connect(checkpoint, &graph_viewer::CheckpointVariablesView::valuesFailed, checkpoint,
+                         [&error](const QString& message) { error = message; });
+        processEventsUntil([checkpoint] { return !checkpoint->isBusy(); }, 120000);
+        checkpoint->showValues(request.select);
+        if (!processEventsUntil([&] { return dialog || !error.isEmpty(); }, 120000))
+            error = QStringLiteral("timed out reading '%1' from the checkpoint").arg(request.select);
+    } else {
+        error = QStringLiteral("--select: no node '%1' with a value, and no checkpoint beside the graph")
+                    .arg(request.select);
+    }
+    if (!dialog)
+        return fail(error);
+    if (!request.find.isEmpty() && !dialog->inspector()->setSlice(request.find)) {
+        dialog->close();
+        return fail(QStringLiteral("--find: %1").arg(dialog->inspector()->message()));
+    }
+    dialog->inspector()->setView(views.at(viewName));
+    if (!dialog->inspector()->isViewEnabled(views.at(viewName))) {
+        dialog->close();
+        return fail(QStringLiteral("--tab %1: %2")
+                        .arg(viewName, dialog->inspector()->viewDisabledReason(views.at(viewName))));
+    }
+    dialog->resize(request.size.boundedTo(QSize(1000, 720)));
+    settle(250);
+    return save(dialog->grab(), request.outputFile);
+}
+
 } // namespace
 
 int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
@@ -732,6 +801,8 @@ int takeScreenshot(MainWindow& window, const ScreenshotRequest& request)
     }
     if (request.panel == QLatin1String("document") && window.documents()->count() == 0)
         return fail(QStringLiteral("panel 'document' needs a file to show"));
+    if (request.panel == QLatin1String("value"))
+        return captureValueDialog(window, request);
     if (request.panel == QLatin1String("graph")) {
         const QString error = prepareGraph(window, request);
         if (!error.isEmpty())

@@ -226,12 +226,14 @@ private:
 struct OutputAxis {
     std::int64_t size = 1;
     std::int64_t sourceStride = 0; ///< elements; 0 for an inserted axis
+    SliceOrigin::Axis origin;      ///< the same walk in the source axis's positions
 };
 
 /// Where the selection starts in the source buffer and the axes that walk it.
 struct SlicePlan {
     std::int64_t baseOffset = 0;
     std::vector<OutputAxis> axes;
+    std::vector<std::int64_t> picked; ///< per source axis: the position an integer index picks, else -1
 };
 
 /// Python's slice.indices(): the first position and the element count of start:stop:step on `size`.
@@ -290,8 +292,11 @@ Expected<SlicePlan> planSlice(const TensorShape& shape, const TensorSlice& slice
         strides[static_cast<std::size_t>(axis)] = strides[static_cast<std::size_t>(axis) + 1] * shape.dim(axis + 1);
 
     SlicePlan plan;
+    plan.picked.assign(static_cast<std::size_t>(rank), -1);
     int axis = 0;
-    auto fullAxis = [&](int a) { plan.axes.push_back({shape.dim(a), strides[static_cast<std::size_t>(a)]}); };
+    auto fullAxis = [&](int a) {
+        plan.axes.push_back({shape.dim(a), strides[static_cast<std::size_t>(a)], {a, 0, 1}});
+    };
     for (const SliceItem& item : slice.items) {
         switch (item.kind) {
         case SliceItem::Kind::kIndex: {
@@ -303,6 +308,7 @@ Expected<SlicePlan> planSlice(const TensorShape& shape, const TensorSlice& slice
             }
             const std::int64_t position = item.index < 0 ? item.index + size : item.index;
             plan.baseOffset += position * strides[static_cast<std::size_t>(axis)];
+            plan.picked[static_cast<std::size_t>(axis)] = position;
             ++axis;
             break;
         }
@@ -311,7 +317,8 @@ Expected<SlicePlan> planSlice(const TensorShape& shape, const TensorSlice& slice
             resolveRange(item, shape.dim(axis), first, step, count);
             if (count > 0) // an empty axis reads nothing, and `first` may be -1 or past the end
                 plan.baseOffset += first * strides[static_cast<std::size_t>(axis)];
-            plan.axes.push_back({count, count > 1 ? step * strides[static_cast<std::size_t>(axis)] : 0});
+            plan.axes.push_back({count, count > 1 ? step * strides[static_cast<std::size_t>(axis)] : 0,
+                                 {axis, count > 0 ? first : 0, step}});
             ++axis;
             break;
         }
@@ -319,7 +326,7 @@ Expected<SlicePlan> planSlice(const TensorShape& shape, const TensorSlice& slice
             for (int n = rank - consumed; n > 0; --n)
                 fullAxis(axis++);
             break;
-        case SliceItem::Kind::kNewAxis: plan.axes.push_back({1, 0}); break;
+        case SliceItem::Kind::kNewAxis: plan.axes.push_back({1, 0, {-1, 0, 0}}); break;
         }
     }
     while (axis < rank)
@@ -433,6 +440,34 @@ Expected<TensorShape> slicedShape(const TensorShape& shape, const TensorSlice& s
     if (!plan)
         return unexpected(plan.error());
     return shapeOf(*plan);
+}
+
+Expected<SliceOrigin> sliceOrigin(const TensorShape& shape, const TensorSlice& slice)
+{
+    auto plan = planSlice(shape, slice);
+    if (!plan)
+        return unexpected(plan.error());
+    SliceOrigin origin;
+    origin.picked = std::move(plan->picked);
+    for (const OutputAxis& axis : plan->axes)
+        origin.axes.push_back(axis.origin);
+    return origin;
+}
+
+std::int64_t SliceOrigin::sourcePosition(std::size_t axis, std::int64_t position) const
+{
+    if (axis >= axes.size())
+        return position;
+    return axes[axis].first + position * axes[axis].step;
+}
+
+std::vector<std::int64_t> SliceOrigin::sourceIndex(const std::vector<std::int64_t>& index) const
+{
+    std::vector<std::int64_t> source = picked;
+    for (std::size_t a = 0; a < axes.size() && a < index.size(); ++a)
+        if (axes[a].sourceAxis >= 0 && static_cast<std::size_t>(axes[a].sourceAxis) < source.size())
+            source[static_cast<std::size_t>(axes[a].sourceAxis)] = sourcePosition(a, index[a]);
+    return source;
 }
 
 Expected<Tensor> applyTensorSlice(const Tensor& tensor, const TensorSlice& slice, Allocator& allocator)

@@ -51,6 +51,28 @@ std::string formatTensorSlice(const TensorSlice& slice);
 /// size 5"), NumPy's texts.
 Expected<TensorShape> slicedShape(const TensorShape& shape, const TensorSlice& slice);
 
+/// Where the elements of a sliced tensor lie in the tensor it was cut from, so a view can label them with
+/// their source indices (row 100 of "[100:110]" is source row 100, not 0).
+struct SliceOrigin {
+    /// One axis of the result: the source axis it runs along (-1 for an inserted axis), the source
+    /// position of its first element and the step between its elements (NumPy's clamped start and step).
+    struct Axis {
+        int sourceAxis = -1;
+        std::int64_t first = 0;
+        std::int64_t step = 0;
+    };
+    std::vector<Axis> axes;            ///< one per axis of the result
+    std::vector<std::int64_t> picked;  ///< one per source axis: the position an integer index picked, else -1
+
+    /// The source position of `position` along result axis `axis` (itself for an axis out of range).
+    std::int64_t sourcePosition(std::size_t axis, std::int64_t position) const;
+    /// The full source index of a result index (picked positions included).
+    std::vector<std::int64_t> sourceIndex(const std::vector<std::int64_t>& index) const;
+};
+
+/// The origin of every axis of `slice` on `shape`; the errors of slicedShape.
+Expected<SliceOrigin> sliceOrigin(const TensorShape& shape, const TensorSlice& slice);
+
 /// A new tensor holding the selected elements in C order (a copy on `allocator`), any dtype
 /// (strings included); the errors of slicedShape, FailedPrecondition for an uninitialized tensor.
 Expected<Tensor> applyTensorSlice(const Tensor& tensor, const TensorSlice& slice, Allocator& allocator);

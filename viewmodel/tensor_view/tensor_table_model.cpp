@@ -8,6 +8,7 @@
 
 #include <climits>
 #include <cmath>
+#include <vector>
 
 namespace tstudio::debugger_ui {
 
@@ -26,10 +27,11 @@ TensorTableModel::TensorTableModel(QObject* parent)
 {
 }
 
-void TensorTableModel::setTensor(const Tensor& tensor)
+void TensorTableModel::setTensor(const Tensor& tensor, std::optional<debugger::SliceOrigin> origin)
 {
     beginResetModel();
     m_tensor = tensor;
+    m_origin = std::move(origin);
     m_valid = tensor.isInitialized() && tensor.dtype() != tensorflow::DT_RESOURCE &&
               tensor.dtype() != tensorflow::DT_VARIANT;
     m_rows = m_columns = 0;
@@ -80,13 +82,23 @@ QString TensorTableModel::indexText(int row, int column) const
     if (flat < 0)
         return {};
     const auto dims = m_tensor.shape().dims();
-    QStringList parts;
+    std::vector<std::int64_t> index(dims.size());
     std::int64_t rest = flat;
     for (std::size_t i = dims.size(); i-- > 0;) {
-        parts.prepend(QString::number(rest % dims[i]));
+        index[i] = rest % dims[i];
         rest /= dims[i];
     }
+    if (m_origin)
+        index = m_origin->sourceIndex(index);
+    QStringList parts;
+    for (std::int64_t i : index)
+        parts.append(QString::number(i));
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+QString TensorTableModel::positionText(std::size_t axis, std::int64_t position) const
+{
+    return QString::number(m_origin ? m_origin->sourcePosition(axis, position) : position);
 }
 
 TensorTableModel::CellState TensorTableModel::cellState(int row, int column) const
@@ -144,14 +156,14 @@ QVariant TensorTableModel::headerData(int section, Qt::Orientation orientation, 
     if (dims.empty())
         return orientation == Qt::Horizontal ? tr("value") : QString();
     if (orientation == Qt::Horizontal)
-        return dims.size() == 1 ? tr("value") : QString::number(section);
+        return dims.size() == 1 ? tr("value") : positionText(dims.size() - 1, section);
     if (dims.size() <= 2)
-        return QString::number(section);
+        return positionText(0, section);
     // Leading indices of row `section`, in C order over dims[0 .. rank-2].
     QStringList parts;
     std::int64_t rest = section;
     for (std::size_t i = dims.size() - 1; i-- > 0;) {
-        parts.prepend(QString::number(dims[i] > 0 ? rest % dims[i] : 0));
+        parts.prepend(positionText(i, dims[i] > 0 ? rest % dims[i] : 0));
         rest = dims[i] > 0 ? rest / dims[i] : 0;
     }
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');

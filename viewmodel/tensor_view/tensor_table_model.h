@@ -1,6 +1,7 @@
 // TensorTableModel: a tensor's elements as a table (cell text made on demand), for the tensor inspector.
 #pragma once
 
+#include "debugger/tensor_slice.h"
 #include "debugger/value_ranges.h"
 #include "framework/tensor.h"
 
@@ -29,8 +30,10 @@ public:
 
     explicit TensorTableModel(QObject* parent = nullptr);
 
-    /// Replaces the tensor (an initialized one; anything else shows no cells).
-    void setTensor(const Tensor& tensor);
+    /// Replaces the tensor (an initialized one; anything else shows no cells). `origin`: where a sliced
+    /// tensor's elements lie in the tensor it was cut from, so the headers and the index in a cell's
+    /// tooltip give source indices (row 100 of "[100:110]"); nullopt: the tensor's own indices.
+    void setTensor(const Tensor& tensor, std::optional<debugger::SliceOrigin> origin = std::nullopt);
     void clear();
     const Tensor& tensor() const { return m_tensor; }
     /// Marks cells whose value lies in `ranges` (nullopt: none). Only real-valued dtypes are marked.
@@ -38,7 +41,8 @@ public:
 
     /// The row-major element index of a cell, or -1 outside the tensor.
     std::int64_t flatIndex(int row, int column) const;
-    /// The full index of a cell as text, "[3, 0, 7]" ("[]" for a scalar).
+    /// The full index of a cell as text, "[3, 0, 7]" ("[]" for a scalar); with an origin, in the source
+    /// tensor (an integer index's axis included).
     QString indexText(int row, int column) const;
     CellState cellState(int row, int column) const;
 
@@ -53,6 +57,10 @@ private:
     std::int64_t m_rows = 0;
     std::int64_t m_columns = 0;
     std::optional<debugger::ValueRanges> m_ranges;
+    std::optional<debugger::SliceOrigin> m_origin;
+
+    /// The label of `position` along the tensor's axis `axis`: the source position with an origin.
+    QString positionText(std::size_t axis, std::int64_t position) const;
 };
 
 } // namespace tstudio::debugger_ui

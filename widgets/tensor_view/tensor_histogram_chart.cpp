@@ -115,9 +115,9 @@ void TensorHistogramChart::paintEvent(QPaintEvent*)
     const auto xOf = [&](double v) { return plot.left() + (v - h.left) / span * plot.width(); };
     const auto yOf = [&](double c) { return plot.bottom() - (maxCount > 0 ? c / maxCount : 0) * plot.height(); };
 
-    QString caption = tr("%n finite value(s)", "", static_cast<int>(std::min<std::int64_t>(h.finiteCount, INT_MAX)));
+    QString caption = tr("%Ln finite value(s)", "", static_cast<int>(std::min<std::int64_t>(h.finiteCount, INT_MAX)));
     if (h.nonFiniteCount > 0)
-        caption += tr("; %n NaN or infinite value(s) not counted", "",
+        caption += tr("; %Ln NaN or infinite value(s) not counted", "",
                       static_cast<int>(std::min<std::int64_t>(h.nonFiniteCount, INT_MAX)));
     p.setPen(palette().text().color());
     p.drawText(QRectF(kLeft, 4, width() - kLeft - kRight, kTop - 8), Qt::AlignLeft | Qt::AlignVCenter, caption);

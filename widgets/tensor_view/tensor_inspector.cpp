@@ -385,7 +385,7 @@ void TensorInspector::refreshFacts()
         parts << tr("uninitialized");
     } else {
         parts << tr("shape %1").arg(QString::fromStdString(m_shown.shape().toString()));
-        parts << tr("%n element(s)", "", static_cast<int>(std::min<std::int64_t>(m_shown.numElements(), INT_MAX)));
+        parts << tr("%Ln element(s)", "", static_cast<int>(std::min<std::int64_t>(m_shown.numElements(), INT_MAX)));
         parts << profiler::tables::ProfileTableModel::formatBytes(static_cast<qint64>(m_shown.totalBytes()));
     }
     if (m_historyRun)
@@ -453,7 +453,11 @@ void TensorInspector::refreshSliced()
         m_sliceEdit->setText(m_sliceText);
     }
     m_sliceEdit->setEnabled(m_shown.isInitialized());
-    m_tableModel->setTensor(m_sliced);
+    std::optional<debugger::SliceOrigin> origin;
+    if (m_shown.isInitialized() && !m_slice.items.empty())
+        if (auto found = debugger::sliceOrigin(m_shown.shape(), m_slice))
+            origin = std::move(*found);
+    m_tableModel->setTensor(m_sliced, std::move(origin));
     // A single column (scalars, vectors, strings) takes the width; wider tables keep equal columns.
     m_table->horizontalHeader()->setStretchLastSection(m_tableModel->columnCount() == 1);
     m_tableModel->setHighlight(hasRealValues(m_shown.dtype()) ? m_ranges : std::nullopt);

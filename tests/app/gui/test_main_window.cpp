@@ -21,6 +21,9 @@
 #include "graph_viewer/graph_canvas.h"
 #include "graph_viewer/graph_hierarchy.h"
 #include "graph_viewer/graph_viewer.h"
+#include "graph_viewer/tensor_value_dialog.h"
+#include "io/checkpoint/tensor_bundle_writer.h"
+#include "tensor_view/tensor_table_model.h"
 #include "node_editor/node_editor.h"
 #include "profiler/profiler_view.h"
 #include "training/training_panel.h"
@@ -482,6 +485,82 @@ private slots:
         request.outputFile = m_dir.filePath("about.png");
         QCOMPARE(takeScreenshot(*m_window, request), 0);
         QVERIFY(!QImage(request.outputFile).isNull());
+    }
+
+    /// --panel value: a Const node's value and a checkpoint tensor beside a MetaGraph, each in the value
+    /// window with the requested view and slice; names that hold no value fail with the reason.
+    void valueScreenshotsShowConstsAndCheckpointTensors()
+    {
+        QTemporaryDir dir;
+        const QString meta = dir.filePath("model.ckpt-7.meta");
+        QString table;
+        for (int i = 0; i < 12; ++i)
+            table += QStringLiteral(" float_val: %1").arg(i);
+        QVERIFY(tstudio::testing::writeFile(
+            meta, QStringLiteral("graph_def {\n"
+                                 " node { name: 'table' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }\n"
+                                 "  attr { key: 'value' value { tensor { dtype: DT_FLOAT\n"
+                                 "   tensor_shape { dim { size: 3 } dim { size: 4 } }%1 } } } }\n"
+                                 " node { name: 'w' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } }\n"
+                                 "  attr { key: 'shape' value { shape { dim { size: 5 } dim { size: 6 } } } } }\n"
+                                 "}\n")
+                      .arg(table)
+                      .toStdString()));
+        CpuAllocator allocator;
+        std::vector<float> w(30);
+        for (int i = 0; i < 30; ++i)
+            w[static_cast<std::size_t>(i)] = 0.5f * static_cast<float>(i);
+        auto writer = TensorBundleWriter::create(dir.filePath("model.ckpt-7").toStdString());
+        QVERIFY(writer);
+        auto value = Tensor::fromVector(allocator, TensorShape{5, 6}, w);
+        QVERIFY(value);
+        QVERIFY((*writer)->add("w", *value).isOk());
+        QVERIFY((*writer)->finish().isOk());
+        m_window->openPath(meta);
+        QVERIFY(waitForOpens(*m_window));
+
+        auto shownDialog = [&](const QString& name) -> graph_viewer::TensorValueDialog* {
+            for (auto* dialog : m_window->findChildren<graph_viewer::TensorValueDialog*>())
+                if (dialog->inspector()->tensorName() == name)
+                    return dialog;
+            return nullptr;
+        };
+        ScreenshotRequest request;
+        request.panel = "value";
+        request.size = QSize(800, 600);
+        request.outputFile = dir.filePath("table.png");
+        request.select = "table";
+        request.dashboardTab = "table";
+        request.find = "[1:, ::2]";
+        QCOMPARE(takeScreenshot(*m_window, request), 0);
+        QVERIFY(!QImage(request.outputFile).isNull());
+        graph_viewer::TensorValueDialog* dialog = shownDialog("table");
+        QVERIFY(dialog);
+        QCOMPARE(dialog->inspector()->view(), debugger_ui::TensorInspector::View::Table);
+        QCOMPARE(dialog->inspector()->slicedTensor().shape(), (TensorShape{2, 2}));
+        QCOMPARE(dialog->inspector()->tableModel()->headerData(1, Qt::Vertical).toString(), QString("2"));
+        QCOMPARE(dialog->inspector()->tableModel()->headerData(1, Qt::Horizontal).toString(), QString("2"));
+        dialog->close();
+
+        request.outputFile = dir.filePath("w.png");
+        request.select = "w"; // a variable: its value comes from the checkpoint beside the MetaGraph
+        request.dashboardTab = "heatmap";
+        request.find.clear();
+        QCOMPARE(takeScreenshot(*m_window, request), 0);
+        const QImage shot(request.outputFile); // the dialog at the size asked, or its minimum
+        QCOMPARE(shot.height(), qRound(600 * m_window->devicePixelRatio()));
+        QVERIFY(shot.width() >= qRound(800 * m_window->devicePixelRatio()));
+        dialog = shownDialog("w");
+        QVERIFY(dialog);
+        QCOMPARE(dialog->inspector()->view(), debugger_ui::TensorInspector::View::HeatMap);
+        QCOMPARE(dialog->inspector()->shownTensor().values<float>()[29], 14.5f);
+        dialog->close();
+
+        request.select = "no_such_tensor";
+        QCOMPARE(takeScreenshot(*m_window, request), 1);
+        request.select = "table";
+        request.find = "[7]"; // out of bounds: refused, naming why
+        QCOMPARE(takeScreenshot(*m_window, request), 1);
     }
 
 private:

@@ -132,6 +132,29 @@ private slots:
         const std::vector<std::int64_t> positions = toDims(testCase.value("values").toArray());
         QCOMPARE(static_cast<std::int64_t>(positions.size()), *expectedShape.numElements());
 
+        // The origin maps each result element back to the source position NumPy took it from.
+        auto origin = sliceOrigin(input, *slice);
+        QVERIFY2(origin, origin ? "" : origin.error().toString().c_str());
+        QCOMPARE(static_cast<int>(origin->axes.size()), expectedShape.rank());
+        QCOMPARE(static_cast<int>(origin->picked.size()), input.rank());
+        std::vector<std::int64_t> at(static_cast<std::size_t>(expectedShape.rank()), 0);
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            std::int64_t rest = static_cast<std::int64_t>(i);
+            for (std::size_t a = at.size(); a-- > 0;) {
+                at[a] = rest % expectedShape.dim(static_cast<int>(a));
+                rest /= expectedShape.dim(static_cast<int>(a));
+            }
+            const std::vector<std::int64_t> source = origin->sourceIndex(at);
+            std::int64_t flat = 0;
+            for (int a = 0; a < input.rank(); ++a) {
+                const std::int64_t p = source[static_cast<std::size_t>(a)];
+                const QString where = QStringLiteral("element %1, axis %2: %3").arg(i).arg(a).arg(p);
+                QVERIFY2(p >= 0 && p < input.dim(a), qPrintable(where));
+                flat = flat * input.dim(a) + p;
+            }
+            QCOMPARE(flat, positions[i]);
+        }
+
         // Every dtype: plain numbers of each width, bool, complex and strings.
         const QString failures[] = {
             checkDtype<float>(input, *slice, expectedShape, positions),

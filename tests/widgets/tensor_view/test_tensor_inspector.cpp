@@ -349,6 +349,19 @@ private slots:
         QVERIFY(inspector.isViewEnabled(View::HeatMap));
         QCOMPARE(inspector.heatMap()->image().size(), QSize(4, 3));
         QCOMPARE(cellValue(model, 2, 3), static_cast<double>(((1 * 3 + 2) * 4 + 3) * 5 + 2) * 0.5);
+        // The headers and a cell's index name source positions, not the slice's own.
+        QCOMPARE(model->headerData(2, Qt::Vertical).toString(), QString("2"));
+        QCOMPARE(model->indexText(2, 3), QString("[1, 2, 3, 2]"));
+        QVERIFY(inspector.setSlice("[:, 1:, ::-2, 1::3]"));
+        QCOMPARE(model->rowCount(), 2 * 2 * 2);
+        QCOMPARE(model->columnCount(), 2);
+        QCOMPARE(model->headerData(0, Qt::Horizontal).toString(), QString("1"));
+        QCOMPARE(model->headerData(1, Qt::Horizontal).toString(), QString("4"));
+        QCOMPARE(model->headerData(3, Qt::Vertical).toString(), QString("[0, 2, 1]"));
+        QCOMPARE(model->indexText(3, 1), QString("[0, 2, 1, 4]"));
+        QCOMPARE(cellValue(model, 3, 1), static_cast<double>(((0 * 3 + 2) * 4 + 1) * 5 + 4) * 0.5);
+        QVERIFY(inspector.setSlice(""));
+        QCOMPARE(model->headerData(1, Qt::Horizontal).toString(), QString("1"));
     }
 
     void highlightMarksExactlyTheCellsInRange()
