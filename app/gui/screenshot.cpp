@@ -262,10 +262,8 @@ QString prepareDebugger(MainWindow& window, const ScreenshotRequest& request, co
         return QStringLiteral("the run did not stop at '%1': %2").arg(spec, panel->statusText());
     debugger_ui::DebuggerView* view = tab->debugger();
     QString tensor = request.find;
-    if (tensor.isEmpty() && tab->graphViewer()->graph())
-        for (const tensorflow::NodeDef& node : tab->graphViewer()->graph()->node())
-            if (QString::fromStdString(node.name()) == view->pausedNode() && node.input_size() > 0)
-                tensor = QString::fromStdString(node.input(0));
+    if (tensor.isEmpty() && !view->pausedTensors().isEmpty())
+        tensor = view->pausedTensors().front();
     if (!tensor.isEmpty() && !view->showTensor(tensor))
         return QStringLiteral("--find: no value of '%1' to show").arg(tensor);
     view->inspector()->setView(views.at(viewName));

@@ -506,6 +506,15 @@ QString DebuggerView::pausedNode() const
     return m_state == RunState::kPaused && m_pause ? q(m_pause->node) : QString();
 }
 
+QStringList DebuggerView::pausedTensors() const
+{
+    QStringList names;
+    if (m_state == RunState::kPaused && m_pause)
+        for (const std::string& name : m_pause->names)
+            names.append(q(name));
+    return names;
+}
+
 QString DebuggerView::describePause(const PausePoint& point) const
 {
     QString reason;

@@ -119,6 +119,8 @@ public:
     QString statusText() const;
     /// The node paused at, or empty.
     QString pausedNode() const;
+    /// The tensors of the pause ("x:0"; the paused node's inputs first), as the Tensors list shows them.
+    QStringList pausedTensors() const;
     /// The nodes executed in the current (or last) run, in order, each once.
     QStringList executedNodeNames() const { return m_executedNames; }
 
