@@ -128,10 +128,6 @@
         <translation>在超参数标签页中打开 N 个超参数会话，并打印加载时间和帧时间。</translation>
     </message>
     <message>
-        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), 3d (PCA), no-images, search:PATTERN, point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH.</source>
-        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、3d（PCA）、no-images、search:模式、point:N；超参数可用 hparams:table|parallel|scatter、colour:列、hide:列、log:列、session:N、brush:列:下限:上限。</translation>
-    </message>
-    <message>
         <source>Show panel NAME (console, training, start or welcome, document, graph, editor, dashboard, profiler, debugger, records, diff (File &gt; Compare of the two files given), value (the values of --select NODE or checkpoint tensor of the file), settings, about, help (the guide: --select PAGE, --find TEXT), shortcuts (--find TEXT)).</source>
         <translation>显示面板 NAME（console、training、start 或 welcome、document、graph、editor、dashboard、profiler、debugger、records、diff（对给出的两个文件执行 文件 &gt; 比较）、value（文件中 --select 所指节点或检查点张量的值）、settings、about、help（指南：--select PAGE、--find TEXT）、shortcuts（--find TEXT））。</translation>
     </message>
@@ -146,6 +142,10 @@
     <message>
         <source>With --panel dashboard: show this tab (scalars, images, graphs, distributions, histograms, text, audio, pr_curves, hparams, custom_scalars, projector); with --panel profiler: timeline, ops, scopes, nodes, advice or tfprof; with --panel debugger or value: the inspector&apos;s table, histogram, heatmap or images; with --panel graph: metagraph (the MetaGraph tab).</source>
         <translation>配合 --panel dashboard：显示此标签页（scalars、images、graphs、distributions、histograms、text、audio、pr_curves、hparams、custom_scalars、projector）；配合 --panel profiler：timeline、ops、scopes、nodes、advice 或 tfprof；配合 --panel debugger 或 value：检查器的 table、histogram、heatmap 或 images；配合 --panel graph：metagraph（MetaGraph 标签页）。</translation>
+    </message>
+    <message>
+        <source>With --panel dashboard: view settings, comma-separated: ema:WEIGHT or mean:N (smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector perplexity:N, tsne (run to its end), 3d (PCA), no-images, search:PATTERN, point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH; for custom scalars chart:CATEGORY:TITLE:REGEX (a new chart).</source>
+        <translation>配合 --panel dashboard：视图设置，以逗号分隔：ema:权重 或 mean:N（平滑）、envelope、pin:标签、enlarge:标签、link-images；投影器可用 perplexity:N、tsne（运行至结束）、3d（PCA）、no-images、search:模式、point:N；超参数可用 hparams:table|parallel|scatter、colour:列、hide:列、log:列、session:N、brush:列:下限:上限；自定义标量可用 chart:类别:标题:正则表达式（新建图表）。</translation>
     </message>
 </context>
 <context>

@@ -245,7 +245,8 @@ GuiOptions addGuiOptions(QCommandLineParser& parser)
                                     "(smoothing), envelope, pin:TAG, enlarge:TAG, link-images; for the projector "
                                     "perplexity:N, tsne (run to its end), 3d (PCA), no-images, search:PATTERN, "
                                     "point:N; for the hparams hparams:table|parallel|scatter, colour:COLUMN, "
-                                    "hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH."),
+                                    "hide:COLUMN, log:COLUMN, session:N, brush:COLUMN:LOW:HIGH; for custom "
+                                    "scalars chart:CATEGORY:TITLE:REGEX (a new chart)."),
         QStringLiteral("SPEC"));
     parser.addOption(dashboardViewOption);
     QCommandLineOption graphImageOption(QStringLiteral("graph-image"),

@@ -11,6 +11,7 @@
 #include "settings_dialog.h"
 #include "shortcuts_dialog.h"
 
+#include "dashboard/custom_scalars_view.h"
 #include "dashboard/dashboard_view.h"
 #include "dashboard/hparams_parallel_view.h"
 #include "dashboard/hparams_view.h"
@@ -527,6 +528,17 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
         } else if (item.startsWith(QLatin1String("brush:"))) {
             // brush:TITLE:LOW:HIGH, positions along the axis in [0, 1]
             ok = applyHParamsBrush(*view.hparams(), item.mid(6));
+        } else if (item.startsWith(QLatin1String("chart:"))) {
+            // chart:CATEGORY:TITLE:REGEX, a multi-line chart added to the Custom Scalars tab as New Chart… adds it
+            const QStringList parts = item.mid(6).split(QLatin1Char(':'));
+            ok = parts.size() >= 3;
+            if (ok) {
+                events::CustomChart chart;
+                chart.title = parts[1].toStdString();
+                chart.tagPatterns.push_back(parts.mid(2).join(QLatin1Char(':')).toStdString());
+                ok = view.customScalars()->addChart(parts[0], chart).isOk();
+                view.customScalars()->refresh();
+            }
         } else if (item.startsWith(QLatin1String("point:"))) {
             const qulonglong point = value.toULongLong(&ok);
             ok = ok && view.projector()->values() && point < view.projector()->values()->rows;
@@ -539,7 +551,7 @@ QString applyDashboardView(dashboard::DashboardView& view, const QString& spec)
             return QStringLiteral("--dashboard-view: cannot apply '%1' (ema:WEIGHT, mean:N, envelope, pin:TAG, "
                                   "enlarge:TAG, link-images, perplexity:N, tsne, 3d, no-images, search:PATTERN, "
                                   "point:N, hparams:table|parallel|scatter, colour:COLUMN, hide:COLUMN, log:COLUMN, "
-                                  "session:N or brush:COLUMN:LOW:HIGH; a pinned or enlarged tag must have data, a point, "
+                                  "session:N, brush:COLUMN:LOW:HIGH or chart:CATEGORY:TITLE:REGEX; a pinned or enlarged tag must have data, a point, "
                                   "session or column must exist)")
                 .arg(item);
     }
