@@ -8,8 +8,9 @@ namespace tstudio {
 
 namespace {
 
-std::vector<std::int64_t> normalized(std::vector<std::int64_t> dims)
+InlineDims normalized(std::span<const std::int64_t> given)
 {
+    InlineDims dims(given);
     for (std::int64_t& d : dims)
         d = std::max(d, TensorShape::kUnknownDim);
     return dims;
@@ -47,15 +48,17 @@ Status checkDims(std::span<const std::int64_t> dims, std::string_view what)
 } // namespace
 
 TensorShape::TensorShape(std::initializer_list<std::int64_t> dims)
-    : m_knownRank(true), m_dims(normalized(std::vector<std::int64_t>(dims)))
+    : m_knownRank(true), m_dims(normalized(std::span<const std::int64_t>(dims.begin(), dims.size())))
 {
 }
 
-TensorShape::TensorShape(std::vector<std::int64_t> dims) : m_knownRank(true), m_dims(normalized(std::move(dims))) {}
+TensorShape::TensorShape(std::vector<std::int64_t> dims) : m_knownRank(true), m_dims(normalized(dims)) {}
 
 TensorShape TensorShape::unknownDims(int rank)
 {
-    return TensorShape(std::vector<std::int64_t>(static_cast<std::size_t>(std::max(rank, 0)), kUnknownDim));
+    TensorShape shape = scalar();
+    shape.m_dims = InlineDims(static_cast<std::size_t>(std::max(rank, 0)), kUnknownDim);
+    return shape;
 }
 
 Expected<TensorShape> TensorShape::fromDims(std::span<const std::int64_t> dims)
@@ -165,7 +168,7 @@ TensorShape TensorShape::concatenate(const TensorShape& other) const
 {
     if (!m_knownRank || !other.m_knownRank)
         return unknown();
-    std::vector<std::int64_t> dims = m_dims;
+    std::vector<std::int64_t> dims(m_dims.begin(), m_dims.end());
     dims.insert(dims.end(), other.m_dims.begin(), other.m_dims.end());
     return TensorShape(std::move(dims));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/expected.h"
+#include "framework/inline_dims.h"
 #include "proto/tensor_shape.pb.h"
 
 #include <cstdint>
@@ -80,7 +81,7 @@ public:
 
 private:
     bool m_knownRank = false;
-    std::vector<std::int64_t> m_dims;
+    InlineDims m_dims; ///< inline up to rank 6: copying a shape does not allocate
 };
 
 } // namespace tstudio

@@ -5,7 +5,7 @@
 
 namespace tstudio {
 
-BroadcastPlan::BroadcastPlan(const std::vector<TensorShape>& shapes)
+BroadcastPlan::BroadcastPlan(std::span<const TensorShape> shapes)
 {
     const std::size_t n = shapes.size();
     int rank = 0;

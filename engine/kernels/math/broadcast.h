@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <vector>
 
 namespace tstudio {
@@ -23,8 +24,15 @@ namespace tstudio {
 class BroadcastPlan {
 public:
     /// Plans for the given input shapes (at least one). Check valid() before anything else.
-    explicit BroadcastPlan(const std::vector<TensorShape>& shapes);
-    BroadcastPlan(std::initializer_list<TensorShape> shapes) : BroadcastPlan(std::vector<TensorShape>(shapes)) {}
+    explicit BroadcastPlan(std::span<const TensorShape> shapes);
+    explicit BroadcastPlan(const std::vector<TensorShape>& shapes)
+        : BroadcastPlan(std::span<const TensorShape>(shapes))
+    {
+    }
+    BroadcastPlan(std::initializer_list<TensorShape> shapes)
+        : BroadcastPlan(std::span<const TensorShape>(shapes.begin(), shapes.size()))
+    {
+    }
 
     /// False when some dimension is neither equal nor 1 across the inputs.
     bool valid() const { return m_valid; }

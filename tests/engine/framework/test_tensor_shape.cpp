@@ -211,6 +211,45 @@ private slots:
         QVERIFY(TensorShape{1} != TensorShape({1, 1}));
     }
 
+    /// Ranks up to InlineDims::kInline live in the shape, larger ones on the heap: copies, moves,
+    /// assignments between the two kinds and self-assignment keep every dimension.
+    void inlineAndHeapDimensions()
+    {
+        std::vector<std::int64_t> small = {2, 3, 4}, large;
+        for (int i = 0; i < 11; ++i)
+            large.push_back(i + 1);
+        const TensorShape a(small), b(large);
+        QCOMPARE(b.rank(), 11);
+        QCOMPARE(str(b), QString("[1,2,3,4,5,6,7,8,9,10,11]"));
+        TensorShape c = b; // heap copy
+        QVERIFY(c == b);
+        TensorShape d = std::move(c); // heap move
+        QVERIFY(d == b);
+        d = a; // heap -> inline
+        QVERIFY(d == a);
+        QCOMPARE(d.rank(), 3);
+        d = b; // inline -> heap
+        QVERIFY(d == b);
+        const TensorShape& alias = d;
+        d = alias; // self-assignment
+        QVERIFY(d == b);
+        TensorShape e = a;
+        TensorShape f = std::move(e); // inline move
+        QVERIFY(f == a);
+        QCOMPARE(TensorShape::unknownDims(9).toString(), std::string("[?,?,?,?,?,?,?,?,?]"));
+        QCOMPARE(TensorShape{7}.concatenate(b).rank(), 12);
+        std::vector<std::int64_t> seven = {1, 2, 3, 4, 5, 6, 7}, eight = {1, 2, 3, 4, 5, 6, 7, 8};
+        const TensorShape sevenDims(seven), eightDims(eight);
+        TensorShape g = eightDims;
+        g = sevenDims; // copied into the heap block that fits
+        QCOMPARE(str(g), QString("[1,2,3,4,5,6,7]"));
+        g = eightDims; // larger than the kept size: a new block
+        QCOMPARE(str(g), QString("[1,2,3,4,5,6,7,8]"));
+        g = a;
+        QCOMPARE(str(g), QString("[2,3,4]"));
+        QVERIFY(TensorShape(seven) != TensorShape(eight));
+    }
+
 private:
     static TensorShape shapeOf(const QString& text)
     {
