@@ -20,9 +20,13 @@ OpKernel::OpKernel(OpKernelConstruction& construction)
 OpKernel::~OpKernel() = default;
 
 OpKernelContext::OpKernelContext(Params params)
-    : m_params(params), m_outputs(static_cast<std::size_t>(params.kernel->numOutputs())),
-      m_set(static_cast<std::size_t>(params.kernel->numOutputs()), false)
+    : m_params(params), m_outputs(params.outputStorage ? *params.outputStorage : m_ownOutputs),
+      m_set(params.setStorage ? *params.setStorage : m_ownSet)
 {
+    const auto count = static_cast<std::size_t>(params.kernel->numOutputs());
+    m_outputs.clear();
+    m_outputs.resize(count);
+    m_set.assign(count, false);
 }
 
 Expected<Tensor*> OpKernelContext::allocateOutput(int i, const TensorShape& shape)

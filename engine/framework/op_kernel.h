@@ -96,6 +96,10 @@ public:
         /// (forwardInputOrAllocateOutput). The executor allows it for host-memory nodes of steps
         /// without an observer: the debugger shows a node's inputs after it ran.
         bool inputForwarding = false;
+        /// Vectors the caller keeps between kernels for the outputs and their set flags (cleared and
+        /// sized here), so that a context allocates nothing; null: the context's own.
+        std::vector<TensorValue>* outputStorage = nullptr;
+        std::vector<bool>* setStorage = nullptr;
     };
 
     explicit OpKernelContext(Params params);
@@ -162,8 +166,10 @@ private:
     Expected<Tensor*> allocateOutput(int i, const TensorShape& shape, bool zeroFill);
 
     Params m_params;
-    std::vector<TensorValue> m_outputs;
-    std::vector<bool> m_set;
+    std::vector<TensorValue> m_ownOutputs;
+    std::vector<bool> m_ownSet;
+    std::vector<TensorValue>& m_outputs; ///< m_ownOutputs or Params::outputStorage
+    std::vector<bool>& m_set;            ///< m_ownSet or Params::setStorage
 };
 
 /// The computation of one node on one device. Kernels are created once per node and session and

@@ -1,6 +1,7 @@
 // Executor: TensorFlow's propagation of values and deadness through frames and iterations
 // (executor.cc / propagator_state.cc), with a ready queue in stable topological order.
 #include "runtime/executor.h"
+#include "runtime/iteration_state.h"
 #include "devices/gpu_activity.h"
 
 #include "runtime/execution_observer.h"
@@ -16,21 +17,10 @@
 namespace tstudio {
 namespace {
 
-/// A value waiting in an input slot, or travelling along an edge. `has` false means no value (dead).
-/// The value is held only when there is one: a default TensorValue allocates (its shape is [0]),
-/// and a step makes an empty Entry for every input slot of its graph.
-struct Entry {
-    Entry() = default;
-    Entry(bool has, TensorValue value) : has(has)
-    {
-        if (has)
-            held.emplace(std::move(value));
-    }
-    const TensorValue& value() const { return *held; }
-
-    bool has = false;
-    std::optional<TensorValue> held;
-};
+using executor_state::Entry;
+using executor_state::IterationPtr;
+using executor_state::IterationState;
+using executor_state::newIteration;
 
 /// The per-node vectors of Step::process, kept between nodes so that a step does not allocate
 /// them for every node it runs: they are cleared (their tensors released) after each node and
@@ -42,6 +32,9 @@ struct NodeScratch {
     std::vector<TensorValue> outputs;
     std::vector<bool> live;
     std::vector<Entry> entries;
+    /// The kernel's own output slots and their set flags (OpKernelContext::Params::outputStorage).
+    std::vector<TensorValue> kernelOutputs;
+    std::vector<bool> kernelSet;
 
     void prepare(int numInputs, int numOutputs)
     {
@@ -61,6 +54,8 @@ struct NodeScratch {
         // is assigned before it is read: a kernel sets all its outputs (or the node fails), and a
         // primitive's dead outputs are reset to empty values after it computes.
         for (TensorValue& output : outputs)
+            TensorValue released = std::move(output);
+        for (TensorValue& output : kernelOutputs) // moved out already, unless the kernel failed
             TensorValue released = std::move(output);
         entries.clear();
     }
@@ -91,20 +86,6 @@ Expected<std::vector<TensorValue>> hostCopies(const std::vector<TensorValue>& va
     return copies;
 }
 
-struct IterationState {
-    IterationState(std::int64_t number, const PlanFrame& frame)
-        : iter(number), inputs(static_cast<std::size_t>(frame.totalInputs)), pending(frame.initialPending),
-          dead(static_cast<std::size_t>(frame.numNodes), 0)
-    {
-    }
-    std::int64_t iter;
-    std::vector<Entry> inputs;
-    std::vector<int> pending;
-    std::vector<int> dead;
-    int outstandingOps = 0;        ///< tagged nodes of this iteration queued or running
-    int outstandingFrameCount = 0; ///< child frame instances started from this iteration and not done
-};
-
 /// One instance of a static frame: the root frame, or one execution of a while loop.
 struct FrameState {
     int staticFrame = 0;
@@ -115,7 +96,7 @@ struct FrameState {
     int numPendingInputs = 0;        ///< Enter deliveries still to come
     int numOutstandingIterations = 1;
     int maxParallelIterations = 1;
-    std::map<std::int64_t, std::unique_ptr<IterationState>> iterations;
+    std::map<std::int64_t, IterationPtr> iterations;
     std::vector<int> deadExits;                       ///< Exit nodes dead in the last iteration
     std::vector<std::pair<int, Entry>> nextIterRoots; ///< NextIteration values deferred by parallel_iterations
     std::vector<std::pair<int, Entry>> invValues;     ///< loop invariants (is_constant Enter values)
@@ -165,9 +146,8 @@ private:
     void push(int node, FrameState* frame, IterationState* iter, bool dead);
     void workLoop();
     void process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock);
-    /// Computes one live node (without the lock). Fills outputs and their liveness.
-    Status compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs, std::vector<bool>& present,
-                   std::vector<TensorValue>& outputs, std::vector<bool>& live);
+    /// Computes one live node (without the lock). Fills the scratch's outputs and their liveness.
+    Status compute(const TaggedNode& tagged, NodeScratch& scratch);
     void fail(Status status);
 
     Status propagate(const TaggedNode& tagged, const std::vector<Entry>& outputs);
@@ -252,7 +232,7 @@ Status Step::run()
     auto root = std::make_unique<FrameState>();
     root->id = m_nextFrameId++;
     root->maxParallelIterations = 1;
-    root->iterations.emplace(0, std::make_unique<IterationState>(0, m_plan.frames.front()));
+    root->iterations.emplace(0, newIteration(m_plan, 0, 0));
     m_root = root.get();
     m_frames.emplace(root->id, std::move(root));
     IterationState* iter0 = m_root->iteration(0);
@@ -382,7 +362,7 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
         // debugger attached too: the debugger sees the run as it happens (as Grappler's pruning
         // hides such nodes from tfdbg), and a dead-end gradient MatMul costs no time.
     } else {
-        status = compute(tagged, inputs, present, outputs, live);
+        status = compute(tagged, *scratch);
     }
 
     lock.lock();
@@ -408,9 +388,12 @@ void Step::process(const TaggedNode& tagged, std::unique_lock<std::mutex>& lock)
         fail(s.withContext(nodeContext(node)));
 }
 
-Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs, std::vector<bool>& present,
-                     std::vector<TensorValue>& outputs, std::vector<bool>& live)
+Status Step::compute(const TaggedNode& tagged, NodeScratch& scratch)
 {
+    std::vector<TensorValue>& inputs = scratch.inputs;
+    std::vector<bool>& present = scratch.present;
+    std::vector<TensorValue>& outputs = scratch.outputs;
+    std::vector<bool>& live = scratch.live;
     const PlanNode& node = m_plan.nodes[static_cast<std::size_t>(tagged.node)];
     const std::vector<DataType>& inputTypes = *node.runtime.inputTypes;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -489,6 +472,8 @@ Status Step::compute(const TaggedNode& tagged, std::vector<TensorValue>& inputs,
         contextParams.functions = m_params.functions;
         // In-place outputs (cwise kernels) in host memory; an observer sees the inputs unchanged.
         contextParams.inputForwarding = !m_params.observer && !node.onDeviceMemory;
+        contextParams.outputStorage = &scratch.kernelOutputs;
+        contextParams.setStorage = &scratch.kernelSet;
         OpKernelContext context(contextParams);
         {
             // A traced step's GPU work carries the node (plan index + 1) into its CUPTI records.
@@ -743,7 +728,7 @@ FrameState* Step::findOrCreateChildFrame(FrameState* frame, IterationState* iter
     child->parentIter = iter;
     child->numPendingInputs = info.enterCount;
     child->maxParallelIterations = std::max(1, info.parallelIterations);
-    child->iterations.emplace(0, std::make_unique<IterationState>(0, info));
+    child->iterations.emplace(0, newIteration(m_plan, enter.enterFrame, 0));
     ++iter->outstandingFrameCount;
     FrameState* raw = child.get();
     m_frameByKey.emplace(key, raw);
@@ -771,9 +756,8 @@ Status Step::addLoopInvariant(FrameState* frame, int node, const Entry& value)
 
 IterationState* Step::incrementIteration(FrameState* frame, Status* status)
 {
-    const PlanFrame& info = m_plan.frames[static_cast<std::size_t>(frame->staticFrame)];
     ++frame->iterationCount;
-    auto next = std::make_unique<IterationState>(frame->iterationCount, info);
+    IterationPtr next = newIteration(m_plan, frame->staticFrame, frame->iterationCount);
     IterationState* iter = next.get();
     frame->iterations.emplace(frame->iterationCount, std::move(next));
     ++frame->numOutstandingIterations;

@@ -108,6 +108,15 @@ struct PlanFetch {
     int feedIndex = -1;
 };
 
+/// What a step of a plan makes per loop iteration (executor.cpp's IterationState: a slot per node
+/// input, pending counts), kept when the step drops it so that the plan's next step reuses it
+/// instead of allocating and clearing it again. Type-erased (the executor owns the type); shared by
+/// copies of the plan; guarded by `mutex`.
+struct PlanStatePool {
+    std::mutex mutex;
+    std::vector<std::vector<std::unique_ptr<void, void (*)(void*)>>> byFrame; ///< free states by static frame
+};
+
 struct ExecutorPlan {
     std::vector<PlanNode> nodes;
     std::vector<PlanFrame> frames; ///< frames[0] is the root frame
@@ -125,6 +134,7 @@ struct ExecutorPlan {
     int fusedNodes = 0;
     /// The kernels of fused nodes, which belong to the plan rather than to a graph node.
     std::vector<std::shared_ptr<OpKernel>> ownedKernels;
+    std::shared_ptr<PlanStatePool> statePool = std::make_shared<PlanStatePool>();
 };
 
 /// What buildExecutorPlan may rewrite, as TensorFlow's Grappler does before a Session runs a graph.
