@@ -95,6 +95,15 @@ int save(const QPixmap& pixmap, const QString& file)
     return 0;
 }
 
+/// The tensor inspector's views by their --tab names (debugger and value panels).
+std::map<QString, debugger_ui::TensorInspector::View> inspectorViews()
+{
+    return {{QStringLiteral("table"), debugger_ui::TensorInspector::View::Table},
+            {QStringLiteral("histogram"), debugger_ui::TensorInspector::View::Histogram},
+            {QStringLiteral("heatmap"), debugger_ui::TensorInspector::View::HeatMap},
+            {QStringLiteral("images"), debugger_ui::TensorInspector::View::Images}};
+}
+
 /// Prepares the graph viewer of the current tab as the request says; an error message or "".
 QString prepareGraph(MainWindow& window, const ScreenshotRequest& request)
 {
@@ -230,11 +239,7 @@ QString prepareDebugger(MainWindow& window, const ScreenshotRequest& request, co
     auto breakpoint = debugger::parseBreakpoint(spec.toStdString());
     if (!breakpoint)
         return QStringLiteral("--select: %1").arg(QString::fromStdString(breakpoint.error().message()));
-    const std::map<QString, debugger_ui::TensorInspector::View> views = {
-        {QStringLiteral("table"), debugger_ui::TensorInspector::View::Table},
-        {QStringLiteral("histogram"), debugger_ui::TensorInspector::View::Histogram},
-        {QStringLiteral("heatmap"), debugger_ui::TensorInspector::View::HeatMap},
-        {QStringLiteral("images"), debugger_ui::TensorInspector::View::Images}};
+    const std::map<QString, debugger_ui::TensorInspector::View> views = inspectorViews();
     const QString viewName = request.dashboardTab.isEmpty() ? QStringLiteral("heatmap") : request.dashboardTab;
     if (!views.count(viewName))
         return QStringLiteral("unknown --tab '%1'; expected table, histogram, heatmap or images").arg(viewName);
@@ -693,11 +698,7 @@ int captureValueDialog(MainWindow& window, const ScreenshotRequest& request)
         return fail(QStringLiteral("panel 'value' needs a graph, MetaGraph, SavedModel or checkpoint to show"));
     if (request.select.isEmpty())
         return fail(QStringLiteral("panel 'value' needs --select NODE_OR_CHECKPOINT_TENSOR"));
-    const std::map<QString, debugger_ui::TensorInspector::View> views = {
-        {QStringLiteral("table"), debugger_ui::TensorInspector::View::Table},
-        {QStringLiteral("histogram"), debugger_ui::TensorInspector::View::Histogram},
-        {QStringLiteral("heatmap"), debugger_ui::TensorInspector::View::HeatMap},
-        {QStringLiteral("images"), debugger_ui::TensorInspector::View::Images}};
+    const std::map<QString, debugger_ui::TensorInspector::View> views = inspectorViews();
     const QString viewName = request.dashboardTab.isEmpty() ? QStringLiteral("table") : request.dashboardTab;
     if (!views.count(viewName))
         return fail(QStringLiteral("unknown --tab '%1'; expected table, histogram, heatmap or images").arg(viewName));
