@@ -1,6 +1,7 @@
 // cpuRunInParallel and cpuParallelFor: helpers take items from a shared counter; the caller works too.
 #include "devices/cpu/cpu_parallel.h"
 #include "devices/cpu/current_cpu.h"
+#include "devices/cpu/other_programs_load.h"
 
 #include <algorithm>
 #include <atomic>
@@ -33,19 +34,25 @@ thread_local LateHelpers t_lateHelpers;
 constexpr auto kLateWait = std::chrono::microseconds(500);
 constexpr auto kFirstStretchAlone = std::chrono::milliseconds(20);
 constexpr auto kLongestStretchAlone = std::chrono::milliseconds(200);
+/// The stretches when other programs hold some of the loop's cores (coresLeftByOtherPrograms):
+/// each stretch's end costs a late helper again while they do, so they are ten times longer.
+constexpr auto kFirstStretchShared = std::chrono::milliseconds(200);
+constexpr auto kLongestStretchShared = std::chrono::milliseconds(2000);
 
-void noteWait(Clock::time_point started, Clock::time_point closed, Clock::time_point finished)
+void noteWait(Clock::time_point started, Clock::time_point closed, Clock::time_point finished, bool othersHoldCores)
 {
     const Clock::duration waited = finished - closed;
     if (waited <= kLateWait || waited <= 2 * (closed - started))
         return;
+    const Clock::duration first = othersHoldCores ? Clock::duration(kFirstStretchShared) : kFirstStretchAlone;
+    const Clock::duration longest = othersHoldCores ? Clock::duration(kLongestStretchShared) : kLongestStretchAlone;
     LateHelpers& late = t_lateHelpers;
     // Late again within twice the last stretch after it ended: the helpers' cores are still
     // shared, so stay alone longer.
     if (late.stretch.count() > 0 && finished - late.aloneUntil < 2 * late.stretch)
-        late.stretch = std::min<Clock::duration>(2 * late.stretch, kLongestStretchAlone);
+        late.stretch = std::clamp<Clock::duration>(2 * late.stretch, first, longest);
     else
-        late.stretch = kFirstStretchAlone;
+        late.stretch = first;
     late.aloneUntil = finished + late.stretch;
 }
 
@@ -98,6 +105,8 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
                 shared->state.notify_one();
         });
     }
+    // Asked before the items run: the answer may take a reading of /proc/stat.
+    const bool othersHoldCores = coresLeftByOtherPrograms() < helpers + 1;
     const Clock::time_point started = Clock::now();
     take();
     // Every item is taken: close the loop to helpers not yet started, then wait for those that
@@ -118,7 +127,7 @@ void cpuRunInParallel(const Eigen::ThreadPoolDevice* device, std::size_t count, 
             break;
         }
     }
-    noteWait(started, closed, Clock::now());
+    noteWait(started, closed, Clock::now(), othersHoldCores);
 }
 
 void cpuParallelFor(const Eigen::ThreadPoolDevice& device, Eigen::Index n, const Eigen::TensorOpCost& cost,

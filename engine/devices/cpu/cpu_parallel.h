@@ -27,7 +27,9 @@ namespace tstudio {
 /// shares with another program in the middle of an item, for milliseconds), the calling thread's
 /// next loops run alone for 20 ms, doubled up to 200 ms while helpers are late again soon after:
 /// two threads then never pay a time slice per loop, and a machine that becomes quiet gets its
-/// helpers back within 200 ms. (Going alone whenever a helper started on the caller's core was
+/// helpers back within 200 ms. When other programs hold some of the loop's cores
+/// (coresLeftByOtherPrograms, other_programs_load.h) the stretches are ten times longer, 200 ms
+/// doubled up to 2 s: every stretch's end costs another late helper while they do. (Going alone whenever a helper started on the caller's core was
 /// tried before: no faster under load, and on a quiet machine it kept loops single-threaded.)
 ///
 /// Why not Eigen's ThreadPoolDevice::parallelFor: when it cuts a loop into more blocks than
