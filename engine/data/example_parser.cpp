@@ -342,7 +342,7 @@ Expected<std::unordered_map<std::string_view, Slot>> indexFeatures(const Example
 
 /// Shared by parseExample (batched, FastParseExample) and parseSingleExample
 /// (FastParseSingleExample); `single` selects the single-example shapes and error wording.
-Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, const ExampleFeatures& spec,
+Expected<ParsedFeatures> parseExamples(std::span<const std::string_view> serialized, const ExampleFeatures& spec,
                                        Allocator& allocator, std::span<const std::string> names, bool single)
 {
     if (!names.empty() && names.size() != serialized.size())
@@ -389,8 +389,8 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
     for (std::size_t e = 0; e < batchSize; ++e) {
         entries.clear();
         if (!wire::splitExample(serialized[e], &entries))
-            return unexpected(invalidArgumentError("Could not parse example input, value: '" + serialized[e] + "'"));
-        const std::string name = names.empty() ? "<unknown>" : names[e];
+            return unexpected(invalidArgumentError("Could not parse example input, value: '" + std::string(serialized[e]) + "'"));
+        const std::string_view name = names.empty() ? std::string_view("<unknown>") : std::string_view(names[e]);
         std::vector<char> denseSeen(spec.dense.size(), 0);
         std::vector<char> sparseSeen(spec.sparse.size(), 0);
         std::vector<char> raggedSeen(spec.ragged.size(), 0);
@@ -400,14 +400,16 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
             if (found == index.end())
                 continue;
             const Slot slot = found->second;
-            const std::string key(entries[i].key);
-            const std::string prefix =
-                single ? "Key: " + key + ".  "
-                       : "Name: " + name + ", Key: " + key + ", Index: " + std::to_string(e) + ".  ";
+            // Words for an error only: built when one is reported, not for every feature read.
+            const auto prefix = [&, key = entries[i].key] {
+                return single ? "Key: " + std::string(key) + ".  "
+                              : "Name: " + std::string(name) + ", Key: " + std::string(key) +
+                                    ", Index: " + std::to_string(e) + ".  ";
+            };
             const wire::FeatureBytes feature(entries[i].value);
             DataType kind = tf::DT_INVALID;
             if (feature.kind(&kind) != wire::FeatureError::kNone)
-                return unexpected(invalidArgumentError(prefix + "Can't parse serialized Example."));
+                return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
             if (kind == tf::DT_INVALID && (single || slot.kind == Kind::kDense))
                 continue; // an empty Feature: missing
             if (slot.kind == Kind::kDense) {
@@ -418,18 +420,18 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
                 denseSeen[slot.index] = 1;
                 if (kind != c.dtype)
                     return unexpected(
-                        invalidArgumentError(prefix + "Data types don't match. Data type: " + dataTypeString(kind) +
+                        invalidArgumentError(prefix() + "Data types don't match. Data type: " + dataTypeString(kind) +
                                              " but expected type: " + dataTypeString(c.dtype)));
                 if (!layout.variable) {
                     wire::ValueList values(c.dtype);
                     if (values.append(feature) != wire::FeatureError::kNone)
-                        return unexpected(invalidArgumentError(prefix + "Can't parse serialized Example."));
+                        return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
                     const auto count = static_cast<std::int64_t>(values.size());
                     if (count != layout.stride) {
                         if (single)
-                            return unexpected(invalidArgumentError(prefix + "Can't parse serialized Example."));
+                            return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
                         return unexpected(invalidArgumentError(
-                            prefix + "Number of " + listWord(c.dtype) + " values != expected.  Values size: " +
+                            prefix() + "Number of " + listWord(c.dtype) + " values != expected.  Values size: " +
                             std::to_string(count) + " but output shape: " + c.shape.toString()));
                     }
                     values.copyTo(0, values.size(), fixed[slot.index],
@@ -439,13 +441,13 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
                 VarLenValues& buffer = varLen[slot.index];
                 const std::size_t before = buffer.values.size();
                 if (buffer.values.append(feature) != wire::FeatureError::kNone)
-                    return unexpected(invalidArgumentError(prefix + "Can't parse serialized Example."));
+                    return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
                 const auto count = static_cast<std::int64_t>(buffer.values.size() - before);
                 if (!isMultiple(count, layout.stride)) {
                     if (single)
-                        return unexpected(invalidArgumentError(prefix + "Can't parse serialized Example."));
+                        return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
                     return unexpected(invalidArgumentError(
-                        prefix + "Number of " + listWord(c.dtype) + " values is not a multiple of stride length. Saw " +
+                        prefix() + "Number of " + listWord(c.dtype) + " values is not a multiple of stride length. Saw " +
                         std::to_string(count) + " values but output shape is: " + c.shape.toString()));
                 }
                 buffer.counts[e] = count;
@@ -461,11 +463,11 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
             VarLenValues& buffer = isSparse ? sparse[slot.index] : ragged[slot.index];
             if (kind != buffer.values.dtype())
                 return unexpected(invalidArgumentError(
-                    prefix + "Data types don't match. Expected type: " + dataTypeString(buffer.values.dtype()) +
+                    prefix() + "Data types don't match. Expected type: " + dataTypeString(buffer.values.dtype()) +
                     ", Actual type: " + dataTypeString(kind)));
             const std::size_t before = buffer.values.size();
             if (buffer.values.append(feature) != wire::FeatureError::kNone)
-                return unexpected(invalidArgumentError(prefix + "Can't parse serialized Example."));
+                return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
             buffer.counts[e] = static_cast<std::int64_t>(buffer.values.size() - before);
         }
         for (std::size_t d = 0; d < spec.dense.size(); ++d) {
@@ -473,7 +475,7 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
                 continue;
             const FixedLenFeature& c = spec.dense[d];
             if (!c.defaultValue || c.defaultValue->numElements() == 0)
-                return unexpected(invalidArgumentError((single ? "" : "Name: " + name + ", ") + "Feature: " + c.key +
+                return unexpected(invalidArgumentError((single ? "" : "Name: " + std::string(name) + ", ") + "Feature: " + c.key +
                                                        " (data type: " + dataTypeString(c.dtype) + ")" +
                                                        " is required but could not be found."));
             copyTensor(*c.defaultValue, fixed[d], single ? 0 : static_cast<std::int64_t>(e) * layouts[d].stride);
@@ -505,13 +507,21 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string> serialized, 
 Expected<ParsedFeatures> parseExample(std::span<const std::string> serialized, const ExampleFeatures& features,
                                       Allocator& allocator, std::span<const std::string> names)
 {
+    const std::vector<std::string_view> views(serialized.begin(), serialized.end());
+    return parseExamples(views, features, allocator, names, false);
+}
+
+Expected<ParsedFeatures> parseExample(std::span<const std::string_view> serialized, const ExampleFeatures& features,
+                                      Allocator& allocator, std::span<const std::string> names)
+{
     return parseExamples(serialized, features, allocator, names, false);
 }
 
 Expected<ParsedFeatures> parseSingleExample(const std::string& serialized, const ExampleFeatures& features,
                                             Allocator& allocator)
 {
-    return parseExamples(std::span<const std::string>(&serialized, 1), features, allocator, {}, true);
+    const std::string_view view(serialized);
+    return parseExamples(std::span<const std::string_view>(&view, 1), features, allocator, {}, true);
 }
 
 Expected<ParsedSequenceExample> parseSingleSequenceExample(const std::string& serialized, const SequenceFeatures& spec,

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tstudio::data {
@@ -101,6 +102,9 @@ struct ParsedFeatures {
 ///  "Invalid config dtype: int32", "Duplicate feature key 'a'", and a bad spec (unknown inner
 ///  dimensions, default of the wrong size or dtype, names given for a different batch size).
 Expected<ParsedFeatures> parseExample(std::span<const std::string> serialized, const ExampleFeatures& features,
+                                      Allocator& allocator, std::span<const std::string> names = {});
+/// The same over views of the serialized Examples (a caller that holds them elsewhere copies none).
+Expected<ParsedFeatures> parseExample(std::span<const std::string_view> serialized, const ExampleFeatures& features,
                                       Allocator& allocator, std::span<const std::string> names = {});
 
 /// tf.io.parse_single_example (TensorFlow's FastParseSingleExample): dense outputs have the spec's

@@ -4,6 +4,7 @@
 #include "data/example_wire.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace tstudio::data::wire {
@@ -237,7 +238,23 @@ FeatureError FeatureBytes::appendInt64s(std::vector<std::int64_t>* out) const
 FeatureError FeatureBytes::appendFloats(std::vector<float>* out) const
 {
     std::string_view payload;
-    if (!listPayload(m_bytes, &payload) || !visitFloats(payload, [out](float v) { out->push_back(v); }))
+    if (!listPayload(m_bytes, &payload))
+        return FeatureError::kDamaged;
+    // A packed run (what TensorFlow's writers make) is the floats' little-endian bytes back to back:
+    // one copy on a little-endian machine instead of a visit and a push_back per value.
+    if constexpr (std::endian::native == std::endian::little) {
+        Reader r(payload);
+        std::string_view packed;
+        if (r.expectByte(kDelimitedTag1)) {
+            if (!r.delimited(&packed) || packed.size() % sizeof(float) != 0)
+                return FeatureError::kDamaged;
+            const std::size_t before = out->size();
+            out->resize(before + packed.size() / sizeof(float));
+            std::memcpy(out->data() + before, packed.data(), packed.size());
+            return FeatureError::kNone;
+        }
+    }
+    if (!visitFloats(payload, [out](float v) { out->push_back(v); }))
         return FeatureError::kDamaged;
     return FeatureError::kNone;
 }

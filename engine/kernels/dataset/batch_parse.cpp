@@ -84,8 +84,9 @@ public:
 
     NextResult next() override
     {
-        std::vector<std::string> serialized;
-        while (!m_ended && static_cast<std::int64_t>(serialized.size()) < m_batchSize) {
+        // The records stay in their elements; the parser reads them there.
+        std::vector<Element> records;
+        while (!m_ended && static_cast<std::int64_t>(records.size()) < m_batchSize) {
             auto element = m_records->next();
             if (!element)
                 return unexpected(element.error());
@@ -96,10 +97,14 @@ public:
             const Element& record = **element;
             if (record.size() != 1 || record[0].dtype() != tensorflow::DT_STRING || record[0].numElements() != 1)
                 return unexpected(internalError(m_batch->describe() + ": a record to parse is not one string"));
-            serialized.push_back(record[0].strings()[0]);
+            records.push_back(std::move(**element));
         }
-        if (serialized.empty() || (m_dropRemainder && static_cast<std::int64_t>(serialized.size()) < m_batchSize))
+        if (records.empty() || (m_dropRemainder && static_cast<std::int64_t>(records.size()) < m_batchSize))
             return std::nullopt;
+        std::vector<std::string_view> serialized;
+        serialized.reserve(records.size());
+        for (const Element& record : records)
+            serialized.push_back(record[0].strings()[0]);
         auto parsed = data::parseExample(serialized, m_features, *m_env.allocator);
         if (!parsed)
             return unexpected(firstRecordError(serialized, parsed.error()));
@@ -115,13 +120,13 @@ public:
 private:
     /// The error the map's own function gives the first record it fails on: the same error, in the same
     /// words, as without the rewrite.
-    Status firstRecordError(const std::vector<std::string>& serialized, const Status& batchError) const
+    Status firstRecordError(const std::vector<std::string_view>& serialized, const Status& batchError) const
     {
-        for (const std::string& record : serialized) {
+        for (const std::string_view record : serialized) {
             auto tensor = Tensor::allocate(*m_env.allocator, tensorflow::DT_STRING, TensorShape::scalar());
             if (!tensor)
                 return tensor.error();
-            tensor->strings()[0] = record;
+            tensor->strings()[0] = std::string(record);
             auto result = m_map->function->call(m_env, Element{std::move(*tensor)});
             if (!result)
                 return result.error();

@@ -6,6 +6,10 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <span>
+#include <string_view>
+
 using namespace tstudio;
 using namespace tstudio::data;
 namespace tf = tensorflow;
@@ -92,6 +96,39 @@ private slots:
         QCOMPARE(values<std::int64_t>(tags.indices), (std::vector<std::int64_t>{0, 0, 0, 1, 1, 0}));
         QCOMPARE(values<std::string>(tags.values), (std::vector<std::string>{"a", "b", "c"}));
         QCOMPARE(values<std::int64_t>(tags.denseShape), (std::vector<std::int64_t>{3, 2}));
+    }
+
+    void floatListsPackedUnpackedAndDamaged()
+    {
+        // Example{features{feature{key: "a" value{float_list{<list>}}}}} written byte by byte.
+        auto withFloatList = [](const std::string& list) {
+            const std::string feature = "\x12" + std::string(1, char(list.size())) + list;
+            const std::string entry = "\x0a\x01" "a" "\x12" + std::string(1, char(feature.size())) + feature;
+            const std::string features = "\x0a" + std::string(1, char(entry.size())) + entry;
+            return "\x0a" + std::string(1, char(features.size())) + features;
+        };
+        auto bits = [](float v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+        const std::string packed = withFloatList("\x0a\x0c" + bits(1.5f) + bits(-0.0f) + bits(3e38f));
+        const std::string unpacked = withFloatList("\x0d" + bits(1.5f) + "\x0d" + bits(-0.0f) + "\x0d" + bits(3e38f));
+        ExampleFeatures spec;
+        spec.dense.push_back({"a", tf::DT_FLOAT, TensorShape{3}, std::nullopt});
+        for (const std::string& record : {packed, unpacked, example({{"a", floats({1.5f, -0.0f, 3e38f})}})}) {
+            auto parsed = parseExample(std::vector<std::string>{record, record}, spec, allocator());
+            QVERIFY2(parsed, parsed ? "" : parsed.error().toString().c_str());
+            const std::vector<float> got = values<float>(parsed->dense.at("a"));
+            QCOMPARE(got, (std::vector<float>{1.5f, -0.0f, 3e38f, 1.5f, -0.0f, 3e38f}));
+            QVERIFY(std::signbit(got[1]));
+            // Views of the same records parse the same.
+            const std::vector<std::string_view> views{record, record};
+            auto fromViews = parseExample(std::span<const std::string_view>(views), spec, allocator());
+            QVERIFY(fromViews);
+            QCOMPARE(values<float>(fromViews->dense.at("a")), got);
+        }
+        // A packed run whose length is not a whole number of floats is damaged.
+        const std::string damaged = withFloatList("\x0a\x05" + bits(1.5f) + "x");
+        auto bad = parseExample(std::vector<std::string>{packed, damaged}, spec, allocator());
+        QVERIFY(!bad);
+        QCOMPARE(bad.error().message(), std::string("Name: <unknown>, Key: a, Index: 1.  Can't parse serialized Example."));
     }
 
     void multiDimensionalDenseWithDefault()
