@@ -389,7 +389,8 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string_view> seriali
     for (std::size_t e = 0; e < batchSize; ++e) {
         entries.clear();
         if (!wire::splitExample(serialized[e], &entries))
-            return unexpected(invalidArgumentError("Could not parse example input, value: '" + std::string(serialized[e]) + "'"));
+            return unexpected(invalidArgumentError("Could not parse example input, value: '" +
+                                                   std::string(serialized[e]) + "'"));
         const std::string_view name = names.empty() ? std::string_view("<unknown>") : std::string_view(names[e]);
         std::vector<char> denseSeen(spec.dense.size(), 0);
         std::vector<char> sparseSeen(spec.sparse.size(), 0);
@@ -447,8 +448,9 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string_view> seriali
                     if (single)
                         return unexpected(invalidArgumentError(prefix() + "Can't parse serialized Example."));
                     return unexpected(invalidArgumentError(
-                        prefix() + "Number of " + listWord(c.dtype) + " values is not a multiple of stride length. Saw " +
-                        std::to_string(count) + " values but output shape is: " + c.shape.toString()));
+                        prefix() + "Number of " + listWord(c.dtype) +
+                        " values is not a multiple of stride length. Saw " + std::to_string(count) +
+                        " values but output shape is: " + c.shape.toString()));
                 }
                 buffer.counts[e] = count;
                 continue;
@@ -475,7 +477,8 @@ Expected<ParsedFeatures> parseExamples(std::span<const std::string_view> seriali
                 continue;
             const FixedLenFeature& c = spec.dense[d];
             if (!c.defaultValue || c.defaultValue->numElements() == 0)
-                return unexpected(invalidArgumentError((single ? "" : "Name: " + std::string(name) + ", ") + "Feature: " + c.key +
+                return unexpected(invalidArgumentError((single ? "" : "Name: " + std::string(name) + ", ") +
+                                                       "Feature: " + c.key +
                                                        " (data type: " + dataTypeString(c.dtype) + ")" +
                                                        " is required but could not be found."));
             copyTensor(*c.defaultValue, fixed[d], single ? 0 : static_cast<std::int64_t>(e) * layouts[d].stride);

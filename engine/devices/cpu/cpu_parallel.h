@@ -29,8 +29,9 @@ namespace tstudio {
 /// two threads then never pay a time slice per loop, and a machine that becomes quiet gets its
 /// helpers back within 200 ms. When other programs hold some of the loop's cores
 /// (coresLeftByOtherPrograms, other_programs_load.h) the stretches are ten times longer, 200 ms
-/// doubled up to 2 s: every stretch's end costs another late helper while they do. (Going alone whenever a helper started on the caller's core was
-/// tried before: no faster under load, and on a quiet machine it kept loops single-threaded.)
+/// doubled up to 2 s: every stretch's end costs another late helper while they do. (Going alone
+/// whenever a helper started on the caller's core was tried before: no faster under load, and on a
+/// quiet machine it kept loops single-threaded.)
 ///
 /// Why not Eigen's ThreadPoolDevice::parallelFor: when it cuts a loop into more blocks than
 /// threads (it cuts up to four per thread), it hands the whole loop to the pool and the calling

@@ -128,7 +128,8 @@ private slots:
         const std::string damaged = withFloatList("\x0a\x05" + bits(1.5f) + "x");
         auto bad = parseExample(std::vector<std::string>{packed, damaged}, spec, allocator());
         QVERIFY(!bad);
-        QCOMPARE(bad.error().message(), std::string("Name: <unknown>, Key: a, Index: 1.  Can't parse serialized Example."));
+        QCOMPARE(bad.error().message(),
+                 std::string("Name: <unknown>, Key: a, Index: 1.  Can't parse serialized Example."));
     }
 
     void multiDimensionalDenseWithDefault()
