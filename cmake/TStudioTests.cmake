@@ -208,10 +208,14 @@ function(tstudio_add_qtest name)
         set(ARG_TIMEOUT 120)
     endif()
     set(home "${CMAKE_CURRENT_BINARY_DIR}/home/${name}")
+    # Qt Test's watchdog ends a test function after 300 s (QTEST_FUNCTION_TIMEOUT, in ms); a program
+    # given a longer CTest TIMEOUT gets the same limit per function, so that on a slow machine the
+    # declared TIMEOUT, not Qt's default, is what stops it.
+    math(EXPR function_timeout_ms "${ARG_TIMEOUT} * 1000")
     set_tests_properties(${name} PROPERTIES
         LABELS "${ARG_LABELS}"
         TIMEOUT ${ARG_TIMEOUT}
-        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;HOME=${home};XDG_CONFIG_HOME=${home}/.config;XDG_CACHE_HOME=${home}/.cache;TSTUDIO_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;HOME=${home};XDG_CONFIG_HOME=${home}/.config;XDG_CACHE_HOME=${home}/.cache;TSTUDIO_SOURCE_DIR=${PROJECT_SOURCE_DIR};QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}")
 endfunction()
 
 # tstudio_add_poisoned_twin(NAME): NAME's program run again as NAME_poisoned, with every output a
