@@ -1,6 +1,8 @@
 // BackgroundLoad: fork, pin the child to a core from the parent, let it spin until killed.
 #include "background_load.h"
 
+#include "devices/cpu/affinity_cores.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -50,16 +52,10 @@ Expected<BackgroundLoad> BackgroundLoad::start(int processes)
     BackgroundLoad load;
     if (processes == 0)
         return load;
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+    const std::vector<int> cores = affinityCores();
+    if (cores.empty())
         return unexpected(
             internalError(std::string("--background-load: cannot read this process's cores: ") + std::strerror(errno)));
-    std::vector<int> cores;
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-        if (CPU_ISSET(cpu, &allowed))
-            cores.push_back(cpu);
-    }
     if (processes < 0 || processes > static_cast<int>(cores.size()))
         return unexpected(invalidArgumentError("--background-load " + std::to_string(processes) + ": expected 0 to " +
                                     std::to_string(cores.size()) + " (the cores this process may run on)"));

@@ -2,6 +2,8 @@
 // interval between two readings.
 #include "devices/cpu/other_programs_load.h"
 
+#include "devices/cpu/affinity_cores.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -13,7 +15,6 @@
 #include <thread>
 
 #if defined(__linux__)
-#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -53,12 +54,7 @@ class OtherLoad {
 public:
     OtherLoad()
     {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        if (sched_getaffinity(0, sizeof(set), &set) == 0)
-            for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-                if (CPU_ISSET(cpu, &set))
-                    m_cpus.push_back(cpu);
+        m_cpus = affinityCores();
         const long ticks = sysconf(_SC_CLK_TCK);
         m_ticksPerSecond = ticks > 0 ? static_cast<double>(ticks) : 100.0;
         m_left.store(static_cast<int>(std::max<std::size_t>(m_cpus.size(), 1)), std::memory_order_relaxed);

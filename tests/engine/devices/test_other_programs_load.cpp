@@ -2,11 +2,14 @@
 // other programs' busy cores into the cores left.
 #include "devices/cpu/other_programs_load.h"
 
+#include "devices/cpu/affinity_cores.h"
+
 #include <QTest>
 
 #include <sched.h>
 
 #include <string>
+#include <vector>
 
 using namespace tstudio;
 
@@ -72,6 +75,37 @@ private slots:
             QVERIFY2(left >= 1 && left <= cores, qPrintable(QString::number(left)));
             QTest::qWait(120);
         }
+    }
+
+    void affinityCoresFollowTheMask()
+    {
+        // This thread's mask narrowed to its last core, then one core more where there is one:
+        // affinityCores names exactly those, ascending; the mask is restored afterwards.
+        cpu_set_t saved;
+        CPU_ZERO(&saved);
+        QCOMPARE(sched_getaffinity(0, sizeof(saved), &saved), 0);
+        std::vector<int> all;
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+            if (CPU_ISSET(cpu, &saved))
+                all.push_back(cpu);
+        QCOMPARE(affinityCores(), all);
+        QVERIFY(!all.empty());
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(all.back(), &one);
+        QCOMPARE(sched_setaffinity(0, sizeof(one), &one), 0);
+        const std::vector<int> narrowed = affinityCores();
+        std::vector<int> twoCores;
+        if (all.size() > 1) {
+            CPU_SET(all.front(), &one);
+            QCOMPARE(sched_setaffinity(0, sizeof(one), &one), 0);
+            twoCores = affinityCores();
+        }
+        QCOMPARE(sched_setaffinity(0, sizeof(saved), &saved), 0);
+        QCOMPARE(narrowed, std::vector<int>{all.back()});
+        if (all.size() > 1)
+            QCOMPARE(twoCores, (std::vector<int>{all.front(), all.back()}));
+        QCOMPARE(affinityCores(), all);
     }
 };
 
