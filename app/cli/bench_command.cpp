@@ -14,6 +14,7 @@
 #include "bench_ptb.h"
 #include "bench_training.h"
 
+#include "devices/cpu/affinity_cores.h"
 #include "framework/node_attrs.h"
 #include "image_pipeline_bench.h"
 #include "training/embedding_bench.h"
@@ -155,7 +156,7 @@ int benchMatmul(const Registries& registries, const BenchArgs& args, BenchReport
         seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
     }
     const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
-    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = args.threads > 0 ? args.threads : schedulableCores();
     const double best = *std::min_element(seconds.begin(), seconds.end());
     report.text("matmul M=%lld K=%lld N=%lld%s%s float32, %d intra-op threads, %d runs through Session::run\n",
                 static_cast<long long>(m), static_cast<long long>(k), static_cast<long long>(n),
@@ -616,7 +617,7 @@ int runBench(BenchArgs& args)
     }
     if (args.what == "all") {
         BenchAllArgs all = args.all;
-        all.threads = args.threads > 0 ? args.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        all.threads = args.threads > 0 ? args.threads : schedulableCores();
         all.steps = args.steps;
         all.warmup = args.warmup;
         return benchAll(all);

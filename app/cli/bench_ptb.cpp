@@ -7,6 +7,7 @@
 
 #include "builder/graph_builder.h"
 #include "builder/variables.h"
+#include "devices/cpu/affinity_cores.h"
 #include "ptb_model.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"
@@ -160,7 +161,7 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args, BenchReport
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     const unsigned threads =
-        args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
+        args.threads > 0 ? static_cast<unsigned>(args.threads) : static_cast<unsigned>(schedulableCores());
     report.text("tensorstudio, %u threads, batch %lld x %lld steps, vocabulary %lld, %lld x %lld LSTM, %d steps in "
                 "%.3f s (cost %.4f)\n",
                 threads, static_cast<long long>(kBatch), static_cast<long long>(options.numSteps),

@@ -7,6 +7,7 @@
 
 #include "classifier_training.h"
 #include "debugger/debug_controller.h"
+#include "devices/cpu/affinity_cores.h"
 #include "layer_networks.h"
 #include "runtime/arena_run_metadata.h"
 #include "registries/default_registries.h"
@@ -189,7 +190,7 @@ int benchTraining(const Registries& registries, const TrainingBenchArgs& args, B
         return 1;
     }
     const unsigned threads =
-        args.threads > 0 ? static_cast<unsigned>(args.threads) : std::thread::hardware_concurrency();
+        args.threads > 0 ? static_cast<unsigned>(args.threads) : static_cast<unsigned>(schedulableCores());
     if (gpu)
         report.text("tensorstudio, %s, batch %lld, %d steps in %.3f s (loss %.4f)\n",
                     probeGpus().devices.front().name.c_str(), static_cast<long long>(batch), steps, seconds[0],

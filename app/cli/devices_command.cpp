@@ -2,6 +2,7 @@
 // (exit 1) when a GPU is present but unusable, or a self-test fails.
 #include "cli_command.h"
 
+#include "devices/cpu/affinity_cores.h"
 #include "devices/gpu_probe.h"
 #include "project/format/json_text.h"
 
@@ -24,7 +25,9 @@ void addDevicesCommand(CLI::App& app, int& exitCode)
         const GpuProbeReport report = probeGpus();
         exitCode = kExitOk;
         nlohmann::json out;
-        out["cpu"] = {{"name", "/device:CPU:0"}, {"threads", std::thread::hardware_concurrency()}};
+        out["cpu"] = {{"name", "/device:CPU:0"},
+                      {"threads", schedulableCores()},
+                      {"hardware_threads", std::thread::hardware_concurrency()}};
         out["gpu_support_compiled_in"] = report.compiledIn;
         if (report.compiledIn) {
             out["cuda_toolkit"] = report.compiledCudaVersion;
@@ -60,7 +63,8 @@ void addDevicesCommand(CLI::App& app, int& exitCode)
             std::cout << jsonText(out, 2) << std::endl;
             return;
         }
-        std::printf("/device:CPU:0  %u hardware threads\n", std::thread::hardware_concurrency());
+        std::printf("/device:CPU:0  %d cores this process may run on, of %u hardware threads\n", schedulableCores(),
+                    std::thread::hardware_concurrency());
         if (!report.compiledIn) {
             std::printf("GPU: %s\n", report.unavailableReason.c_str());
             return;

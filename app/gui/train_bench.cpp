@@ -2,6 +2,7 @@
 #include "train_bench.h"
 
 #include "dashboard_bench.h"
+#include "devices/cpu/affinity_cores.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -65,7 +66,7 @@ int runTrainBench(const QString& projectArgument, int steps, const QString& data
         std::fprintf(stderr, "tensorstudio: --bench-train needs tstudio beside this program (%s)\n", qPrintable(tstudio));
         return 1;
     }
-    const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int hardware = schedulableCores();
     std::vector<int> panelThreads{hardware};
     if (hardware > 1)
         panelThreads.push_back(hardware - 1);

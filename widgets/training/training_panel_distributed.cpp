@@ -1,6 +1,7 @@
 // The Training panel's "Run on N processes…": the project trained by `tstudio train --distributed`
 // under mpirun, its output in the console and rank 0's progress and log directory followed.
 // First: hostfile.h names a field `slots`, which Qt's headers define away as a macro.
+#include "devices/cpu/affinity_cores.h"
 #include "project/distributed/hostfile.h"
 
 #include "training/distributed_dialog.h"
@@ -72,7 +73,7 @@ project::MpiLaunch launchOf(const DistributedChoices& choices, const std::filesy
     // Ranks on this machine share its cores (each would otherwise start a thread per core).
     if (!choices.useHostfile)
         launch.threadsPerRank =
-            project::threadsPerRankOnThisMachine(choices.processes, std::thread::hardware_concurrency());
+            project::threadsPerRankOnThisMachine(choices.processes, static_cast<unsigned>(schedulableCores()));
     return launch;
 }
 

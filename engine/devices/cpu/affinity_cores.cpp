@@ -1,6 +1,9 @@
 // affinityCores: sched_getaffinity's mask as a list of core numbers.
 #include "devices/cpu/affinity_cores.h"
 
+#include <algorithm>
+#include <thread>
+
 #if defined(__linux__)
 #include <sched.h>
 #endif
@@ -20,6 +23,14 @@ std::vector<int> affinityCores()
             cores.push_back(cpu);
 #endif
     return cores;
+}
+
+int schedulableCores()
+{
+    const std::size_t cores = affinityCores().size();
+    if (cores > 0)
+        return static_cast<int>(cores);
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 } // namespace tstudio

@@ -10,4 +10,10 @@ namespace tstudio {
 /// cannot say (errno then tells why on Linux; other systems always answer empty).
 std::vector<int> affinityCores();
 
+/// How many cores this process may run on: affinityCores()'s count, or the machine's hardware
+/// threads where the system cannot say (at least 1). TensorFlow's NumSchedulableCPUs: what an
+/// intra-op pool of "0 = as many as there are cores" and AUTOTUNE's parallelism size themselves by,
+/// so that `taskset -c 0` or a container's cpuset does not get two threads fighting over one core.
+int schedulableCores();
+
 } // namespace tstudio

@@ -2,6 +2,7 @@
 #define EIGEN_USE_THREADS
 #include "devices/cpu/cpu_device.h"
 
+#include "devices/cpu/affinity_cores.h"
 #include "devices/cpu/intra_op_thread_pool.h"
 #include "framework/allocator.h"
 
@@ -48,7 +49,7 @@ RetiredAllocators& retiredAllocators()
 CpuDevice::CpuDevice(int id, int intraOpThreads, std::uint64_t memoryLimitBytes)
     : Device("CPU", id),
       m_threads(intraOpThreads > 0 ? intraOpThreads
-                                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
+                                   : schedulableCores()),
       m_allocator(std::make_unique<CpuAllocator>(
           memoryLimitBytes > 0 ? std::optional<std::int64_t>(static_cast<std::int64_t>(memoryLimitBytes))
                                : std::nullopt)),

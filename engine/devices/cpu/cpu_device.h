@@ -16,7 +16,8 @@ class CpuAllocator;
 
 class CpuDevice : public Device {
 public:
-    /// `intraOpThreads` <= 0 means one per hardware thread (ConfigProto's default).
+    /// `intraOpThreads` <= 0 means one per core this process may run on (schedulableCores(): its
+    /// affinity, as TensorFlow's ConfigProto default counts them).
     /// `memoryLimitBytes` 0 means no limit.
     CpuDevice(int id, int intraOpThreads, std::uint64_t memoryLimitBytes = 0);
     ~CpuDevice() override;

@@ -7,6 +7,7 @@
 #include "kernels/dataset/dataset_kernels.h"
 #include "kernels/dataset/prefetcher.h"
 
+#include "devices/cpu/affinity_cores.h"
 #include "framework/kernel_registry.h"
 #include "framework/node_def_validation.h"
 
@@ -167,7 +168,7 @@ protected:
             if (!cycle || !block)
                 return unexpected(!cycle ? cycle.error() : block.error());
             if (*cycle == -1)
-                *cycle = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+                *cycle = schedulableCores();
             if (*cycle <= 0)
                 return unexpected(invalidArgumentError("cycle_length must be greater than zero."));
             if (*block <= 0)

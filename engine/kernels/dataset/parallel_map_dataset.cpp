@@ -4,6 +4,7 @@
 #include "kernels/dataset/dataset_function.h"
 #include "kernels/dataset/dataset_kernels.h"
 
+#include "devices/cpu/affinity_cores.h"
 #include "framework/kernel_registry.h"
 
 #include <algorithm>
@@ -221,7 +222,7 @@ protected:
             return unexpected(calls.error());
         if (*calls <= 0 && *calls != kAutotune)
             return unexpected(invalidArgumentError("num_parallel_calls must be greater than zero."));
-        const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        const int hardware = schedulableCores();
         const int parallelism = *calls == kAutotune ? hardware : static_cast<int>(std::min<std::int64_t>(*calls, 256));
         return makeDatasetOf<ParallelMapDataset>(*this, types(), shapes(), std::move(*input), std::move(*fn),
                                                  parallelism);

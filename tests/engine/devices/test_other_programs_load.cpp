@@ -1,8 +1,9 @@
 // Tests for coresLeftByOtherPrograms' pieces: reading /proc/stat's per-core busy time and turning
-// other programs' busy cores into the cores left.
+// other programs' busy cores into the cores left; and for the affinity those cores come from.
 #include "devices/cpu/other_programs_load.h"
 
 #include "devices/cpu/affinity_cores.h"
+#include "devices/cpu/cpu_device.h"
 
 #include <QTest>
 
@@ -106,6 +107,28 @@ private slots:
         if (all.size() > 1)
             QCOMPARE(twoCores, (std::vector<int>{all.front(), all.back()}));
         QCOMPARE(affinityCores(), all);
+    }
+
+    void defaultIntraOpThreadsAreTheSchedulableCores()
+    {
+        // As TensorFlow's intra_op_parallelism_threads = 0: one thread per core of the affinity, so
+        // `taskset -c N` gets one intra-op thread, not one per hardware thread of the machine.
+        cpu_set_t saved;
+        CPU_ZERO(&saved);
+        QCOMPARE(sched_getaffinity(0, sizeof(saved), &saved), 0);
+        QCOMPARE(schedulableCores(), CPU_COUNT(&saved));
+        QCOMPARE(CpuDevice(0, 0).intraOpThreads(), CPU_COUNT(&saved));
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(affinityCores().front(), &one);
+        QCOMPARE(sched_setaffinity(0, sizeof(one), &one), 0);
+        const int narrowed = schedulableCores();
+        const int threads = CpuDevice(0, 0).intraOpThreads();
+        const int asked = CpuDevice(0, 3).intraOpThreads();
+        QCOMPARE(sched_setaffinity(0, sizeof(saved), &saved), 0);
+        QCOMPARE(narrowed, 1);
+        QCOMPARE(threads, 1);
+        QCOMPARE(asked, 3); // an explicit count is kept
     }
 };
 
