@@ -542,7 +542,7 @@ std::pair<CLI::Option*, CLI::Option*> addBenchOptions(CLI::App* cmd, BenchArgs& 
                     "matmul: M,K,N for an [M,K] x [K,N] product instead of --size (e.g. 20,400,800, an LSTM step)");
     cmd->add_flag("--transpose-a", args.transposeA, "matmul: MatMul's transpose_a (a is fed as [K,M])");
     cmd->add_flag("--transpose-b", args.transposeB, "matmul: MatMul's transpose_b (b is fed as [N,K])");
-    cmd->add_option("--threads", args.threads, "matmul, mlp, lenet, ptb, all: intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    cmd->add_option("--threads", args.threads, "matmul, mlp, lenet, ptb, all: intra-op threads (0 = one per core this process may run on)")->capture_default_str();
     auto* repeat =
         cmd->add_option("--repeat", args.repeat, "timed runs (after one warm-up run; checkpoint: 3 runs, no warm-up)")
             ->capture_default_str()

@@ -11,7 +11,7 @@ namespace tstudio::cli {
 class BenchReport;
 
 struct PtbBenchArgs {
-    int threads = 0;      ///< intra-op threads (0: one per hardware thread)
+    int threads = 0;      ///< intra-op threads (0: one per core this process may run on)
     int steps = 0;        ///< timed steps per block (0: 50)
     int warmup = 0;       ///< untimed steps first (0: 5)
     int profileSteps = 0; ///< after the timed blocks, trace this many steps and print the op table

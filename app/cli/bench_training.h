@@ -14,7 +14,7 @@ class BenchReport;
 struct TrainingBenchArgs {
     std::string model; ///< "mlp", "lenet" or "resnet"
     std::string device = "cpu"; ///< "cpu", or "gpu": GPU:0 as TensorFlow places ops
-    int threads = 0;   ///< intra-op threads (0: one per hardware thread)
+    int threads = 0;   ///< intra-op threads (0: one per core this process may run on)
     int steps = 0;     ///< timed steps (0: 300 for mlp, 30 for lenet)
     int warmup = 0;    ///< untimed steps first (0: 20 for mlp, 3 for lenet)
     int batch = 0;     ///< 0: 100 for mlp and lenet, 256 for resnet

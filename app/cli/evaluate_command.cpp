@@ -92,7 +92,7 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
     cmd->add_flag("--json", args->json, "print the result as JSON");
     cmd->add_flag("--write-summary", args->writeSummary,
                   "also write the metrics to <logdir>/eval at the checkpoint's step, as training does");
-    cmd->add_option("--threads", args->threads, "intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    cmd->add_option("--threads", args->threads, "intra-op threads (0 = one per core this process may run on)")->capture_default_str();
     cmd->callback([args, &exitCode] { exitCode = evaluate(*args); });
 }
 

@@ -402,7 +402,7 @@ void addTrainCommand(CLI::App& app, int& exitCode)
     addDebugOptions(*cmd, args->debug);
     cmd->add_flag("--debug", args->useSavedBreakpoints,
                   "attach the debugger with the breakpoints and watches saved in the project");
-    cmd->add_option("--threads", args->threads, "intra-op threads (0 = one per hardware thread)")->capture_default_str();
+    cmd->add_option("--threads", args->threads, "intra-op threads (0 = one per core this process may run on)")->capture_default_str();
     cmd->add_flag("--no-cuda-graphs", args->noCudaGraphs,
                   "on a GPU, run every step in the executor instead of capturing the training step as a CUDA graph "
                   "and replaying it");
