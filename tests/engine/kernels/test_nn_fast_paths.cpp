@@ -193,24 +193,28 @@ private slots:
         QVERIFY(std::isnan(got[5]) && std::isnan(got[6]) && std::isnan(got[n - 1]));
     }
 
-    /// Channels-last BiasAddGrad over 37 channels (two full blocks and a tail) against a
-    /// double-precision sum: 3 x 50 rows (summed by blocks of channels) and 5 x 1,000 rows (summed
-    /// down the rows in blocks of 1,024, the last one partial).
+    /// Channels-last BiasAddGrad against a double-precision sum: 37 channels (two full blocks and
+    /// a tail) over 3 x 50 rows (summed by bands of channels) and 5 x 1,000 rows (summed down the
+    /// rows in blocks of 1,024, the last one partial); a softmax's 10,007 channels over 20 x 20 rows
+    /// (bands of 1,024 channels and a shorter one) and 1,000 over 7 rows (8 bands of 128).
     void biasAddGradChannelsLast_data()
     {
         QTest::addColumn<int>("d0");
         QTest::addColumn<int>("d1");
-        QTest::newRow("150 rows") << 3 << 50;
-        QTest::newRow("5000 rows") << 5 << 1000;
+        QTest::addColumn<int>("channels");
+        QTest::newRow("150 rows") << 3 << 50 << 37;
+        QTest::newRow("5000 rows") << 5 << 1000 << 37;
+        QTest::newRow("400 rows, 10007 channels") << 20 << 20 << 10007;
+        QTest::newRow("7 rows, 1000 channels") << 1 << 7 << 1000;
     }
     void biasAddGradChannelsLast()
     {
         QFETCH(int, d0);
         QFETCH(int, d1);
+        QFETCH(int, channels);
         auto h = makeHarness();
         QVERIFY(h);
         Allocator& a = h->allocator();
-        const int channels = 37;
         const std::vector<float> v = randomFloats(std::size_t(d0 * d1 * channels), 41);
         auto result = h->run("op: 'BiasAddGrad' attr { key: 'T' value { type: DT_FLOAT } }",
                              {tensor(a, TensorShape{d0, d1, channels}, v)});
@@ -227,6 +231,12 @@ private slots:
                 magnitude += std::fabs(double(v[std::size_t(r * channels + c)]));
             }
             if (rows < 2048) {
+                // Few rows: each channel summed down the rows in order, bit for bit.
+                float inOrder = 0.0f;
+                for (int r = 0; r < rows; ++r)
+                    inOrder += v[std::size_t(r * channels + c)];
+                QVERIFY2(sameBits(got[c], inOrder),
+                         qPrintable(QString("channel %1: got %2, in order %3").arg(c).arg(got[c]).arg(inOrder)));
                 QVERIFY2(std::fabs(double(got[c]) - sum) <= 1e-5 * (1.0 + std::fabs(sum)),
                          qPrintable(QString("channel %1: got %2, expected %3").arg(c).arg(got[c]).arg(sum)));
                 continue;
