@@ -532,7 +532,7 @@ std::pair<CLI::Option*, CLI::Option*> addBenchOptions(CLI::App* cmd, BenchArgs& 
                   "mlp, lenet, resnet on the GPU: run every step in the executor (default: the training step is "
                   "captured once as a CUDA graph and replayed)");
     cmd->add_flag("--no-remapping", args.noRemapping,
-                  "mlp, lenet, resnet: turn Grappler's remapper off (RewriterConfig remapping OFF), so no ops run "
+                  "mlp, lenet, resnet, ptb: turn Grappler's remapper off (RewriterConfig remapping OFF), so no ops run "
                   "fused (default on, as in TensorFlow: Conv2D + BiasAdd + Relu runs as one _FusedConv2D)");
     cmd->add_option("--batch", args.batch, "mlp, lenet, resnet, resnet50: examples per step (0 = 100, resnet 256, resnet50 8)")
         ->capture_default_str()
@@ -673,6 +673,7 @@ int runBench(BenchArgs& args)
         ptb.steps = args.steps;
         ptb.warmup = args.warmup;
         ptb.profileSteps = args.profileSteps;
+        ptb.remapping = !args.noRemapping;
         return report.finish(benchPtb(**registries, ptb, report));
     }
     if (args.what == "mlp" || args.what == "lenet" || args.what == "resnet" || args.what == "resnet50") {

@@ -88,6 +88,9 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args, BenchReport
     sessionOptions.config.set_intra_op_parallelism_threads(args.threads);
     sessionOptions.config.set_inter_op_parallelism_threads(1);
     (*sessionOptions.config.mutable_device_count())["GPU"] = 0;
+    if (!args.remapping)
+        sessionOptions.config.mutable_graph_options()->mutable_rewrite_options()->set_remapping(
+            tensorflow::RewriterConfig::OFF);
     Session session(sessionOptions);
     if (Status s = session.create(graph->graph); !s.isOk()) {
         std::fprintf(stderr, "error: %s\n", s.toString().c_str());
@@ -168,9 +171,12 @@ int benchPtb(const Registries& registries, const PtbBenchArgs& args, BenchReport
                 static_cast<long long>(options.vocabSize), static_cast<long long>(options.numLayers),
                 static_cast<long long>(options.hiddenSize), steps, best,
                 static_cast<double>(out.at(0).values<float>()[0]));
+    if (!args.remapping)
+        report.text("Grappler's remapper off (--no-remapping): no fused nodes\n");
     report.text("ptb-small: %.1f steps/s, %.0f words/s\n", steps / best,
                 steps * static_cast<double>(kBatch * options.numSteps) / best);
     report["threads"] = threads;
+    report["remapping"] = args.remapping;
     report["batch"] = kBatch;
     report["num_steps"] = options.numSteps;
     report["vocabulary"] = options.vocabSize;

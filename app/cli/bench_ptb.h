@@ -15,6 +15,9 @@ struct PtbBenchArgs {
     int steps = 0;        ///< timed steps per block (0: 50)
     int warmup = 0;       ///< untimed steps first (0: 5)
     int profileSteps = 0; ///< after the timed blocks, trace this many steps and print the op table
+    /// Grappler's remapper (fused nodes such as _MatMulSum for the LSTM weights' gradient sums);
+    /// off: --no-remapping.
+    bool remapping = true;
 };
 
 /// Builds models/ptb_model.h's graph (vocabulary 10,000, 2 x 200 BasicLSTMCell, 20 steps) with

@@ -4,6 +4,7 @@
 #include "runtime/control_flow_info.h"
 #include "runtime/equivalent_nodes.h"
 #include "runtime/contraction_fusion.h"
+#include "runtime/matmul_sum_fusion.h"
 #include "runtime/sparse_adam_fusion.h"
 
 #include <algorithm>
@@ -47,7 +48,8 @@ std::vector<bool> pruneForRun(const Graph& graph, const std::vector<TensorRef>& 
 
 namespace {
 
-/// The remapper's fusions of a plan (sparse_adam_fusion.h, contraction_fusion.h): none among nodes
+/// The remapper's fusions of a plan (sparse_adam_fusion.h, contraction_fusion.h,
+/// matmul_sum_fusion.h): none among nodes
 /// that `equivalent` merges.
 PlanFusions planFusions(const Graph& graph, const std::vector<bool>& needed, const std::vector<int>& nodeFrame,
                         const std::set<TensorRef>& fed, const std::vector<TensorRef>& fetches,
@@ -65,6 +67,7 @@ PlanFusions planFusions(const Graph& graph, const std::vector<bool>& needed, con
     PlanFusions fusions;
     findSparseAdamFusions(scope, fusions);
     findContractionFusions(scope, fusions);
+    findMatMulSumFusions(scope, fusions);
     return fusions;
 }
 
@@ -157,6 +160,8 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
         const std::vector<NodeId> self{id};
         for (NodeId member : fusion ? fusion->members : self)
         for (const GraphEdge& e : graph.inEdges(member)) {
+            if (fusions.ignores(e))
+                continue;
             if (fusion && (fusions.of(e.src) == fusion ||
                            (!e.isControl() && PlanFusions::fusedInput(*fusion, member, e.dstInput) < 0)))
                 continue;
@@ -210,7 +215,7 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
             sources = fusion->members;
         for (NodeId source : sources) {
             for (const GraphEdge& e : graph.outEdges(source)) {
-                if (fusion && fusions.of(e.dst) == fusion)
+                if ((fusion && fusions.of(e.dst) == fusion) || fusions.ignores(e))
                     continue;
                 int dst = plan.planIndex[static_cast<std::size_t>(e.dst)];
                 int dstSlot = e.dstInput;

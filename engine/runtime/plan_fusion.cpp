@@ -88,6 +88,7 @@ bool FusionScope::admit(PlanFusion fusion, PlanFusions& into, bool anchorMayBeNa
     }
     for (NodeId id : fusion.members)
         into.fusionOf[static_cast<std::size_t>(id)] = static_cast<int>(into.fusions.size());
+    into.ignoredControl.insert(fusion.ignoredControl.begin(), fusion.ignoredControl.end());
     into.fusions.push_back(std::move(fusion));
     return true;
 }

@@ -27,6 +27,11 @@ struct PlanFusion {
     std::vector<std::pair<NodeId, int>> inputs;
     /// Per fused output: the member whose output 0 it stands for (outputs[0] is the anchor).
     std::vector<NodeId> outputs;
+    /// Control edges (src, dst) of the graph the plan leaves out: the gates TensorFlow's gradients
+    /// put between the gradients of one op (control_flow_ops.tuple: a NoOp waiting for each of them,
+    /// which each gradient's Identity waits for), where one gradient is fused into a node that runs
+    /// after the others are needed. Only scheduling edges: no value depends on them.
+    std::vector<std::pair<NodeId, NodeId>> ignoredControl;
     tensorflow::NodeDef def; ///< the fused node: its op, and the anchor's name and device
     /// Makes the fused kernel for `def` on the anchor's device.
     using KernelMaker = Expected<std::unique_ptr<OpKernel>> (*)(const tensorflow::NodeDef&, Device&);
@@ -37,8 +42,14 @@ struct PlanFusion {
 struct PlanFusions {
     std::vector<PlanFusion> fusions;
     std::vector<int> fusionOf; ///< by NodeId: index into fusions, or -1 (empty until a finder ran)
+    std::set<std::pair<NodeId, NodeId>> ignoredControl; ///< every fusion's PlanFusion::ignoredControl
 
     bool empty() const { return fusions.empty(); }
+    /// Whether `e` is a control edge a fusion has the plan leave out.
+    bool ignores(const GraphEdge& e) const
+    {
+        return !ignoredControl.empty() && e.isControl() && ignoredControl.count({e.src, e.dst}) > 0;
+    }
     /// How many fused nodes run `op`.
     int count(const std::string& op) const;
     /// Whether `id` leaves the plan (a member that is not its fusion's anchor).
