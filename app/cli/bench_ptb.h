@@ -15,7 +15,7 @@ struct PtbBenchArgs {
     int steps = 0;        ///< timed steps per block (0: 50)
     int warmup = 0;       ///< untimed steps first (0: 5)
     int profileSteps = 0; ///< after the timed blocks, trace this many steps and print the op table
-    /// Grappler's remapper (fused nodes such as _MatMulSum for the LSTM weights' gradient sums);
+    /// Grappler's remapper (fused nodes such as _FusedMatMulSum for the LSTM weights' gradient sums);
     /// off: --no-remapping.
     bool remapping = true;
 };

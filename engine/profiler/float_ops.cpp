@@ -230,6 +230,28 @@ Count addN(const FloatOpsRequest& r)
     return n ? Count(mul(*n, static_cast<std::int64_t>(r.inputs.size()) - 1)) : std::nullopt;
 }
 
+/// The plan's weight-gradient sum (runtime/matmul_sum_fusion.h): inputs a_1, b_1, ..., a_N, b_N
+/// ([r_i, p] and [r_i, q]) and at most one further summand, output [p, q]: what the N MatMuls
+/// (2 r_i |out| each) and their AddN ((N + further - 1) |out|) it replaces count.
+Count matMulSum(const FloatOpsRequest& r)
+{
+    const Count out = elements(output(r, 0));
+    if (!out)
+        return std::nullopt;
+    const std::size_t summands = r.inputs.size() / 2 + r.inputs.size() % 2;
+    std::int64_t total = summands > 0 ? mul(*out, static_cast<std::int64_t>(summands) - 1) : 0;
+    for (std::size_t i = 0; i + 1 < r.inputs.size(); i += 2) {
+        Count rows = dim(input(r, i), 0);
+        if (!rows)
+            rows = dim(input(r, i + 1), 0);
+        if (!rows)
+            return std::nullopt;
+        const std::int64_t product = mul(mul(2, *rows), *out);
+        total = total > kMax - product ? kMax : total + product;
+    }
+    return total;
+}
+
 using Rule = Count (*)(const FloatOpsRequest&);
 
 const std::unordered_map<std::string_view, Rule>& rules()
@@ -273,6 +295,7 @@ const std::unordered_map<std::string_view, Rule>& rules()
         {"Conv2DBackpropFilter", [](const FloatOpsRequest& r) { return convBackprop(r, input(r, 0), output(r, 0)); }},
         {"AddN", addN},
         {"MatMul", [](const FloatOpsRequest& r) { return matMul(r, false); }},
+        {"_FusedMatMulSum", matMulSum},
         {"BatchMatMul", [](const FloatOpsRequest& r) { return matMul(r, true); }},
         {"BatchMatMulV2", [](const FloatOpsRequest& r) { return matMul(r, true); }},
         {"Conv2D", [](const FloatOpsRequest& r) { return conv2d(r, false); }},

@@ -148,14 +148,16 @@ void findMatMulSumFusions(const FusionScope& scope, PlanFusions& into)
             if (product)
                 products.push_back(std::move(*product));
         }
-        if (products.size() < 2)
+        // At most one further summand (a weight decay's gradient): the fused node's inputs are then
+        // pairs and perhaps one more, which the profiler reads without its attrs.
+        if (products.size() < 2 || otherSlots.size() > 1)
             continue;
         PlanFusion f;
         f.anchor = sum;
         f.members.push_back(sum);
         f.outputs = {sum};
         f.def.set_name(sumDef.name());
-        f.def.set_op(linalg::kMatMulSumOp);
+        f.def.set_op(linalg::kFusedMatMulSumOp);
         f.def.set_device(sumDef.device());
         auto& attrs = *f.def.mutable_attr();
         attrs["T"].set_type(*type);

@@ -11,9 +11,10 @@
 namespace tstudio {
 
 /// Finds every AddN (T float or double) with at least two inputs that are each output 0 of a
-/// MatMul (the same T, transpose_a true, transpose_b false) read by nothing else, within `scope`'s
+/// MatMul (the same T, transpose_a true, transpose_b false) read by nothing else, directly or
+/// through a tuple Identity of tf.gradients' GATE_OP, and at most one other input, within `scope`'s
 /// rules (no MatMul fetched, fed or a target; all on one CPU device, in one frame; the AddN may be
-/// fetched). Each becomes a PlanFusion of op linalg::kMatMulSumOp anchored at the AddN: inputs
+/// fetched). Each becomes a PlanFusion of op linalg::kFusedMatMulSumOp anchored at the AddN: inputs
 /// each MatMul's two, then the AddN's other inputs; attrs T, N, `_products` and `_slots`.
 void findMatMulSumFusions(const FusionScope& scope, PlanFusions& into);
 

@@ -1,4 +1,4 @@
-// _MatMulSum on the CPU: the uses' rows gathered into two matrices, one transposed product, then
+// _FusedMatMulSum on the CPU: the uses' rows gathered into two matrices, one transposed product, then
 // the AddN's other inputs added (see matmul_sum_cpu.h).
 #define EIGEN_USE_THREADS
 #include "kernels/linalg/matmul_sum_cpu.h"
@@ -22,7 +22,7 @@ const tensorflow::OpDef& matMulSumOpDef()
 {
     static const tensorflow::OpDef def = [] {
         tensorflow::OpDef d;
-        d.set_name(kMatMulSumOp);
+        d.set_name(kFusedMatMulSumOp);
         return d;
     }();
     return def;
@@ -132,7 +132,7 @@ Expected<std::unique_ptr<OpKernel>> makeMatMulSumKernel(const tensorflow::NodeDe
     const int inputs = def.input_size();
     if (*products < 2 || 2 * *products > inputs || static_cast<std::int64_t>(names->size()) != *products ||
         static_cast<std::int64_t>(slots->size()) != inputs - *products)
-        return unexpected(invalidArgumentError("_MatMulSum " + def.name() + ": N = " + std::to_string(*products) +
+        return unexpected(invalidArgumentError("_FusedMatMulSum " + def.name() + ": N = " + std::to_string(*products) +
                                                " products with " + std::to_string(names->size()) + " names, " +
                                                std::to_string(slots->size()) + " AddN slots and " +
                                                std::to_string(inputs) + " inputs"));
@@ -145,7 +145,7 @@ Expected<std::unique_ptr<OpKernel>> makeMatMulSumKernel(const tensorflow::NodeDe
     if (*t == tensorflow::DT_DOUBLE)
         return std::unique_ptr<OpKernel>(std::make_unique<MatMulSumKernel<double>>(construction, n, std::move(*names),
                                                                                    std::move(*slots)));
-    return unexpected(invalidArgumentError("_MatMulSum " + def.name() + " is for float or double products"));
+    return unexpected(invalidArgumentError("_FusedMatMulSum " + def.name() + " is for float or double products"));
 }
 
 } // namespace tstudio::linalg

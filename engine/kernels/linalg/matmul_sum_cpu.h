@@ -14,12 +14,13 @@
 namespace tstudio::linalg {
 
 /// The op name of the fused node in an execution plan (and so in step stats and timelines).
-inline constexpr const char* kMatMulSumOp = "_MatMulSum";
+inline constexpr const char* kFusedMatMulSumOp = "_FusedMatMulSum";
 
-/// The kernel for `def` (op kMatMulSumOp; attrs T (float or double), N (the products, at least
+/// The kernel for `def` (op kFusedMatMulSumOp; attrs T (float or double), N (the products, at least
 /// 2), `_products` (the names of the N MatMuls) and `_slots` (the AddN's input number of each
 /// product, then of each further input), both for errors; inputs a_1, b_1, ..., a_N, b_N, then
-/// any further inputs of the AddN, which are added to the products' sum). Each a_i is [r_i, p] and
+/// any further inputs of the AddN, which are added to the products' sum; the plan gives it at
+/// most one, so that the inputs alone say which are products: profiler/float_ops.h). Each a_i is [r_i, p] and
 /// b_i [r_i, q]; the output is [p, q]. Errors name the MatMul or AddN whose check fails, with
 /// their messages (Matrix size-incompatible; AddN's inputs of different shapes). The sum runs in
 /// another order than MatMul then AddN: the values agree within float rounding, not bit for bit.

@@ -157,6 +157,13 @@ private slots:
         tensorflow::NodeDef adj = nodeWith("BatchMatMulV2", {});
         (*adj.mutable_attr())["adj_x"].set_b(true);
         QCOMPARE(flops("BatchMatMulV2", {&baT, nullptr}, {&bout}, &adj), 240);
+        // The plan's fused weight-gradient sum: a0^T b0 + a1^T b1 (+ c): 2 * 3 * 30 + 2 * 4 * 30 for
+        // the products, 30 per addition of the AddN they replace; a fed [?,6] reads the rows from b.
+        const Dims a0{3, 6}, b0{3, 5}, a1{4, 6}, b1{4, 5}, c{6, 5}, fed{-1, 6};
+        QCOMPARE(flops("_FusedMatMulSum", {&a0, &b0, &a1, &b1}, {&c}), 180 + 240 + 30);
+        QCOMPARE(flops("_FusedMatMulSum", {&a0, &b0, &a1, &b1, &c}, {&c}), 180 + 240 + 60);
+        QCOMPARE(flops("_FusedMatMulSum", {&fed, &b0, &a1, &b1}, {&c}), 180 + 240 + 30);
+        QVERIFY(count("_FusedMatMulSum", {&fed, nullptr, &a1, &b1}, {&c}).incomplete);
     }
 
     void convolutionsAndPooling()

@@ -1,9 +1,10 @@
 // The weight-gradient sum fusion (runtime/matmul_sum_fusion.h, kernels/linalg/matmul_sum_cpu.h): a
 // weight used at four "timesteps" and trained with GradientDescent (tf.gradients' GATE_OP tuples
 // between each MatMul's two gradients) has its four MatMul(x_t, grad_t, transpose_a) and their
-// AddN (with L2Loss's gradient as a further summand) run as one _MatMulSum node by default, and
+// AddN (with L2Loss's gradient as a further summand) run as one _FusedMatMulSum node by default, and
 // gives the op-by-op values (remapping OFF) within float rounding; a hand-made AddN of products
-// matches a double-precision sum, fetching a product keeps it op by op, and wrong shapes fail
+// (and one further summand) matches a double-precision sum, fetching a product, a lone product or
+// two further summands keep it op by op, and wrong shapes fail
 // with the op-by-op run's messages.
 #include "builder/attr_values.h"
 #include "builder/ops_sugar.h"
@@ -134,9 +135,9 @@ int countLabels(const std::vector<std::string>& labels, const std::string& part)
         std::count_if(labels.begin(), labels.end(), [&](const std::string& l) { return l.find(part) != l.npos; }));
 }
 
-/// A graph of two or three products summed by AddN "s": a_i, b_i placeholders of unknown shape,
-/// m_i = MatMul(a_i, b_i, transpose_a=True); the sum's further input, when `extra`, placeholder c.
-tf::GraphDef productsGraph(int products, bool extra)
+/// A graph of products summed by AddN "s": a_i, b_i placeholders of unknown shape,
+/// m_i = MatMul(a_i, b_i, transpose_a=True); the sum's further inputs placeholders c, c_1, ...
+tf::GraphDef productsGraph(int products, int extras)
 {
     GraphBuilder b(TrainingRegistries::get().ops);
     std::vector<Output> summands;
@@ -148,7 +149,7 @@ tf::GraphDef productsGraph(int products, bool extra)
             qFatal("MatMul: %s", m.error().toString().c_str());
         summands.push_back(m->output(0));
     }
-    if (extra)
+    for (int i = 0; i < extras; ++i)
         summands.push_back(*ops::placeholder(b, tf::DT_FLOAT, TensorShape::unknown(), "c"));
     auto s = b.op("AddN", {OpInput(summands)}, {}, "s");
     if (!s)
@@ -198,8 +199,8 @@ private slots:
             QVERIFY2(p.status.isOk(), p.status.toString().c_str());
             // The four forward MatMuls and the four input gradients stay; the weight's four
             // gradient products and their AddN run as one node.
-            QCOMPARE(countLabels(f.labels, " = _MatMulSum("), 1);
-            QCOMPARE(countLabels(p.labels, " = _MatMulSum("), 0);
+            QCOMPARE(countLabels(f.labels, " = _FusedMatMulSum("), 1);
+            QCOMPARE(countLabels(p.labels, " = _FusedMatMulSum("), 0);
             QCOMPARE(countLabels(p.labels, " = MatMul("), 3 * kSteps);
             QCOMPARE(countLabels(f.labels, " = MatMul("), 2 * kSteps);
             // GATE_OP's tuples: each MatMul's two gradients pass an Identity that waits on a NoOp
@@ -229,7 +230,7 @@ private slots:
     /// rounding, on 1 and 2 threads the same bits.
     void sumMatchesDoublePrecision()
     {
-        const tf::GraphDef graph = productsGraph(3, true);
+        const tf::GraphDef graph = productsGraph(3, 1);
         auto fused = plainSession(graph, true);
         const int rows[] = {5, 0, 11};
         Feeds feeds;
@@ -244,7 +245,7 @@ private slots:
         feeds.push_back({"c:0", c});
         const StepResult r = step(*fused, feeds, {"s:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
-        QCOMPARE(countLabels(r.labels, "s = _MatMulSum("), 1);
+        QCOMPARE(countLabels(r.labels, "s = _FusedMatMulSum("), 1);
         QCOMPARE(countLabels(r.labels, " = MatMul("), 0);
         const Tensor& s = r.fetched[0];
         QCOMPARE(s.shape(), (TensorShape{7, 9}));
@@ -279,7 +280,7 @@ private slots:
     /// A product that is fetched must exist, so nothing fuses; a lone product does not fuse.
     void fetchedOrLoneProductsRunOpByOp()
     {
-        auto fused = plainSession(productsGraph(2, false), true);
+        auto fused = plainSession(productsGraph(2, 0), true);
         Feeds feeds;
         for (int i = 0; i < 2; ++i) {
             feeds.push_back({"a" + std::to_string(i) + ":0", floats(TensorShape{4, 3}, 40 + i)});
@@ -287,18 +288,28 @@ private slots:
         }
         StepResult r = step(*fused, feeds, {"s:0", "m1:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
-        QCOMPARE(countLabels(r.labels, " = _MatMulSum("), 0);
+        QCOMPARE(countLabels(r.labels, " = _FusedMatMulSum("), 0);
         QCOMPARE(countLabels(r.labels, " = MatMul("), 2);
         r = step(*fused, feeds, {"s:0"}, {});
-        QCOMPARE(countLabels(r.labels, "s = _MatMulSum("), 1);
+        QCOMPARE(countLabels(r.labels, "s = _FusedMatMulSum("), 1);
 
-        auto lone = plainSession(productsGraph(1, true), true);
+        auto lone = plainSession(productsGraph(1, 1), true);
         const Feeds loneFeeds{{"a0:0", floats(TensorShape{4, 3}, 60)},
                               {"b0:0", floats(TensorShape{4, 2}, 61)},
                               {"c:0", floats(TensorShape{3, 2}, 62)}};
         r = step(*lone, loneFeeds, {"s:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
-        QCOMPARE(countLabels(r.labels, " = _MatMulSum("), 0);
+        QCOMPARE(countLabels(r.labels, " = _FusedMatMulSum("), 0);
+
+        // Two further summands: the fused node's inputs would not say which are products.
+        auto twoExtras = plainSession(productsGraph(2, 2), true);
+        Feeds extraFeeds = feeds;
+        extraFeeds.push_back({"c:0", floats(TensorShape{3, 2}, 63)});
+        extraFeeds.push_back({"c_1:0", floats(TensorShape{3, 2}, 64)});
+        r = step(*twoExtras, extraFeeds, {"s:0"}, {});
+        QVERIFY2(r.status.isOk(), r.status.toString().c_str());
+        QCOMPARE(countLabels(r.labels, " = _FusedMatMulSum("), 0);
+        QCOMPARE(countLabels(r.labels, " = MatMul("), 2);
     }
 
     /// Shapes a MatMul or the AddN refuses fail the fused node with the op-by-op run's message.
@@ -317,7 +328,7 @@ private slots:
         QFETCH(int, b1Rows);
         QFETCH(int, b1Cols);
         QFETCH(QString, message);
-        const tf::GraphDef graph = productsGraph(2, false);
+        const tf::GraphDef graph = productsGraph(2, 0);
         const Feeds feeds{{"a0:0", floats(TensorShape{4, 3}, 70)},
                           {"b0:0", floats(TensorShape{4, 2}, 71)},
                           {"a1:0", floats(TensorShape{4, 3}, 72)},
