@@ -99,31 +99,13 @@ Tensor images()
     return tensor<float>(gradientTestAllocator(), TensorShape{4, 9, 9, 3}, v);
 }
 
-struct StepResult {
-    std::vector<Tensor> fetched;
-    std::vector<std::string> labels; ///< timeline labels of the nodes that ran
-};
-
 StepResult step(Session& s, const std::vector<std::string>& fetches,
                 const std::vector<std::string>& targets, ExecutionObserver* observer = nullptr)
 {
-    tf::RunOptions options;
-    options.set_trace_level(tf::RunOptions::FULL_TRACE);
-    tf::RunMetadata metadata;
-    StepResult r;
-    if (Status status = s.run(options, {{"x:0", images()}}, fetches, targets, &r.fetched, &metadata, observer);
-        !status.isOk())
-        qFatal("step: %s", status.toString().c_str());
-    for (const auto& device : metadata.step_stats().dev_stats())
-        for (const auto& node : device.node_stats())
-            r.labels.push_back(node.timeline_label());
+    StepResult r = tracedStep(s, {{"x:0", images()}}, fetches, targets, observer);
+    if (!r.status.isOk())
+        qFatal("step: %s", r.status.toString().c_str());
     return r;
-}
-
-int countLabels(const std::vector<std::string>& labels, const std::string& part)
-{
-    return static_cast<int>(
-        std::count_if(labels.begin(), labels.end(), [&](const std::string& l) { return l.find(part) != l.npos; }));
 }
 
 /// The first variable whose values differ beyond rtol/atol 1e-5 between the sessions, or empty.

@@ -109,32 +109,6 @@ Feeds stepFeeds(int step)
     return feeds;
 }
 
-struct StepResult {
-    Status status;
-    std::vector<Tensor> fetched;
-    std::vector<std::string> labels; ///< timeline labels of the nodes that ran
-};
-
-StepResult step(Session& s, const Feeds& feeds, const std::vector<std::string>& fetches,
-                const std::vector<std::string>& targets)
-{
-    tf::RunOptions options;
-    options.set_trace_level(tf::RunOptions::FULL_TRACE);
-    tf::RunMetadata metadata;
-    StepResult r;
-    r.status = s.run(options, feeds, fetches, targets, &r.fetched, &metadata, nullptr);
-    for (const auto& device : metadata.step_stats().dev_stats())
-        for (const auto& node : device.node_stats())
-            r.labels.push_back(node.timeline_label());
-    return r;
-}
-
-int countLabels(const std::vector<std::string>& labels, const std::string& part)
-{
-    return static_cast<int>(
-        std::count_if(labels.begin(), labels.end(), [&](const std::string& l) { return l.find(part) != l.npos; }));
-}
-
 /// A graph of products summed by AddN "s": a_i, b_i placeholders of unknown shape,
 /// m_i = MatMul(a_i, b_i, transpose_a=True); the sum's further inputs placeholders c, c_1, ...
 tf::GraphDef productsGraph(int products, int extras)
@@ -159,17 +133,7 @@ tf::GraphDef productsGraph(int products, int extras)
 
 std::unique_ptr<Session> plainSession(const tf::GraphDef& graph, bool remapping)
 {
-    TrainingRegistries& r = TrainingRegistries::get();
-    SessionOptions options;
-    options.ops = &r.ops;
-    options.kernels = &r.kernels;
-    options.config.set_intra_op_parallelism_threads(2);
-    if (!remapping)
-        options.config.mutable_graph_options()->mutable_rewrite_options()->set_remapping(tf::RewriterConfig::OFF);
-    auto s = std::make_unique<Session>(options);
-    if (Status status = s->create(graph); !status.isOk())
-        qFatal("session: %s", status.toString().c_str());
-    return s;
+    return remapperSession(graph, "", remapping);
 }
 
 Tensor floats(const TensorShape& shape, std::uint32_t seed)
@@ -193,8 +157,8 @@ private slots:
         auto plain = remapperSession(model->b.graphDef(), model->init, false);
         for (int i = 0; i < 5; ++i) {
             const Feeds feeds = stepFeeds(i);
-            const StepResult f = step(*fused, feeds, {model->loss}, {model->train});
-            const StepResult p = step(*plain, feeds, {model->loss}, {model->train});
+            const StepResult f = tracedStep(*fused, feeds, {model->loss}, {model->train});
+            const StepResult p = tracedStep(*plain, feeds, {model->loss}, {model->train});
             QVERIFY2(f.status.isOk(), f.status.toString().c_str());
             QVERIFY2(p.status.isOk(), p.status.toString().c_str());
             // The four forward MatMuls and the four input gradients stay; the weight's four
@@ -243,7 +207,7 @@ private slots:
         }
         const Tensor c = floats(TensorShape{7, 9}, 30);
         feeds.push_back({"c:0", c});
-        const StepResult r = step(*fused, feeds, {"s:0"}, {});
+        const StepResult r = tracedStep(*fused, feeds, {"s:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
         QCOMPARE(countLabels(r.labels, "s = _FusedMatMulSum("), 1);
         QCOMPARE(countLabels(r.labels, " = MatMul("), 0);
@@ -265,15 +229,9 @@ private slots:
                          qPrintable(QString("[%1,%2]: got %3, expected %4").arg(p).arg(q).arg(got).arg(expected)));
             }
         }
-        TrainingRegistries& registries = TrainingRegistries::get();
-        SessionOptions one;
-        one.ops = &registries.ops;
-        one.kernels = &registries.kernels;
-        one.config.set_intra_op_parallelism_threads(1);
-        Session single(one);
-        QVERIFY(single.create(graph).isOk());
+        auto single = remapperSession(graph, "", true, 1);
         std::vector<Tensor> out;
-        QVERIFY(single.run(feeds, {"s:0"}, {}, &out).isOk());
+        QVERIFY(single->run(feeds, {"s:0"}, {}, &out).isOk());
         QCOMPARE(std::memcmp(out[0].data<float>(), s.data<float>(), sizeof(float) * 63), 0);
     }
 
@@ -286,18 +244,18 @@ private slots:
             feeds.push_back({"a" + std::to_string(i) + ":0", floats(TensorShape{4, 3}, 40 + i)});
             feeds.push_back({"b" + std::to_string(i) + ":0", floats(TensorShape{4, 2}, 50 + i)});
         }
-        StepResult r = step(*fused, feeds, {"s:0", "m1:0"}, {});
+        StepResult r = tracedStep(*fused, feeds, {"s:0", "m1:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
         QCOMPARE(countLabels(r.labels, " = _FusedMatMulSum("), 0);
         QCOMPARE(countLabels(r.labels, " = MatMul("), 2);
-        r = step(*fused, feeds, {"s:0"}, {});
+        r = tracedStep(*fused, feeds, {"s:0"}, {});
         QCOMPARE(countLabels(r.labels, "s = _FusedMatMulSum("), 1);
 
         auto lone = plainSession(productsGraph(1, 1), true);
         const Feeds loneFeeds{{"a0:0", floats(TensorShape{4, 3}, 60)},
                               {"b0:0", floats(TensorShape{4, 2}, 61)},
                               {"c:0", floats(TensorShape{3, 2}, 62)}};
-        r = step(*lone, loneFeeds, {"s:0"}, {});
+        r = tracedStep(*lone, loneFeeds, {"s:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
         QCOMPARE(countLabels(r.labels, " = _FusedMatMulSum("), 0);
 
@@ -306,7 +264,7 @@ private slots:
         Feeds extraFeeds = feeds;
         extraFeeds.push_back({"c:0", floats(TensorShape{3, 2}, 63)});
         extraFeeds.push_back({"c_1:0", floats(TensorShape{3, 2}, 64)});
-        r = step(*twoExtras, extraFeeds, {"s:0"}, {});
+        r = tracedStep(*twoExtras, extraFeeds, {"s:0"}, {});
         QVERIFY2(r.status.isOk(), r.status.toString().c_str());
         QCOMPARE(countLabels(r.labels, " = _FusedMatMulSum("), 0);
         QCOMPARE(countLabels(r.labels, " = MatMul("), 2);
