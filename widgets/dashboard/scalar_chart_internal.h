@@ -2,6 +2,7 @@
 // writing a file atomically from bytes.
 #pragma once
 
+#include "dashboard/decimation.h"
 #include "dashboard/envelope_item.h"
 #include "dashboard/raw_curve_item.h"
 #include "dashboard/scalar_chart.h"

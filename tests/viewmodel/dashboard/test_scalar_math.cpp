@@ -1,6 +1,7 @@
 // Tests for the scalar charts' arithmetic: smoothing, y domains, downloads against NumPy/Python
 // golden data (tools/golden/tb_smoothing.py), decimation against brute force, label formats.
 #include "dashboard/scalar_export.h"
+#include "dashboard/decimation.h"
 #include "dashboard/scalar_math.h"
 
 #include <QElapsedTimer>
