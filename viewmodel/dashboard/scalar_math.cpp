@@ -286,7 +286,7 @@ bool extentBySampling(Parts parts, std::size_t n, double& lo, double& hi)
     }
     auto scan = scanWindow;
 #if defined(TSTUDIO_SCAN_AVX2)
-    if (g_avx2Allowed.load(std::memory_order_relaxed) && __builtin_cpu_supports("avx2"))
+    if (avx2ScanAllowed())
         scan = scanWindowAvx2;
 #endif
     for (std::span<const double> p : parts) {
@@ -703,6 +703,15 @@ void polylineColumnSpans(std::span<const double> xs, std::span<const double> ys,
 }
 
 void allowAvx2Scan(bool allowed) { g_avx2Allowed.store(allowed, std::memory_order_relaxed); }
+
+bool avx2ScanAllowed()
+{
+#if defined(TSTUDIO_SCAN_AVX2)
+    return g_avx2Allowed.load(std::memory_order_relaxed) && __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
 
 std::string formatStep(double step)
 {

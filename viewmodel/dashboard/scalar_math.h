@@ -75,9 +75,12 @@ std::pair<double, double> yDomainLog(std::span<const double> values, bool ignore
 /// yDomainLog given log10 of the values (NaN where a value is not finite and positive), in parts.
 std::pair<double, double> yDomainLogOfLogs(std::span<const std::span<const double>> logParts, bool ignoreOutliers);
 
-/// Whether the outlier-ignoring domains of large inputs may count with AVX2 where the processor has
-/// it (the default) or must use the SSE2 code every x86-64 has: for tests of both.
+/// Whether the outlier-ignoring domains of large inputs and the decimation (decimation.h) may count
+/// with AVX2 where the processor has it (the default) or must use the SSE2 code every x86-64 has:
+/// for tests of both.
 void allowAvx2Scan(bool allowed);
+/// Whether AVX2 is allowed (allowAvx2Scan) and the processor has it.
+bool avx2ScanAllowed();
 
 /// A pixel column's vertical extent, [top, bottom] in pixel rows (top <= bottom), of a polyline.
 struct ColumnSpan {

@@ -196,19 +196,36 @@ private slots:
         QCOMPARE(pythonFloatRepr(123.456), std::string("123.456"));
     }
 
+    void decimationKeepsColumnExtremes_data()
+    {
+        QTest::addColumn<bool>("avx2");
+        QTest::newRow("AVX2 where the processor has it") << true;
+        QTest::newRow("SSE2") << false;
+    }
+
     void decimationKeepsColumnExtremes()
     {
+        QFETCH(bool, avx2);
+        allowAvx2Scan(avx2);
+        const auto restore = qScopeGuard([] { allowAvx2Scan(true); });
         QRandomGenerator rng(11);
-        for (int trial = 0; trial < 40; ++trial) {
-            const int n = 1 + static_cast<int>(rng.bounded(5000));
+        for (int trial = 0; trial < 60; ++trial) {
+            // Every third trial: evenly spaced steps and long columns (the length guess and the
+            // vector reduction); the others: uneven steps, repeated x, short columns.
+            const bool even = trial % 3 == 0;
+            const int n = 1 + static_cast<int>(rng.bounded(even ? 60000 : 5000));
             std::vector<double> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
             double cx = 0;
             for (int i = 0; i < n; ++i) {
-                cx += rng.bounded(3) == 0 ? 0.0 : rng.generateDouble();
+                cx += even ? 1.0 : rng.bounded(3) == 0 ? 0.0 : rng.generateDouble();
                 x[static_cast<std::size_t>(i)] = cx;
-                y[static_cast<std::size_t>(i)] = rng.generateDouble() * 100 - 50;
+                // Few distinct values in some trials, so a column's extreme occurs more than once.
+                y[static_cast<std::size_t>(i)] = trial % 5 == 1 ? static_cast<double>(rng.bounded(4))
+                                                                 : rng.generateDouble() * 100 - 50;
                 if (rng.bounded(50) == 0)
                     y[static_cast<std::size_t>(i)] = NAN;
+                if (rng.bounded(2000) == 0)
+                    y[static_cast<std::size_t>(i)] = rng.bounded(2) ? INFINITY : -INFINITY;
             }
             const double xMin = cx * rng.generateDouble() * 0.3, xMax = cx * (0.7 + 0.3 * rng.generateDouble());
             const int columns = 1 + static_cast<int>(rng.bounded(400));
@@ -252,6 +269,19 @@ private slots:
             }
             QCOMPARE(dlo, lo);
             QCOMPARE(dhi, hi);
+            // Each extreme is kept at the first point holding it.
+            std::vector<bool> firstLow(static_cast<std::size_t>(columns)), firstHigh = firstLow;
+            for (int i = 0; i < n; ++i) {
+                const auto u = static_cast<std::size_t>(i);
+                if (x[u] < xMin || x[u] > xMax || !std::isfinite(y[u]))
+                    continue;
+                const auto c = static_cast<std::size_t>(col(x[u]));
+                for (auto [extreme, done] : {std::pair{lo[c], &firstLow}, std::pair{hi[c], &firstHigh}})
+                    if (y[u] == extreme && !(*done)[c]) {
+                        (*done)[c] = true;
+                        QVERIFY(std::binary_search(idx.begin(), idx.end(), static_cast<std::uint32_t>(i)));
+                    }
+            }
             QCOMPARE(seenFirst, bruteFirst);
             QCOMPARE(seenLast, bruteLast);
             QVERIFY(kept <= 4 * columns);
