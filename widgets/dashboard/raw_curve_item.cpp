@@ -10,14 +10,7 @@
 
 namespace tstudio::dashboard {
 
-RawCurveItem::RawCurveItem(QGraphicsItem* parent) : QGraphicsItem(parent) {}
-
-void RawCurveItem::setPoints(std::vector<QPointF> points)
-{
-    m_points = std::move(points);
-    m_spansDirty = true;
-    update();
-}
+RawCurveItem::RawCurveItem(QGraphicsItem* parent) : PlotPointsItem(parent) {}
 
 void RawCurveItem::setColour(const QColor& colour)
 {
@@ -27,35 +20,16 @@ void RawCurveItem::setColour(const QColor& colour)
     update();
 }
 
-void RawCurveItem::setView(const QRectF& plotArea, std::pair<double, double> xRange, std::pair<double, double> yRange)
-{
-    if (plotArea == m_area && xRange == m_x && yRange == m_y)
-        return;
-    if (plotArea != m_area)
-        prepareGeometryChange();
-    m_area = plotArea;
-    m_x = xRange;
-    m_y = yRange;
-    m_spansDirty = true;
-    update();
-}
-
 void RawCurveItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    if (m_points.empty() || !m_area.isValid() || !(m_x.second > m_x.first) || !(m_y.second > m_y.first))
+    if (!drawable())
         return;
-    if (m_spansDirty) {
-        // Data to pixels, as the chart's axes map them.
-        std::vector<double> xs(m_points.size()), ys(m_points.size());
-        const double sx = m_area.width() / (m_x.second - m_x.first), sy = m_area.height() / (m_y.second - m_y.first);
-        for (std::size_t i = 0; i < m_points.size(); ++i) {
-            xs[i] = m_area.left() + (m_points[i].x() - m_x.first) * sx;
-            ys[i] = m_area.bottom() - (m_points[i].y() - m_y.first) * sy;
-        }
-        const int first = static_cast<int>(std::floor(m_area.left()));
-        const int last = static_cast<int>(std::ceil(m_area.right())) - 1;
+    if (takeGeometryChange()) {
+        std::vector<double> xs, ys;
+        toPixels(xs, ys);
+        const int first = static_cast<int>(std::floor(area().left()));
+        const int last = static_cast<int>(std::ceil(area().right())) - 1;
         polylineColumnSpans(xs, ys, first, last, m_spans);
-        m_spansDirty = false;
     }
     if (m_spans.empty())
         return;
@@ -69,7 +43,7 @@ void RawCurveItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
         top = std::min(top, s.top);
         bottom = std::max(bottom, s.bottom);
     }
-    const QRect clip = m_area.toAlignedRect();
+    const QRect clip = area().toAlignedRect();
     const QRect box = QRect(QPoint(left, top), QPoint(right, bottom)).intersected(clip);
     if (box.isEmpty())
         return;

@@ -489,6 +489,7 @@ void ScalarChart::removeSeries(const QString& run)
             delete s;
         }
     delete it->second->rawCurve;
+    delete it->second->smoothCurve;
     delete it->second->envelope;
     m_data.erase(it);
     m_seriesDirty = true;
@@ -619,6 +620,8 @@ void ScalarChart::rebuildSeries()
             }
         delete d->rawCurve;
         d->rawCurve = nullptr;
+        delete d->smoothCurve;
+        d->smoothCurve = nullptr;
         delete d->envelope;
         d->envelope = nullptr;
     }
@@ -673,6 +676,10 @@ void ScalarChart::rebuildSeries()
             d.rawCurve->setColour(faded);
         }
         d.smoothSeries = addSeries(colour, (smoothing ? 2.0 : 1.5) + (highlighted ? 1.5 : 0.0));
+        // At the series' z, added after it: over this run's series, under the runs painted later.
+        d.smoothCurve = new DenseLineItem(m_chart);
+        d.smoothCurve->setZValue(4); // Qt Charts' z for line series
+        d.smoothCurve->setPen(d.smoothSeries->pen());
     }
     m_seriesDirty = false;
 }
@@ -826,19 +833,22 @@ void ScalarChart::redraw()
             timer.start();
             const std::span<const double> ys = d.drawY(smooth, m_logY);
             decimateForDrawing(xs, ys, m_xRange.first, m_xRange.second, columns, idx);
-            // A dense faded raw curve goes to its RawCurveItem (one rectangle per pixel column); a
-            // sparse one, and every full-colour curve, to its antialiased Qt Charts series.
-            const bool asSpans = series == d.rawSeries && d.rawCurve && idx.size() >= static_cast<std::size_t>(columns);
-            if (asSpans) {
+            // A dense curve goes to its item: the faded raw one to its RawCurveItem (one rectangle
+            // per pixel column), the full-colour one to its DenseLineItem (a stroke or two per
+            // column); a sparse one to its antialiased Qt Charts series, with markers.
+            PlotPointsItem* const item =
+                series == d.rawSeries ? static_cast<PlotPointsItem*>(d.rawCurve) : d.smoothCurve;
+            if (item && idx.size() >= static_cast<std::size_t>(columns)) {
                 std::vector<QPointF> dense;
                 dense.reserve(idx.size());
                 for (std::uint32_t i : idx)
                     dense.emplace_back(xs[i], ys[i]);
                 times.decimate += lap();
                 timer.start();
-                d.rawCurve->setPoints(std::move(dense));
+                item->setPoints(std::move(dense));
                 if (series->count() > 0)
                     series->clear();
+                series->setPointsVisible(false);
                 times.replace += lap();
                 return;
             }
@@ -848,8 +858,8 @@ void ScalarChart::redraw()
                 points.append(QPointF(xs[i], ys[i]));
             times.decimate += lap();
             timer.start();
-            if (series == d.rawSeries && d.rawCurve)
-                d.rawCurve->setPoints({});
+            if (item)
+                item->setPoints({});
             series->replace(points);
             times.replace += lap();
             // Markers on the full-colour curve only; the faded raw one under it would double them.
@@ -861,8 +871,9 @@ void ScalarChart::redraw()
         };
         fill(d.rawSeries, d.rawDrawn, false);
         fill(d.smoothSeries, d.smoothDrawn, smoothingOn());
-        if (d.rawCurve)
-            d.rawCurve->setView(m_chart->plotArea(), m_xRange, m_yRange);
+        for (PlotPointsItem* item : std::initializer_list<PlotPointsItem*>{d.rawCurve, d.smoothCurve})
+            if (item)
+                item->setView(m_chart->plotArea(), m_xRange, m_yRange);
         if (d.envelope) {
             const RunData::Drawn now{d.valuesVersion, d.smoothedVersion, m_xRange.first, m_xRange.second,
                                      columns, m_logY, true};
@@ -880,17 +891,25 @@ void ScalarChart::redraw()
     m_lastTimes = times;
 }
 
+namespace {
+
+/// A curve's points as drawn: its item's when it is dense, otherwise its series'.
+QList<QPointF> drawnPoints(const PlotPointsItem* item, const QLineSeries* series)
+{
+    if (item && !item->points().empty())
+        return QList<QPointF>(item->points().begin(), item->points().end());
+    return series ? series->points() : QList<QPointF>();
+}
+
+} // namespace
+
 QList<QPointF> ScalarChart::rawPoints(const QString& run) const
 {
     auto it = m_data.find(run);
     if (it == m_data.end())
         return {};
-    if (smoothingOn() && it->second->rawCurve && !it->second->rawCurve->points().empty()) {
-        const std::vector<QPointF>& dense = it->second->rawCurve->points();
-        return QList<QPointF>(dense.begin(), dense.end());
-    }
-    const QLineSeries* s = smoothingOn() ? it->second->rawSeries : it->second->smoothSeries;
-    return s ? s->points() : QList<QPointF>();
+    const RunData& d = *it->second;
+    return smoothingOn() ? drawnPoints(d.rawCurve, d.rawSeries) : drawnPoints(d.smoothCurve, d.smoothSeries);
 }
 
 QStringList ScalarChart::yAxisLabels() const
@@ -907,9 +926,9 @@ bool ScalarChart::markersShown(const QString& run) const
 QList<QPointF> ScalarChart::smoothedPoints(const QString& run) const
 {
     auto it = m_data.find(run);
-    if (it == m_data.end() || !it->second->smoothSeries)
+    if (it == m_data.end())
         return {};
-    return it->second->smoothSeries->points();
+    return drawnPoints(it->second->smoothCurve, it->second->smoothSeries);
 }
 
 void ScalarChart::showTooltip(const QPoint& pos)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dashboard/decimation.h"
+#include "dashboard/dense_line_item.h"
 #include "dashboard/envelope_item.h"
 #include "dashboard/raw_curve_item.h"
 #include "dashboard/scalar_chart.h"
@@ -44,6 +45,8 @@ struct ScalarChart::RunData {
     QLineSeries* smoothSeries = nullptr;
     /// The faded raw curve when it is dense: drawn by this item, `rawSeries` then empty.
     RawCurveItem* rawCurve = nullptr;
+    /// The full-colour curve when it is dense: drawn by this item, `smoothSeries` then empty.
+    DenseLineItem* smoothCurve = nullptr;
     EnvelopeItem* envelope = nullptr; ///< while the envelope is shown
     /// What a series last drew. A redraw skips a series whose values, x range, width and axis are as they
     /// were: moving the smoothing slider re-decimates and replaces only the smoothed curve, not the raw one.

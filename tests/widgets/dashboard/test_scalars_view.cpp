@@ -357,25 +357,26 @@ private slots:
         chart.resize(600, 400);
         chart.show();
         chart.setRuns(twoRuns());
-        chart.setSeries(QStringLiteral("train"), makeSamples(20000, 1.0, 0.0, 1));
+        // 400 points in about 540 pixel columns: both curves are Qt Charts series.
+        chart.setSeries(QStringLiteral("train"), makeSamples(400, 1.0, 0.0, 1));
         chart.setSmoothing(0.6);
         chart.refresh();
         // The chart's two series of the run: the faded raw curve and the smoothed one.
         const QList<QAbstractSeries*> all = chart.findChild<QChartView*>()->chart()->series();
         QCOMPARE(all.size(), 2);
+        auto series = [&](int k) { return static_cast<QLineSeries*>(all[k]); };
         int replaced[2] = {0, 0};
         for (int k = 0; k < 2; ++k)
-            connect(static_cast<QLineSeries*>(all[k]), &QXYSeries::pointsReplaced, this, [&replaced, k] { ++replaced[k]; });
+            connect(series(k), &QXYSeries::pointsReplaced, this, [&replaced, k] { ++replaced[k]; });
         const QList<QPointF> raw = chart.rawPoints(QStringLiteral("train"));
         const QList<QPointF> smoothed = chart.smoothedPoints(QStringLiteral("train"));
-        // 20,000 points in 600 pixels: the faded raw curve is dense, drawn by its RawCurveItem; its
-        // Qt Charts series (added first) stays empty and is never replaced.
-        QVERIFY(raw.size() > 600);
-        QCOMPARE(static_cast<QLineSeries*>(all[0])->count(), 0);
+        QCOMPARE(series(0)->points(), raw);
+        QCOMPARE(series(1)->points(), smoothed);
         // A new weight: only the smoothed curve is decimated and replaced again; the raw one stays as drawn.
         chart.setSmoothing(0.9);
         chart.refresh();
         QCOMPARE(replaced[1], 1);
+        QCOMPARE(replaced[0], 0);
         QCOMPARE(chart.rawPoints(QStringLiteral("train")), raw);
         QVERIFY(chart.smoothedPoints(QStringLiteral("train")) != smoothed);
         // Nothing changed: nothing replaced.
@@ -383,28 +384,75 @@ private slots:
         chart.refresh();
         QCOMPARE(replaced[1], 1);
         // A zoom changes what both curves show; new samples too.
-        chart.zoomTo(QRectF(QPointF(1000, 0.2), QPointF(5000, 0.9)));
+        chart.zoomTo(QRectF(QPointF(100, 0.2), QPointF(300, 0.9)));
         chart.refresh();
         QCOMPARE(replaced[1], 2);
-        QVERIFY(chart.rawPoints(QStringLiteral("train")) != raw);
-        QVERIFY(chart.rawPoints(QStringLiteral("train")).first().x() <= 1000);
-        chart.setSeries(QStringLiteral("train"), makeSamples(30000, 1.0, 0.0, 1));
+        QCOMPARE(replaced[0], 1);
+        chart.setSeries(QStringLiteral("train"), makeSamples(450, 1.0, 0.0, 1));
         chart.refresh();
         QCOMPARE(replaced[1], 3);
+        QCOMPARE(replaced[0], 2);
         chart.resetZoom();
         chart.refresh();
-        QCOMPARE(chart.rawPoints(QStringLiteral("train")).last().x(), 29999.0);
-        QCOMPARE(replaced[0], 0);
+        QCOMPARE(chart.rawPoints(QStringLiteral("train")).last().x(), 449.0);
         // The log axis redraws both.
         chart.setLogY(true);
         chart.refresh();
-        QVERIFY(replaced[1] >= 4);
-        // Zoomed in to a few points per pixel column no more: the raw curve goes back to its series.
-        chart.setLogY(false);
+        QVERIFY(replaced[1] >= 5);
+        QVERIFY(replaced[0] >= 4);
+    }
+
+    void denseCurvesAreDrawnByTheirItems()
+    {
+        ScalarChart chart;
+        chart.resize(600, 400);
+        chart.show();
+        chart.setRuns(twoRuns());
+        chart.setSeries(QStringLiteral("train"), makeSamples(20000, 1.0, 0.0, 1));
+        chart.setSmoothing(0.6);
+        chart.refresh();
+        const QList<QAbstractSeries*> all = chart.findChild<QChartView*>()->chart()->series();
+        QCOMPARE(all.size(), 2);
+        auto series = [&](int k) { return static_cast<QLineSeries*>(all[k]); };
+        // 20,000 points in 600 pixels: both curves are dense, drawn by their RawCurveItem and
+        // DenseLineItem; their Qt Charts series stay empty.
+        const QList<QPointF> raw = chart.rawPoints(QStringLiteral("train"));
+        const QList<QPointF> smoothed = chart.smoothedPoints(QStringLiteral("train"));
+        QVERIFY(raw.size() > 600);
+        QVERIFY(smoothed.size() > 600);
+        QCOMPARE(series(0)->count(), 0);
+        QCOMPARE(series(1)->count(), 0);
+        QVERIFY(!chart.markersShown(QStringLiteral("train")));
+        // An SVG export gets the full-colour curve as lines, not as a picture.
+        QTemporaryDir dir;
+        QVERIFY(chart.saveSvg(dir.filePath("dense.svg")).isOk());
+        QFile svg(dir.filePath("dense.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svg.readAll();
+        QCOMPARE(svgText.count("<image"), 1); // the faded raw curve's
+        QVERIFY(svgText.count("<polyline") > 600);
+        // A new weight changes the smoothed curve only.
+        chart.setSmoothing(0.9);
+        chart.refresh();
+        QCOMPARE(chart.rawPoints(QStringLiteral("train")), raw);
+        QVERIFY(chart.smoothedPoints(QStringLiteral("train")) != smoothed);
+        QCOMPARE(series(1)->count(), 0);
+        // Zoomed in to a few points per pixel column no more: both go back to their series.
         chart.zoomTo(QRectF(QPointF(100, -1), QPointF(200, 2)));
         chart.refresh();
-        QCOMPARE(static_cast<QLineSeries*>(all[0])->count(), chart.rawPoints(QStringLiteral("train")).size());
-        QVERIFY(replaced[0] >= 1);
+        QCOMPARE(series(0)->count(), chart.rawPoints(QStringLiteral("train")).size());
+        QCOMPARE(series(1)->count(), chart.smoothedPoints(QStringLiteral("train")).size());
+        QVERIFY(series(1)->count() > 0 && series(1)->count() < 200);
+        // Without smoothing the full-colour curve is the raw one: dense again when zoomed out.
+        chart.resetZoom();
+        chart.setSmoothing(0);
+        chart.refresh();
+        QCOMPARE(chart.rawPoints(QStringLiteral("train")), chart.smoothedPoints(QStringLiteral("train")));
+        QVERIFY(chart.rawPoints(QStringLiteral("train")).size() > 600);
+        // The series were rebuilt: one a run now, and empty.
+        const QList<QAbstractSeries*> now = chart.findChild<QChartView*>()->chart()->series();
+        QCOMPARE(now.size(), 1);
+        QCOMPARE(static_cast<QLineSeries*>(now[0])->count(), 0);
     }
 
     /// The dense faded raw curve is drawn once per pixel (one translucent colour over the white
