@@ -23,9 +23,11 @@ struct Column {
 } // namespace
 
 void columnStrokes(std::span<const double> xs, std::span<const double> ys, double penWidth,
-                   std::vector<QLineF>& strokes)
+                   std::vector<QLineF>& strokes, ColumnGrid grid)
 {
     strokes.clear();
+    if (!(grid.width > 0))
+        grid.width = 1;
     const std::size_t n = std::min(xs.size(), ys.size());
     thread_local std::vector<Column> columns;
     columns.clear();
@@ -36,7 +38,7 @@ void columnStrokes(std::span<const double> xs, std::span<const double> ys, doubl
             broken = true;
             continue;
         }
-        const double column = std::floor(x);
+        const double column = std::floor((x - grid.origin) / grid.width);
         if (!broken && column == columns.back().column) {
             Column& c = columns.back();
             c.rises = c.rises || y > c.lastY;

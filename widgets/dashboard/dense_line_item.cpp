@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace tstudio::dashboard {
@@ -30,7 +31,9 @@ void DenseLineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     if (takeGeometryChange() || m_coverageDirty) {
         std::vector<double> xs, ys;
         toPixels(xs, ys);
-        columnStrokes(xs, ys, width, m_strokes);
+        // The grid of the chart's decimation: ceil(width) columns over the plot area.
+        const double columns = std::max(1.0, std::ceil(area().width()));
+        columnStrokes(xs, ys, width, m_strokes, ColumnGrid{area().left(), area().width() / columns});
         // The pixels the strokes reach, clipped to the plot area as Qt Charts clips its series.
         double left = INFINITY, top = INFINITY, right = -INFINITY, bottom = -INFINITY;
         for (const QLineF& s : m_strokes) {
@@ -69,16 +72,20 @@ void DenseLineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     if (scratch.width() < box.width() || scratch.height() < box.height())
         scratch = QImage(std::max(box.width(), scratch.width()), std::max(box.height(), scratch.height()),
                          QImage::Format_ARGB32_Premultiplied);
+    // The pen's colour premultiplied by each of the 256 alphas a pixel can get.
     const QColor colour = m_pen.color();
-    const float r = static_cast<float>(colour.redF()), g = static_cast<float>(colour.greenF()),
-                b = static_cast<float>(colour.blueF());
+    std::array<QRgb, 256> shade;
+    for (int a = 0; a < 256; ++a) {
+        auto byte = [a](double v) { return static_cast<int>(v * a + 0.5); };
+        shade[static_cast<std::size_t>(a)] = qRgba(byte(colour.redF()), byte(colour.greenF()), byte(colour.blueF()), a);
+    }
     for (int y = 0; y < box.height(); ++y) {
         const std::span<const float> t = m_coverage.transmission(box.top() + y);
         auto* out = reinterpret_cast<QRgb*>(scratch.scanLine(y));
         for (int x = 0; x < box.width(); ++x) {
-            const float alpha = 1.0f - t[static_cast<std::size_t>(x)];
-            auto byte = [alpha](float v) { return static_cast<int>(v * alpha * 255 + 0.5f); };
-            out[x] = alpha <= 0 ? 0u : qRgba(byte(r), byte(g), byte(b), byte(1.0f));
+            // 1 - t is in [0, 1]: the alpha rounds to 0..255.
+            const auto a = static_cast<std::size_t>((1.0f - t[static_cast<std::size_t>(x)]) * 255.0f + 0.5f);
+            out[x] = shade[a];
         }
     }
     painter->drawImage(QPointF(box.topLeft()), scratch, QRectF(0, 0, box.width(), box.height()));

@@ -149,6 +149,41 @@ private slots:
         QVERIFY(d.inkRatio > 0.93 && d.inkRatio < 1.07);
     }
 
+    void columnsFollowTheChartsGrid()
+    {
+        // A plot area at a fractional left edge, its width not whole, as a chart's is: the item
+        // groups the points by the columns the chart decimated them in (ceil(width) columns over
+        // the area), so a noisy curve's columns each become one vertical stroke, not two halves
+        // joined by slanted ones.
+        const QRectF area(36.84, 10, 540.3, 380);
+        const int columns = static_cast<int>(std::ceil(area.width()));
+        const int n = 50000;
+        std::vector<double> xs(n), ys(n);
+        QRandomGenerator rng(5);
+        for (int i = 0; i < n; ++i) {
+            xs[static_cast<std::size_t>(i)] = i * 1000.0 / n;
+            ys[static_cast<std::size_t>(i)] = rng.generateDouble();
+        }
+        std::vector<std::uint32_t> idx;
+        decimateForDrawing(xs, ys, 0, 1000, columns, idx);
+        std::vector<QPointF> data;
+        for (std::uint32_t i : idx)
+            data.emplace_back(xs[i], ys[i]);
+        DenseLineItem item;
+        item.setPoints(std::move(data));
+        item.setView(area, {0, 1000}, {-0.5, 1.5});
+        item.setPen(pen(2));
+        QImage image = blank();
+        QPainter painter(&image);
+        item.paint(&painter, nullptr, nullptr);
+        int vertical = 0, slanted = 0;
+        for (const QLineF& s : item.strokes())
+            (s.x1() == s.x2() ? vertical : slanted) += 1;
+        qInfo("%d columns: %d vertical strokes, %d slanted", columns, vertical, slanted);
+        QVERIFY(vertical >= columns - 1);
+        QVERIFY(slanted < columns / 5);
+    }
+
     void shiftedCurveIsCaught()
     {
         // The comparison notices a curve one pixel off: it is not too lax to fail.
