@@ -46,8 +46,9 @@ int runChartBench(int points)
 {
     const dashboard::ChartBenchResult r = dashboard::benchRedraw(points);
     std::printf("chart: %d points, %zu drawn; per redraw (median of 21): smoothing %.2f ms, y domain %.2f ms, "
-                "decimation %.2f ms, series replace %.2f ms, render 800x500 %.2f ms\n",
-                points, r.drawnPoints, r.smooth, r.domain, r.decimate, r.replace, r.render);
+                "decimation %.2f ms, points handed over %.2f ms, render of the chart view %dx%d %.2f ms\n",
+                points, r.drawnPoints, r.smooth, r.domain, r.decimate, r.replace, r.viewSize.width(),
+                r.viewSize.height(), r.render);
     std::printf("chart redraw: %.2f ms\n", r.total);
     return 0;
 }

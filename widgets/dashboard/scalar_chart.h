@@ -224,8 +224,9 @@ private:
 struct ChartBenchResult {
     double total = 0;
     double smooth = 0, domain = 0, decimate = 0, replace = 0; ///< ScalarChart::RedrawTimes
-    double render = 0; ///< painting the whole chart widget into an 800x500 image
-    std::size_t drawnPoints = 0; ///< points handed to the series (raw + smoothed)
+    double render = 0;     ///< painting the chart view (what repaints when the smoothing changes) into an image
+    QSize viewSize;        ///< that view's size
+    std::size_t drawnPoints = 0; ///< points handed to the series or items (raw + smoothed)
 };
 
 /// Benchmark for `tensorstudio --bench-chart N` (not a test). One run of `points` noisy samples (a
@@ -233,9 +234,10 @@ struct ChartBenchResult {
 /// changes the smoothing weight (0.6 / 0.6001 alternately), so nothing cached can be reused: a round
 /// is what a real redraw after new smoothing costs, the same as after new data minus copying the
 /// samples in: re-smoothing every point, TensorBoard's y domain over every smoothed value
-/// (quantiles), decimating the raw and the smoothed curve to the plot's pixel columns, replacing
-/// both series' points, and rendering the whole widget (axes, labels, curves) into an image with
-/// QWidget::render. The result is the median of the rounds' wall-clock times. Needs a QApplication.
+/// (quantiles), decimating the smoothed curve to the plot's pixel columns (the raw one is as it was
+/// drawn), handing its points over, and rendering the chart view (axes, labels, curves: what
+/// repaints; the toolbar above it does not) into an image with QWidget::render. The result is the
+/// median of the rounds' wall-clock times. Needs a QApplication.
 ChartBenchResult benchRedraw(int points);
 /// benchRedraw(points).total.
 double benchRedrawMs(int points);

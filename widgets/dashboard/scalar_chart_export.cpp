@@ -224,7 +224,8 @@ ChartBenchResult benchRedraw(int points)
     chart.setSeries(QStringLiteral("train"), samples);
     chart.setSmoothing(0.6);
     chart.refresh();
-    QImage image(chart.size(), QImage::Format_ARGB32_Premultiplied);
+    auto* view = chart.findChild<QChartView*>();
+    QImage image(view->size(), QImage::Format_ARGB32_Premultiplied);
     constexpr int kRounds = 21;
     std::vector<double> total, smooth, domain, decimate, replace, render;
     for (int i = 0; i < kRounds; ++i) {
@@ -236,7 +237,7 @@ ChartBenchResult benchRedraw(int points)
         const qint64 beforeRender = timer.nsecsElapsed();
         image.fill(Qt::white);
         QPainter painter(&image);
-        chart.render(&painter);
+        view->render(&painter);
         painter.end();
         const qint64 end = timer.nsecsElapsed();
         const ScalarChart::RedrawTimes t = chart.lastRedrawTimes();
@@ -258,6 +259,7 @@ ChartBenchResult benchRedraw(int points)
     result.decimate = median(decimate);
     result.replace = median(replace);
     result.render = median(render);
+    result.viewSize = view->size();
     result.drawnPoints = static_cast<std::size_t>(chart.rawPoints(QStringLiteral("train")).size() +
                                                   chart.smoothedPoints(QStringLiteral("train")).size());
     return result;

@@ -747,6 +747,7 @@ private slots:
         QVERIFY(r.total > 0);
         QVERIFY(r.domain > 0); // the benchmark must not be served from the domain cache
         QVERIFY(r.drawnPoints > 0);
+        QVERIFY(r.viewSize.width() > 700 && r.viewSize.height() > 400); // the chart's view, under its toolbar
     }
 };
 
