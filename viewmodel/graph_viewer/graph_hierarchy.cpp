@@ -127,9 +127,19 @@ std::unordered_set<std::string_view> scopesOf(const std::vector<std::string>& na
 {
     std::unordered_set<std::string_view> scopes;
     scopes.reserve(names.size());
-    for (const auto& name : names)
+    // Names of one scope mostly come together: a name in the scope of the one before adds nothing new.
+    std::string_view previous;
+    for (const auto& name : names) {
+        const std::size_t last = name.rfind('/');
+        if (last == std::string::npos)
+            continue;
+        const std::string_view scope = std::string_view(name).substr(0, last);
+        if (scope == previous)
+            continue;
+        previous = scope;
         for (std::size_t i = name.find('/'); i != std::string::npos; i = name.find('/', i + 1))
             scopes.insert(std::string_view(name).substr(0, i));
+    }
     return scopes;
 }
 
@@ -194,8 +204,7 @@ private:
         std::vector<std::string> names;
         names.reserve(static_cast<std::size_t>(count));
         // Views into the GraphDef's own strings, which outlive the builder: no copies, no allocations.
-        std::unordered_set<std::string_view> seen;
-        seen.reserve(static_cast<std::size_t>(count));
+        m_graphIndexByName.reserve(static_cast<std::size_t>(count));
         m_opOfGraphIndex.assign(static_cast<std::size_t>(count), -1);
         std::vector<int> kept;
         kept.reserve(static_cast<std::size_t>(count));
@@ -205,7 +214,7 @@ private:
                 m_h.m_problems.push_back("node #" + std::to_string(i) + " has no name; left out");
                 continue;
             }
-            if (!seen.insert(std::string_view(name)).second) {
+            if (!m_graphIndexByName.emplace(std::string_view(name), i).second) {
                 m_h.m_problems.push_back("duplicate node name '" + name + "' (node #" + std::to_string(i) +
                                          "); the first one is kept");
                 continue;
@@ -213,7 +222,7 @@ private:
             names.push_back(name);
             kept.push_back(i);
         }
-        m_graphIndexByName.reserve(kept.size());
+        resolveInputs();
         const std::unordered_set<std::string_view> scopes = scopesOf(names);
         classifyEmbeddings(names, kept, scopes);
         // Every node, group and series the hierarchy gets, so that the nodes never move: groups are scopes of
@@ -223,7 +232,6 @@ private:
             std::vector<std::string> coreNames;
             std::vector<int> coreKept;
             for (std::size_t k = 0; k < kept.size(); ++k) {
-                m_graphIndexByName.emplace(m_graph.node(kept[k]).name(), kept[k]); // no-op unless embedding is off
                 if (m_embedKind[static_cast<std::size_t>(kept[k])] == kNotEmbedded) {
                     coreNames.push_back(std::move(names[k]));
                     coreKept.push_back(kept[k]);
@@ -239,16 +247,25 @@ private:
         groups.reserve(scopes.size());
         m_h.m_byName.reserve(scopes.size() + 2 * kept.size());
         m_h.m_opByNodeName.reserve(kept.size());
-        m_opByGraphName.reserve(kept.size());
+        // Ops of one scope mostly come together: an op in the scope of the one before has its parent.
+        std::string_view previousScope;
+        int previousParent = 0;
         for (std::size_t k = 0; k < kept.size(); ++k) {
             const std::string& path = paths[k];
             int parent = 0;
-            for (std::size_t i = path.find('/'); i != std::string::npos; i = path.find('/', i + 1)) {
-                const std::string_view scope = std::string_view(path).substr(0, i);
-                const auto [it, added] = groups.try_emplace(scope, -1);
-                if (added)
-                    it->second = addNode(HierarchyNodeKind::kGroup, std::string(scope), parent);
-                parent = it->second;
+            const std::size_t last = path.rfind('/');
+            if (last != std::string::npos && std::string_view(path).substr(0, last) == previousScope) {
+                parent = previousParent;
+            } else if (last != std::string::npos) {
+                for (std::size_t i = path.find('/'); i != std::string::npos; i = path.find('/', i + 1)) {
+                    const std::string_view scope = std::string_view(path).substr(0, i);
+                    const auto [it, added] = groups.try_emplace(scope, -1);
+                    if (added)
+                        it->second = addNode(HierarchyNodeKind::kGroup, std::string(scope), parent);
+                    parent = it->second;
+                }
+                previousScope = std::string_view(path).substr(0, last);
+                previousParent = parent;
             }
             const auto& def = m_graph.node(kept[k]);
             const int id = addNode(HierarchyNodeKind::kOp, path, parent);
@@ -263,7 +280,6 @@ private:
                 op.deviceHistogram[def.device()] = 1;
             if (path != def.name())
                 m_h.m_byName.emplace(def.name(), id);
-            m_opByGraphName.emplace(def.name(), id);
             m_h.m_opByNodeName.emplace(def.name(), id);
             m_opOfGraphIndex[static_cast<std::size_t>(kept[k])] = id;
         }
@@ -297,13 +313,11 @@ private:
         m_embedKind.assign(static_cast<std::size_t>(m_graph.node_size()), kNotEmbedded);
         if (!m_options.enableEmbedding)
             return;
+        std::vector<char> consumed(static_cast<std::size_t>(m_graph.node_size()), 0);
         for (int i : kept)
-            m_graphIndexByName.emplace(m_graph.node(i).name(), i);
-        std::unordered_set<std::string_view> consumed;
-        consumed.reserve(kept.size());
-        for (int i : kept)
-            for (const auto& input : m_graph.node(i).input())
-                consumed.insert(sourceName(input));
+            for (int j = 0; j < m_graph.node(i).input_size(); ++j)
+                if (const int source = sourceOf(i, j); source >= 0)
+                    consumed[static_cast<std::size_t>(source)] = 1;
         // A node named like a scope ("dense/kernel" beside "dense/kernel/read", as a frozen graph's weights are)
         // stays a node: embedded, it would be drawn nowhere and its name would select the scope instead.
         const auto& inTypes = m_options.inEmbeddingTypes;
@@ -311,7 +325,8 @@ private:
             const auto& def = m_graph.node(kept[k]);
             if (scopes.count(names[k]))
                 continue;
-            if (std::find(inTypes.begin(), inTypes.end(), def.op()) != inTypes.end() && consumed.count(names[k]))
+            if (std::find(inTypes.begin(), inTypes.end(), def.op()) != inTypes.end() &&
+                consumed[static_cast<std::size_t>(kept[k])])
                 m_embedKind[static_cast<std::size_t>(kept[k])] = kInEmbedding;
             else if (m_options.embedSummaries && isSummaryOp(def.op()) && def.input_size() > 0)
                 m_embedKind[static_cast<std::size_t>(kept[k])] = kOutEmbedding;
@@ -321,10 +336,9 @@ private:
             if (m_embedKind[static_cast<std::size_t>(i)] != kOutEmbedding)
                 continue;
             bool anchored = false;
-            for (const auto& input : m_graph.node(i).input()) {
-                const auto it = m_graphIndexByName.find(sourceName(input));
-                if (it != m_graphIndexByName.end() &&
-                    m_embedKind[static_cast<std::size_t>(it->second)] != kOutEmbedding)
+            for (int j = 0; j < m_graph.node(i).input_size(); ++j) {
+                const int source = sourceOf(i, j);
+                if (source >= 0 && m_embedKind[static_cast<std::size_t>(source)] != kOutEmbedding)
                     anchored = true;
             }
             if (!anchored)
@@ -378,7 +392,40 @@ private:
         std::string_view source; ///< a view into the input string
         int output = 0;
         bool control = false;
+        int graphIndex = -1; ///< the GraphDef node `source` names, -1 when none
     };
+
+    /// Input j of GraphDef node gi, parsed, with the node it names.
+    ParsedInput inputOf(int gi, int j) const
+    {
+        ParsedInput in = parseInput(m_graph.node(gi).input(j));
+        in.graphIndex = sourceOf(gi, j);
+        return in;
+    }
+
+    /// Every GraphDef node's inputs resolved to the nodes they name, once (m_graphIndexByName holds
+    /// every kept node): each later use is an index, not another lookup by name.
+    void resolveInputs()
+    {
+        const int count = m_graph.node_size();
+        m_inputStart.assign(static_cast<std::size_t>(count) + 1, 0);
+        for (int i = 0; i < count; ++i)
+            m_inputStart[static_cast<std::size_t>(i) + 1] =
+                m_inputStart[static_cast<std::size_t>(i)] + static_cast<std::size_t>(m_graph.node(i).input_size());
+        m_inputSource.assign(m_inputStart.back(), -1);
+        std::size_t at = 0;
+        for (int i = 0; i < count; ++i)
+            for (const auto& input : m_graph.node(i).input()) {
+                const auto it = m_graphIndexByName.find(sourceName(input));
+                m_inputSource[at++] = it == m_graphIndexByName.end() ? -1 : it->second;
+            }
+    }
+
+    /// The GraphDef node input j of node gi names, -1 when none (resolveInputs).
+    int sourceOf(int gi, int j) const
+    {
+        return m_inputSource[m_inputStart[static_cast<std::size_t>(gi)] + static_cast<std::size_t>(j)];
+    }
 
     static ParsedInput parseInput(const std::string& input)
     {
@@ -402,14 +449,14 @@ private:
             m_h.m_problems.push_back("node '" + consumer + "' has an empty input");
             return;
         }
-        const auto found = m_opByGraphName.find(in.source);
-        if (found == m_opByGraphName.end()) {
-            if (!m_graphIndexByName.count(in.source))
+        const int source = in.graphIndex >= 0 ? m_opOfGraphIndex[static_cast<std::size_t>(in.graphIndex)] : -1;
+        if (source < 0) {
+            if (in.graphIndex < 0)
                 m_h.m_problems.push_back("node '" + consumer + "' has input '" + input +
                                          "' naming a node that is not in the graph");
             return; // an embedding's embedding: no node to connect
         }
-        int a = found->second;
+        int a = source;
         int b = dst;
         if (a == b)
             return; // a self-loop has no sibling edge at any level
@@ -449,16 +496,16 @@ private:
         for (int gi = 0; gi < m_graph.node_size(); ++gi) {
             if (m_embedKind[static_cast<std::size_t>(gi)] != kOutEmbedding)
                 continue;
-            for (const auto& input : m_graph.node(gi).input()) {
-                const ParsedInput in = parseInput(input);
-                const auto found = m_opByGraphName.find(in.source);
-                if (found != m_opByGraphName.end()) {
-                    nodes[static_cast<std::size_t>(found->second)].outEmbeddings.push_back(gi);
-                    m_h.m_embeddedIn.emplace(m_graph.node(gi).name(), found->second);
+            for (int j = 0; j < m_graph.node(gi).input_size(); ++j) {
+                const int source = sourceOf(gi, j);
+                const int op = source >= 0 ? m_opOfGraphIndex[static_cast<std::size_t>(source)] : -1;
+                if (op >= 0) {
+                    nodes[static_cast<std::size_t>(op)].outEmbeddings.push_back(gi);
+                    m_h.m_embeddedIn.emplace(m_graph.node(gi).name(), op);
+                } else if (source < 0) {
+                    m_h.m_problems.push_back("node '" + m_graph.node(gi).name() + "' has input '" +
+                                             m_graph.node(gi).input(j) + "' naming a node that is not in the graph");
                 }
-                else if (!m_graphIndexByName.count(in.source))
-                    m_h.m_problems.push_back("node '" + m_graph.node(gi).name() + "' has input '" + input +
-                                             "' naming a node that is not in the graph");
             }
         }
         for (std::size_t gi = 0; gi < m_opOfGraphIndex.size(); ++gi) {
@@ -467,35 +514,35 @@ private:
                 continue;
             const auto& def = m_graph.node(static_cast<int>(gi));
             int dataIndex = 0;
-            for (const auto& input : def.input()) {
-                const ParsedInput in = parseInput(input);
+            for (int j = 0; j < def.input_size(); ++j) {
+                const std::string& input = def.input(j);
+                const ParsedInput in = inputOf(static_cast<int>(gi), j);
                 const int thisIndex = in.control ? -1 : dataIndex++;
                 const bool ref = !in.control && isRefInput(def.op(), thisIndex);
                 if (in.control)
                     nodes[static_cast<std::size_t>(dst)].hasControlInput = true;
                 if (ref)
                     nodes[static_cast<std::size_t>(dst)].hasRefInput = true;
-                const auto embedded = m_graphIndexByName.find(in.source);
-                const int kind = embedded == m_graphIndexByName.end()
-                                     ? static_cast<int>(kNotEmbedded)
-                                     : m_embedKind[static_cast<std::size_t>(embedded->second)];
+                const int embedded = in.graphIndex;
+                const int kind =
+                    embedded < 0 ? static_cast<int>(kNotEmbedded) : m_embedKind[static_cast<std::size_t>(embedded)];
                 if (kind == kNotEmbedded) {
                     connect(in, ref, dst, def.name(), input);
                     continue;
                 }
-                const auto& embedDef = m_graph.node(embedded->second);
+                const auto& embedDef = m_graph.node(embedded);
                 if (kind == kInEmbedding) {
-                    nodes[static_cast<std::size_t>(dst)].inEmbeddings.push_back(embedded->second);
+                    nodes[static_cast<std::size_t>(dst)].inEmbeddings.push_back(embedded);
                     m_h.m_embeddedIn.emplace(embedDef.name(), dst); // the first consumer hosts it
                     // The constant's own inputs (control dependencies) arrive at the consumer.
-                    for (const auto& embedInput : embedDef.input())
-                        connect(parseInput(embedInput), false, dst, embedDef.name(), embedInput);
+                    for (int e = 0; e < embedDef.input_size(); ++e)
+                        connect(inputOf(embedded, e), false, dst, embedDef.name(), embedDef.input(e));
                 } else {
                     // A consumer of a summary reads, through it, what the summary reads.
-                    for (const auto& embedInput : embedDef.input()) {
-                        ParsedInput through = parseInput(embedInput);
+                    for (int e = 0; e < embedDef.input_size(); ++e) {
+                        ParsedInput through = inputOf(embedded, e);
                         through.control = in.control;
-                        connect(through, ref, dst, embedDef.name(), embedInput);
+                        connect(through, ref, dst, embedDef.name(), embedDef.input(e));
                     }
                 }
             }
@@ -819,8 +866,9 @@ private:
     std::vector<int> m_depth;
     std::unordered_map<std::uint64_t, int> m_edgeIndex;
     // Keyed by views into the GraphDef's node names.
-    std::unordered_map<std::string_view, int> m_opByGraphName;
     std::unordered_map<std::string_view, int> m_graphIndexByName; // every kept GraphDef node
+    std::vector<std::size_t> m_inputStart; ///< per GraphDef node, where its inputs start in m_inputSource
+    std::vector<int> m_inputSource;        ///< per input, the GraphDef node it names (-1: none)
     enum : char { kNotEmbedded, kInEmbedding, kOutEmbedding };
     std::vector<char> m_embedKind;
 };
