@@ -1,6 +1,9 @@
 // Parsing protobuf messages read from files.
 #include "io/proto_parse.h"
 
+#include "devices/cpu/affinity_cores.h"
+#include "io/parallel_text_parse.h"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -49,6 +52,8 @@ google::protobuf::TextFormat::Parser textParser()
 
 bool parseTextProto(const std::string& text, google::protobuf::Message& message, std::string* firstError)
 {
+    if (parseTextInParallel(text, message, schedulableCores()))
+        return true;
     FirstErrorCollector errors;
     google::protobuf::TextFormat::Parser parser = textParser();
     parser.RecordErrorsTo(&errors);

@@ -1,6 +1,8 @@
 // Shared probe checks: wording, text sniffing, silent text parsing, protobuf plausibility and facts.
 #include "io/formats/probe_support.h"
 
+#include "devices/cpu/affinity_cores.h"
+#include "io/parallel_text_parse.h"
 #include "io/proto_parse.h"
 #include "proto/graph.pb.h"
 #include "proto/meta_graph.pb.h"
@@ -68,6 +70,8 @@ bool looksLikeText(std::string_view head)
 
 bool parseTextSilently(const std::string& text, google::protobuf::Message& message)
 {
+    if (parseTextInParallel(text, message, schedulableCores()))
+        return true;
     SilentErrorCollector errors;
     google::protobuf::TextFormat::Parser parser = textParser();
     parser.RecordErrorsTo(&errors);
