@@ -6,7 +6,7 @@
 
 namespace tstudio::dashboard {
 
-EnvelopeItem::EnvelopeItem(QGraphicsItem* parent) : QGraphicsItem(parent) {}
+EnvelopeItem::EnvelopeItem(QGraphicsItem* parent) : PlotViewItem(parent) {}
 
 void EnvelopeItem::setStretches(std::vector<Stretch> stretches)
 {
@@ -22,26 +22,11 @@ void EnvelopeItem::setColour(const QColor& colour)
     update();
 }
 
-void EnvelopeItem::setView(const QRectF& plotArea, std::pair<double, double> xRange, std::pair<double, double> yRange)
-{
-    if (plotArea == m_area && xRange == m_x && yRange == m_y)
-        return;
-    if (plotArea != m_area)
-        prepareGeometryChange();
-    m_area = plotArea;
-    m_x = xRange;
-    m_y = yRange;
-    update();
-}
-
 void EnvelopeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    if (m_stretches.empty() || !m_area.isValid() || !(m_x.second > m_x.first) || !(m_y.second > m_y.first))
+    if (m_stretches.empty() || !hasView())
         return;
-    const double sx = m_area.width() / (m_x.second - m_x.first), sy = m_area.height() / (m_y.second - m_y.first);
-    auto pixel = [&](const QPointF& p) {
-        return QPointF(m_area.left() + (p.x() - m_x.first) * sx, m_area.bottom() - (p.y() - m_y.first) * sy);
-    };
+    auto pixel = [this](const QPointF& p) { return toPixel(p); };
     // Each stretch is one polygon: along the upper boundary, back along the lower one. The
     // boundaries are decimated separately and may cross inside a pixel column: the winding rule
     // fills such a crossing instead of leaving a hole.
@@ -60,7 +45,7 @@ void EnvelopeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
         path.closeSubpath();
     }
     painter->save();
-    painter->setClipRect(m_area);
+    painter->setClipRect(area());
     painter->setPen(Qt::NoPen);
     painter->setBrush(m_colour);
     painter->drawPath(path);

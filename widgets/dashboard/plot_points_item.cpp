@@ -2,16 +2,9 @@
 
 namespace tstudio::dashboard {
 
-PlotPointsItem::PlotPointsItem(QGraphicsItem* parent) : QGraphicsItem(parent) {}
+PlotViewItem::PlotViewItem(QGraphicsItem* parent) : QGraphicsItem(parent) {}
 
-void PlotPointsItem::setPoints(std::vector<QPointF> points)
-{
-    m_points = std::move(points);
-    m_geometryChanged = true;
-    update();
-}
-
-void PlotPointsItem::setView(const QRectF& plotArea, std::pair<double, double> xRange, std::pair<double, double> yRange)
+void PlotViewItem::setView(const QRectF& plotArea, std::pair<double, double> xRange, std::pair<double, double> yRange)
 {
     if (plotArea == m_area && xRange == m_x && yRange == m_y)
         return;
@@ -24,19 +17,31 @@ void PlotPointsItem::setView(const QRectF& plotArea, std::pair<double, double> x
     update();
 }
 
-bool PlotPointsItem::drawable() const
+bool PlotViewItem::hasView() const { return m_area.isValid() && m_x.second > m_x.first && m_y.second > m_y.first; }
+
+QPointF PlotViewItem::toPixel(const QPointF& data) const
 {
-    return !m_points.empty() && m_area.isValid() && m_x.second > m_x.first && m_y.second > m_y.first;
+    const double sx = m_area.width() / (m_x.second - m_x.first), sy = m_area.height() / (m_y.second - m_y.first);
+    return {m_area.left() + (data.x() - m_x.first) * sx, m_area.bottom() - (data.y() - m_y.first) * sy};
+}
+
+PlotPointsItem::PlotPointsItem(QGraphicsItem* parent) : PlotViewItem(parent) {}
+
+void PlotPointsItem::setPoints(std::vector<QPointF> points)
+{
+    m_points = std::move(points);
+    markGeometryChanged();
+    update();
 }
 
 void PlotPointsItem::toPixels(std::vector<double>& xs, std::vector<double>& ys) const
 {
     xs.resize(m_points.size());
     ys.resize(m_points.size());
-    const double sx = m_area.width() / (m_x.second - m_x.first), sy = m_area.height() / (m_y.second - m_y.first);
     for (std::size_t i = 0; i < m_points.size(); ++i) {
-        xs[i] = m_area.left() + (m_points[i].x() - m_x.first) * sx;
-        ys[i] = m_area.bottom() - (m_points[i].y() - m_y.first) * sy;
+        const QPointF p = toPixel(m_points[i]);
+        xs[i] = p.x();
+        ys[i] = p.y();
     }
 }
 
