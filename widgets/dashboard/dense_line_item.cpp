@@ -1,6 +1,7 @@
 #include "dashboard/dense_line_item.h"
 
 #include "dashboard/column_strokes.h"
+#include "dashboard/stroke_coverage.h"
 
 #include <QImage>
 #include <QPaintEngine>
@@ -19,7 +20,7 @@ void DenseLineItem::setPen(const QPen& pen)
     if (pen == m_pen)
         return;
     m_pen = pen;
-    m_coverageDirty = true;
+    m_strokesDirty = true;
     update();
 }
 
@@ -28,7 +29,7 @@ void DenseLineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     if (!drawable())
         return;
     const double width = std::max(1.0, m_pen.widthF());
-    if (takeGeometryChange() || m_coverageDirty) {
+    if (takeGeometryChange() || m_strokesDirty) {
         std::vector<double> xs, ys;
         toPixels(xs, ys);
         // The grid of the chart's decimation: ceil(width) columns over the plot area.
@@ -43,14 +44,12 @@ void DenseLineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
             bottom = std::max({bottom, s.y1(), s.y2()});
         }
         const double reach = width / 2 + 1;
-        QRect box;
+        m_box = QRect();
         if (!m_strokes.empty())
-            box = QRect(QPoint(static_cast<int>(std::floor(left - reach)), static_cast<int>(std::floor(top - reach))),
-                        QPoint(static_cast<int>(std::ceil(right + reach)), static_cast<int>(std::ceil(bottom + reach))))
-                      .intersected(area().toAlignedRect());
-        m_coverage.reset(box);
-        m_coverage.addStrokes(m_strokes, width, m_pen.color().alphaF());
-        m_coverageDirty = false;
+            m_box = QRect(QPoint(static_cast<int>(std::floor(left - reach)), static_cast<int>(std::floor(top - reach))),
+                          QPoint(static_cast<int>(std::ceil(right + reach)), static_cast<int>(std::ceil(bottom + reach))))
+                        .intersected(area().toAlignedRect());
+        m_strokesDirty = false;
     }
     const QPaintEngine* engine = painter->paintEngine();
     if (engine && engine->type() != QPaintEngine::Raster && engine->type() != QPaintEngine::OpenGL2) {
@@ -63,11 +62,16 @@ void DenseLineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         painter->restore();
         return;
     }
-    const QRect& box = m_coverage.box();
+    const QRect& box = m_box;
     if (box.isEmpty())
         return;
-    // The coverage as the pen's colour, premultiplied, in an image drawn once. Reused between paints:
-    // a fresh megabyte per paint would cost page faults.
+    // The coverage and the image are worked out at each paint in buffers every item shares (per
+    // thread): an item keeps only its strokes, not megabytes per chart, and a fresh megabyte per
+    // paint would cost page faults.
+    thread_local StrokeCoverage coverage;
+    coverage.reset(box);
+    coverage.addStrokes(m_strokes, width, m_pen.color().alphaF());
+    // The coverage as the pen's colour, premultiplied, in an image drawn once.
     thread_local QImage scratch;
     if (scratch.width() < box.width() || scratch.height() < box.height())
         scratch = QImage(std::max(box.width(), scratch.width()), std::max(box.height(), scratch.height()),
@@ -80,7 +84,7 @@ void DenseLineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         shade[static_cast<std::size_t>(a)] = qRgba(byte(colour.redF()), byte(colour.greenF()), byte(colour.blueF()), a);
     }
     for (int y = 0; y < box.height(); ++y) {
-        const std::span<const float> t = m_coverage.transmission(box.top() + y);
+        const std::span<const float> t = coverage.transmission(box.top() + y);
         auto* out = reinterpret_cast<QRgb*>(scratch.scanLine(y));
         for (int x = 0; x < box.width(); ++x) {
             // 1 - t is in [0, 1]: the alpha rounds to 0..255.

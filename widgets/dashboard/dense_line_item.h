@@ -6,10 +6,10 @@
 #pragma once
 
 #include "dashboard/plot_points_item.h"
-#include "dashboard/stroke_coverage.h"
 
 #include <QLineF>
 #include <QPen>
+#include <QRect>
 
 #include <span>
 #include <vector>
@@ -28,9 +28,9 @@ public:
 
 private:
     QPen m_pen;
-    std::vector<QLineF> m_strokes;
-    StrokeCoverage m_coverage;
-    bool m_coverageDirty = true;
+    std::vector<QLineF> m_strokes; ///< in pixels, with the pixels they reach (clipped to the plot area)
+    QRect m_box;
+    bool m_strokesDirty = true;
 };
 
 } // namespace tstudio::dashboard
