@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <system_error>
 #include <thread>
 
 namespace tstudio {
@@ -125,7 +126,11 @@ bool parseTextInParallel(const std::string& text, pb::Message& message, int thre
     std::vector<std::thread> workers;
     for (std::size_t k = 1; k < count; ++k) {
         parts[k].reset(message.New());
-        workers.emplace_back([&, k] { ok[k] = parsePiece(text, bounds[k], bounds[k + 1], *parts[k]); });
+        try {
+            workers.emplace_back([&, k] { ok[k] = parsePiece(text, bounds[k], bounds[k + 1], *parts[k]); });
+        } catch (const std::system_error&) {
+            break; // no thread to be had: the pieces without one stay unparsed, and the whole parse runs
+        }
     }
     ok[0] = parsePiece(text, bounds[0], bounds[1], message);
     for (std::thread& t : workers)
