@@ -1,7 +1,7 @@
 // BackgroundLoad: fork, pin the child to a core from the parent, let it spin until killed.
 #include "background_load.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 
 #include <cerrno>
 #include <csignal>

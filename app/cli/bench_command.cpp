@@ -14,7 +14,7 @@
 #include "bench_ptb.h"
 #include "bench_training.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "framework/node_attrs.h"
 #include "image_pipeline_bench.h"
 #include "training/embedding_bench.h"

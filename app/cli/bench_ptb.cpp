@@ -7,7 +7,7 @@
 
 #include "builder/graph_builder.h"
 #include "builder/variables.h"
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "ptb_model.h"
 #include "registries/default_registries.h"
 #include "runtime/session.h"

@@ -7,7 +7,7 @@
 
 #include "classifier_training.h"
 #include "debugger/debug_controller.h"
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "layer_networks.h"
 #include "runtime/arena_run_metadata.h"
 #include "registries/default_registries.h"

@@ -2,7 +2,7 @@
 // (exit 1) when a GPU is present but unusable, or a self-test fails.
 #include "cli_command.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "devices/gpu_probe.h"
 #include "project/format/json_text.h"
 

@@ -2,7 +2,7 @@
 #include "train_bench.h"
 
 #include "dashboard_bench.h"
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 
 #include <QCoreApplication>
 #include <QDir>

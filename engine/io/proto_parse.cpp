@@ -1,7 +1,7 @@
 // Parsing protobuf messages read from files.
 #include "io/proto_parse.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "io/parallel_text_parse.h"
 
 #include <google/protobuf/io/coded_stream.h>

@@ -1,7 +1,7 @@
 // The Training panel's "Run on N processes…": the project trained by `tstudio train --distributed`
 // under mpirun, its output in the console and rank 0's progress and log directory followed.
 // First: hostfile.h names a field `slots`, which Qt's headers define away as a macro.
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "project/distributed/hostfile.h"
 
 #include "training/distributed_dialog.h"

@@ -2,7 +2,7 @@
 #define EIGEN_USE_THREADS
 #include "devices/cpu/cpu_device.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "devices/cpu/intra_op_thread_pool.h"
 #include "framework/allocator.h"
 

@@ -2,7 +2,7 @@
 // interval between two readings.
 #include "devices/cpu/other_programs_load.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 
 #include <algorithm>
 #include <atomic>

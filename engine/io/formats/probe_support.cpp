@@ -1,7 +1,7 @@
 // Shared probe checks: wording, text sniffing, silent text parsing, protobuf plausibility and facts.
 #include "io/formats/probe_support.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "io/parallel_text_parse.h"
 #include "io/proto_parse.h"
 #include "proto/graph.pb.h"

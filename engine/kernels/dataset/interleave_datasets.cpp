@@ -7,7 +7,7 @@
 #include "kernels/dataset/dataset_kernels.h"
 #include "kernels/dataset/prefetcher.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "framework/kernel_registry.h"
 #include "framework/node_def_validation.h"
 

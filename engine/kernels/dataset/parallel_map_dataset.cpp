@@ -4,7 +4,7 @@
 #include "kernels/dataset/dataset_function.h"
 #include "kernels/dataset/dataset_kernels.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "framework/kernel_registry.h"
 
 #include <algorithm>

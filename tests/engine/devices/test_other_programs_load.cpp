@@ -2,7 +2,7 @@
 // other programs' busy cores into the cores left; and for the affinity those cores come from.
 #include "devices/cpu/other_programs_load.h"
 
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 #include "devices/cpu/cpu_device.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 // affinityCores: sched_getaffinity's mask as a list of core numbers.
-#include "devices/cpu/affinity_cores.h"
+#include "core/affinity_cores.h"
 
 #include <algorithm>
 #include <thread>
