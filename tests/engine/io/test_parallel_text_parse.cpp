@@ -5,12 +5,15 @@
 #include "io/parallel_text_parse.h"
 #include "io/proto_parse.h"
 #include "proto/graph.pb.h"
+#include "test_files.h"
 
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>
 
 #include <QtTest>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 using namespace tstudio;
@@ -72,6 +75,34 @@ private slots:
         std::string error;
         QVERIFY(parseTextProto(text, viaParse, &error));
         QVERIFY(sameMessage(viaParse, whole));
+    }
+
+    void tensorFlowsOwnTextInPieces()
+    {
+        // The text TensorFlow wrote for an Estimator's graph (tf.io.write_graph): its nodes repeated
+        // until the text is cut in three, then its library and versions once, as TensorFlow orders them.
+        const QString dir = testing::fixturesDir();
+        if (dir.isEmpty())
+            QSKIP("no ../shared/fixtures and no $TSTUDIO_FIXTURES: TensorFlow's text is not checked");
+        std::ifstream in((dir + "/tf1-estimator-tfdata/model/graph.pbtxt").toStdString(), std::ios::binary);
+        if (!in)
+            QSKIP("fixture tf1-estimator-tfdata/model/graph.pbtxt not found");
+        std::stringstream bytes;
+        bytes << in.rdbuf();
+        const std::string written = bytes.str();
+        const std::size_t tail = written.find("\nlibrary {");
+        QVERIFY(tail != std::string::npos);
+        const std::string nodes = written.substr(0, tail + 1);
+        std::string text;
+        while (text.size() < 3 * kParallelTextPieceBytes)
+            text += nodes;
+        text += written.substr(tail + 1);
+        tensorflow::GraphDef whole;
+        QVERIFY(textParser().ParseFromString(text, &whole));
+        QVERIFY(whole.library().function_size() > 0 || whole.has_versions());
+        tensorflow::GraphDef pieces;
+        QVERIFY(parseTextInParallel(text, pieces, 3));
+        QVERIFY(sameMessage(pieces, whole));
     }
 
     void cutsFallBetweenTopLevelFields()
