@@ -27,7 +27,7 @@ struct Extremes {
 };
 
 /// The first index from `i` on whose value equals `v` (one does, at most at `last`).
-std::size_t firstEqual(const double* y, std::size_t i, double v)
+std::size_t firstEqual(const double* y, std::size_t i, [[maybe_unused]] std::size_t last, double v)
 {
     while (y[i] != v)
         ++i;
@@ -98,7 +98,7 @@ __attribute__((target("avx2"))) std::size_t firstEqualAvx2(const double* y, std:
         if (mask)
             return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     }
-    return firstEqual(y, i, v);
+    return firstEqual(y, i, last, v);
 }
 #endif
 
@@ -170,8 +170,7 @@ void decimateForDrawing(std::span<const double> x, std::span<const double> y, do
         return t >= columns ? columns - 1 : static_cast<std::int64_t>(t);
     };
     auto reduce = extremes;
-    auto findEqual = [](const double* p, std::size_t i, std::size_t, double v) { return firstEqual(p, i, v); };
-    std::size_t (*find)(const double*, std::size_t, std::size_t, double) = findEqual;
+    auto find = firstEqual;
 #if defined(TSTUDIO_DECIMATE_AVX2)
     if (avx2ScanAllowed()) {
         reduce = extremesAvx2;

@@ -1,15 +1,11 @@
 // Shared probe checks: wording, text sniffing, silent text parsing, protobuf plausibility and facts.
 #include "io/formats/probe_support.h"
 
-#include "core/affinity_cores.h"
-#include "io/parallel_text_parse.h"
 #include "io/proto_parse.h"
 #include "proto/graph.pb.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/text_format.h>
 #include <google/protobuf/unknown_field_set.h>
 
 #include <algorithm>
@@ -43,13 +39,6 @@ bool hasUnknownFields(const google::protobuf::Message& message)
     return !message.GetReflection()->GetUnknownFields(message).empty();
 }
 
-/// Swallows text-format parse errors.
-class SilentErrorCollector : public google::protobuf::io::ErrorCollector {
-public:
-    void AddError(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
-    void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
-};
-
 } // namespace
 
 std::string quotePath(const fs::path& path) { return "'" + path.string() + "'"; }
@@ -70,12 +59,8 @@ bool looksLikeText(std::string_view head)
 
 bool parseTextSilently(const std::string& text, google::protobuf::Message& message)
 {
-    if (parseTextInParallel(text, message, schedulableCores()))
-        return true;
-    SilentErrorCollector errors;
-    google::protobuf::TextFormat::Parser parser = textParser();
-    parser.RecordErrorsTo(&errors);
-    return parser.ParseFromString(text, &message);
+    // parseTextProto's errors go to its collector, never to protobuf's log: silent as a probe must be.
+    return parseTextProto(text, message, nullptr);
 }
 
 std::uint64_t fileSizeOr0(const fs::path& path)
