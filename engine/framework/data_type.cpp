@@ -72,15 +72,9 @@ constexpr std::string_view kRefSuffix = "_ref";
 
 } // namespace
 
-bool isRefType(DataType dtype)
+bool detail::isKnownRefType(DataType dtype)
 {
     return static_cast<int>(dtype) > kDataTypeRefOffset && findInfo(baseType(dtype)) != nullptr;
-}
-
-DataType baseType(DataType dtype)
-{
-    const int value = static_cast<int>(dtype);
-    return value > kDataTypeRefOffset ? static_cast<DataType>(value - kDataTypeRefOffset) : dtype;
 }
 
 DataType makeRefType(DataType dtype)

@@ -44,10 +44,22 @@ std::string dataTypeString(DataType dtype);
 /// including "invalid" and "DT_INVALID".
 Expected<DataType> dataTypeFromName(std::string_view name);
 
-/// True for DT_*_REF values (101..133).
-bool isRefType(DataType dtype);
+namespace detail {
+/// isRefType for values above kDataTypeRefOffset: whether the value names a known ref dtype.
+bool isKnownRefType(DataType dtype);
+} // namespace detail
+
+/// True for DT_*_REF values (101..133). Inline: the executor asks it for every input and output.
+inline bool isRefType(DataType dtype)
+{
+    return static_cast<int>(dtype) > kDataTypeRefOffset && detail::isKnownRefType(dtype);
+}
 /// The value dtype of a ref dtype; other dtypes unchanged.
-DataType baseType(DataType dtype);
+inline DataType baseType(DataType dtype)
+{
+    const int value = static_cast<int>(dtype);
+    return value > kDataTypeRefOffset ? static_cast<DataType>(value - kDataTypeRefOffset) : dtype;
+}
 /// The ref dtype of a value dtype; ref dtypes and DT_INVALID unchanged.
 DataType makeRefType(DataType dtype);
 

@@ -112,6 +112,4 @@ void OpKernelContext::forwardRefInput(int in, int out)
     setOutputRef(out, input.ref, input.refMutex, input.refDeclaredShape);
 }
 
-bool OpKernelContext::outputIsSet(int i) const { return m_set.at(static_cast<std::size_t>(i)); }
-
 } // namespace tstudio

@@ -160,7 +160,10 @@ public:
 
     std::vector<TensorValue>& outputs() { return m_outputs; }
     /// True for the outputs set so far (control flow ops leave dead branches unset).
-    bool outputIsSet(int i) const;
+    bool outputIsSet(int i) const
+    {
+        return i >= 0 && static_cast<std::size_t>(i) < m_set.size() && m_set[static_cast<std::size_t>(i)];
+    }
 
 private:
     Expected<Tensor*> allocateOutput(int i, const TensorShape& shape, bool zeroFill);

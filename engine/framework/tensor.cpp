@@ -367,8 +367,6 @@ void layoutDim(std::span<const std::int64_t> dims, std::size_t d, const std::vec
 
 // --- Tensor ----------------------------------------------------------------------------------------
 
-Tensor::Tensor() = default;
-
 Tensor Tensor::uninitialized(DataType dtype)
 {
     return Tensor(dtype, TensorShape::unknown(), 0, nullptr);

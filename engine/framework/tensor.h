@@ -61,7 +61,7 @@ DataType storageDataType(DataType dtype);
 class Tensor {
 public:
     /// An empty float32 tensor of shape [0], as TensorFlow's default Tensor.
-    Tensor();
+    Tensor() = default;
 
     /// A tensor of `dtype` that holds no value yet: what a VariableV2 holds before its first
     /// Assign. isInitialized() is false, its shape has unknown rank and it has no elements; only

@@ -47,11 +47,6 @@ Status checkDims(std::span<const std::int64_t> dims, std::string_view what)
 
 } // namespace
 
-TensorShape::TensorShape(std::initializer_list<std::int64_t> dims)
-    : m_knownRank(true), m_dims(normalized(std::span<const std::int64_t>(dims.begin(), dims.size())))
-{
-}
-
 TensorShape::TensorShape(std::vector<std::int64_t> dims) : m_knownRank(true), m_dims(normalized(dims)) {}
 
 TensorShape TensorShape::unknownDims(int rank)

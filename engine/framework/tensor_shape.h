@@ -28,12 +28,22 @@ public:
     TensorShape() = default;
     /// Known rank with these dimensions, e.g. `TensorShape{2, -1, 3}` is "[2,?,3]". Sizes below
     /// -1 are stored as -1: use fromDims to reject them instead.
-    TensorShape(std::initializer_list<std::int64_t> dims);
+    TensorShape(std::initializer_list<std::int64_t> dims)
+        : m_knownRank(true), m_dims(std::span<const std::int64_t>(dims.begin(), dims.size()))
+    {
+        for (std::int64_t& d : m_dims)
+            d = std::max(d, kUnknownDim);
+    }
     /// Known rank with these dimensions; sizes below -1 are stored as -1 (see fromDims).
     explicit TensorShape(std::vector<std::int64_t> dims);
 
     /// "[]": rank 0, one element.
-    static TensorShape scalar() { return TensorShape(std::vector<std::int64_t>{}); }
+    static TensorShape scalar()
+    {
+        TensorShape shape;
+        shape.m_knownRank = true;
+        return shape;
+    }
     /// "<unknown>".
     static TensorShape unknown() { return TensorShape(); }
     /// Known rank, every dimension unknown: unknownDims(2) is "[?,?]". Precondition: rank >= 0.
