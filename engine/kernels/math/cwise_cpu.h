@@ -159,6 +159,26 @@ template <typename F, typename In> struct BinaryFunctor<CpuDevice, F, In> {
 
 namespace cwise {
 
+/// out = f(x, y) over n elements without a broadcast plan: `scalar` 0 when x and y both have n
+/// elements, 1 when x is one element repeated, 2 when y is. The ranges and row kernels of
+/// BinaryFunctor's one-row case, so the results are the same.
+template <typename F, typename In, typename Out>
+void binaryRow(const CpuDevice& device, const F& f, Out* out, const In* x, const In* y, std::int64_t n, int scalar)
+{
+    if (n == 1) {
+        out[0] = f(x[0], y[0]);
+        return;
+    }
+    parallelRanges(device, n, elementCost<F, In, Out, 2>(), [&](Eigen::Index first, Eigen::Index last) {
+        if (scalar == 0)
+            rowVV(f, out + first, x + first, y + first, last - first);
+        else if (scalar == 1)
+            rowSV(f, out + first, *x, y + first, last - first);
+        else
+            rowVS(f, out + first, x + first, *y, last - first);
+    });
+}
+
 /// InvalidArgument in TensorFlow's words unless every input has the dtype the kernel was built
 /// for ("Expected tensor of type float but got type int32"); typed access would abort otherwise.
 Status checkInputTypes(const OpKernel& kernel, const OpKernelContext& context);
@@ -248,6 +268,23 @@ public:
             return device.error();
         const Tensor& x = context.input(0);
         const Tensor& y = context.input(1);
+        // Equal shapes, or a scalar and a tensor: one row, no broadcast plan (and none of its
+        // vectors) to make, as TensorFlow's BinaryOp fast paths; the same ranges and row kernels.
+        const bool sameShape = x.shape() == y.shape();
+        if (sameShape || x.rank() == 0 || y.rank() == 0) {
+            const Tensor& shaped = sameShape || y.rank() == 0 ? x : y;
+            auto out = context.forwardInputOrAllocateOutput({0, 1}, 0, shaped.shape());
+            if (!out)
+                return out.error();
+            const std::int64_t n = shaped.numElements();
+            if (n == 0)
+                return Status::ok();
+            if (Status s = Check::template check<In>(y); !s.isOk())
+                return s;
+            cwise::binaryRow(**device, F(), (*out)->template data<Out>(), x.data<In>(), y.data<In>(), n,
+                             sameShape ? 0 : (x.rank() == 0 ? 1 : 2));
+            return Status::ok();
+        }
         const BroadcastPlan plan{x.shape(), y.shape()};
         if (!plan.valid()) {
             if constexpr (std::is_same_v<Out, bool>) {

@@ -424,6 +424,76 @@ private slots:
         }
     }
 
+    void equalShapesAndScalarsMatchTheBroadcastReference()
+    {
+        // Equal shapes and a scalar against a tensor skip the broadcast plan: the results, their
+        // shapes, the thread-count independence and the divisor checks are those of the general path.
+        auto h = makeHarness();
+        QVERIFY(h);
+        CpuDevice one(0, 1), eight(0, 8);
+        Allocator& a = h->allocator();
+        const std::int64_t rows = 613, cols = 97;
+        const auto x = ramp<float>(rows * cols, 0.41);
+        const auto y = ramp<float>(rows * cols, 1.37, 0.3);
+        const Tensor tx = tensor(a, TensorShape{rows, cols}, x);
+        const Tensor ty = tensor(a, TensorShape{rows, cols}, y);
+        const Tensor s = tensor(a, TensorShape::scalar(), std::vector<float>{-2.5f});
+        const auto sub = [](float p, float q) { return p - q; };
+        struct Case {
+            std::vector<Tensor> inputs;
+            std::vector<std::int64_t> xDims, yDims;
+            std::vector<float> xs, ys;
+        };
+        const std::vector<Case> cases = {{{tx, ty}, {rows, cols}, {rows, cols}, x, y},
+                                         {{s, ty}, {}, {rows, cols}, {-2.5f}, y},
+                                         {{tx, s}, {rows, cols}, {}, x, {-2.5f}},
+                                         {{s, s}, {}, {}, {-2.5f}, {-2.5f}}};
+        for (const Case& c : cases) {
+            const std::vector<std::int64_t> outDims = c.xDims.empty() ? c.yDims : c.xDims;
+            const auto want = naiveBroadcast<float, float>(outDims, c.xDims, c.xs, c.yDims, c.ys, sub);
+            auto r1 = h->runOn(one, nodeText("Sub", {{"T", "DT_FLOAT"}}), c.inputs);
+            auto r8 = h->runOn(eight, nodeText("Sub", {{"T", "DT_FLOAT"}}), c.inputs);
+            QVERIFY(r1 && r8);
+            QCOMPARE((*r1)[0].shape(), TensorShape(outDims));
+            const auto got = (*r1)[0].values<float>();
+            QVERIFY(std::equal(got.begin(), got.end(), want.begin(), want.end()));
+            QVERIFY(sameBits((*r8)[0], (*r1)[0]));
+        }
+        // A rank-1 single element is not a scalar: the output keeps its dimension.
+        auto ranked = h->run(nodeText("Add", {{"T", "DT_FLOAT"}}),
+                             {tensor(a, TensorShape{1}, std::vector<float>{1}), s});
+        QVERIFY(ranked);
+        QCOMPARE((*ranked)[0].shape(), TensorShape{1});
+        QCOMPARE((*ranked)[0].values<float>()[0], -1.5f);
+        // A scalar against an empty tensor is empty.
+        auto empty =
+            h->run(nodeText("Mul", {{"T", "DT_FLOAT"}}), {s, tensor(a, TensorShape{0, 3}, std::vector<float>{})});
+        QVERIFY(empty);
+        QCOMPARE((*empty)[0].shape(), (TensorShape{0, 3}));
+        // Integer division checks every divisor, a scalar one and one among a tensor's.
+        const Tensor ints = tensor(a, TensorShape{3}, std::vector<std::int32_t>{6, 7, 8});
+        const Tensor zero = tensor(a, TensorShape::scalar(), std::vector<std::int32_t>{0});
+        const Tensor withZero = tensor(a, TensorShape{3}, std::vector<std::int32_t>{1, 0, 2});
+        for (const auto& inputs : {std::vector<Tensor>{ints, zero}, std::vector<Tensor>{zero, withZero},
+                                   std::vector<Tensor>{ints, withZero}}) {
+            auto out = h->run(nodeText("FloorDiv", {{"T", "DT_INT32"}}), inputs);
+            QVERIFY(!out);
+            QCOMPARE(out.error().message(), std::string("Integer division by zero"));
+        }
+        auto divided = h->run(nodeText("FloorDiv", {{"T", "DT_INT32"}}),
+                              {ints, tensor(a, TensorShape::scalar(), std::vector<std::int32_t>{-4})});
+        QVERIFY(divided);
+        const auto quotients = (*divided)[0].values<std::int32_t>();
+        QCOMPARE(std::vector<std::int32_t>(quotients.begin(), quotients.end()),
+                 (std::vector<std::int32_t>{-2, -2, -2}));
+        // Shapes that differ and do not broadcast are still an error.
+        auto bad = h->run(nodeText("Add", {{"T", "DT_FLOAT"}}),
+                          {tensor(a, TensorShape{2}, std::vector<float>{1, 2}),
+                           tensor(a, TensorShape{3}, std::vector<float>{1, 2, 3})});
+        QVERIFY(!bad);
+        QCOMPARE(bad.error().message(), std::string("Incompatible shapes: [2] vs. [3]"));
+    }
+
     void outputsForwardInputsWhereTensorFlowDoes()
     {
         auto h = makeHarness();
