@@ -250,6 +250,11 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
         // Data edges first, then control edges (the order TensorFlow activates them in).
         std::stable_partition(node.outEdges.begin(), node.outEdges.end(),
                               [](const PlanEdge& e) { return !e.isControl(); });
+        std::vector<bool> slotRead(static_cast<std::size_t>(std::max(node.numOutputs, 0)), false);
+        for (auto e = node.outEdges.rbegin(); e != node.outEdges.rend(); ++e)
+            if (!e->isControl() && e->srcSlot >= 0 && static_cast<std::size_t>(e->srcSlot) < slotRead.size() &&
+                !slotRead[static_cast<std::size_t>(e->srcSlot)])
+                e->lastReader = slotRead[static_cast<std::size_t>(e->srcSlot)] = true;
         for (NodeId member : fusion ? fusion->members : std::vector<NodeId>{node.id})
         for (const GraphEdge& e : graph.inEdges(member)) {
             if (!isFed(e))

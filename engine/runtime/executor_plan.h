@@ -45,6 +45,9 @@ struct PlanEdge {
     int srcSlot = 0;
     int dstSlot = 0; ///< TensorId::kControlSlot for a control edge
     bool crossDevice = false;
+    /// A data edge after which no edge of the node reads its output slot: the executor moves the
+    /// value along it instead of copying.
+    bool lastReader = false;
     bool isControl() const { return dstSlot == TensorId::kControlSlot; }
 };
 

@@ -20,11 +20,13 @@ void IterationState::restart(std::int64_t number, const PlanFrame& frame)
 
 void IterationState::release()
 {
-    for (Entry& entry : inputs)
-        if (entry.has || entry.held) {
-            entry.held.reset();
-            entry.has = false;
-        }
+    if (heldInputs != 0)
+        for (Entry& entry : inputs)
+            if (entry.has || entry.held) {
+                entry.held.reset();
+                entry.has = false;
+            }
+    heldInputs = 0;
     outstandingOps = 0;
     outstandingFrameCount = 0;
 }

@@ -40,6 +40,9 @@ struct IterationState {
 
     std::int64_t iter;
     std::vector<Entry> inputs;
+    /// Entries of `inputs` that hold a value (the executor counts them as it stores and takes
+    /// values), so that release() need not walk a graph's every input slot after each step.
+    std::int64_t heldInputs = 0;
     std::vector<int> pending;
     std::vector<int> dead;
     int outstandingOps = 0;        ///< tagged nodes of this iteration queued or running

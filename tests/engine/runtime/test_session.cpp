@@ -307,6 +307,29 @@ private slots:
         QCOMPARE(f.log.count("after"), 0);
     }
 
+    void aFailedStepReleasesTheValuesItLeftWaiting()
+    {
+        // The fed x reaches 'after' at the start of the step; 'broken' fails before 'after' can run.
+        // The step's input slots are released when it ends: nothing but the caller holds x then.
+        RuntimeFixture f;
+        std::string error;
+        auto session = f.session(constNode("x", 0) + constNode("a", 1) + unaryNode("broken", "TestFail", "a") +
+                                     binaryNode("after", "Add", "x", "broken"),
+                                 &error);
+        QVERIFY2(session, error.c_str());
+        std::vector<std::pair<std::string, Tensor>> feeds{{"x", floatTensor(TensorShape{2}, {3, 4})}};
+        std::vector<Tensor> out;
+        for (int run = 0; run < 2; ++run) { // the second run reuses the first's recycled state
+            const Status s = session->run(feeds, {"after"}, {}, &out);
+            QCOMPARE(s.code(), StatusCode::kInvalidArgument);
+            QVERIFY(!feeds[0].second.bufferIsShared());
+        }
+        QVERIFY(session->run(feeds, {"a", "x"}, {}, &out).isOk());
+        QCOMPARE(scalarOf(out[0]), 1.0f);
+        QCOMPARE(out[1].values<float>()[1], 4.0f);
+        QCOMPARE(f.log.count("after"), 0);
+    }
+
     void variablesLiveForTheSessionAndKernelsAreCreatedOnce()
     {
         RuntimeFixture f;
