@@ -87,6 +87,18 @@ Status runFused(PlanNode& node, const PlanFusion& fusion, ExecutorPlan& plan)
     return Status::ok();
 }
 
+/// Puts `node.outEdges` in the order TensorFlow activates them in (data edges first, then control
+/// edges) and marks each output slot's last data edge (PlanEdge::lastReader).
+void orderOutEdges(PlanNode& node)
+{
+    std::stable_partition(node.outEdges.begin(), node.outEdges.end(), [](const PlanEdge& e) { return !e.isControl(); });
+    std::vector<bool> slotRead(static_cast<std::size_t>(std::max(node.numOutputs, 0)), false);
+    for (auto e = node.outEdges.rbegin(); e != node.outEdges.rend(); ++e)
+        if (!e->isControl() && e->srcSlot >= 0 && static_cast<std::size_t>(e->srcSlot) < slotRead.size() &&
+            !slotRead[static_cast<std::size_t>(e->srcSlot)])
+            e->lastReader = slotRead[static_cast<std::size_t>(e->srcSlot)] = true;
+}
+
 } // namespace
 
 Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<bool>& needed,
@@ -247,14 +259,7 @@ Expected<ExecutorPlan> buildExecutorPlan(const Graph& graph, const std::vector<b
                 node.outEdges.push_back(edge);
             }
         }
-        // Data edges first, then control edges (the order TensorFlow activates them in).
-        std::stable_partition(node.outEdges.begin(), node.outEdges.end(),
-                              [](const PlanEdge& e) { return !e.isControl(); });
-        std::vector<bool> slotRead(static_cast<std::size_t>(std::max(node.numOutputs, 0)), false);
-        for (auto e = node.outEdges.rbegin(); e != node.outEdges.rend(); ++e)
-            if (!e->isControl() && e->srcSlot >= 0 && static_cast<std::size_t>(e->srcSlot) < slotRead.size() &&
-                !slotRead[static_cast<std::size_t>(e->srcSlot)])
-                e->lastReader = slotRead[static_cast<std::size_t>(e->srcSlot)] = true;
+        orderOutEdges(node);
         for (NodeId member : fusion ? fusion->members : std::vector<NodeId>{node.id})
         for (const GraphEdge& e : graph.inEdges(member)) {
             if (!isFed(e))
