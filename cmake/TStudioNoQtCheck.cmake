@@ -10,6 +10,18 @@ function(_tstudio_collect_links target out_var)
             continue()
         endif()
         string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" lib "${lib}")
+        # `engine` links engine_shared or engine_root by the linking program's property: both are followed.
+        if(lib MATCHES "^\\$<IF:.*,([A-Za-z0-9_:]+),([A-Za-z0-9_:]+)>$")
+            set(choices "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}")
+            list(APPEND seen "${lib}")
+            foreach(choice IN LISTS choices)
+                if(NOT choice IN_LIST seen)
+                    list(APPEND seen "${choice}")
+                    _tstudio_collect_links(${choice} seen)
+                endif()
+            endforeach()
+            continue()
+        endif()
         list(APPEND seen "${lib}")
         if(TARGET ${lib})
             get_target_property(aliased ${lib} ALIASED_TARGET)
@@ -51,6 +63,6 @@ endfunction()
 # the GPU code) is built on by the building wing (engine_building) and the composition root
 # (engine), and never links them; its include path has no building/ either (engine/CMakeLists.txt).
 function(tstudio_assert_runtime_wing target)
-    _tstudio_assert_links_none(${target} "^engine_building$|^engine$"
+    _tstudio_assert_links_none(${target} "^engine_building$|^engine(_root|_shared|_registries)?$"
         "The engine's runtime wing must not depend on its building wing or on the composition root")
 endfunction()

@@ -5,6 +5,9 @@ option(TSTUDIO_TEST_DEBUG_INFO "Keep debug sections in test executables (about 2
 # is spent optimising Qt Test's and the engine's inline code, which tests run once; the engine they
 # link keeps the build type's flags. (A cold build with 255 tests took about an hour on 2 cores.)
 function(_tstudio_test_compile_settings name)
+    # Tests link the engine as one shared library (engine/CMakeLists.txt's engine_shared), not
+    # each the whole static engine.
+    set_target_properties(${name} PROPERTIES TSTUDIO_SHARED_ENGINE ON)
     if(NOT TSTUDIO_TEST_DEBUG_INFO)
         if(CMAKE_BUILD_TYPE STREQUAL "RelWithDebInfo" OR CMAKE_BUILD_TYPE STREQUAL "Release")
             target_compile_options(${name} PRIVATE -O1 -g0)
@@ -180,10 +183,9 @@ function(tstudio_add_qtest name)
     list(TRANSFORM ARG_SOURCES PREPEND "${CMAKE_CURRENT_SOURCE_DIR}/" REGEX "^[^/]")
     _tstudio_test_moc(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBRARIES})
-    # Each test links the whole static engine: with its line tables a test binary is ~200 MB, and
-    # the suite ~18 GB (a CI machine once ran out of disk). Tests link without debug sections (the
-    # symbols stay, so backtraces and sanitizer reports still name functions); configure with
-    # -DTSTUDIO_TEST_DEBUG_INFO=ON to keep them for stepping through a test in gdb.
+    # Tests link the engine as a shared library (engine_shared) and without debug sections of their
+    # own (the symbols stay, so backtraces and sanitizer reports still name functions); configure
+    # with -DTSTUDIO_TEST_DEBUG_INFO=ON to keep them for stepping through a test in gdb.
     if(NOT TSTUDIO_TEST_DEBUG_INFO)
         target_link_options(${name} PRIVATE -Wl,--strip-debug)
     endif()

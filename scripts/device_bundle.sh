@@ -47,10 +47,16 @@ skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread|libdl\.|librt\.|libstdc\+\+
 for program in "${programs[@]}"; do
     ldd "$program" | awk '/=> \// {print $1, $3}'
 done | sort -u | while read -r name path; do
-    [[ "$name" =~ $skip ]] || cp -L "$path" "$stage/lib/$name"
+    if [[ "$name" == libtstudio-* ]]; then
+        # The engine the test programs link (engine_shared): stripped, as the programs are.
+        strip --strip-unneeded -o "$stage/lib/$name" "$path"
+    elif ! [[ "$name" =~ $skip ]]; then
+        cp -L "$path" "$stage/lib/$name"
+    fi
 done
 
-# One large dictionary: the programs share most of their code (each links the engine statically).
+# One large dictionary: the programs share code (tstudio links the engine statically, the tests
+# libtstudio-engine.so, which goes with the libraries).
 tar -C "$stage" -cf - bin | xz -T1 -6 --lzma2=dict=512MiB >"$out/bundle.tar.xz"
 tar -C "$stage" -cf - lib | xz -T2 -6 >"$root/.devlib/libs.tar.xz"
 fixtures="${TSTUDIO_FIXTURES:-$root/../shared/fixtures}"
