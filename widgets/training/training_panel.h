@@ -296,6 +296,9 @@ private:
     std::unique_ptr<DistributedRun> m_mpi;
     int m_mpiProcesses = 0; ///< of m_mpi, or of the hostfile being checked
     bool m_checkingHostfile = false;
+    /// Profile was pressed during the run and no trace has come back yet: a run that ends first
+    /// (Profile pressed as its last step finished) is profiled one step past its last checkpoint.
+    bool m_profileUnserved = false;
     /// The check before a run (checkThen) going on a worker thread; null: none.
     QFutureWatcher<QString>* m_check = nullptr;
     bool m_mpiStartedSignalled = false;
