@@ -278,13 +278,14 @@ private slots:
             };
             if (losses.size() < 6)
                 return "only " + std::to_string(losses.size()) + " loss summaries";
-            if (!(lateMedian(losses) < losses.front().value / 4))
+            const double lateLoss = lateMedian(losses);
+            if (!(lateLoss < losses.front().value / 4))
                 return "the loss did not fall to a quarter: from " + std::to_string(losses.front().value) + " to " +
-                       std::to_string(lateMedian(losses)) + " (median of the last five summaries)";
+                       std::to_string(lateLoss) + " (median of the last five summaries)";
             if (accuracy.size() < 5)
                 return "only " + std::to_string(accuracy.size()) + " accuracy summaries";
-            if (lateMedian(accuracy) < 0.9)
-                return "accuracy " + std::to_string(lateMedian(accuracy)) + " (median of the last five summaries)";
+            if (const double lateAccuracy = lateMedian(accuracy); lateAccuracy < 0.9)
+                return "accuracy " + std::to_string(lateAccuracy) + " (median of the last five summaries)";
             return {};
         }();
         QVERIFY(mpi.barrier().isOk()); // rank 0's directory stays until every rank has read it

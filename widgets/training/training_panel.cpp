@@ -629,7 +629,6 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
     runState().evalFigures.clear();
     m_evalFigures->clear();
     m_evalFigures->hide();
-    m_profileUnserved = false;
     m_run = std::make_unique<TrainingRun>(m_registries, std::move(p), options);
     m_run->setDebugger(debugger);
     if (debugger) {
@@ -669,7 +668,6 @@ void TrainingPanel::launch(project::Project p, const QString& dir, project::Trai
     connect(m_run.get(), &TrainingRun::finished, this, &TrainingPanel::onFinished);
     connect(m_run.get(), &TrainingRun::profiled, this,
             [this](std::shared_ptr<const profiler::ProfileTrace> trace) {
-                m_profileUnserved = false;
                 updateButtons();
                 emit profiled(trace, runGraph(), m_runTitle);
             });
@@ -731,7 +729,6 @@ bool TrainingPanel::profileNextStep(int steps)
         if (!runShown())
             return false; // another document's run
         m_run->requestProfile(steps);
-        m_profileUnserved = true;
         m_profile->setEnabled(false);
         return true;
     }
@@ -847,14 +844,13 @@ void TrainingPanel::onFinished(bool ok, const QString& text, const project::Trai
         if (state.progressFormat == tr("Preparing…"))
             setRunProgressFormat(tr("Not started"));
     }
+    // Profile pressed as the last step finished: the run ended before tracing a step, so the
+    // request is served as after a run (one more step from the last checkpoint), not dropped.
+    const bool profileNext = m_run && m_run->profileRequestUnserved() && ok && !result.stoppedMidStep;
     m_run.reset();
     retranslateUi();
     updateButtons();
     emit runFinished(ok, text);
-    // Profile pressed as the last step finished: the run ended before tracing a step, so the
-    // request is served as after a run (one more step from the last checkpoint), not dropped.
-    const bool profileNext = m_profileUnserved && ok && !result.stoppedMidStep;
-    m_profileUnserved = false;
     if (profileNext)
         QTimer::singleShot(0, this, [this] {
             if (!isRunning())

@@ -298,7 +298,6 @@ private:
     bool m_checkingHostfile = false;
     /// Profile was pressed during the run and no trace has come back yet: a run that ends first
     /// (Profile pressed as its last step finished) is profiled one step past its last checkpoint.
-    bool m_profileUnserved = false;
     /// The check before a run (checkThen) going on a worker thread; null: none.
     QFutureWatcher<QString>* m_check = nullptr;
     bool m_mpiStartedSignalled = false;
