@@ -11011,5 +11011,9 @@ max %4</source>
             <numerusform>%1 个进程中的 %n 个参数服务器没有留下工作进程：请选择更多进程或更少的参数服务器。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>intra-op threads: %1 (automatic)</source>
+        <translation>算子内线程：%1（自动）</translation>
+    </message>
 </context>
 </TS>

@@ -67,11 +67,16 @@ int runTrainBench(const QString& projectArgument, int steps, const QString& data
         return 1;
     }
     const int hardware = schedulableCores();
-    std::vector<int> panelThreads{hardware};
+    // 0: the panel's default, every core or one fewer as the run measures (TrainRunOptions::adaptThreads).
+    std::vector<int> panelThreads{0, hardware};
     if (hardware > 1)
         panelThreads.push_back(hardware - 1);
+    const auto label = [](int threads) {
+        return threads == 0 ? std::string("automatic threads (the default)")
+                            : std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+    };
     std::printf("bench-train: %s, %d steps per run, 2 rounds; tstudio train with %d intra-op thread%s, the Training panel "
-                "(dashboard following) with %d%s\n",
+                "(dashboard following) with automatic threads, %d%s\n",
                 qPrintable(projectArgument), steps, hardware, hardware == 1 ? "" : "s", hardware,
                 hardware > 1 ? (" and " + std::to_string(hardware - 1)).c_str() : "");
     std::vector<double> cli;
@@ -93,17 +98,17 @@ int runTrainBench(const QString& projectArgument, int steps, const QString& data
             }
             panel[threads].push_back(run->stepsPerSecond);
             stalls[threads].insert(stalls[threads].end(), run->stalls.begin(), run->stalls.end());
-            std::printf("  round %d  Training panel, %d thread%s: %.1f steps/s (%d dashboard updates in %.1f s)\n", round,
-                        threads, threads == 1 ? "" : "s", run->stepsPerSecond, run->dashboardUpdates, run->seconds);
+            std::printf("  round %d  Training panel, %s: %.1f steps/s (%d dashboard updates in %.1f s)\n", round,
+                        label(threads).c_str(), run->stepsPerSecond, run->dashboardUpdates, run->seconds);
             std::fflush(stdout);
         }
     }
     std::printf("tstudio train: %.1f steps/s (mean of 2)\n", mean(cli));
     for (int threads : panelThreads) {
         const double rate = mean(panel[threads]);
-        std::printf("Training panel, %d thread%s: %.1f steps/s, %.0f%% of tstudio train; GUI stalls p99 %.1f ms, max %.1f "
+        std::printf("Training panel, %s: %.1f steps/s, %.0f%% of tstudio train; GUI stalls p99 %.1f ms, max %.1f "
                     "ms\n",
-                    threads, threads == 1 ? "" : "s", rate, mean(cli) > 0 ? 100.0 * rate / mean(cli) : 0.0,
+                    label(threads).c_str(), rate, mean(cli) > 0 ? 100.0 * rate / mean(cli) : 0.0,
                     stallPercentile(stalls[threads], 0.99),
                     stalls[threads].empty() ? 0.0 : *std::max_element(stalls[threads].begin(), stalls[threads].end()));
     }

@@ -10,10 +10,12 @@
 #include "project/run/carried_state.h"
 #include "core/log.h"
 #include "core/try.h"
+#include "devices/cpu/cpu_device.h"
 #include "devices/gpu_probe.h"
 #include "project/run/default_accuracy.h"
 #include "project/run/early_stopping.h"
 #include "project/run/eval_metrics.h"
+#include "project/run/intra_op_thread_tuner.h"
 #include "framework/data_type.h"
 #include "io/checkpoint/checkpoint_state.h"
 #include "project/run/project_summaries.h"
@@ -487,6 +489,11 @@ public:
             evaluations->start(result.firstStep, saver ? saver->lastSavedStep() : std::nullopt);
         if (options.onSessionVariables)
             options.onSessionVariables((*session)->rawSession(), false);
+        for (Device* device : (*session)->rawSession().devices())
+            if (auto* found = dynamic_cast<CpuDevice*>(device); found && !cpu)
+                cpu = found;
+        if (options.adaptThreads && cpu && cpu->intraOpThreads() >= 2)
+            tuner.emplace(cpu->intraOpThreads());
         if (options.onStarted) {
             TrainProgress p;
             p.step = result.firstStep;
@@ -567,6 +574,8 @@ private:
         const double dt = secondsBetween(lastReport, now);
         p.stepsPerSecond = dt > 0 ? static_cast<double>(result.lastStep - lastReportStep) / dt : 0.0;
         p.seconds = secondsBetween(start, now);
+        p.intraOpThreads = cpu ? cpu->activeIntraOpThreads() : 0;
+        p.adaptingThreads = tuner.has_value();
         options.onProgress(p);
         lastReport = now;
         lastReportStep = result.lastStep;
@@ -640,8 +649,19 @@ private:
         std::vector<std::string> targets;
         if (!async)
             targets.push_back(prepared->trainOp);
+        if (tuner)
+            cpu->setActiveIntraOpThreads(tuner->threads());
+        const Clock::time_point ranAt = Clock::now();
         auto values = (*session)->run(fetches, *feeds, targets, trace ? &runOptions : nullptr,
                                       runMetadata ? runMetadata->get() : nullptr, options.observer);
+        if (tuner) {
+            // A traced step, or one the debugger held, says nothing of the threads' speed.
+            const double took = secondsBetween(ranAt, Clock::now());
+            if (trace || options.observer)
+                tuner->skipStep(took);
+            else
+                tuner->stepRan(took);
+        }
         if (!values) {
             done = true;
             if (options.observer && values.error().code() == StatusCode::kCancelled) {
@@ -726,8 +746,8 @@ private:
     const bool chief;
     const std::int64_t lastStep;
     const std::function<void()> forgetUnfinished;
-    const std::int64_t every;
     ParameterServerClient* async;
+    const std::int64_t every;
     std::vector<std::string> fetches;
     std::size_t accuracyAt = 0;
     std::size_t carriedAt = 0;
@@ -741,6 +761,8 @@ private:
     std::shared_ptr<training::CheckpointSaverHook> saver;
     StopWatcher watcher;
     bool tracedAtStep = false;
+    CpuDevice* cpu = nullptr; ///< the session's (first) CPU device
+    std::optional<IntraOpThreadTuner> tuner; ///< with options.adaptThreads on 2 or more threads
 };
 
 } // namespace

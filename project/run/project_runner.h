@@ -40,6 +40,10 @@ struct TrainProgress {
     std::optional<double> accuracy;
     double stepsPerSecond = 0;  ///< over the steps since the previous report
     double seconds = 0;         ///< since the first step of this run
+    /// The intra-op threads the CPU device's ops ran with at the latest step (0: no CPU device).
+    int intraOpThreads = 0;
+    /// TrainRunOptions::adaptThreads is choosing them (see IntraOpThreadTuner).
+    bool adaptingThreads = false;
 };
 
 struct TrainRunOptions {
@@ -53,6 +57,10 @@ struct TrainRunOptions {
     bool resume = false;
     /// Intra-op threads of the CPU device (0: the engine's default).
     int threads = 0;
+    /// The steps run on all of those threads or on one fewer, whichever the run's own steps measure
+    /// faster, measured again now and then (IntraOpThreadTuner): for a run that shares its cores
+    /// with a GUI or other programs. Off: every op may use every thread.
+    bool adaptThreads = false;
     /// false turns CUDA graph capture off whatever the project's "cuda_graphs" says (--no-cuda-graphs).
     bool cudaGraphs = true;
     /// Called every `progressEverySteps` steps and after the last one (nullptr: never).

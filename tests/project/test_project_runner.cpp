@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <set>
 #include <thread>
+#include <utility>
+#include <vector>
 
 using namespace tstudio;
 using namespace tstudio::project;
@@ -249,6 +251,41 @@ private slots:
         QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
         QCOMPARE(result->lastStep, std::int64_t(2));
         QCOMPARE(result->lastCheckpoint, (std::filesystem::path(dir.path().toStdString()) / "model.ckpt-2").string());
+    }
+
+    /// adaptThreads on two intra-op threads: every step's progress says which count its ops ran
+    /// with (two during the warm-up, then the trial's one and two) and that it is chosen; the run
+    /// trains to its end. On one thread there is nothing to choose; without adaptThreads the
+    /// count is the one asked for.
+    void adaptThreadsReportsTheThreadsOfEachStep()
+    {
+        for (const auto& [threads, adapt] : {std::pair{2, true}, std::pair{1, true}, std::pair{2, false}}) {
+            QTemporaryDir dir;
+            std::vector<TrainProgress> seen;
+            TrainRunOptions options;
+            options.logdir = dir.path().toStdString();
+            options.progressEverySteps = 1;
+            options.threads = threads;
+            options.adaptThreads = adapt;
+            options.onProgress = [&](const TrainProgress& p) { seen.push_back(p); };
+            auto result = trainProject(spirals(2500), *m_registries, options);
+            QVERIFY2(result.has_value(), result ? "" : result.error().toString().c_str());
+            QCOMPARE(result->lastStep, std::int64_t(2500));
+            QVERIFY(seen.size() >= 2500);
+            std::set<int> counts;
+            for (const TrainProgress& p : seen) {
+                QCOMPARE(p.adaptingThreads, adapt && threads >= 2);
+                counts.insert(p.intraOpThreads);
+            }
+            if (adapt && threads >= 2) {
+                // 2,500 steps of spirals (a few seconds) last past the warm-up and the trial's
+                // first window (at least 0.25 s).
+                QCOMPARE(counts, (std::set<int>{1, 2}));
+                QCOMPARE(seen.front().intraOpThreads, 2);
+            } else {
+                QCOMPARE(counts, std::set<int>{threads});
+            }
+        }
     }
 };
 

@@ -527,6 +527,8 @@ bool TrainingPanel::start()
     project::TrainRunOptions options;
     options.resume = m_resume->isChecked();
     options.threads = m_intraOpThreads;
+    // No count set: every core or one fewer (the GUI thread's), whichever the run measures faster.
+    options.adaptThreads = m_intraOpThreads == 0;
     if (m_profileAt->isChecked())
         options.traceAtStep = m_profileStep->value();
     m_runOwner = m_owner;

@@ -107,8 +107,9 @@ public:
     /// says "Checking the checkpoint…"): true is then returned at once, and a checkpoint of another
     /// graph is refused before anything runs (the status and runFinished(false) say why).
     bool start();
-    /// Intra-op threads of the runs start() begins (0: the engine's default, one per hardware
-    /// thread); `tensorstudio --bench-train` compares the choices.
+    /// Intra-op threads of the runs start() begins (0, the default: one per core or one fewer,
+    /// whichever the run measures faster, TrainRunOptions::adaptThreads); `tensorstudio
+    /// --bench-train` compares the choices.
     void setIntraOpThreads(int threads) { m_intraOpThreads = threads < 0 ? 0 : threads; }
     int intraOpThreads() const { return m_intraOpThreads; }
     void pause();

@@ -151,6 +151,8 @@ void TrainingPanel::drawProgress(const DocumentTrainingState& state)
         parts << tr("%1 steps/s").arg(locale.toString(p.stepsPerSecond, 'f', p.stepsPerSecond < 10 ? 1 : 0));
         parts << tr("ETA %1").arg(duration(static_cast<double>(p.lastStep - p.step) / p.stepsPerSecond));
     }
+    if (p.adaptingThreads && p.intraOpThreads > 0)
+        parts << tr("intra-op threads: %1 (automatic)").arg(p.intraOpThreads);
     parts << tr("elapsed %1").arg(duration(p.seconds));
     if (p.loss)
         parts << tr("loss %1").arg(locale.toString(*p.loss, 'g', 5));

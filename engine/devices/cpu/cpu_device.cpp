@@ -8,6 +8,7 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -54,18 +55,25 @@ CpuDevice::CpuDevice(int id, int intraOpThreads, std::uint64_t memoryLimitBytes)
           memoryLimitBytes > 0 ? std::optional<std::int64_t>(static_cast<std::int64_t>(memoryLimitBytes))
                                : std::nullopt)),
       m_pool(std::make_unique<IntraOpThreadPool>(m_threads)),
-      m_eigenDevice(std::make_unique<Eigen::ThreadPoolDevice>(m_pool.get(), m_threads))
+      m_active(m_threads)
 {
+    for (int k = 1; k <= m_threads; ++k)
+        m_eigenDevices.push_back(std::make_unique<Eigen::ThreadPoolDevice>(m_pool.get(), k));
     RetiredAllocators& retired = retiredAllocators();
     std::lock_guard lock(retired.mutex);
     retired.sweepLocked();
+}
+
+void CpuDevice::setActiveIntraOpThreads(int threads)
+{
+    m_active.store(std::clamp(threads, 1, m_threads), std::memory_order_relaxed);
 }
 
 CpuDevice::~CpuDevice()
 {
     // The pool first (no kernel runs any more), then the allocator: destroyed unless a tensor
     // still holds its memory, in which case it frees its cache and waits for the last buffer.
-    m_eigenDevice.reset();
+    m_eigenDevices.clear();
     m_pool.reset();
     RetiredAllocators& retired = retiredAllocators();
     std::lock_guard lock(retired.mutex);

@@ -1,6 +1,7 @@
 // Tests for the intra-op thread pool (spinning workers, nested sections, draining) and the CPU
 // parallel loops that run on it (cpuRunInParallel, cpuParallelFor).
 #define EIGEN_USE_THREADS
+#include "devices/cpu/cpu_device.h"
 #include "devices/cpu/cpu_parallel.h"
 #include "devices/cpu/intra_op_thread_pool.h"
 
@@ -384,6 +385,42 @@ private slots:
         o.device(device) = x * 2.0f + y;
         for (std::size_t i = 0; i < out.size(); i += 4099)
             QCOMPARE(out[i], a[i] * 2.0f + b[i]);
+    }
+
+    /// A CPU device's active threads bound the loops of the ops that start after the change: on
+    /// one, every range of a loop worth splitting runs on the calling thread; on three, the loop
+    /// splits again. Out-of-range counts are clamped; the pool's size stays.
+    void cpuDeviceLimitsLoopsToItsActiveThreads()
+    {
+        CpuDevice cpu(0, 3);
+        QCOMPARE(cpu.intraOpThreads(), 3);
+        QCOMPARE(cpu.activeIntraOpThreads(), 3);
+        QCOMPARE(cpu.eigenCpuDevice()->numThreads(), 3);
+        const Eigen::TensorOpCost heavy(4096, 4096, 100000); // worth every thread for any n > 1
+        const auto ranges = [&] {
+            std::mutex mutex;
+            std::set<std::thread::id> threads;
+            int parts = 0;
+            cpuParallelFor(*cpu.eigenCpuDevice(), 3000, heavy, [&](Eigen::Index, Eigen::Index) {
+                std::lock_guard lock(mutex);
+                threads.insert(std::this_thread::get_id());
+                ++parts;
+            });
+            return std::pair{parts, threads};
+        };
+        cpu.setActiveIntraOpThreads(1);
+        QCOMPARE(cpu.activeIntraOpThreads(), 1);
+        QCOMPARE(cpu.eigenCpuDevice()->numThreads(), 1);
+        const auto [alone, aloneThreads] = ranges();
+        QCOMPARE(alone, 1);
+        QCOMPARE(aloneThreads, std::set<std::thread::id>{std::this_thread::get_id()});
+        cpu.setActiveIntraOpThreads(3);
+        QCOMPARE(ranges().first, 3);
+        cpu.setActiveIntraOpThreads(0);
+        QCOMPARE(cpu.activeIntraOpThreads(), 1);
+        cpu.setActiveIntraOpThreads(8);
+        QCOMPARE(cpu.activeIntraOpThreads(), 3);
+        QCOMPARE(cpu.intraOpThreads(), 3);
     }
 };
 
