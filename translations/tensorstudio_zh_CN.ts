@@ -10784,10 +10784,6 @@ max %4</source>
         <translation>运行到该全局步时跟踪它（FULL_TRACE）并在性能分析器中打开</translation>
     </message>
     <message>
-        <source>Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables. After a run: train one more step from its last checkpoint and trace it</source>
-        <translation>跟踪下一个步骤（FULL_TRACE）并在性能分析器中打开：时间线和操作表格。运行结束后：从最后的检查点再训练一步并跟踪它</translation>
-    </message>
-    <message>
         <source>Data folder:</source>
         <translation>数据文件夹：</translation>
     </message>
@@ -10806,10 +10802,6 @@ max %4</source>
     <message>
         <source>Nothing to profile yet: press Start, or arm &quot;Profile step&quot; before it.</source>
         <translation>还没有可分析的内容：请按“开始”，或在开始前勾选“分析第几步”。</translation>
-    </message>
-    <message>
-        <source>Profiling one more step (%1) from %2</source>
-        <translation>正在从 %2 再训练一步（%1）并进行性能分析</translation>
     </message>
     <message>
         <source>Paused at %1 (step %2): step, continue or stop in the Debugger tab</source>
@@ -11014,6 +11006,14 @@ max %4</source>
     <message>
         <source>intra-op threads: %1 (automatic)</source>
         <translation>算子内线程：%1（自动）</translation>
+    </message>
+    <message>
+        <source>Profiling step %1, after a step to warm up, from %2</source>
+        <translation>正在从 %2 先训练一步预热，再对第 %1 步进行性能分析</translation>
+    </message>
+    <message>
+        <source>Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables. After a run: train two more steps from its last checkpoint and trace the second (the first step of a new session pays one-time costs)</source>
+        <translation>跟踪下一个步骤（FULL_TRACE）并在性能分析器中打开：时间线和操作表格。运行结束后：从最后的检查点再训练两步并跟踪第二步（新会话的第一步包含一次性开销）</translation>
     </message>
 </context>
 </TS>

@@ -117,8 +117,8 @@ public:
     void stop();
     void saveCheckpointNow();
     /// Traces the next `steps` steps of the running training; profiled delivers them. With no run
-    /// going, trains one more step from the last run's latest checkpoint and traces that step
-    /// (false, with the reason shown, when there is no such checkpoint).
+    /// going, trains two more steps from the last run's latest checkpoint and traces the second, the
+    /// first being a warm-up (false, with the reason shown, when there is no such checkpoint).
     bool profileNextStep(int steps = 1);
     /// "Profile step N", armed before Start: the run traces the step at global step N once (the
     /// first step when it starts past N). 0 disarms.

@@ -208,7 +208,7 @@ void TrainingPanel::updateButtons()
     m_pause->setEnabled(inProcess);
     m_stop->setEnabled(inProcess || (runningHere && m_mpi && m_mpi->isRunning() && !m_mpi->stopRequested()));
     m_checkpoint->setEnabled(inProcess);
-    // Running: trace the next step. Stopped: one more step from the last run's checkpoint.
+    // Running: trace the next step. Stopped: two more steps from the last run's checkpoint, the second traced.
     m_profile->setEnabled(inProcess || (!running && m_source != nullptr && !shown().runLogdir.isEmpty()));
     m_debug->setEnabled(!runningHere);
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_steps, m_logdir, m_browseLogdir, m_dataDir, m_browseData,

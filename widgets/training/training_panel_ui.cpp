@@ -336,7 +336,8 @@ void TrainingPanel::retranslateUi()
     m_checkpoint->setText(tr("Save checkpoint now"));
     m_profile->setText(tr("Profile"));
     m_profile->setToolTip(tr("Trace the next step (FULL_TRACE) and open it in the profiler: timeline and op tables. "
-                             "After a run: train one more step from its last checkpoint and trace it"));
+                             "After a run: train two more steps from its last checkpoint and trace the second (the first "
+                             "step of a new session pays one-time costs)"));
     m_debug->setText(tr("Debug"));
     m_debug->setToolTip(tr("Attach the debugger to the next run: breakpoints, stepping through ops and every "
                            "tensor, in the Debugger tab"));
