@@ -133,9 +133,6 @@ void TrainingRun::work()
             if (m_thread.joinable())
                 m_thread.join();
             m_running = false;
-            // A profile request no step served: the last step had run when it came (on this
-            // thread, as requestProfile is called, so none arrives after this look).
-            m_profileUnserved = m_traceSteps.exchange(0) > 0;
             emit finished(ok, message, value);
         },
         Qt::QueuedConnection);

@@ -55,7 +55,7 @@ public:
     void requestProfile(int steps = 1);
     /// After finished: a profile request was still waiting when the run ended (Profile pressed as
     /// its last step finished), so no step of it was traced.
-    bool profileRequestUnserved() const { return m_profileUnserved; }
+    bool profileRequestUnserved() const { return !m_running && m_traceSteps.load() > 0; }
     /// Minimum time between progressed signals (default 100 ms).
     void setProgressInterval(int milliseconds) { m_progressIntervalMs = milliseconds; }
 
@@ -91,7 +91,6 @@ private:
     std::atomic<int> m_progressIntervalMs{100};
     std::shared_ptr<DebugController> m_debugger;
     bool m_running = false;
-    bool m_profileUnserved = false; ///< set on the owner's thread before finished
     std::thread m_thread;
 };
 
